@@ -1,0 +1,124 @@
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, MESSAGES, type CurrentUser, type SignInResult } from '@telehealth/shared';
+import { toCurrentUser } from '../auth/auth.service.ts';
+import { builder } from './builder.ts';
+
+const CurrentUserRef = builder.objectRef<CurrentUser>('CurrentUser').implement({
+  fields: (t) => ({
+    userId: t.exposeID('userId'),
+    email: t.exposeString('email'),
+    name: t.exposeString('name'),
+    role: t.exposeString('role'),
+    source: t.exposeString('source'),
+  }),
+});
+
+const SignInResultRef = builder.objectRef<SignInResult>('SignInResult').implement({
+  fields: (t) => ({
+    success: t.exposeBoolean('success'),
+    user: t.field({ type: CurrentUserRef, nullable: true, resolve: (r) => r.user }),
+    error: t.exposeString('error', { nullable: true }),
+    nextStep: t.exposeString('nextStep', { nullable: true }),
+  }),
+});
+
+interface DemoAccount {
+  email: string;
+  role: string;
+  label: string;
+}
+
+const DemoAccountRef = builder.objectRef<DemoAccount>('DemoAccount').implement({
+  fields: (t) => ({
+    email: t.exposeString('email'),
+    role: t.exposeString('role'),
+    label: t.exposeString('label'),
+  }),
+});
+
+interface AppConfig {
+  practiceName: string;
+  demoMode: boolean;
+  sessionIdleMinutes: number;
+  version: string;
+  demoAccounts: DemoAccount[];
+}
+
+const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
+  description: 'What the browser needs to know of the server before sign-in. Public.',
+  fields: (t) => ({
+    practiceName: t.exposeString('practiceName'),
+    demoMode: t.exposeBoolean('demoMode'),
+    sessionIdleMinutes: t.exposeFloat('sessionIdleMinutes'),
+    version: t.exposeString('version'),
+    demoAccounts: t.field({ type: [DemoAccountRef], resolve: (c) => c.demoAccounts }),
+  }),
+});
+
+builder.queryField('me', (t) =>
+  t.field({
+    type: CurrentUserRef,
+    nullable: true,
+    description: 'The signed-in user, or null.',
+    resolve: (_root, _args, ctx) => (ctx.session ? toCurrentUser(ctx.session.user) : null),
+  }),
+);
+
+builder.queryField('appConfig', (t) =>
+  t.field({
+    type: AppConfigRef,
+    resolve: (_root, _args, { config }) => ({
+      practiceName: config.practiceName,
+      demoMode: config.demoMode,
+      sessionIdleMinutes: config.sessionIdleMinutes,
+      version: config.version,
+      demoAccounts: config.demoMode ? DEMO_ACCOUNTS.map(({ email, role, label }) => ({ email, role, label })) : [],
+    }),
+  }),
+);
+
+builder.mutationField('signIn', (t) =>
+  t.field({
+    type: SignInResultRef,
+    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { result, setCookies } = await ctx.authService.signIn(args, ctx.meta, ctx.session);
+      for (const cookie of setCookies) void ctx.reply.header('set-cookie', cookie);
+      return result;
+    },
+  }),
+);
+
+builder.mutationField('demoSignIn', (t) =>
+  t.field({
+    type: SignInResultRef,
+    description: 'Signs in as a seeded demo account. Only while demo mode is on.',
+    args: { email: t.arg.string({ required: true }) },
+    resolve: async (_root, { email }, ctx) => {
+      const account = DEMO_ACCOUNTS.find((a) => a.email === email.trim().toLowerCase());
+      if (!ctx.config.demoMode || !account) {
+        return { success: false, user: null, error: MESSAGES.demoModeOff, nextStep: null };
+      }
+      const { result, setCookies } = await ctx.authService.signIn(
+        { email: account.email, password: DEMO_PASSWORD },
+        ctx.meta,
+        ctx.session,
+      );
+      for (const cookie of setCookies) void ctx.reply.header('set-cookie', cookie);
+      return result;
+    },
+  }),
+);
+
+builder.mutationField('signOut', (t) =>
+  t.boolean({
+    resolve: async (_root, _args, ctx) => {
+      const cookies = await ctx.authService.signOut(ctx.session, ctx.meta);
+      for (const cookie of cookies) void ctx.reply.header('set-cookie', cookie);
+      ctx.session = null;
+      return true;
+    },
+  }),
+);
+
+/** Operations a caller without a session may use; every other root field needs one. */
+export const PUBLIC_ROOT_FIELDS = new Set(['me', 'appConfig', 'signIn', 'demoSignIn', 'signOut', '__typename']);

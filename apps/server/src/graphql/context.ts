@@ -1,0 +1,45 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditActor } from '../audit/audit.repository.ts';
+import { actorFor, type ActiveSession, type AuthService, type RequestMeta, type SessionUser } from '../auth/auth.service.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { unauthenticated } from '../errors.ts';
+
+export interface Services {
+  config: Config;
+  db: Database;
+  authService: AuthService;
+}
+
+export interface GraphQLContext extends Services {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  meta: RequestMeta;
+  session: ActiveSession | null;
+  /** The audit actor for this request: the signed-in user, or anonymous. */
+  actor: AuditActor;
+}
+
+/** The signed-in user; throws UNAUTHENTICATED otherwise. */
+export function requireUser(ctx: GraphQLContext): SessionUser {
+  if (!ctx.session) throw unauthenticated();
+  return ctx.session.user;
+}
+
+export function requestMeta(request: FastifyRequest, sessionCookieName: string): RequestMeta {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return typeof value === 'string' ? value.slice(0, 512) : null;
+  };
+  return {
+    ip: request.ip,
+    userAgent: header('user-agent'),
+    url: request.url,
+    referrer: header('referer'),
+    sessionCookie: request.cookies[sessionCookieName] ?? null,
+  };
+}
+
+export function withSession(ctx: Omit<GraphQLContext, 'actor'>): GraphQLContext {
+  return { ...ctx, actor: actorFor(ctx.session, ctx.meta) };
+}

@@ -1,0 +1,5 @@
+import { builder } from './builder.ts';
+import './auth.schema.ts';
+
+export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
+export const schema = builder.toSchema();

@@ -1,0 +1,85 @@
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { buildApp } from './app.ts';
+import { describeDemoAccounts, ensureDemoAccounts } from './demo/demo-accounts.ts';
+import { openRuntime } from './runtime.ts';
+
+const SWEEP_INTERVAL_MS = 30_000;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const bootLog = {
+    info: (obj: unknown, msg?: string) => console.log(msg ?? obj),
+    warn: (obj: unknown, msg?: string) => console.warn(msg ?? obj),
+    error: (obj: unknown, msg?: string) => console.error(msg ?? obj, obj),
+  };
+  const runtime = await openRuntime(config, bootLog as never);
+  const app = await buildApp({
+    config,
+    db: runtime.database.db,
+    pool: runtime.database.pool,
+    authService: runtime.authService,
+  });
+
+  if (config.demoMode) {
+    await ensureDemoAccounts(runtime.auth, runtime.database.db);
+    app.log.info('demo mode is on');
+    console.log(describeDemoAccounts());
+  }
+
+  // The automatic logoff: sessions past their deadline are ended and recorded even if nobody comes back.
+  const sweep = setInterval(() => {
+    runtime.authService.sweepExpiredSessions().catch((error: unknown) => app.log.error({ err: error }, 'session sweep failed'));
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    clearInterval(sweep);
+    const force = setTimeout(() => {
+      app.log.error('requests did not finish in 20 s; stopping anyway');
+      void runtime.close().finally(() => process.exit(1));
+    }, 20_000);
+    try {
+      await app.close();
+      await runtime.close();
+      clearTimeout(force);
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error while stopping');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    app.log.error({ err: error }, 'could not listen');
+    await runtime.close();
+    process.exit(1);
+  }
+  console.log(`${config.practiceName} is running at ${config.publicUrl}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  // Start-up problems (a busy data folder, an unreachable database) are the operator's to fix: say what.
+  console.error(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof Error && error.cause) console.error(error.cause);
+  process.exit(1);
+}

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { createAuth, type Auth } from './auth/auth.ts';
+import { AuthService } from './auth/auth.service.ts';
+import type { Config } from './config.ts';
+import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/client.ts';
+import { readOrCreateSecret, runningEmbeddedDatabaseUrl, startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
+
+type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+export interface Runtime {
+  config: Config;
+  database: DatabaseHandle;
+  auth: Auth;
+  authService: AuthService;
+  secret: string;
+  /** Closes the pool, then stops the embedded PostgreSQL if this runtime started one. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database the configuration names (DATABASE_URL, else the embedded server under DATA_DIR),
+ * applies the migrations and builds the services that need it.
+ */
+export async function openRuntime(config: Config, log: Log, options: { shareRunningServer?: boolean } = {}): Promise<Runtime> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl ?? (options.shareRunningServer ? runningEmbeddedDatabaseUrl(config.dataDir) : undefined);
+  if (!url) {
+    embedded = await startEmbeddedDatabase({ dataDir: config.dataDir, port: config.embeddedPgPort, log });
+    url = embedded.url;
+  }
+  let database: DatabaseHandle | undefined;
+  try {
+    await migrateDatabase(url);
+    database = connectDatabase(url);
+    const secret = config.authSecret ?? localSecret(config.dataDir);
+    const auth = createAuth({ db: database.db, config, secret });
+    const authService = new AuthService({ auth, db: database.db, config, secret });
+    const opened = database;
+    return {
+      config,
+      database: opened,
+      auth,
+      authService,
+      secret,
+      async close() {
+        await opened.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await database?.close();
+    await embedded?.stop();
+    throw error;
+  }
+}
+
+/** Without AUTH_SECRET (outside production) a random secret is kept in DATA_DIR, readable only by its owner. */
+function localSecret(dataDir: string): string {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return readOrCreateSecret(path.join(dataDir, 'auth-secret'));
+}

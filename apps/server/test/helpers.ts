@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
+import { openRuntime, type Runtime } from '../src/runtime.ts';
+
+const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
+
+/** Creates a fresh, empty database for one test file and drops it when the file is done. */
+export async function createTestDatabase(): Promise<string> {
+  const adminUrl = inject('adminDatabaseUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  afterAll(async () => {
+    const dropper = new pg.Client({ connectionString: adminUrl });
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropper.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  databaseUrl: string;
+}
+
+/**
+ * The real app on a real database, configured like production except for what `env` changes.
+ * Demo accounts are created unless `demo: false`.
+ */
+export async function createTestApp(env: Record<string, string> = {}, options: { databaseUrl?: string; demo?: boolean } = {}): Promise<TestApp> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    LOG_LEVEL: 'silent',
+    DEMO_MODE: 'true',
+    ...env,
+  });
+  const runtime = await openRuntime(config, silentLog);
+  if (options.demo !== false) await ensureDemoAccounts(runtime.auth, runtime.database.db);
+  const app = await buildApp({ config, db: runtime.database.db, pool: runtime.database.pool, authService: runtime.authService });
+  afterAll(async () => {
+    await app.close();
+    await runtime.close();
+  });
+  return { app, runtime, databaseUrl };
+}
+
+export interface GraphQLResponse<T = Record<string, unknown>> {
+  status: number;
+  data: T | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+  setCookies: string[];
+}
+
+/** A browser-like client: keeps the session cookie between calls, like a browser would. */
+export class TestClient {
+  cookie: string | undefined;
+  readonly #app: FastifyInstance;
+
+  constructor(app: FastifyInstance) {
+    this.#app = app;
+  }
+
+  async gql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse<T>> {
+    const response = await this.#app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', ...(this.cookie ? { cookie: this.cookie } : {}) },
+      payload: { query, variables },
+    });
+    const setCookies = [response.headers['set-cookie'] ?? []].flat();
+    for (const header of setCookies) {
+      const [pair] = header.split(';');
+      const [name, ...rest] = (pair ?? '').split('=');
+      const value = rest.join('=');
+      if (!name?.includes('session_token')) continue;
+      this.cookie = value && !/max-age=0/i.test(header) ? `${name}=${value}` : undefined;
+    }
+    const body = response.json<{ data: T | null; errors?: GraphQLResponse['errors'] }>();
+    return { status: response.statusCode, data: body.data, ...(body.errors ? { errors: body.errors } : {}), setCookies };
+  }
+
+  async signIn(email: string, password: string) {
+    const response = await this.gql<{ signIn: { success: boolean; error: string | null; nextStep: string | null; user: { userId: string; role: string; name: string; email: string; source: string } | null } }>(
+      'mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { success error nextStep user { userId email name role source } } }',
+      { email, password },
+    );
+    if (!response.data) throw new Error(`signIn failed: ${JSON.stringify(response.errors)}`);
+    return response.data.signIn;
+  }
+
+  async me() {
+    const response = await this.gql<{ me: { userId: string; email: string; name: string; role: string; source: string } | null }>(
+      '{ me { userId email name role source } }',
+    );
+    return response.data?.me ?? null;
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

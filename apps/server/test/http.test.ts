@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '@telehealth/shared';
+import { createTestApp, TestClient } from './helpers.ts';
+
+describe('health', () => {
+  it('answers ok with the database and version', async () => {
+    const t = await createTestApp({}, { demo: false });
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', database: 'ok', version: expect.any(String) });
+  });
+
+  it('answers 503 degraded when the database is unreachable', async () => {
+    const t = await createTestApp({}, { demo: false });
+    await t.runtime.database.pool.end();
+    const response = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ status: 'degraded' });
+  });
+});
+
+describe('security headers', () => {
+  it('sends a strict CSP, nosniff, a referrer policy and a request id on every response', async () => {
+    const t = await createTestApp({}, { demo: false });
+    for (const url of ['/api/health', '/login', '/graphql']) {
+      const response = await t.app.inject({ method: url === '/graphql' ? 'POST' : 'GET', url, ...(url === '/graphql' ? { payload: { query: '{ me { userId } }' } } : {}) });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('adds HSTS and Secure cookies when PUBLIC_URL is https', async () => {
+    const t = await createTestApp({ PUBLIC_URL: 'https://practice.example' });
+    const health = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    const client = new TestClient(t.app);
+    const response = await client.gql('mutation S($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }', {
+      e: 'admin@demo.test',
+      p: DEMO_PASSWORD,
+    });
+    const cookie = response.setCookies.find((c) => c.includes('session_token='));
+    expect(cookie).toMatch(/^__Secure-/);
+    expect(cookie).toMatch(/; Secure/);
+  });
+});
+
+describe('web app', () => {
+  it('answers unknown API paths with 404 and app paths with the single-page app (or a build hint)', async () => {
+    const t = await createTestApp({}, { demo: false });
+    expect((await t.app.inject({ method: 'GET', url: '/api/nothing' })).statusCode).toBe(404);
+    const page = await t.app.inject({ method: 'GET', url: '/patients/123/edit' });
+    expect([200, 503]).toContain(page.statusCode);
+    if (page.statusCode === 200) expect(page.body).toContain('<div id="root">');
+  });
+});

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_PASSWORD } from '@telehealth/shared';
+import { sleep } from './helpers.ts';
+
+const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
+
+/** Postgres processes whose command line names this data folder. */
+function postgresProcessesFor(dataDir: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return command.includes('postgres') && command.includes(path.join(dataDir, 'pg'));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_MODE: 'true', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (let waited = 0; waited < 60_000; waited += 250) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`server did not start:\n${output}`);
+}
+
+async function graphql(port: number, query: string, variables: Record<string, unknown>, cookie?: string) {
+  const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { body: (await response.json()) as { data: Record<string, { success?: boolean; userId?: string } | null> }, cookies: response.headers.getSetCookie() };
+}
+
+const SIGN_IN = 'mutation S($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }';
+
+// The embedded server's life cycle; with TEST_DATABASE_URL the suite runs on an external server instead.
+describe.skipIf(inject('databaseKind') !== 'embedded')('embedded PostgreSQL life cycle', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-lifecycle-'));
+  fs.chmodSync(dataDir, 0o711);
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const pid of postgresProcessesFor(dataDir)) process.kill(pid, 'SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('recovers after SIGKILL without losing acknowledged writes, and a normal stop leaves no postgres behind', async () => {
+    const port = 3900 + Math.floor(Math.random() * 90);
+    const first = await startServer(dataDir, port);
+    children.push(first);
+    const signedIn = await graphql(port, SIGN_IN, { e: 'admin@demo.test', p: DEMO_PASSWORD });
+    expect(signedIn.body.data.signIn?.success).toBe(true);
+    const cookie = signedIn.cookies[0]!.split(';')[0]!;
+
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    expect(postgresProcessesFor(dataDir).length).toBeGreaterThan(0); // the orphan the next start must handle
+
+    const second = await startServer(dataDir, port);
+    children.push(second);
+    // The session written before the kill survived: the acknowledged write is still there.
+    const me = await graphql(port, '{ me { userId } }', {}, cookie);
+    expect(me.body.data.me?.userId).toEqual(expect.any(String));
+
+    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
+    second.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+  });
+
+  it('refuses a second server on a data folder in use', async () => {
+    const port = 3990 + Math.floor(Math.random() * 9);
+    const running = await startServer(dataDir, port);
+    children.push(running);
+    await expect(startServer(dataDir, port + 100)).rejects.toThrow(/already using the data folder/);
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+    expect(postgresProcessesFor(dataDir)).toEqual([]);
+  });
+});

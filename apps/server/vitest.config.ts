@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Node loads graphql's CommonJS build for everyone; without this Vite would give our code the ESM build,
+  // and two copies of graphql would meet in one schema.
+  resolve: { alias: { graphql: 'graphql/index.js' } },
+  test: {
+    name: 'server',
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    // Each file gets its own database; two workers match the machine's two cores.
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

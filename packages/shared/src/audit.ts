@@ -1,0 +1,74 @@
+/** Audit events from the specification, plus the session events the server records itself. */
+export const CRITICAL_EVENTS = [
+  'FAILED_LOGIN',
+  'UNAUTHORIZED_ACCESS',
+  'DATA_BREACH',
+  'ADMIN_LOGIN',
+  'DATA_EXPORT',
+  'PATIENT_DATA_ACCESS_VIOLATION',
+  'SYSTEM_ERROR',
+  'SECURITY_VIOLATION',
+] as const;
+
+export const HIPAA_EVENTS = [
+  'PATIENT_VIEW',
+  'PATIENT_CREATE',
+  'PATIENT_UPDATE',
+  'PATIENT_DELETE',
+  'APPOINTMENT_VIEW',
+  'APPOINTMENT_CREATE',
+  'APPOINTMENT_UPDATE',
+  'MEDICAL_RECORD_ACCESS',
+  'PHI_EXPORT',
+  'PHI_PRINT',
+  'UNAUTHORIZED_ACCESS',
+] as const;
+
+export const ERROR_EVENTS = ['GRAPHQL_ERROR', 'PATIENT_LIST_ERROR', 'UNAUTHORIZED_ACCESS', 'SECURITY_VIOLATION'] as const;
+
+export const SESSION_EVENTS = ['LOGIN', 'ADMIN_LOGIN', 'LOGOUT', 'FAILED_LOGIN', 'SESSION_EXPIRED', 'ACCOUNT_LOCKED'] as const;
+
+export const AUDIT_EVENTS = [
+  ...new Set([...SESSION_EVENTS, ...CRITICAL_EVENTS, ...HIPAA_EVENTS, ...ERROR_EVENTS, 'ACCOUNT_CREATED'] as const),
+];
+export type AuditEvent =
+  | (typeof CRITICAL_EVENTS)[number]
+  | (typeof HIPAA_EVENTS)[number]
+  | (typeof ERROR_EVENTS)[number]
+  | (typeof SESSION_EVENTS)[number]
+  | 'ACCOUNT_CREATED';
+
+export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
+export type AuditLevel = (typeof AUDIT_LEVELS)[number];
+
+export const AUDIT_RETENTION_YEARS = { hipaa: 6, critical: 7, other: 3 } as const;
+
+export function isHipaaEvent(event: string): boolean {
+  return (HIPAA_EVENTS as readonly string[]).includes(event);
+}
+
+export function isCriticalEvent(event: string): boolean {
+  return (CRITICAL_EVENTS as readonly string[]).includes(event);
+}
+
+/** 6 years for HIPAA events, 7 for other critical events, 3 otherwise (a HIPAA event that is also critical keeps 6). */
+export function retentionYearsFor(event: string): number {
+  if (isHipaaEvent(event)) return AUDIT_RETENTION_YEARS.hipaa;
+  if (isCriticalEvent(event)) return AUDIT_RETENTION_YEARS.critical;
+  return AUDIT_RETENTION_YEARS.other;
+}
+
+const REDACTED_KEY = /password|token|ssn|secret/i;
+
+/** Copies audit details without any password, token, ssn or secret, at any depth. */
+export function redactAuditDetails(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactAuditDetails);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (!REDACTED_KEY.test(key)) out[key] = redactAuditDetails(inner);
+    }
+    return out;
+  }
+  return value;
+}

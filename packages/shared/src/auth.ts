@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { ROLES } from './roles.ts';
+
+export const PASSWORD_MIN_LENGTH = 8;
+
+export const PASSWORD_MESSAGES = {
+  required: 'Password is required',
+  tooShort: `Password must be at least ${PASSWORD_MIN_LENGTH} characters long`,
+  lowercase: 'Password must contain a lowercase letter',
+  uppercase: 'Password must contain an uppercase letter',
+  number: 'Password must contain a number',
+  symbol: 'Password must contain a symbol',
+} as const;
+
+/** The password policy: at least 8 characters with a lowercase letter, an uppercase letter, a number and a symbol. */
+export const PasswordSchema = z
+  .string({ error: PASSWORD_MESSAGES.required })
+  .min(1, PASSWORD_MESSAGES.required)
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.tooShort)
+  .regex(/[a-z]/, PASSWORD_MESSAGES.lowercase)
+  .regex(/[A-Z]/, PASSWORD_MESSAGES.uppercase)
+  .regex(/[0-9]/, PASSWORD_MESSAGES.number)
+  .regex(/[^A-Za-z0-9]/, PASSWORD_MESSAGES.symbol);
+
+export const EMAIL_MAX_LENGTH = 254;
+
+export const EmailSchema = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Email is required')
+  .max(EMAIL_MAX_LENGTH, 'Email address is too long')
+  .pipe(z.email('Please enter a valid email address'));
+
+/** Sign-in checks only presence: the policy applies when a password is set, not when it is tried. */
+export const SignInInputSchema = z.object({
+  email: EmailSchema,
+  password: z.string().min(1, PASSWORD_MESSAGES.required),
+});
+export type SignInInput = z.infer<typeof SignInInputSchema>;
+
+/** The next-step names of the sign-in result. */
+export const SIGN_IN_STEPS = [
+  'DONE',
+  'CONFIRM_SIGN_IN_WITH_TOTP_CODE',
+  'CONTINUE_SIGN_IN_WITH_TOTP_SETUP',
+  'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED',
+  'RESET_PASSWORD',
+  'CONFIRM_SIGN_UP',
+] as const;
+export type SignInStep = (typeof SIGN_IN_STEPS)[number];
+
+export const CurrentUserSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  source: z.string(),
+});
+export type CurrentUser = z.infer<typeof CurrentUserSchema>;
+
+export interface SignInResult {
+  success: boolean;
+  user: CurrentUser | null;
+  error: string | null;
+  nextStep: SignInStep | null;
+}
+
+/** Failed sign-ins for one account within the window lock that account's sign-in for the rest of it. */
+export const SIGN_IN_LOCKOUT = { maxAttempts: 5, windowMs: 5 * 60 * 1000 } as const;
+
+export const DEMO_PASSWORD = 'DemoPass-2026!';
+
+export const DEMO_ACCOUNTS = [
+  { email: 'admin@demo.test', role: 'admin', firstName: 'Avery', lastName: 'Admin', label: 'Administrator' },
+  { email: 'provider@demo.test', role: 'provider', firstName: 'Maya', lastName: 'Okafor', label: 'Provider/Doctor' },
+  { email: 'provider2@demo.test', role: 'provider', firstName: 'Daniel', lastName: 'Reyes', label: 'Provider/Doctor' },
+  { email: 'patient@demo.test', role: 'patient', firstName: 'Jordan', lastName: 'Patel', label: 'Patient' },
+] as const satisfies readonly { email: string; role: (typeof ROLES)[number]; firstName: string; lastName: string; label: string }[];
