@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, MESSAGES } from '@telehealth/shared';
 import { createAccount } from '../src/auth/accounts.ts';
 import { auditEntries, sessions, signInFailures, users } from '../src/db/schema.ts';
-import { createTestApp, sleep, TestClient, type TestApp } from './helpers.ts';
+import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const SIGN_IN = 'mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { success error nextStep user { userId email name role source } } }';
 const system = { sessionId: null, userId: 'test', userRole: 'system', clientIp: null, userAgent: null };

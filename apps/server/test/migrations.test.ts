@@ -9,10 +9,10 @@ describe('migrations', () => {
     await Promise.all([migrateDatabase(url), migrateDatabase(url), migrateDatabase(url)]);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    const applied = await client.query('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
-    const tables = await client.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'audit_entries'");
+    const applied = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
+    const tables = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'audit_entries'");
     await client.end();
-    expect(applied.rows[0].n).toBe(2);
-    expect(tables.rows[0].n).toBe(1);
+    expect(applied.rows[0]?.n).toBe(2);
+    expect(tables.rows[0]?.n).toBe(1);
   });
 });

@@ -82,7 +82,7 @@ function toContent(record: AuditRecord): ChainedContent {
     userAgent: record.actor.userAgent,
     url: record.url ?? null,
     referrer: record.referrer ?? null,
-    details: stripNulChars(redactAuditDetails(record.details ?? {})) as Record<string, unknown>,
+    details: stripNulChars(redactAuditDetails(record.details ?? {})),
     hipaaRequired: isHipaaEvent(record.event),
     retentionYears: retentionYearsFor(record.event),
   };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode } from 'graphql';
 import mercurius from 'mercurius';
 import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
 import { AppError, isAppError } from '../errors.ts';
@@ -38,12 +38,12 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
   });
 
   // The single checkpoint: an operation that touches any non-public root field needs a session.
-  app.graphql.addHook('preExecution', async (_schema, document, context) => {
+  app.graphql.addHook('preExecution', (_schema, document, context) => {
     const ctx = context as unknown as GraphQLContext;
-    if (ctx.session) return;
-    const fields = rootFieldNames(document);
-    if (fields.every((name) => PUBLIC_ROOT_FIELDS.has(name))) return;
-    throw new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired);
+    if (ctx.session || rootFieldNames(document).every((name) => PUBLIC_ROOT_FIELDS.has(name))) {
+      return Promise.resolve();
+    }
+    return Promise.reject(new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired));
   });
 
   // Queries over GET would let a cross-site link run operations with the user's cookie: POST only.
@@ -65,7 +65,7 @@ function rootFieldNames(document: DocumentNode): string[] {
   const names: string[] = [];
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    for (const selection of (definition as OperationDefinitionNode).selectionSet.selections) {
+    for (const selection of definition.selectionSet.selections) {
       // Fragments on the root type are rare; counting them as non-public keeps the check safe.
       names.push(selection.kind === Kind.FIELD ? selection.name.value : '#fragment');
     }
