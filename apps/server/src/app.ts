@@ -4,17 +4,13 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { AuthService } from './auth/auth.service.ts';
-import type { Config } from './config.ts';
-import { isDatabaseReachable, type Database } from './db/client.ts';
+import { isDatabaseReachable } from './db/client.ts';
+import type { Services } from './graphql/context.ts';
 import type pg from 'pg';
 import { graphqlPlugin } from './graphql/plugin.ts';
 
-export interface AppDependencies {
-  config: Config;
-  db: Database;
+export interface AppDependencies extends Services {
   pool: pg.Pool;
-  authService: AuthService;
 }
 
 /** Paths whose text must never reach a log line: request bodies and cookies carry health data and secrets. */
@@ -74,7 +70,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       .send({ status: database ? 'ok' : 'degraded', database: database ? 'ok' : 'unreachable', version: config.version });
   });
 
-  await app.register(graphqlPlugin, { config, db: deps.db, authService: deps.authService });
+  await app.register(graphqlPlugin, deps);
 
   await registerWebApp(app, config.webDistDir);
   return app;

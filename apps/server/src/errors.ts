@@ -1,14 +1,18 @@
-import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
+import type { z } from 'zod';
+import { ERROR_CODES, MESSAGES, validationFailedMessage } from '@telehealth/shared';
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** An error whose message is safe to show to the caller, with the code sent in `extensions.code`. */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  constructor(code: ErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
+  /** Sent beside the code in `extensions` (for example the problems of each field). */
+  readonly publicExtensions: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
+    super(message);
     this.name = 'AppError';
     this.code = code;
+    this.publicExtensions = extensions;
   }
 }
 
@@ -19,4 +23,18 @@ export function isAppError(error: Error): error is AppError {
 
 export const unauthenticated = () => new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired);
 export const forbidden = (message: string = MESSAGES.defaultDenied) => new AppError(ERROR_CODES.forbidden, message);
-export const badUserInput = (message: string) => new AppError(ERROR_CODES.badUserInput, message);
+export const badUserInput = (message: string, extensions: Record<string, unknown> = {}) =>
+  new AppError(ERROR_CODES.badUserInput, message, extensions);
+export const notFound = (message: string) => new AppError(ERROR_CODES.notFound, message);
+
+/** Parses with a shared schema; on failure, every problem in one `Validation failed: ...` error. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.join('.');
+    fieldErrors[field] ??= issue.message;
+  }
+  throw badUserInput(validationFailedMessage(result.error.issues.map((i) => i.message)), { fieldErrors });
+}

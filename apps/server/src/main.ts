@@ -1,7 +1,8 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { describeDemoAccounts, ensureDemoAccounts } from './demo/demo-accounts.ts';
-import { openRuntime } from './runtime.ts';
+import { ensureDemoPractice } from './demo/demo-practice.ts';
+import { appDependencies, openRuntime } from './runtime.ts';
 
 const SWEEP_INTERVAL_MS = 30_000;
 
@@ -23,15 +24,11 @@ async function main(): Promise<void> {
     error: (obj: unknown, msg?: string) => console.error(msg ?? obj, obj),
   };
   const runtime = await openRuntime(config, bootLog as never);
-  const app = await buildApp({
-    config,
-    db: runtime.database.db,
-    pool: runtime.database.pool,
-    authService: runtime.authService,
-  });
+  const app = await buildApp(appDependencies(runtime));
 
   if (config.demoMode) {
     await ensureDemoAccounts(runtime.auth, runtime.database.db);
+    await ensureDemoPractice(runtime.database.db);
     app.log.info('demo mode is on');
     console.log(describeDemoAccounts());
   }

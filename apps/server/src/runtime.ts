@@ -3,6 +3,9 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { AuthService } from './auth/auth.service.ts';
+import { PatientsService } from './patients/patients.service.ts';
+import { ProvidersService } from './providers/providers.service.ts';
+import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/client.ts';
 import { readOrCreateSecret, runningEmbeddedDatabaseUrl, startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
@@ -14,9 +17,17 @@ export interface Runtime {
   database: DatabaseHandle;
   auth: Auth;
   authService: AuthService;
+  patients: PatientsService;
+  providers: ProvidersService;
   secret: string;
   /** Closes the pool, then stops the embedded PostgreSQL if this runtime started one. */
   close(): Promise<void>;
+}
+
+/** What buildApp needs from a runtime. */
+export function appDependencies(runtime: Runtime): AppDependencies {
+  const { config, database, authService, patients, providers } = runtime;
+  return { config, db: database.db, pool: database.pool, authService, patients, providers };
 }
 
 /**
@@ -37,12 +48,16 @@ export async function openRuntime(config: Config, log: Log, options: { shareRunn
     const secret = config.authSecret ?? localSecret(config.dataDir);
     const auth = createAuth({ db: database.db, config, secret });
     const authService = new AuthService({ auth, db: database.db, config, secret });
+    const patients = new PatientsService({ db: database.db, secret });
+    const providers = new ProvidersService({ db: database.db, secret });
     const opened = database;
     return {
       config,
       database: opened,
       auth,
       authService,
+      patients,
+      providers,
       secret,
       async close() {
         await opened.close();

@@ -5,7 +5,7 @@ import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
-import { openRuntime, type Runtime } from '../src/runtime.ts';
+import { appDependencies, openRuntime, type Runtime } from '../src/runtime.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
@@ -50,7 +50,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   });
   const runtime = await openRuntime(config, silentLog);
   if (options.demo !== false) await ensureDemoAccounts(runtime.auth, runtime.database.db);
-  const app = await buildApp({ config, db: runtime.database.db, pool: runtime.database.pool, authService: runtime.authService });
+  const app = await buildApp(appDependencies(runtime));
   afterAll(async () => {
     await app.close();
     await runtime.close();

@@ -28,15 +28,17 @@ export const ERROR_EVENTS = ['GRAPHQL_ERROR', 'PATIENT_LIST_ERROR', 'UNAUTHORIZE
 
 export const SESSION_EVENTS = ['LOGIN', 'ADMIN_LOGIN', 'LOGOUT', 'FAILED_LOGIN', 'SESSION_EXPIRED', 'ACCOUNT_LOCKED'] as const;
 
+export const ACCOUNT_EVENTS = ['ACCOUNT_CREATED', 'PROVIDER_CREATE'] as const;
+
 export const AUDIT_EVENTS = [
-  ...new Set([...SESSION_EVENTS, ...CRITICAL_EVENTS, ...HIPAA_EVENTS, ...ERROR_EVENTS, 'ACCOUNT_CREATED'] as const),
+  ...new Set([...SESSION_EVENTS, ...CRITICAL_EVENTS, ...HIPAA_EVENTS, ...ERROR_EVENTS, ...ACCOUNT_EVENTS] as const),
 ];
 export type AuditEvent =
   | (typeof CRITICAL_EVENTS)[number]
   | (typeof HIPAA_EVENTS)[number]
   | (typeof ERROR_EVENTS)[number]
   | (typeof SESSION_EVENTS)[number]
-  | 'ACCOUNT_CREATED';
+  | (typeof ACCOUNT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -3,3 +3,7 @@ export * from './auth.ts';
 export * from './constants.ts';
 export * from './messages.ts';
 export * from './roles.ts';
+export * from './options.ts';
+export * from './patients.ts';
+export * from './providers.ts';
+export * from './sanitize.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -120,5 +120,67 @@ export const auditEntries = pgTable(
     index('audit_entries_user_id_idx').on(t.userId, t.timestamp),
     index('audit_entries_event_idx').on(t.event, t.timestamp),
     check('audit_entries_level_check', sql`${t.level} in ('INFO', 'WARNING', 'ERROR')`),
+  ],
+);
+
+/** Providers (the specification's Doctor), each linked to a provider account. */
+export const providers = pgTable('providers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  accountId: uuid('account_id')
+    .notNull()
+    .unique()
+    .references(() => users.id),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  email: text('email').notNull(),
+  specialty: text('specialty').notNull(),
+  experience: integer('experience').notNull().default(0),
+  phone: text('phone'),
+  bio: text('bio'),
+  isActive: boolean('is_active').notNull().default(true),
+  ...timestamps,
+});
+
+/**
+ * Patients. `ownerId` is the primary provider's account; `accountId` links the patient's own account.
+ * Deleting sets `deletedAt`: the record disappears from every screen but is kept for the retention period.
+ */
+export const patients = pgTable(
+  'patients',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
+    phone: text('phone'),
+    isActive: boolean('is_active').notNull().default(true),
+    street: text('street'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    emergencyContactName: text('emergency_contact_name'),
+    emergencyContactPhone: text('emergency_contact_phone'),
+    insuranceProvider: text('insurance_provider'),
+    insurancePolicyNumber: text('insurance_policy_number'),
+    reasonForCare: text('reason_for_care'),
+    allergies: text('allergies'),
+    currentMedications: text('current_medications'),
+    medicalHistory: text('medical_history'),
+    ownerId: uuid('owner_id').references(() => users.id),
+    accountId: uuid('account_id').references(() => users.id),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedBy: uuid('deleted_by').references(() => users.id),
+    ...timestamps,
+  },
+  (t) => [
+    // The list order (last name, first name, id) and its keyset paging, for everyone and per owner.
+    index('patients_order_idx').using('btree', sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id).where(sql`${t.deletedAt} IS NULL`),
+    index('patients_owner_order_idx')
+      .using('btree', t.ownerId, sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id)
+      .where(sql`${t.deletedAt} IS NULL`),
+    // Case-insensitive substring search over first name, last name, full name and email.
+    index('patients_search_trgm_idx').using('gin', sql`(lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})) gin_trgm_ops`),
+    uniqueIndex('patients_account_id_idx').on(t.accountId).where(sql`${t.accountId} IS NOT NULL AND ${t.deletedAt} IS NULL`),
   ],
 );

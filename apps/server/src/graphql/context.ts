@@ -4,11 +4,15 @@ import { actorFor, type ActiveSession, type AuthService, type RequestMeta, type 
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { unauthenticated } from '../errors.ts';
+import type { PatientsService } from '../patients/patients.service.ts';
+import type { ProvidersService } from '../providers/providers.service.ts';
 
 export interface Services {
   config: Config;
   db: Database;
   authService: AuthService;
+  patients: PatientsService;
+  providers: ProvidersService;
 }
 
 export interface GraphQLContext extends Services {

@@ -90,7 +90,7 @@ function formatError(error: GraphQLError | Error, app: FastifyInstance): Formatt
     ...(graphqlError.path ? { path: graphqlError.path } : {}),
   };
   if (original && isAppError(original)) {
-    return { message: original.message, ...base, extensions: { code: original.code } };
+    return { message: original.message, ...base, extensions: { ...original.publicExtensions, code: original.code } };
   }
   if (!original) {
     // Parse and validation errors describe the request, not the server: safe to show.

@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
 import './auth.schema.ts';
+import './patients.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

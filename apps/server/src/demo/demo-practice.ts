@@ -1,0 +1,72 @@
+import { eq, sql } from 'drizzle-orm';
+import { DEMO_ACCOUNTS } from '@telehealth/shared';
+import { appendAuditEntry } from '../audit/audit.repository.ts';
+import type { Database } from '../db/client.ts';
+import { patients, providers, users } from '../db/schema.ts';
+import { createRandom, generatePatient } from './practice-data.ts';
+
+const DEMO_PATIENT_COUNT = 40;
+
+const PROVIDER_PROFILES: Record<string, { specialty: string; experience: number; bio: string; phone: string }> = {
+  'provider@demo.test': {
+    specialty: 'Psychiatry',
+    experience: 14,
+    bio: 'Adult psychiatrist focused on mood disorders and measurement-based care.',
+    phone: '(503) 555-0142',
+  },
+  'provider2@demo.test': {
+    specialty: 'Psychology',
+    experience: 8,
+    bio: 'Clinical psychologist offering cognitive behavioural therapy for anxiety and ADHD.',
+    phone: '(503) 555-0187',
+  },
+};
+
+/**
+ * A believable practice for demo mode: provider records for the demo providers, about 40 patients spread
+ * over them, and the demo patient account linked to its own record. Runs once (when no patient exists).
+ */
+export async function ensureDemoPractice(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Two servers starting at once on one database must not both seed.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(727003)`);
+    const accounts = new Map<string, string>();
+    for (const account of DEMO_ACCOUNTS) {
+      const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.email, account.email));
+      if (row) accounts.set(account.email, row.id);
+    }
+    for (const [email, profile] of Object.entries(PROVIDER_PROFILES)) {
+      const accountId = accounts.get(email);
+      const demo = DEMO_ACCOUNTS.find((a) => a.email === email);
+      if (!accountId || !demo) continue;
+      await tx
+        .insert(providers)
+        .values({ accountId, firstName: demo.firstName, lastName: demo.lastName, email, ...profile })
+        .onConflictDoNothing({ target: providers.accountId });
+    }
+
+    const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(patients);
+    if (n > 0) return;
+    const owners = ['provider@demo.test', 'provider2@demo.test'].map((e) => accounts.get(e)).filter((id): id is string => !!id);
+    const random = createRandom(2026);
+    const rows = Array.from({ length: DEMO_PATIENT_COUNT }, (_, i) => ({
+      ...generatePatient(random, i + 1),
+      ownerId: owners[i % owners.length] ?? null,
+    }));
+    const patientAccount = accounts.get('patient@demo.test');
+    const demoPatient = DEMO_ACCOUNTS.find((a) => a.email === 'patient@demo.test');
+    if (patientAccount && demoPatient && rows[0]) {
+      rows[0] = { ...rows[0], firstName: demoPatient.firstName, lastName: demoPatient.lastName, email: demoPatient.email, isActive: true };
+    }
+    const inserted = await tx
+      .insert(patients)
+      .values(rows.map((row, i) => ({ ...row, accountId: i === 0 ? (patientAccount ?? null) : null })))
+      .returning({ id: patients.id });
+    await appendAuditEntry(tx, {
+      event: 'PATIENT_CREATE',
+      level: 'INFO',
+      actor: { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: 'demo seed' },
+      details: { patientIds: inserted.map((r) => r.id), reason: 'demo practice' },
+    });
+  });
+}

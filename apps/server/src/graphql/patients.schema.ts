@@ -1,0 +1,173 @@
+import type { PatientRow } from '../patients/patients.repository.ts';
+import type { Caller } from '../patients/patients.service.ts';
+import type { ProviderRow } from '../providers/providers.repository.ts';
+import { builder } from './builder.ts';
+import { requireUser, type GraphQLContext } from './context.ts';
+
+function callerOf(ctx: GraphQLContext, operation: string): Caller {
+  return { user: requireUser(ctx), actor: ctx.actor, operation };
+}
+
+const OPTIONAL_PATIENT_FIELDS = [
+  'phone',
+  'street',
+  'city',
+  'state',
+  'zipCode',
+  'emergencyContactName',
+  'emergencyContactPhone',
+  'insuranceProvider',
+  'insurancePolicyNumber',
+  'reasonForCare',
+  'allergies',
+  'currentMedications',
+  'medicalHistory',
+] as const;
+
+const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
+  description: 'A patient of the practice. Every field is protected health information.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    email: t.exposeString('email'),
+    dateOfBirth: t.exposeString('dateOfBirth', { description: 'YYYY-MM-DD' }),
+    isActive: t.exposeBoolean('isActive'),
+    createdAt: t.string({ resolve: (p) => p.createdAt.toISOString() }),
+    updatedAt: t.string({ resolve: (p) => p.updatedAt.toISOString() }),
+    owner: t.id({ nullable: true, description: "The primary provider's account id.", resolve: (p) => p.ownerId }),
+    ...Object.fromEntries(OPTIONAL_PATIENT_FIELDS.map((name) => [name, t.exposeString(name, { nullable: true })])),
+  }),
+});
+
+const PatientListRef = builder.objectRef<{ items: PatientRow[]; nextToken: string | null }>('PatientList').implement({
+  fields: (t) => ({
+    items: t.field({ type: [PatientRef], resolve: (l) => l.items }),
+    nextToken: t.exposeString('nextToken', { nullable: true }),
+  }),
+});
+
+const DeletedRecordRef = builder.objectRef<{ id: string }>('DeletedRecord').implement({
+  fields: (t) => ({ id: t.exposeID('id') }),
+});
+
+const PatientFilterInput = builder.inputType('PatientFilterInput', {
+  fields: (t) => ({ search: t.string(), isActive: t.boolean() }),
+});
+
+const patientInputFields = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => ({
+  firstName: t.string(),
+  lastName: t.string(),
+  email: t.string(),
+  dateOfBirth: t.string({ description: 'YYYY-MM-DD' }),
+  isActive: t.boolean(),
+  owner: t.id({ description: "The primary provider's account id (administrators only)." }),
+  ...Object.fromEntries(OPTIONAL_PATIENT_FIELDS.map((name) => [name, t.string()])),
+});
+
+const CreatePatientInput = builder.inputType('CreatePatientInput', {
+  description: 'firstName, lastName, email and dateOfBirth are required; the server answers which are missing.',
+  fields: (t) => patientInputFields(t),
+});
+
+const UpdatePatientInput = builder.inputType('UpdatePatientInput', {
+  description: 'The id and only the changed fields.',
+  fields: (t) => ({ id: t.id({ required: true }), ...patientInputFields(t) }),
+});
+
+const DeletePatientInput = builder.inputType('DeletePatientInput', {
+  fields: (t) => ({ id: t.id({ required: true }) }),
+});
+
+/** GraphQL hands absent fields as missing keys and explicit nulls as null; both reach the schemas as they are. */
+const plain = (input: object) => ({ ...input });
+
+builder.queryFields((t) => ({
+  listPatients: t.field({
+    type: PatientListRef,
+    args: { limit: t.arg.int(), nextToken: t.arg.string(), filter: t.arg({ type: PatientFilterInput }) },
+    resolve: (_root, args, ctx) => ctx.patients.list(callerOf(ctx, 'listPatients'), args),
+  }),
+  countPatients: t.int({
+    description: 'How many patients the caller may see with this filter (the "of Y" in "Showing X of Y").',
+    args: { filter: t.arg({ type: PatientFilterInput }) },
+    resolve: (_root, args, ctx) => ctx.patients.count(callerOf(ctx, 'countPatients'), args.filter),
+  }),
+  getPatient: t.field({
+    type: PatientRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.patients.get(callerOf(ctx, 'getPatient'), String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createPatient: t.field({
+    type: PatientRef,
+    args: { input: t.arg({ type: CreatePatientInput, required: true }) },
+    resolve: (_root, args, ctx) => ctx.patients.create(callerOf(ctx, 'createPatient'), plain(args.input)),
+  }),
+  updatePatient: t.field({
+    type: PatientRef,
+    args: { input: t.arg({ type: UpdatePatientInput, required: true }) },
+    resolve: (_root, args, ctx) => ctx.patients.update(callerOf(ctx, 'updatePatient'), { ...plain(args.input), id: String(args.input.id) }),
+  }),
+  deletePatient: t.field({
+    type: DeletedRecordRef,
+    args: { input: t.arg({ type: DeletePatientInput, required: true }) },
+    resolve: (_root, args, ctx) => ctx.patients.delete(callerOf(ctx, 'deletePatient'), String(args.input.id)),
+  }),
+}));
+
+const DoctorRef = builder.objectRef<ProviderRow>('Doctor').implement({
+  description: 'A provider of the practice, linked to a provider account.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    email: t.exposeString('email'),
+    specialty: t.exposeString('specialty'),
+    experience: t.exposeInt('experience', { description: 'Whole years.' }),
+    phone: t.exposeString('phone', { nullable: true }),
+    bio: t.exposeString('bio', { nullable: true }),
+    isActive: t.exposeBoolean('isActive'),
+    createdAt: t.string({ resolve: (d) => d.createdAt.toISOString() }),
+    updatedAt: t.string({ resolve: (d) => d.updatedAt.toISOString() }),
+    owner: t.id({ description: "The provider's account id.", resolve: (d) => d.accountId }),
+  }),
+});
+
+const DoctorListRef = builder.objectRef<{ items: ProviderRow[]; nextToken: string | null }>('DoctorList').implement({
+  fields: (t) => ({
+    items: t.field({ type: [DoctorRef], resolve: (l) => l.items }),
+    nextToken: t.exposeString('nextToken', { nullable: true }),
+  }),
+});
+
+const CreateDoctorInput = builder.inputType('CreateDoctorInput', {
+  fields: (t) => ({
+    firstName: t.string(),
+    lastName: t.string(),
+    email: t.string(),
+    specialty: t.string(),
+    experience: t.int(),
+    phone: t.string(),
+    bio: t.string(),
+    isActive: t.boolean(),
+  }),
+});
+
+builder.queryField('listDoctors', (t) =>
+  t.field({
+    type: DoctorListRef,
+    args: { limit: t.arg.int(), nextToken: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.providers.list(callerOf(ctx, 'listDoctors'), args),
+  }),
+);
+
+builder.mutationField('createDoctor', (t) =>
+  t.field({
+    type: DoctorRef,
+    args: { input: t.arg({ type: CreateDoctorInput, required: true }) },
+    resolve: (_root, args, ctx) => ctx.providers.create(callerOf(ctx, 'createDoctor'), plain(args.input)),
+  }),
+);

@@ -1,0 +1,89 @@
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { patients } from '../db/schema.ts';
+import type { PatientCursor } from './cursor.ts';
+
+export type PatientRow = typeof patients.$inferSelect;
+export type NewPatientRow = typeof patients.$inferInsert;
+
+/** Which patients a caller may see: all of them, or those whose primary provider they are. */
+export type PatientScope = { kind: 'all' } | { kind: 'owner'; ownerId: string };
+
+export interface PatientFilter {
+  search?: string | null | undefined;
+  isActive?: boolean | null | undefined;
+}
+
+const lowerLast = sql`lower(${patients.lastName})`;
+const lowerFirst = sql`lower(${patients.firstName})`;
+const searchText = sql`lower(${patients.firstName} || ' ' || ${patients.lastName} || ' ' || ${patients.email})`;
+
+function visible(scope: PatientScope, filter: PatientFilter = {}): SQL {
+  const conditions: SQL[] = [isNull(patients.deletedAt)];
+  if (scope.kind === 'owner') conditions.push(eq(patients.ownerId, scope.ownerId));
+  if (filter.isActive != null) conditions.push(eq(patients.isActive, filter.isActive));
+  const term = filter.search?.trim().toLowerCase();
+  if (term) {
+    const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
+    conditions.push(sql`${searchText} LIKE ${`%${escaped}%`}`);
+  }
+  return and(...conditions)!;
+}
+
+export async function findVisiblePatient(tx: Executor, id: string, scope: PatientScope): Promise<PatientRow | undefined> {
+  const [row] = await tx.select().from(patients).where(and(eq(patients.id, id), visible(scope)));
+  return row;
+}
+
+/** Whether a (not deleted) patient with this id exists for anyone: tells a denial from a miss. */
+export async function patientExists(tx: Executor, id: string): Promise<boolean> {
+  const [row] = await tx.select({ id: patients.id }).from(patients).where(and(eq(patients.id, id), isNull(patients.deletedAt)));
+  return row !== undefined;
+}
+
+/** One page in the list order, starting after the cursor; fetches one extra row to know if more follow. */
+export async function listPatientsPage(
+  tx: Executor,
+  options: { scope: PatientScope; filter: PatientFilter; after: PatientCursor | null; limit: number },
+): Promise<{ rows: PatientRow[]; next: PatientCursor | null }> {
+  const { scope, filter, after, limit } = options;
+  const where = after
+    ? and(visible(scope, filter), sql`(${lowerLast}, ${lowerFirst}, ${patients.id}) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)`)
+    : visible(scope, filter);
+  // The cursor takes the sort keys as the database computed them, so its lower() and ours never disagree.
+  const rows = await tx
+    .select({ patient: patients, sortLast: sql<string>`${lowerLast}`, sortFirst: sql<string>`${lowerFirst}` })
+    .from(patients)
+    .where(where)
+    .orderBy(asc(lowerLast), asc(lowerFirst), asc(patients.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const next = rows.length > limit && last ? ([last.sortLast, last.sortFirst, last.patient.id] as const) : null;
+  return { rows: page.map((r) => r.patient), next };
+}
+
+export async function countPatients(tx: Executor, scope: PatientScope, filter: PatientFilter): Promise<number> {
+  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(patients).where(visible(scope, filter));
+  return row?.n ?? 0;
+}
+
+export async function insertPatient(tx: Executor, values: NewPatientRow): Promise<PatientRow> {
+  const [row] = await tx.insert(patients).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+export async function updatePatientRow(tx: Executor, id: string, values: Partial<NewPatientRow>): Promise<PatientRow> {
+  const [row] = await tx
+    .update(patients)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(patients.id, id), isNull(patients.deletedAt)))
+    .returning();
+  if (!row) throw new Error('update returned no row');
+  return row;
+}
+
+export async function softDeletePatient(tx: Executor, id: string, deletedBy: string): Promise<void> {
+  await tx.update(patients).set({ deletedAt: new Date(), deletedBy, isActive: false }).where(eq(patients.id, id));
+}

@@ -1,0 +1,159 @@
+import {
+  CreatePatientInputSchema,
+  hasPermission,
+  MAX_PAGE_SIZE,
+  PAGE_SIZE,
+  PATIENT_MESSAGES,
+  PatientFilterSchema,
+  UpdatePatientInputSchema,
+  type AuditEvent,
+} from '@telehealth/shared';
+import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import type { SessionUser } from '../auth/auth.service.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { AppError, forbidden, notFound, parseInput } from '../errors.ts';
+import { ERROR_CODES } from '@telehealth/shared';
+import { CursorCodec } from './cursor.ts';
+import {
+  countPatients,
+  findVisiblePatient,
+  insertPatient,
+  listPatientsPage,
+  patientExists,
+  softDeletePatient,
+  updatePatientRow,
+  type PatientFilter,
+  type PatientRow,
+  type PatientScope,
+} from './patients.repository.ts';
+import { isProviderAccount } from '../providers/providers.repository.ts';
+
+export interface Caller {
+  user: SessionUser;
+  actor: AuditActor;
+  operation: string;
+}
+
+/**
+ * The one checkpoint for patient records: every operation checks the caller's permission and scope, reads or
+ * writes, and records the audit entry in the same transaction.
+ */
+export class PatientsService {
+  readonly #db: Database;
+  readonly #cursors: CursorCodec;
+
+  constructor(options: { db: Database; secret: string }) {
+    this.#db = options.db;
+    this.#cursors = new CursorCodec(options.secret);
+  }
+
+  async list(caller: Caller, args: { limit?: number | null; nextToken?: string | null; filter?: PatientFilter | null }) {
+    const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotView);
+    const filter = parseInput(PatientFilterSchema, args.filter ?? {});
+    const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
+    const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
+    return this.#db.transaction(async (tx) => {
+      const page = await listPatientsPage(tx, { scope, filter, after, limit });
+      await this.#audit(tx, caller, 'PATIENT_VIEW', page.rows.map((r) => r.id), { page: after ? 'next' : 'first', count: page.rows.length });
+      return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
+    });
+  }
+
+  async count(caller: Caller, filter: PatientFilter | null | undefined): Promise<number> {
+    const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotView);
+    return countPatients(this.#db, scope, parseInput(PatientFilterSchema, filter ?? {}));
+  }
+
+  async get(caller: Caller, id: string): Promise<PatientRow> {
+    const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotViewOne);
+    return this.#db.transaction(async (tx) => {
+      const row = await this.#findOrDeny(tx, caller, id, scope);
+      await this.#audit(tx, caller, 'PATIENT_VIEW', [row.id], {});
+      return row;
+    });
+  }
+
+  async create(caller: Caller, input: unknown): Promise<PatientRow> {
+    await this.#scopeFor(caller, 'patients.write', PATIENT_MESSAGES.cannotCreate);
+    const data = parseInput(CreatePatientInputSchema, input);
+    const { owner, isActive, ...fields } = data;
+    let ownerId: string | null = caller.user.role === 'provider' ? caller.user.id : null;
+    if (owner != null && owner !== ownerId) {
+      if (caller.user.role !== 'admin') return this.#deny(caller, PATIENT_MESSAGES.cannotAssign, {});
+      await this.#requireProvider(owner);
+      ownerId = owner;
+    }
+    return this.#db.transaction(async (tx) => {
+      const row = await insertPatient(tx, { ...fields, isActive: isActive ?? true, ownerId });
+      await this.#audit(tx, caller, 'PATIENT_CREATE', [row.id], {});
+      return row;
+    });
+  }
+
+  async update(caller: Caller, input: unknown): Promise<PatientRow> {
+    const scope = await this.#scopeFor(caller, 'patients.write', PATIENT_MESSAGES.cannotUpdate);
+    const { id, owner, ...changes } = parseInput(UpdatePatientInputSchema, input);
+    const values: Record<string, unknown> = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    // Required fields cannot be cleared.
+    if (owner !== undefined) {
+      if (caller.user.role !== 'admin') return this.#deny(caller, PATIENT_MESSAGES.cannotAssign, { patientId: id });
+      if (owner !== null) await this.#requireProvider(owner);
+      values.ownerId = owner;
+    }
+    return this.#db.transaction(async (tx) => {
+      await this.#findOrDeny(tx, caller, id, scope);
+      const row = await updatePatientRow(tx, id, values);
+      // Which fields changed, never their values: the audit trail is no second copy of the record.
+      await this.#audit(tx, caller, 'PATIENT_UPDATE', [id], { fields: Object.keys(values).sort() });
+      return row;
+    });
+  }
+
+  async delete(caller: Caller, id: string): Promise<{ id: string }> {
+    const scope = await this.#scopeFor(caller, 'patients.delete', PATIENT_MESSAGES.cannotDelete);
+    return this.#db.transaction(async (tx) => {
+      await this.#findOrDeny(tx, caller, id, scope);
+      await softDeletePatient(tx, id, caller.user.id);
+      await this.#audit(tx, caller, 'PATIENT_DELETE', [id], { retained: true });
+      return { id };
+    });
+  }
+
+  /** The records a caller may reach for a permission; a caller without it is refused (and recorded). */
+  async #scopeFor(caller: Caller, permission: 'patients.read' | 'patients.write' | 'patients.delete', message: string): Promise<PatientScope> {
+    if (!hasPermission(caller.user.role, permission)) return this.#deny(caller, message, { permission });
+    return caller.user.role === 'admin' ? { kind: 'all' } : { kind: 'owner', ownerId: caller.user.id };
+  }
+
+  /** A record the caller may not see answers exactly like one that does not exist. */
+  async #findOrDeny(tx: Executor, caller: Caller, id: string, scope: PatientScope): Promise<PatientRow> {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+    const row = isUuid ? await findVisiblePatient(tx, id, scope) : undefined;
+    if (row) return row;
+    if (isUuid && (await patientExists(tx, id))) {
+      await appendAuditEntry(this.#db, {
+        event: 'UNAUTHORIZED_ACCESS',
+        level: 'WARNING',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { patientIds: [id], reason: 'not in the caller\'s scope or deleted' },
+      });
+    }
+    throw notFound(PATIENT_MESSAGES.notFound);
+  }
+
+  async #deny(caller: Caller, message: string, details: Record<string, unknown>): Promise<never> {
+    await appendAuditEntry(this.#db, { event: 'UNAUTHORIZED_ACCESS', level: 'WARNING', actor: caller.actor, url: caller.operation, details });
+    throw forbidden(message);
+  }
+
+  async #requireProvider(accountId: string): Promise<void> {
+    if (!(await isProviderAccount(this.#db, accountId))) {
+      throw new AppError(ERROR_CODES.badUserInput, 'Validation failed: Please choose a provider', { fieldErrors: { owner: 'Please choose a provider' } });
+    }
+  }
+
+  #audit(tx: Executor, caller: Caller, event: AuditEvent, patientIds: string[], details: Record<string, unknown>) {
+    return appendAuditEntry(tx, { event, level: 'INFO', actor: caller.actor, url: caller.operation, details: { patientIds, ...details } });
+  }
+}

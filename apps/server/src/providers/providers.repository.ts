@@ -1,0 +1,53 @@
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { providers, users } from '../db/schema.ts';
+import type { PatientCursor } from '../patients/cursor.ts';
+
+export type ProviderRow = typeof providers.$inferSelect;
+
+/** True when the account exists, is active and holds the provider role. */
+export async function isProviderAccount(tx: Executor, accountId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, accountId), eq(users.role, 'provider'), eq(users.isActive, true)));
+  return row !== undefined;
+}
+
+const lowerLast = sql`lower(${providers.lastName})`;
+const lowerFirst = sql`lower(${providers.firstName})`;
+
+export async function listProvidersPage(
+  tx: Executor,
+  options: { activeOnly: boolean; after: PatientCursor | null; limit: number },
+): Promise<{ rows: ProviderRow[]; next: PatientCursor | null }> {
+  const conditions: SQL[] = [];
+  if (options.activeOnly) conditions.push(eq(providers.isActive, true));
+  if (options.after) {
+    const [last, first, id] = options.after;
+    conditions.push(sql`(${lowerLast}, ${lowerFirst}, ${providers.id}) > (${last}, ${first}, ${id}::uuid)`);
+  }
+  const rows = await tx
+    .select({ provider: providers, sortLast: sql<string>`${lowerLast}`, sortFirst: sql<string>`${lowerFirst}` })
+    .from(providers)
+    .where(and(...conditions))
+    .orderBy(asc(lowerLast), asc(lowerFirst), asc(providers.id))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map((r) => r.provider),
+    next: rows.length > options.limit && last ? [last.sortLast, last.sortFirst, last.provider.id] : null,
+  };
+}
+
+export async function findProviderByAccount(tx: Executor, accountId: string): Promise<ProviderRow | undefined> {
+  const [row] = await tx.select().from(providers).where(eq(providers.accountId, accountId));
+  return row;
+}
+
+export async function insertProvider(tx: Executor, values: typeof providers.$inferInsert): Promise<ProviderRow> {
+  const [row] = await tx.insert(providers).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}

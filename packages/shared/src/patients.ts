@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { EMAIL_MAX_LENGTH } from './auth.ts';
+import { hasScriptPattern, sanitizeFreeText, sanitizeText } from './sanitize.ts';
+
+export const NAME_MIN_LENGTH = 2;
+export const NAME_MAX_LENGTH = 50;
+export const PHONE_MIN_DIGITS = 10;
+export const PHONE_MAX_DIGITS = 15;
+export const MAX_AGE_YEARS = 150;
+export const POLICY_NUMBER_MIN = 5;
+export const POLICY_NUMBER_MAX = 20;
+export const TEXT_LIMITS = {
+  allergies: 1000,
+  currentMedications: 1000,
+  medicalHistory: 2000,
+  generic: 2000,
+} as const;
+export const SHORT_TEXT_MAX = 200;
+
+/** The specification's name validator: required, no markup, 2-50 characters, letters, spaces, hyphens, apostrophes. */
+export function nameSchema(label: string) {
+  return z
+    .string({ error: `${label} is required` })
+    .superRefine((raw, ctx) => {
+      if (raw.trim() === '') return void ctx.addIssue({ code: 'custom', message: `${label} is required` });
+      if (hasScriptPattern(raw) || /[<>]/.test(raw)) {
+        return void ctx.addIssue({ code: 'custom', message: `${label} contains invalid characters` });
+      }
+      const clean = sanitizeText(raw).replace(/\s+/g, ' ');
+      if (clean.length < NAME_MIN_LENGTH) {
+        return void ctx.addIssue({ code: 'custom', message: `${label} must be at least ${NAME_MIN_LENGTH} characters long` });
+      }
+      if (clean.length >= NAME_MAX_LENGTH) {
+        return void ctx.addIssue({ code: 'custom', message: `${label} must be less than ${NAME_MAX_LENGTH} characters` });
+      }
+      if (!/^[\p{L}\p{M}' ’-]+$/u.test(clean)) {
+        ctx.addIssue({ code: 'custom', message: `${label} can only contain letters, spaces, hyphens, and apostrophes` });
+      }
+    })
+    .transform((raw) => sanitizeText(raw).replace(/\s+/g, ' '));
+}
+
+export const PatientEmailSchema = z
+  .string({ error: 'Email is required' })
+  .superRefine((raw, ctx) => {
+    const value = raw.trim().toLowerCase();
+    if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Email is required' });
+    if (value.length > EMAIL_MAX_LENGTH) return void ctx.addIssue({ code: 'custom', message: 'Email address is too long' });
+    if (!z.email().safeParse(value).success) ctx.addIssue({ code: 'custom', message: 'Please enter a valid email address' });
+  })
+  .transform((raw) => raw.trim().toLowerCase());
+
+const US_PHONE = /^(\+?1[\s.-]?)?(\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}$/;
+
+/** 10-15 digits; a 10-digit number must be a US number (optional +1, parentheses, space, dash or dot). */
+export const PhoneSchema = z
+  .string()
+  .superRefine((raw, ctx) => {
+    const value = raw.trim();
+    if (!/^\+?[\d\s().-]+$/.test(value)) return void ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
+    const digits = value.replace(/\D/g, '').length;
+    if (digits < PHONE_MIN_DIGITS || digits > PHONE_MAX_DIGITS) {
+      return void ctx.addIssue({ code: 'custom', message: `Phone number must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits long` });
+    }
+    if (digits === 10 && !US_PHONE.test(value)) ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
+  })
+  .transform((raw) => raw.trim());
+
+/** Today's date (UTC) as YYYY-MM-DD; the "now" that dates of birth are compared with. */
+export function todayIsoDate(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** A date of birth as YYYY-MM-DD: a real date, in the past, and an age of at most 150 years. */
+export const DateOfBirthSchema = z
+  .string({ error: 'Date of birth is required' })
+  .superRefine((raw, ctx) => {
+    const value = raw.trim();
+    if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Date of birth is required' });
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+    const date = match ? new Date(`${value}T00:00:00Z`) : null;
+    if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+      return void ctx.addIssue({ code: 'custom', message: 'Please enter a valid date' });
+    }
+    const today = todayIsoDate();
+    if (value >= today) return void ctx.addIssue({ code: 'custom', message: 'Date of birth must be in the past' });
+    const age = ageInYears(value, today);
+    if (age < 0 || age > MAX_AGE_YEARS) ctx.addIssue({ code: 'custom', message: 'Please enter a valid date of birth' });
+  })
+  .transform((raw) => raw.trim());
+
+export function ageInYears(dateOfBirth: string, today: string = todayIsoDate()): number {
+  const [by, bm, bd] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}
+
+/** Free text: markup stripped; script patterns refused; a length limit with the specification's message. */
+export function freeTextSchema(label: string, max: number) {
+  return z
+    .string()
+    .superRefine((raw, ctx) => {
+      if (hasScriptPattern(raw)) return void ctx.addIssue({ code: 'custom', message: `${label} contains invalid characters` });
+      if (sanitizeFreeText(raw).length > max) ctx.addIssue({ code: 'custom', message: `${label} must be less than ${max} characters` });
+    })
+    .transform(sanitizeFreeText);
+}
+
+/**
+ * Short text (address lines, insurer, contact name): script blocks, `javascript:` and event handlers are
+ * removed (not refused), whitespace folded; at most `max` characters.
+ */
+export function shortTextSchema(label: string, max: number = SHORT_TEXT_MAX) {
+  return z
+    .string()
+    .transform((raw) => sanitizeText(raw).replace(/\s+/g, ' '))
+    .refine((value) => value.length <= max, `${label} must be less than ${max} characters`);
+}
+
+/** Only letters, digits and hyphens are kept; then 5-20 characters. */
+export const PolicyNumberSchema = z
+  .string({ error: 'Policy number is required' })
+  .transform((raw) => raw.replace(/[^A-Za-z0-9-]/g, ''))
+  .superRefine((value, ctx) => {
+    if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Policy number is required' });
+    if (value.length < POLICY_NUMBER_MIN || value.length > POLICY_NUMBER_MAX) {
+      ctx.addIssue({ code: 'custom', message: `Policy number must be ${POLICY_NUMBER_MIN}-${POLICY_NUMBER_MAX} characters long` });
+    }
+  });
+
+export const ZipCodeSchema = z
+  .string()
+  .transform((raw) => raw.trim())
+  .refine((value) => /^\d{5}(-\d{4})?$/.test(value), 'Please enter a valid ZIP code');
+
+/** An optional field: absent, null or blank means "no value" (stored as null); anything else must pass. */
+export function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullable().optional());
+}
+
+export const PATIENT_LABELS = {
+  firstName: 'First name',
+  lastName: 'Last name',
+  email: 'Email',
+  dateOfBirth: 'Date of birth',
+  phone: 'Phone',
+  street: 'Street address',
+  city: 'City',
+  state: 'State',
+  zipCode: 'ZIP code',
+  emergencyContactName: 'Emergency contact name',
+  emergencyContactPhone: 'Emergency contact phone',
+  insuranceProvider: 'Insurance provider',
+  insurancePolicyNumber: 'Policy number',
+  reasonForCare: 'Reason for care',
+  allergies: 'Allergies',
+  currentMedications: 'Current medications',
+  medicalHistory: 'Medical history',
+} as const;
+
+const L = PATIENT_LABELS;
+
+/** Every patient field with its rules. Used whole for creating, field by field for updating. */
+export const patientFieldSchemas = {
+  firstName: nameSchema(L.firstName),
+  lastName: nameSchema(L.lastName),
+  email: PatientEmailSchema,
+  dateOfBirth: DateOfBirthSchema,
+  phone: optional(PhoneSchema),
+  isActive: z.boolean().optional(),
+  street: optional(shortTextSchema(L.street)),
+  city: optional(shortTextSchema(L.city, 100)),
+  state: optional(shortTextSchema(L.state, 50)),
+  zipCode: optional(ZipCodeSchema),
+  emergencyContactName: optional(shortTextSchema(L.emergencyContactName, 100)),
+  emergencyContactPhone: optional(PhoneSchema),
+  insuranceProvider: optional(shortTextSchema(L.insuranceProvider, 100)),
+  insurancePolicyNumber: optional(PolicyNumberSchema),
+  reasonForCare: optional(freeTextSchema(L.reasonForCare, TEXT_LIMITS.generic)),
+  allergies: optional(freeTextSchema(L.allergies, TEXT_LIMITS.allergies)),
+  currentMedications: optional(freeTextSchema(L.currentMedications, TEXT_LIMITS.currentMedications)),
+  medicalHistory: optional(freeTextSchema(L.medicalHistory, TEXT_LIMITS.medicalHistory)),
+  /** The primary provider's account id; only administrators may set it. */
+  owner: z.uuid('Please choose a provider').nullable().optional(),
+};
+
+export const CreatePatientInputSchema = z.object(patientFieldSchemas);
+export type CreatePatientInput = z.input<typeof CreatePatientInputSchema>;
+export type CreatePatientData = z.output<typeof CreatePatientInputSchema>;
+
+/** An update carries the id and only the changed fields; only those are checked. */
+export const UpdatePatientInputSchema = z.object({ id: z.string(), ...patientFieldSchemas }).partial().required({ id: true });
+export type UpdatePatientInput = z.input<typeof UpdatePatientInputSchema>;
+export type UpdatePatientData = z.output<typeof UpdatePatientInputSchema>;
+
+export const PatientFilterSchema = z.object({
+  search: z.string().max(100, 'Search must be less than 100 characters').optional().nullable(),
+  isActive: z.boolean().optional().nullable(),
+});
+
+export const PATIENT_MESSAGES = {
+  notFound: 'Patient not found',
+  cannotView: 'Permission denied: Cannot view patients',
+  cannotViewOne: 'Permission denied: Cannot view patient',
+  cannotCreate: 'Permission denied: Cannot create patients',
+  cannotUpdate: 'Permission denied: Cannot update patients',
+  cannotDelete: 'Permission denied: Cannot delete patients',
+  cannotAssign: 'Permission denied: Only administrators can change a patient\'s primary provider',
+  invalidToken: 'Invalid nextToken: start again from the first page.',
+  accessDeniedPage: 'You do not have permission to view the patients page.',
+  loadFailed: 'Failed to load patients',
+  deleted: 'Patient deleted successfully',
+  createFailed: 'Failed to create patient. Please try again.',
+} as const;
+
+export function deleteConfirmation(firstName: string, lastName: string): string {
+  return `Are you sure you want to delete patient ${firstName} ${lastName}? This action cannot be undone.`;
+}
+
+/** "Validation failed: " and every problem, joined by commas. */
+export function validationFailedMessage(problems: readonly string[]): string {
+  return `Validation failed: ${problems.join(', ')}`;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { SPECIALTIES } from './options.ts';
+import { nameSchema, optional, PatientEmailSchema, PhoneSchema, freeTextSchema } from './patients.ts';
+
+export const BIO_MAX_LENGTH = 2000;
+export const MAX_EXPERIENCE_YEARS = 80;
+
+export const CreateDoctorInputSchema = z.object({
+  firstName: nameSchema('First name'),
+  lastName: nameSchema('Last name'),
+  email: PatientEmailSchema,
+  specialty: z.enum(SPECIALTIES, { error: 'Please choose a specialty' }),
+  /** Whole years; anything unparsable falls back to 0, as the specification's create rule says. */
+  experience: z
+    .union([z.number(), z.string(), z.null(), z.undefined()])
+    .transform((v) => {
+      const n = typeof v === 'number' ? Math.trunc(v) : Number.parseInt(v ?? '', 10);
+      return Number.isFinite(n) ? n : 0;
+    })
+    .pipe(z.number().int().min(0, 'Experience must be 0 years or more').max(MAX_EXPERIENCE_YEARS, `Experience must be at most ${MAX_EXPERIENCE_YEARS} years`)),
+  phone: optional(PhoneSchema),
+  bio: optional(freeTextSchema('Bio', BIO_MAX_LENGTH)),
+  isActive: z.boolean().optional(),
+});
+export type CreateDoctorInput = z.input<typeof CreateDoctorInputSchema>;
+export type CreateDoctorData = z.output<typeof CreateDoctorInputSchema>;
+
+export const PROVIDER_MESSAGES = {
+  cannotCreate: 'Permission denied: Cannot create providers',
+  emailTaken: 'An account with this email already exists and is not a provider account',
+  alreadyProvider: 'This account already has a provider record',
+} as const;
