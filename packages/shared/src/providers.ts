@@ -11,13 +11,17 @@ export const CreateDoctorInputSchema = z.object({
   email: PatientEmailSchema,
   specialty: z.enum(SPECIALTIES, { error: 'Please choose a specialty' }),
   /** Whole years; anything unparsable falls back to 0, as the specification's create rule says. */
-  experience: z
-    .union([z.number(), z.string(), z.null(), z.undefined()])
-    .transform((v) => {
-      const n = typeof v === 'number' ? Math.trunc(v) : Number.parseInt(v ?? '', 10);
+  experience: z.preprocess(
+    (v) => {
+      const n = typeof v === 'number' ? Math.trunc(v) : Number.parseInt(typeof v === 'string' ? v : '', 10);
       return Number.isFinite(n) ? n : 0;
-    })
-    .pipe(z.number().int().min(0, 'Experience must be 0 years or more').max(MAX_EXPERIENCE_YEARS, `Experience must be at most ${MAX_EXPERIENCE_YEARS} years`)),
+    },
+    z
+      .number()
+      .int()
+      .min(0, 'Experience must be 0 years or more')
+      .max(MAX_EXPERIENCE_YEARS, `Experience must be at most ${MAX_EXPERIENCE_YEARS} years`),
+  ),
   phone: optional(PhoneSchema),
   bio: optional(freeTextSchema('Bio', BIO_MAX_LENGTH)),
   isActive: z.boolean().optional(),
