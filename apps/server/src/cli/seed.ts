@@ -1,0 +1,40 @@
+import { parseArgs } from 'node:util';
+import { eq, sql } from 'drizzle-orm';
+import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { patients, users } from '../db/schema.ts';
+import { createRandom, generatePatient } from '../demo/practice-data.ts';
+import { withCliRuntime } from './cli-runtime.ts';
+
+const USAGE = 'Usage: npm run seed -- --patients COUNT   (adds COUNT invented patients, spread over the provider accounts)';
+const BATCH = 2000;
+
+const { values } = parseArgs({ options: { patients: { type: 'string' } } });
+const count = Number.parseInt(values.patients ?? '', 10);
+if (!Number.isInteger(count) || count < 1 || count > 5_000_000) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+await withCliRuntime(async ({ database }) => {
+  const db = database.db;
+  const owners = (await db.select({ id: users.id }).from(users).where(eq(users.role, 'provider'))).map((r) => r.id);
+  const [{ existing } = { existing: 0 }] = await db.select({ existing: sql<number>`count(*)::int` }).from(patients);
+  const random = createRandom(existing + 1);
+  const actor = { sessionId: null, userId: 'cli', userRole: 'system', clientIp: null, userAgent: 'seed' };
+  const started = Date.now();
+  for (let done = 0; done < count; done += BATCH) {
+    const size = Math.min(BATCH, count - done);
+    const rows = Array.from({ length: size }, (_, i) => ({
+      ...generatePatient(random, existing + done + i + 1),
+      ownerId: owners.length > 0 ? owners[(done + i) % owners.length]! : null,
+    }));
+    await db.transaction(async (tx) => {
+      const inserted = await tx.insert(patients).values(rows).returning({ id: patients.id });
+      await appendAuditEntry(tx, { event: 'PATIENT_CREATE', level: 'INFO', actor, details: { patientIds: inserted.map((r) => r.id), reason: 'seed' } });
+    });
+    process.stdout.write(`\rSeeded ${done + size} of ${count} patients`);
+  }
+  await db.execute(sql`ANALYZE patients`);
+  console.log(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s, over ${owners.length} provider account(s).`);
+  return 0;
+});
