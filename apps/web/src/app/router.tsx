@@ -1,0 +1,91 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+
+import { FullPageSpinner } from '../components/full-page-spinner.tsx';
+import { AdminRoute, ProtectedRoute, PublicOnlyRoute, PublicRoute } from './routes/guards.tsx';
+import type { ScreenKey } from './routes/placeholder.tsx';
+import { RootLayout, RouteErrorBoundary } from './routes/root.tsx';
+
+// Screens load on demand (route `lazy`): the first chunk holds the providers, the guards and the spinner;
+// each screen, and the signed-in shell with its Mantine-heavy header, arrive when first needed.
+
+/** A signed-in screen that a later release builds: a titled placeholder page. */
+function placeholder(screen: ScreenKey): RouteObject['lazy'] {
+  return async () => {
+    const { PlaceholderRoute } = await import('./routes/placeholder.tsx');
+    return { Component: () => <PlaceholderRoute screen={screen} /> };
+  };
+}
+
+function publicPlaceholder(page: 'home' | 'comingSoon'): RouteObject['lazy'] {
+  return async () => {
+    const { PublicPlaceholderRoute } = await import('./routes/placeholder.tsx');
+    return { Component: () => <PublicPlaceholderRoute page={page} /> };
+  };
+}
+
+export const routes: RouteObject[] = [
+  {
+    Component: RootLayout,
+    HydrateFallback: FullPageSpinner,
+    ErrorBoundary: RouteErrorBoundary,
+    children: [
+      {
+        Component: PublicOnlyRoute,
+        children: [
+          { index: true, lazy: () => import('./routes/landing.tsx') },
+          { path: 'login', lazy: () => import('./routes/login.tsx') },
+        ],
+      },
+      {
+        Component: PublicRoute,
+        children: [
+          { path: 'home', lazy: publicPlaceholder('home') },
+          { path: 'coming-soon', lazy: publicPlaceholder('comingSoon') },
+        ],
+      },
+      {
+        Component: ProtectedRoute,
+        children: [
+          {
+            lazy: () => import('./routes/app-layout.tsx'),
+            children: [
+              { path: 'dashboard', lazy: () => import('./routes/dashboard.tsx') },
+              { path: 'patients', lazy: placeholder('patients') },
+              { path: 'patients/new', lazy: placeholder('patientNew') },
+              { path: 'patients/:id/edit', lazy: placeholder('patientEdit') },
+              { path: 'calendar', lazy: placeholder('calendar') },
+              { path: 'appointments/new', lazy: placeholder('appointmentNew') },
+              // A path containing /start/ is the provider's start mode.
+              { path: 'video-call/start/:appointmentId', lazy: placeholder('videoCallStart') },
+              { path: 'video-call/:appointmentId?', lazy: placeholder('videoCall') },
+              { path: 'notes', lazy: placeholder('notes') },
+              { path: 'doctors', lazy: placeholder('doctors') },
+              { path: 'messages', lazy: placeholder('messages') },
+              { path: 'profile', lazy: placeholder('profile') },
+              { path: 'settings', lazy: placeholder('settings') },
+              {
+                path: 'admin',
+                Component: AdminRoute,
+                children: [
+                  { index: true, lazy: placeholder('admin') },
+                  { path: 'users', lazy: placeholder('adminUsers') },
+                  { path: 'settings', lazy: placeholder('adminSettings') },
+                  { path: 'reports', lazy: placeholder('adminReports') },
+                  { path: 'security', lazy: placeholder('adminSecurity') },
+                  { path: 'data', lazy: placeholder('adminData') },
+                  { path: 'health', lazy: placeholder('adminHealth') },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      // Any other path goes to the dashboard (and from there to /login without a session).
+      { path: '*', element: <Navigate to="/dashboard" replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

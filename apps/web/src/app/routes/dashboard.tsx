@@ -1,0 +1,18 @@
+import { useTranslation } from 'react-i18next';
+
+import { Dashboard } from '../../features/dashboard/index.ts';
+import { usePageTitle } from '../../hooks/use-page-title.ts';
+import { useAppConfig, useCurrentUser } from '../../lib/auth.ts';
+
+/** `/dashboard`. */
+function DashboardRoute() {
+  const { t } = useTranslation(['common', 'shared', 'screens']);
+  const { data: user } = useCurrentUser();
+  const { data: config } = useAppConfig();
+  usePageTitle(user ? t(`shared:dashboardHeadings.${user.role}`) : t('screens:dashboard'));
+  // The protected route renders this only with a user.
+  if (!user) return null;
+  return <Dashboard user={user} demoMode={config?.demoMode ?? false} version={config?.version} />;
+}
+
+export { DashboardRoute as Component };

@@ -1,0 +1,128 @@
+import { Avatar, Box, Burger, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import type { CurrentUser, Role } from '@telehealth/shared';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+
+import { BrandMark } from '../brand-mark.tsx';
+import { IconChevronDown, IconLogout, IconNotes, IconSettings, IconUser } from '../icons.tsx';
+import classes from './app-header.module.css';
+import { getHeaderIdentity } from './header-identity.ts';
+import { NAV_ITEMS } from './nav-items.ts';
+
+export interface AppHeaderProps {
+  user: CurrentUser | null | undefined;
+  practiceName: string;
+  mobileNavOpened: boolean;
+  onToggleMobileNav: () => void;
+  onSignOut: () => void;
+  signingOut: boolean;
+  mobileNavId: string;
+}
+
+/** The signed-in header: brand, the main links (a burger below 768 px) and the user menu. */
+export function AppHeader({
+  user,
+  practiceName,
+  mobileNavOpened,
+  onToggleMobileNav,
+  onSignOut,
+  signingOut,
+  mobileNavId,
+}: AppHeaderProps) {
+  const { t } = useTranslation(['common', 'shared']);
+  const identity = getHeaderIdentity(user, {
+    fallbackName: t('userFallback.name'),
+    fallbackRole: t('userFallback.role'),
+    roleLabel: (role: Role) => t(`shared:roles.${role}`),
+  });
+
+  return (
+    <div className={classes.bar}>
+      <a href="#main-content" className={classes.skipLink}>
+        {t('skipToContent')}
+      </a>
+      <Burger
+        opened={mobileNavOpened}
+        onClick={onToggleMobileNav}
+        hiddenFrom="sm"
+        size="sm"
+        aria-label={mobileNavOpened ? t('nav.closeMenu') : t('nav.openMenu')}
+        aria-expanded={mobileNavOpened}
+        aria-controls={mobileNavId}
+      />
+      <Link to="/dashboard" className={classes.brand}>
+        <BrandMark size={30} />
+        <span className={classes.brandName}>{practiceName}</span>
+      </Link>
+
+      <Box component="nav" aria-label={t('nav.label')} className={classes.nav} visibleFrom="sm">
+        {NAV_ITEMS.map((item) => (
+          <NavLink key={item.to} to={item.to} className={classes.navLink}>
+            {t(`nav.${item.key}`)}
+          </NavLink>
+        ))}
+      </Box>
+
+      <Group ml="auto" gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+        <Menu position="bottom-end" width={230} shadow="md" withinPortal>
+          <Menu.Target>
+            {/* The name and role are the button's accessible name (visible text and name must agree, WCAG
+                2.5.3); below the md breakpoint they are visually hidden but still read. */}
+            <UnstyledButton className={classes.userButton}>
+              <Avatar color="clinical" radius="xl" size={36} variant="filled" aria-hidden>
+                {identity.initials}
+              </Avatar>
+              <Box className={classes.userText}>
+                <Text size="sm" fw={600} lineClamp={1}>
+                  {identity.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {identity.roleLabel}
+                </Text>
+              </Box>
+              <IconChevronDown size={16} />
+            </UnstyledButton>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>
+              <Text size="sm" fw={600} c="dark.9" lineClamp={1}>
+                {identity.name}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {identity.roleLabel}
+              </Text>
+            </Menu.Label>
+            <Menu.Divider />
+            <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
+              {t('userMenu.profile')}
+            </Menu.Item>
+            <Menu.Item component={Link} to="/settings" leftSection={<IconSettings size={16} />}>
+              {t('userMenu.settings')}
+            </Menu.Item>
+            <Menu.Item component={Link} to="/notes" leftSection={<IconNotes size={16} />}>
+              {t('userMenu.clinicalNotes')}
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item leftSection={<IconLogout size={16} />} onClick={onSignOut} disabled={signingOut}>
+              {signingOut ? t('userMenu.signingOut') : t('userMenu.logout')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+    </div>
+  );
+}
+
+/** The same links, stacked, for the mobile navigation drawer. */
+export function MobileNavLinks({ onNavigate }: { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Box component="nav" aria-label={t('nav.label')}>
+      {NAV_ITEMS.map((item) => (
+        <NavLink key={item.to} to={item.to} className={classes.mobileLink} onClick={onNavigate}>
+          {t(`nav.${item.key}`)}
+        </NavLink>
+      ))}
+    </Box>
+  );
+}

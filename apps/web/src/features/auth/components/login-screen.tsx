@@ -1,0 +1,113 @@
+import { Alert, Box, Button, Divider, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { BrandMark } from '../../../components/brand-mark.tsx';
+import { CrisisLines } from '../../../components/crisis-lines.tsx';
+import type { AppConfig } from '../../../lib/auth.ts';
+import { AccessRequestPanel, type AccessRequestKind } from './access-request-panel.tsx';
+import { DemoAccounts } from './demo-accounts.tsx';
+import classes from './login-screen.module.css';
+import { SignInForm } from './sign-in-form.tsx';
+
+export interface LoginScreenProps {
+  practiceName: string;
+  /** The demo accounts to offer, or null when the server is not in demo mode. */
+  demoAccounts: AppConfig['demoAccounts'] | null;
+  sessionExpired: boolean;
+}
+
+type Mode = 'sign-in' | AccessRequestKind;
+
+// Long labels ("I'm a Healthcare Provider") wrap instead of being cut off on narrow cards.
+const wrapLabel = { label: { whiteSpace: 'normal', textAlign: 'center' } } as const;
+
+/** /login: sign in, the demo accounts in demo mode, and the way to request access. */
+export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: LoginScreenProps) {
+  const { t } = useTranslation(['auth', 'shared']);
+  const [mode, setMode] = useState<Mode>('sign-in');
+
+  return (
+    <div className={classes.page}>
+      <Box className={classes.aside} component="aside" aria-label={t('aside.title')}>
+        <Link to="/" className={classes.asideBrand} aria-label={t('brandHome', { practiceName })}>
+          <BrandMark size={40} inverted />
+          <span>{practiceName}</span>
+        </Link>
+        <Stack gap="md" maw={420}>
+          <Title order={2} c="white" size="h1" lh={1.15}>
+            {t('aside.title')}
+          </Title>
+          <Text c="clinical.0" size="lg">
+            {t('aside.body')}
+          </Text>
+        </Stack>
+        <CrisisLines bg="white" />
+      </Box>
+
+      <main className={classes.main} id="main-content">
+        <Link to="/" className={classes.mobileBrand} aria-label={t('brandHome', { practiceName })}>
+          <BrandMark size={34} />
+          <span>{practiceName}</span>
+        </Link>
+        <Paper className={classes.card} withBorder shadow="sm" p={{ base: 'lg', sm: 'xl' }}>
+          {mode === 'sign-in' ? (
+            <Stack gap="lg">
+              <div>
+                <Title order={1} size="h2">
+                  {t('heading')}
+                </Title>
+                <Text c="dimmed" mt={6}>
+                  {t('subheading')}
+                </Text>
+              </div>
+              {sessionExpired ? (
+                <Alert color="blue" variant="light" title={t('sessionExpiredTitle')} role="status">
+                  {t('shared:messages.sessionExpired')}
+                </Alert>
+              ) : null}
+              <SignInForm />
+              {demoAccounts ? <DemoAccounts accounts={demoAccounts} /> : null}
+              <Divider label={t('newHere')} labelPosition="center" />
+              <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    setMode('provider');
+                  }}
+                  h="auto"
+                  mih={42}
+                  py={8}
+                  styles={wrapLabel}
+                >
+                  {t('requestProvider')}
+                </Button>
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    setMode('patient');
+                  }}
+                  h="auto"
+                  mih={42}
+                  py={8}
+                  styles={wrapLabel}
+                >
+                  {t('requestPatient')}
+                </Button>
+              </SimpleGrid>
+            </Stack>
+          ) : (
+            <AccessRequestPanel
+              kind={mode}
+              onBack={() => {
+                setMode('sign-in');
+              }}
+            />
+          )}
+        </Paper>
+        <CrisisLines className={classes.card} mt="lg" hiddenFrom="md" />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { PASSWORD_MESSAGES } from '@telehealth/shared';
+import { describe, expect, it } from 'vitest';
+
+import { validateSignIn } from './sign-in-form.tsx';
+
+describe('validateSignIn', () => {
+  it('puts the shared schema messages at the fields', () => {
+    expect(validateSignIn({ email: '', password: '' })).toEqual({
+      ok: false,
+      errors: { email: 'Email is required', password: PASSWORD_MESSAGES.required },
+    });
+    expect(validateSignIn({ email: 'not-an-email', password: 'x' })).toEqual({
+      ok: false,
+      errors: { email: 'Please enter a valid email address' },
+    });
+  });
+
+  it('trims and lower-cases the email it sends', () => {
+    expect(validateSignIn({ email: '  Provider@Demo.TEST ', password: 'DemoPass-2026!' })).toEqual({
+      ok: true,
+      data: { email: 'provider@demo.test', password: 'DemoPass-2026!' },
+    });
+  });
+});

@@ -1,0 +1,54 @@
+import { Badge, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import type { CurrentUser } from '@telehealth/shared';
+import { useTranslation } from 'react-i18next';
+
+import { DebugPanel } from './debug-panel.tsx';
+import { DemoRoleSwitcher } from './demo-role-switcher.tsx';
+import { LiveClock } from './live-clock.tsx';
+import { AdminPanel, PatientPanel, ProviderPanel } from './role-panels.tsx';
+
+export interface DashboardProps {
+  user: CurrentUser;
+  demoMode: boolean;
+  version: string | undefined;
+}
+
+/** /dashboard: a heading for the role, a live clock, and what this role can do. */
+export function Dashboard({ user, demoMode, version }: DashboardProps) {
+  const { t } = useTranslation(['dashboard', 'shared']);
+  const roleLabel = t(`shared:roles.${user.role}`);
+
+  return (
+    <Stack gap="xl">
+      <Group justify="space-between" align="flex-start" gap="lg">
+        <Stack gap={6}>
+          <Group gap="sm" align="center">
+            <Title order={1}>{t(`shared:dashboardHeadings.${user.role}`)}</Title>
+            <Badge size="lg" variant="light">
+              {roleLabel}
+            </Badge>
+          </Group>
+          <Text c="dimmed" size="lg">
+            {t('welcome', { name: user.name })}
+          </Text>
+        </Stack>
+        <LiveClock />
+      </Group>
+
+      {user.role === 'admin' ? <AdminPanel /> : null}
+      {user.role === 'provider' ? <ProviderPanel /> : null}
+      {user.role === 'patient' ? <PatientPanel /> : null}
+
+      {demoMode ? (
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <DemoRoleSwitcher currentRole={user.role} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <DebugPanel user={user} version={version} />
+          </Grid.Col>
+        </Grid>
+      ) : null}
+    </Stack>
+  );
+}

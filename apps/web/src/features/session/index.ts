@@ -1,0 +1,1 @@
+export { IdleLogoff } from './components/idle-logoff.tsx';
