@@ -3,7 +3,7 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { isDatabaseReachable } from './db/client.ts';
 import type { Services } from './graphql/context.ts';
 import type pg from 'pg';
@@ -83,7 +83,8 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
+      // Looked up at request time, so a rebuild is served without a restart; misses fall to the handler below.
+      wildcard: true,
       index: false,
       setHeaders: (res, file) => {
         // Hashed asset names never change content; index.html must always be fresh.
@@ -91,14 +92,18 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
       },
     });
   }
+  const sendApp = async (_request: unknown, reply: FastifyReply) => {
+    if (!hasBuild) return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` first.');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  };
+  app.get('/', sendApp);
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = request.url.startsWith('/api/') || request.url.startsWith('/graphql');
-    if (isApi || request.method !== 'GET') {
+    // A missing script must not be answered with HTML: a browser with an old page would fail obscurely.
+    const isAsset = request.url.startsWith('/assets/');
+    if (isApi || isAsset || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send({ error: 'Not Found' });
     }
-    if (!hasBuild) {
-      return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` first.');
-    }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return sendApp(request, reply);
   });
 }

@@ -53,6 +53,9 @@ describe('web app', () => {
   it('answers unknown API paths with 404 and app paths with the single-page app (or a build hint)', async () => {
     const t = await createTestApp({}, { demo: false });
     expect((await t.app.inject({ method: 'GET', url: '/api/nothing' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/assets/gone-0000.js' })).statusCode).toBe(404);
+    expect([200, 503]).toContain((await t.app.inject({ method: 'GET', url: '/' })).statusCode);
+    expect([200, 503]).toContain((await t.app.inject({ method: 'HEAD', url: '/login' })).statusCode);
     const page = await t.app.inject({ method: 'GET', url: '/patients/123/edit' });
     expect([200, 503]).toContain(page.statusCode);
     if (page.statusCode === 200) expect(page.body).toContain('<div id="root">');
