@@ -26,7 +26,7 @@ describe('signIn', () => {
       success: true,
       error: null,
       nextStep: 'DONE',
-      user: { userId: expect.any(String), email: 'provider@demo.test', name: 'Maya Okafor', role: 'provider', source: 'server' },
+      user: { userId: expect.any(String) as unknown, email: 'provider@demo.test', name: 'Maya Okafor', role: 'provider', source: 'server' },
     });
     const cookie = response.setCookies.find((c) => c.startsWith('telehealth.session_token='));
     expect(cookie).toMatch(/HttpOnly/i);

