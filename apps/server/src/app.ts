@@ -8,6 +8,7 @@ import { isDatabaseReachable } from './db/client.ts';
 import type { Services } from './graphql/context.ts';
 import type pg from 'pg';
 import { graphqlPlugin } from './graphql/plugin.ts';
+import { serializeError } from './log-redaction.ts';
 
 export interface AppDependencies extends Services {
   pool: pg.Pool;
@@ -23,6 +24,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       level: config.logLevel,
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
+        err: serializeError,
         // Only the path: query strings could carry search terms (names) in later screens.
         req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
       },
