@@ -113,13 +113,8 @@ export class AuthService {
       return { result: failure(accountLockedMessage(lockedFor)), setCookies: [] };
     }
 
-    let response: Awaited<ReturnType<typeof this.signInWithPassword>>;
-    try {
-      response = await this.signInWithPassword(email, password, meta);
-    } catch (error) {
-      if (!isUnauthorized(error)) throw error;
-      return { result: failure(await this.#recordFailure(email, meta)), setCookies: [] };
-    }
+    const response = await this.#signInWithPassword(email, password, meta);
+    if (!response) return { result: failure(await this.#recordFailure(email, meta)), setCookies: [] };
 
     const token = response.response.token;
     const [row] = await this.#db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -154,11 +149,17 @@ export class AuthService {
     };
   }
 
-  signInWithPassword(email: string, password: string, meta: RequestMeta) {
+  /** better-auth's credential check and session creation; null when the email or password is wrong. */
+  async #signInWithPassword(email: string, password: string, meta: RequestMeta) {
     const headers = new Headers();
     if (meta.ip) headers.set('x-forwarded-for', meta.ip);
     if (meta.userAgent) headers.set('user-agent', meta.userAgent);
-    return this.#auth.api.signInEmail({ body: { email, password }, headers, returnHeaders: true });
+    try {
+      return await this.#auth.api.signInEmail({ body: { email, password }, headers, returnHeaders: true });
+    } catch (error) {
+      if (isUnauthorized(error)) return null;
+      throw error;
+    }
   }
 
   /** Ends the session on the server (sign-out) and records it. */
