@@ -155,9 +155,13 @@ describe('authentication checkpoint', () => {
     expect(response.data?.appConfig.demoAccounts).toHaveLength(4);
   });
 
-  it('refuses GraphQL over GET', async () => {
+  it('refuses GraphQL over GET and bodies that are not JSON', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/graphql?query=%7Bme%7BuserId%7D%7D' });
     expect(response.statusCode).toBe(405);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const posted = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': type }, payload: '{"query":"{ me { userId } }"}' });
+      expect(posted.statusCode).toBe(415);
+    }
   });
 });
 

@@ -46,10 +46,14 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
     return Promise.reject(new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired));
   });
 
-  // Queries over GET would let a cross-site link run operations with the user's cookie: POST only.
+  // Queries over GET would let a cross-site link run operations with the user's cookie, and a form can post
+  // text/plain across sites without a preflight: POST with a JSON body only.
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/graphql') && request.method === 'GET') {
+    if (!request.url.startsWith('/graphql')) return;
+    if (request.method === 'GET') {
       await reply.code(405).header('allow', 'POST').send({ errors: [{ message: 'Use POST for GraphQL requests.' }] });
+    } else if (request.method === 'POST' && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+      await reply.code(415).send({ errors: [{ message: 'GraphQL requests must have a JSON body (Content-Type: application/json).' }] });
     }
   });
 });
