@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EmailSchema, PhoneSchema } from '@telehealth/shared';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
@@ -25,6 +26,29 @@ const EnvSchema = z.object({
   PRACTICE_NAME: z.string().min(1).default('Meridian Precision Psychiatry'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
   WEB_DIST_DIR: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/?#]+/, 'must be an smtp:// or smtps:// URL, for example smtps://user:password@mail.example:465')
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .regex(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, 'must be an address, or a name and an address: Practice <no-reply@practice.example>')
+    .optional(),
+  ADMIN_EMAIL: z
+    .string()
+    .transform((raw) => raw.split(',').map((part) => part.trim()).filter(Boolean))
+    .superRefine((list, ctx) => {
+      const bad = list.filter((address) => !EmailSchema.safeParse(address).success);
+      if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `not an e-mail address: ${bad.join(', ')} (separate several with commas)` });
+    })
+    .transform((list) => list.map((address) => address.toLowerCase()))
+    .optional(),
+  CLINIC_PHONE: PhoneSchema.optional(),
+  BOOKING_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  EMERGENCY_BANNER: booleanFromEnv.optional(),
+  EMERGENCY_BANNER_HEADING: z.string().max(200, 'must be at most 200 characters').optional(),
+  EMERGENCY_BANNER_BODY: z.string().max(2000, 'must be at most 2000 characters').optional(),
 });
 
 export interface Config {
@@ -44,6 +68,14 @@ export interface Config {
   embeddedPgPort: number | undefined;
   webDistDir: string;
   version: string;
+  /** Unset: every mail is kept in the outbox and nothing is sent. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Where notifications of new access requests go; empty means every active administrator account. */
+  adminEmails: string[];
+  clinicPhone: string | null;
+  bookingUrl: string | null;
+  emergencyBanner: { enabled: boolean; heading: string | null; body: string | null };
 }
 
 export class ConfigError extends Error {
@@ -94,5 +126,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     webDistDir: e.WEB_DIST_DIR ?? path.resolve(serverRoot, '../web/dist'),
     version: process.env.npm_package_version ?? '0.1.0',
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `"${e.PRACTICE_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicUrl).hostname}>`,
+    adminEmails: e.ADMIN_EMAIL ?? [],
+    clinicPhone: e.CLINIC_PHONE ?? null,
+    bookingUrl: e.BOOKING_URL ?? null,
+    // On for the demo so the banner can be seen; a real practice turns it on when an event calls for it.
+    emergencyBanner: {
+      enabled: e.EMERGENCY_BANNER ?? demoMode,
+      heading: e.EMERGENCY_BANNER_HEADING?.trim() || null,
+      body: e.EMERGENCY_BANNER_BODY?.trim() || null,
+    },
   };
 }

@@ -33,9 +33,25 @@ async function main(): Promise<void> {
     console.log(describeDemoAccounts());
   }
 
+  if (!config.smtpUrl) {
+    app.log.warn(
+      config.demoMode
+        ? 'SMTP_URL is not set: e-mails are kept in the outbox (administrators read them at /admin/outbox) and not sent'
+        : 'SMTP_URL is not set: e-mails (invitations, password resets) are kept in the outbox and NOT sent; set SMTP_URL',
+    );
+  }
+  // Mail written before a restart (or while the mail server was away) goes out now.
+  runtime.mail.wake();
+
   // The automatic logoff: sessions past their deadline are ended and recorded even if nobody comes back.
+  // The same beat retries mail that failed and forgets rate-limit hits older than any window.
+  let sweeps = 0;
   const sweep = setInterval(() => {
     runtime.authService.sweepExpiredSessions().catch((error: unknown) => app.log.error({ err: error }, 'session sweep failed'));
+    runtime.mail.wake();
+    if (sweeps++ % 120 === 0) {
+      runtime.rateLimiter.prune(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'rate-limit pruning failed'));
+    }
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
 

@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { AccessRequestsService } from './access-requests/access-requests.service.ts';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { AuthService } from './auth/auth.service.ts';
+import { InvitationsService } from './auth/invitations.service.ts';
+import { PasswordResetService } from './auth/password-reset.service.ts';
+import { MailService } from './mail/mail.service.ts';
+import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
@@ -19,6 +24,11 @@ export interface Runtime {
   authService: AuthService;
   patients: PatientsService;
   providers: ProvidersService;
+  mail: MailService;
+  rateLimiter: RateLimiter;
+  invitations: InvitationsService;
+  passwordReset: PasswordResetService;
+  accessRequests: AccessRequestsService;
   secret: string;
   /** Closes the pool, then stops the embedded PostgreSQL if this runtime started one. */
   close(): Promise<void>;
@@ -26,8 +36,8 @@ export interface Runtime {
 
 /** What buildApp needs from a runtime. */
 export function appDependencies(runtime: Runtime): AppDependencies {
-  const { config, database, authService, patients, providers } = runtime;
-  return { config, db: database.db, pool: database.pool, authService, patients, providers };
+  const { config, database, authService, patients, providers, mail, invitations, passwordReset, accessRequests } = runtime;
+  return { config, db: database.db, pool: database.pool, authService, patients, providers, mail, invitations, passwordReset, accessRequests };
 }
 
 /**
@@ -50,6 +60,11 @@ export async function openRuntime(config: Config, log: Log, options: { shareRunn
     const authService = new AuthService({ auth, db: database.db, config, secret });
     const patients = new PatientsService({ db: database.db, secret });
     const providers = new ProvidersService({ db: database.db, secret });
+    const mail = new MailService({ db: database.db, config, log, secret });
+    const rateLimiter = new RateLimiter(secret);
+    const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
+    const passwordReset = new PasswordResetService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
+    const accessRequests = new AccessRequestsService({ db: database.db, mail, invitations, limiter: rateLimiter, secret });
     const opened = database;
     return {
       config,
@@ -58,8 +73,14 @@ export async function openRuntime(config: Config, log: Log, options: { shareRunn
       authService,
       patients,
       providers,
+      mail,
+      rateLimiter,
+      invitations,
+      passwordReset,
+      accessRequests,
       secret,
       async close() {
+        await mail.close();
         await opened.close();
         await embedded?.stop();
       },

@@ -30,15 +30,32 @@ export const SESSION_EVENTS = ['LOGIN', 'ADMIN_LOGIN', 'LOGOUT', 'FAILED_LOGIN',
 
 export const ACCOUNT_EVENTS = ['ACCOUNT_CREATED', 'PROVIDER_CREATE'] as const;
 
+/** Access requests, invitations, password resets and the mail outbox. Details carry ids and kinds, never form data. */
+export const ACCESS_EVENTS = [
+  'ACCESS_REQUEST_SUBMITTED',
+  'ACCESS_REQUEST_VIEW',
+  'ACCESS_REQUEST_APPROVED',
+  'ACCESS_REQUEST_DECLINED',
+  'INVITATION_SENT',
+  'INVITATION_ACCEPTED',
+  'INVITATION_FAILED',
+  'PASSWORD_RESET_REQUESTED',
+  'PASSWORD_RESET',
+  'PASSWORD_RESET_FAILED',
+  'RATE_LIMITED',
+  'OUTBOX_VIEW',
+] as const;
+
 export const AUDIT_EVENTS = [
-  ...new Set([...SESSION_EVENTS, ...CRITICAL_EVENTS, ...HIPAA_EVENTS, ...ERROR_EVENTS, ...ACCOUNT_EVENTS] as const),
+  ...new Set([...SESSION_EVENTS, ...CRITICAL_EVENTS, ...HIPAA_EVENTS, ...ERROR_EVENTS, ...ACCOUNT_EVENTS, ...ACCESS_EVENTS] as const),
 ];
 export type AuditEvent =
   | (typeof CRITICAL_EVENTS)[number]
   | (typeof HIPAA_EVENTS)[number]
   | (typeof ERROR_EVENTS)[number]
   | (typeof SESSION_EVENTS)[number]
-  | (typeof ACCOUNT_EVENTS)[number];
+  | (typeof ACCOUNT_EVENTS)[number]
+  | (typeof ACCESS_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -7,3 +7,5 @@ export const MOBILE_BREAKPOINT_PX = 768;
 export const SPLASH_MS = 500;
 /** The idle-logoff warning appears this long before the server ends the session. */
 export const IDLE_WARNING_MS = 60_000;
+/** The specification's rate limiter default: 5 attempts per 5 minutes. */
+export const RATE_LIMITER_DEFAULT = { maxAttempts: 5, windowMs: 5 * 60 * 1000 } as const;

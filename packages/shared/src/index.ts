@@ -1,3 +1,5 @@
+export * from './access-requests.ts';
+export * from './account-setup.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './constants.ts';

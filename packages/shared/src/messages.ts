@@ -26,4 +26,12 @@ export const ERROR_CODES = {
   badUserInput: 'BAD_USER_INPUT',
   notFound: 'NOT_FOUND',
   internal: 'INTERNAL_SERVER_ERROR',
+  /** A rate limit refused the call; `extensions.retryAfterSeconds` says when to try again. */
+  tooManyRequests: 'TOO_MANY_REQUESTS',
 } as const;
+
+/** The message for a call refused by a rate limit, saying when to try again. */
+export function tooManyRequestsMessage(retryAfterMs: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+  return `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+}

@@ -20,11 +20,14 @@ export const users = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     emailVerified: boolean('email_verified').notNull().default(false),
     image: text('image'),
+    /** The language of the e-mails the account receives: en or es. */
+    language: text('language').notNull().default('en'),
     ...timestamps,
   },
   (t) => [
     check('users_role_check', sql`${t.role} in ('admin', 'provider', 'patient')`),
     check('users_email_lower_check', sql`${t.email} = lower(btrim(${t.email}))`),
+    check('users_language_check', sql`${t.language} in ('en', 'es')`),
   ],
 );
 
@@ -183,4 +186,107 @@ export const patients = pgTable(
     index('patients_search_trgm_idx').using('gin', sql`(lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})) gin_trgm_ops`),
     uniqueIndex('patients_account_id_idx').on(t.accountId).where(sql`${t.accountId} IS NOT NULL AND ${t.deletedAt} IS NULL`),
   ],
+);
+
+/**
+ * Requests for access from the public forms. `form` holds every field of the form as validated; for a patient
+ * it is health information: it is never logged, never mailed, and read only by administrators (audited).
+ */
+export const accessRequests = pgTable(
+  'access_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    status: text('status').notNull().default('new'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    /** The language of the e-mails this request causes (and of the account it becomes). */
+    language: text('language').notNull().default('en'),
+    form: jsonb('form').notNull(),
+    declineReason: text('decline_reason'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** The account approval created. */
+    accountId: uuid('account_id').references(() => users.id),
+    /** HMAC of the client address with the server secret: ties a flood together without keeping the address. */
+    clientIpHash: text('client_ip_hash'),
+    ...timestamps,
+  },
+  (t) => [
+    check('access_requests_kind_check', sql`${t.kind} in ('provider', 'patient')`),
+    check('access_requests_status_check', sql`${t.status} in ('new', 'approved', 'declined')`),
+    check('access_requests_language_check', sql`${t.language} in ('en', 'es')`),
+    index('access_requests_order_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('access_requests_status_order_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/**
+ * Single-use links and codes that set a password: invitations (72 hours) and password resets (15 minutes).
+ * Only SHA-256 hashes of the link tokens and an HMAC of the reset code are stored.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    codeHash: text('code_hash'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** Set when a newer token of the same kind replaced this one, or too many wrong codes were tried. */
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    accessRequestId: uuid('access_request_id').references(() => accessRequests.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('account_tokens_kind_check', sql`${t.kind} in ('invitation', 'password_reset')`),
+    index('account_tokens_user_idx').on(t.userId, t.kind, t.createdAt),
+  ],
+);
+
+/**
+ * Every e-mail the server writes, in the same transaction as the change that causes it. Without SMTP_URL the
+ * mail is kept here (status kept); with it, a deliverer sends queued mail and records the outcome, and the
+ * body of a sent mail is erased (it may hold a link that sets a password).
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    kind: text('kind').notNull(),
+    language: text('language').notNull(),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('mail_outbox_status_check', sql`${t.status} in ('queued', 'sending', 'sent', 'failed', 'kept')`),
+    index('mail_outbox_order_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('mail_outbox_pending_idx').on(t.status, t.createdAt).where(sql`${t.status} in ('queued', 'sending', 'failed')`),
+  ],
+);
+
+/** One row per counted attempt, keyed by an HMAC of the address or e-mail; pruned after a day. */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    bucket: text('bucket').notNull(),
+    keyHash: text('key_hash').notNull(),
+    hitAt: timestamp('hit_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('rate_limit_hits_lookup_idx').on(t.bucket, t.keyHash, t.hitAt)],
 );

@@ -35,12 +35,30 @@ const DemoAccountRef = builder.objectRef<DemoAccount>('DemoAccount').implement({
   }),
 });
 
+interface EmergencyBanner {
+  enabled: boolean;
+  heading: string | null;
+  body: string | null;
+}
+
+const EmergencyBannerRef = builder.objectRef<EmergencyBanner>('EmergencyBanner').implement({
+  description: 'The emergency-support banner (EMERGENCY_BANNER). Heading and body are null when the built-in text applies.',
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled'),
+    heading: t.exposeString('heading', { nullable: true }),
+    body: t.exposeString('body', { nullable: true }),
+  }),
+});
+
 interface AppConfig {
   practiceName: string;
   demoMode: boolean;
   sessionIdleMinutes: number;
   version: string;
   demoAccounts: DemoAccount[];
+  clinicPhone: string | null;
+  bookingUrl: string | null;
+  emergencyBanner: EmergencyBanner;
 }
 
 const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
@@ -51,6 +69,9 @@ const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
     sessionIdleMinutes: t.exposeFloat('sessionIdleMinutes'),
     version: t.exposeString('version'),
     demoAccounts: t.field({ type: [DemoAccountRef], resolve: (c) => c.demoAccounts }),
+    clinicPhone: t.exposeString('clinicPhone', { nullable: true, description: 'CLINIC_PHONE: the number the call buttons dial.' }),
+    bookingUrl: t.exposeString('bookingUrl', { nullable: true, description: 'BOOKING_URL: the external scheduling page (opened in a new tab).' }),
+    emergencyBanner: t.field({ type: EmergencyBannerRef, resolve: (c) => c.emergencyBanner }),
   }),
 });
 
@@ -72,6 +93,9 @@ builder.queryField('appConfig', (t) =>
       sessionIdleMinutes: config.sessionIdleMinutes,
       version: config.version,
       demoAccounts: config.demoMode ? DEMO_ACCOUNTS.map(({ email, role, label }) => ({ email, role, label })) : [],
+      clinicPhone: config.clinicPhone,
+      bookingUrl: config.bookingUrl,
+      emergencyBanner: config.emergencyBanner,
     }),
   }),
 );
@@ -121,4 +145,17 @@ builder.mutationField('signOut', (t) =>
 );
 
 /** Operations a caller without a session may use; every other root field needs one. */
-export const PUBLIC_ROOT_FIELDS = new Set(['me', 'appConfig', 'signIn', 'demoSignIn', 'signOut', '__typename']);
+export const PUBLIC_ROOT_FIELDS = new Set([
+  'me',
+  'appConfig',
+  'signIn',
+  'demoSignIn',
+  'signOut',
+  'submitProviderAccessRequest',
+  'submitPatientAccessRequest',
+  'requestPasswordReset',
+  'resetPassword',
+  'invitationStatus',
+  'acceptInvitation',
+  '__typename',
+]);

@@ -1,10 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessRequestsService } from '../access-requests/access-requests.service.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
 import { actorFor, type ActiveSession, type AuthService, type RequestMeta, type SessionUser } from '../auth/auth.service.ts';
+import type { InvitationsService } from '../auth/invitations.service.ts';
+import type { PasswordResetService } from '../auth/password-reset.service.ts';
+import type { PublicCaller } from '../caller.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { unauthenticated } from '../errors.ts';
-import type { PatientsService } from '../patients/patients.service.ts';
+import type { MailService } from '../mail/mail.service.ts';
+import type { Caller, PatientsService } from '../patients/patients.service.ts';
 import type { ProvidersService } from '../providers/providers.service.ts';
 
 export interface Services {
@@ -13,6 +18,10 @@ export interface Services {
   authService: AuthService;
   patients: PatientsService;
   providers: ProvidersService;
+  mail: MailService;
+  invitations: InvitationsService;
+  passwordReset: PasswordResetService;
+  accessRequests: AccessRequestsService;
 }
 
 export interface GraphQLContext extends Services {
@@ -28,6 +37,16 @@ export interface GraphQLContext extends Services {
 export function requireUser(ctx: GraphQLContext): SessionUser {
   if (!ctx.session) throw unauthenticated();
   return ctx.session.user;
+}
+
+/** The signed-in caller of an operation, for services that check permissions themselves. */
+export function callerOf(ctx: GraphQLContext, operation: string): Caller {
+  return { user: requireUser(ctx), actor: ctx.actor, operation };
+}
+
+/** The caller of a public operation: whoever it is, from which address. */
+export function publicCallerOf(ctx: GraphQLContext, operation: string): PublicCaller {
+  return { actor: ctx.actor, ip: ctx.meta.ip, operation };
 }
 
 export function requestMeta(request: FastifyRequest, sessionCookieName: string): RequestMeta {

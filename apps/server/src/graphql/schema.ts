@@ -1,6 +1,9 @@
 import { builder } from './builder.ts';
 import './auth.schema.ts';
 import './patients.schema.ts';
+import './access-requests.schema.ts';
+import './account-setup.schema.ts';
+import './mail.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -1,0 +1,282 @@
+import { eq } from 'drizzle-orm';
+import {
+  ACCESS_REQUEST_MESSAGES,
+  ACCESS_REQUEST_RATE_LIMIT,
+  AccessRequestListFilterSchema,
+  accessRequestLocale,
+  ApproveAccessRequestInputSchema,
+  DeclineAccessRequestInputSchema,
+  experienceLowerBound,
+  isHoneypotFilled,
+  MAX_PAGE_SIZE,
+  PAGE_SIZE,
+  PATIENT_MESSAGES,
+  PatientAccessRequestSchema,
+  ProviderAccessRequestSchema,
+  validationFailedMessage,
+  type AccessRequestKind,
+  type AccessRequestStatus,
+  type PatientAccessRequestData,
+  type ProviderAccessRequestData,
+} from '@telehealth/shared';
+import { appendAuditEntry } from '../audit/audit.repository.ts';
+import type { InvitationsService } from '../auth/invitations.service.ts';
+import { requireAdmin, type PublicCaller } from '../caller.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { badUserInput, notFound, parseInput } from '../errors.ts';
+import type { MailService } from '../mail/mail.service.ts';
+import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
+import { CursorCodec } from '../patients/cursor.ts';
+import { insertPatient } from '../patients/patients.repository.ts';
+import type { Caller } from '../patients/patients.service.ts';
+import { insertProvider, isProviderAccount } from '../providers/providers.repository.ts';
+import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
+import {
+  countAccessRequestsByStatus,
+  findAccessRequest,
+  insertAccessRequest,
+  listAccessRequestsPage,
+  updateAccessRequest,
+  type AccessRequestSummary,
+  type AccessRequestView,
+} from './access-requests.repository.ts';
+
+/** The stored form: every field as validated, without the honeypot and the site language. */
+export type ProviderAccessRequestForm = Omit<ProviderAccessRequestData, 'website' | 'locale'>;
+export type PatientAccessRequestForm = Omit<PatientAccessRequestData, 'website' | 'locale'>;
+
+export interface AccessRequestDetail extends AccessRequestView {
+  /** An account with the request's e-mail already exists (approval would be refused). */
+  emailHasAccount: boolean;
+}
+
+const SUBMISSIONS_BY_ADDRESS = 'access-request:address';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Access requests from the public forms, and their review. Submitting stores the request, tells the
+ * administrators one is waiting and acknowledges it to the requester, all without health data in any mail.
+ * Approving creates the account (and the provider or patient record) and invites the person.
+ */
+export class AccessRequestsService {
+  readonly #db: Database;
+  readonly #mail: MailService;
+  readonly #invitations: InvitationsService;
+  readonly #limiter: RateLimiter;
+  readonly #cursors: CursorCodec;
+
+  constructor(options: { db: Database; mail: MailService; invitations: InvitationsService; limiter: RateLimiter; secret: string }) {
+    this.#db = options.db;
+    this.#mail = options.mail;
+    this.#invitations = options.invitations;
+    this.#limiter = options.limiter;
+    this.#cursors = new CursorCodec(`${options.secret}:access-requests`);
+  }
+
+  async submit(caller: PublicCaller, kind: AccessRequestKind, input: unknown): Promise<{ message: string }> {
+    // A bot is answered like a person, so it learns nothing; nothing is stored, counted or mailed.
+    if (isHoneypotFilled(input)) return { message: ACCESS_REQUEST_MESSAGES.received };
+    const data = kind === 'provider' ? parseInput(ProviderAccessRequestSchema, input) : parseInput(PatientAccessRequestSchema, input);
+    const { website: _website, locale: _locale, ...form } = data;
+    const language = accessRequestLocale(kind, data);
+    const address = caller.ip ?? 'unknown';
+    const wait = await this.#db.transaction(async (tx) => {
+      const refusedFor = await this.#limiter.consume(tx, SUBMISSIONS_BY_ADDRESS, address, ACCESS_REQUEST_RATE_LIMIT);
+      if (refusedFor > 0) return refusedFor;
+      const row = await insertAccessRequest(tx, {
+        kind,
+        firstName: form.firstName,
+        lastName: form.lastName,
+        email: form.email,
+        language,
+        form,
+        clientIpHash: this.#limiter.hash(address),
+      });
+      await appendAuditEntry(tx, {
+        event: 'ACCESS_REQUEST_SUBMITTED',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { accessRequestId: row.id, kind },
+      });
+      const admins = await this.#mail.adminRecipients(tx);
+      await this.#mail.enqueue(tx, [
+        ...admins.map((admin) => ({
+          to: admin.email,
+          kind: 'access-request-waiting' as const,
+          language: admin.language,
+          content: accessRequestWaitingMail(this.#mail.context, admin.language, kind),
+        })),
+        { to: form.email, kind: 'access-request-received', language, content: accessRequestReceivedMail(this.#mail.context, language, kind) },
+      ]);
+      return 0;
+    });
+    if (wait > 0) {
+      await appendAuditEntry(this.#db, { event: 'RATE_LIMITED', level: 'WARNING', actor: caller.actor, url: caller.operation, details: { bucket: SUBMISSIONS_BY_ADDRESS, kind } });
+      throw rateLimited(wait);
+    }
+    this.#mail.wake();
+    return { message: ACCESS_REQUEST_MESSAGES.received };
+  }
+
+  async list(caller: Caller, args: { status?: string | null; limit?: number | null; nextToken?: string | null }) {
+    await this.#requireAdmin(caller);
+    const { status } = parseInput(AccessRequestListFilterSchema, { status: args.status ?? null });
+    const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
+    const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
+    // A token belongs to the list it came from; with another filter it would skip or repeat requests.
+    if (after && after[2] !== (status ?? '')) throw badUserInput(PATIENT_MESSAGES.invalidToken);
+    return this.#db.transaction(async (tx) => {
+      const page = await listAccessRequestsPage(tx, { status: status ?? null, after, limit });
+      await appendAuditEntry(tx, {
+        event: 'ACCESS_REQUEST_VIEW',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { accessRequestIds: page.rows.map((r) => r.id), page: after ? 'next' : 'first' },
+      });
+      return { items: page.rows satisfies AccessRequestSummary[], nextToken: page.next ? this.#cursors.encode(page.next) : null };
+    });
+  }
+
+  async counts(caller: Caller): Promise<Record<AccessRequestStatus, number>> {
+    await this.#requireAdmin(caller);
+    return countAccessRequestsByStatus(this.#db);
+  }
+
+  async get(caller: Caller, id: string): Promise<AccessRequestDetail> {
+    await this.#requireAdmin(caller);
+    return this.#db.transaction(async (tx) => {
+      const row = UUID.test(id) ? await findAccessRequest(tx, id) : undefined;
+      if (!row) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+      await appendAuditEntry(tx, {
+        event: 'ACCESS_REQUEST_VIEW',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { accessRequestIds: [row.id], kind: row.kind },
+      });
+      return this.#detail(tx, row);
+    });
+  }
+
+  /**
+   * Approves a new request: creates the account with the request's role (without a password), the provider
+   * record or the patient record (owned by the chosen provider, linked to the account), and invites the person.
+   */
+  async approve(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
+    await this.#requireAdmin(caller);
+    const { id, ownerProviderId } = parseInput(ApproveAccessRequestInputSchema, input);
+    if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+    const detail = await this.#db.transaction(async (tx) => {
+      const request = await findAccessRequest(tx, id, { lock: true });
+      if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+      if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
+      if (request.kind === 'patient' && (!ownerProviderId || !(await isProviderAccount(tx, ownerProviderId)))) {
+        throw badUserInput(validationFailedMessage([ACCESS_REQUEST_MESSAGES.chooseProvider]), {
+          fieldErrors: { ownerProviderId: ACCESS_REQUEST_MESSAGES.chooseProvider },
+        });
+      }
+      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, request.email));
+      if (existing) throw badUserInput(ACCESS_REQUEST_MESSAGES.accountExists);
+
+      const role = request.kind;
+      const accountId = crypto.randomUUID();
+      await tx.insert(users).values({
+        id: accountId,
+        email: request.email,
+        name: `${request.firstName} ${request.lastName}`,
+        firstName: request.firstName,
+        lastName: request.lastName,
+        role,
+        language: request.language,
+        emailVerified: false,
+      });
+      await this.#audit(tx, caller, 'ACCOUNT_CREATED', { accountId, role, accessRequestId: id });
+      if (request.kind === 'provider') {
+        const form = request.form as ProviderAccessRequestForm;
+        const provider = await insertProvider(tx, {
+          accountId,
+          firstName: request.firstName,
+          lastName: request.lastName,
+          email: request.email,
+          specialty: form.specialty,
+          experience: experienceLowerBound(form.yearsOfExperience),
+          phone: form.phone,
+        });
+        await this.#audit(tx, caller, 'PROVIDER_CREATE', { providerId: provider.id, accountId, accessRequestId: id });
+      } else {
+        const form = request.form as PatientAccessRequestForm;
+        const patient = await insertPatient(tx, {
+          firstName: request.firstName,
+          lastName: request.lastName,
+          email: request.email,
+          dateOfBirth: form.dateOfBirth,
+          phone: form.phone,
+          street: form.address ?? null,
+          city: form.city ?? null,
+          state: form.state ?? null,
+          zipCode: form.zipCode ?? null,
+          emergencyContactName: form.emergencyContactName ?? null,
+          emergencyContactPhone: form.emergencyContactPhone ?? null,
+          insuranceProvider: form.insuranceProvider ?? null,
+          reasonForCare: form.reasonForInterest,
+          allergies: form.allergies ?? null,
+          currentMedications: form.currentMedications ?? null,
+          medicalHistory: form.currentConditions ?? null,
+          ownerId: ownerProviderId ?? null,
+          accountId,
+        });
+        await this.#audit(tx, caller, 'PATIENT_CREATE', { patientIds: [patient.id], accessRequestId: id });
+      }
+      await updateAccessRequest(tx, id, { status: 'approved', reviewedBy: caller.user.id, reviewedAt: new Date(), accountId });
+      await this.#audit(tx, caller, 'ACCESS_REQUEST_APPROVED', { accessRequestId: id, kind: request.kind, accountId });
+      await this.#invitations.issue(tx, {
+        userId: accountId,
+        email: request.email,
+        language: request.language === 'es' ? 'es' : 'en',
+        reason: 'approved',
+        accessRequestId: id,
+        actor: caller.actor,
+        url: caller.operation,
+      });
+      const updated = await findAccessRequest(tx, id);
+      if (!updated) throw new Error('approved request vanished');
+      return this.#detail(tx, updated);
+    });
+    this.#mail.wake();
+    return detail;
+  }
+
+  /** Declines a new request with a reason, which stays with the request for administrators. */
+  async decline(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
+    await this.#requireAdmin(caller);
+    const { id, reason } = parseInput(DeclineAccessRequestInputSchema, input);
+    if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+    return this.#db.transaction(async (tx) => {
+      const request = await findAccessRequest(tx, id, { lock: true });
+      if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+      if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
+      await updateAccessRequest(tx, id, { status: 'declined', declineReason: reason, reviewedBy: caller.user.id, reviewedAt: new Date() });
+      // The reason is the administrator's free text and may describe the person: it stays out of the audit trail.
+      await this.#audit(tx, caller, 'ACCESS_REQUEST_DECLINED', { accessRequestId: id, kind: request.kind });
+      const updated = await findAccessRequest(tx, id);
+      if (!updated) throw new Error('declined request vanished');
+      return this.#detail(tx, updated);
+    });
+  }
+
+  async #detail(tx: Executor, row: AccessRequestView): Promise<AccessRequestDetail> {
+    const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, row.email));
+    return { ...row, emailHasAccount: account !== undefined };
+  }
+
+  #requireAdmin(caller: Caller): Promise<void> {
+    return requireAdmin(this.#db, caller, { permission: 'accessRequests.review' }, ACCESS_REQUEST_MESSAGES.cannotReview);
+  }
+
+  #audit(tx: Executor, caller: Caller, event: 'ACCOUNT_CREATED' | 'PROVIDER_CREATE' | 'PATIENT_CREATE' | 'ACCESS_REQUEST_APPROVED' | 'ACCESS_REQUEST_DECLINED', details: Record<string, unknown>) {
+    return appendAuditEntry(tx, { event, level: 'INFO', actor: caller.actor, url: caller.operation, details });
+  }
+}

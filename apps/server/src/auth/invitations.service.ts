@@ -1,0 +1,163 @@
+import { eq } from 'drizzle-orm';
+import {
+  AcceptInvitationInputSchema,
+  INVITATION_MESSAGES,
+  INVITATION_VALID_HOURS,
+  PASSWORD_RESET_RATE_LIMITS,
+  isRole,
+  type InvitationStatus,
+  type Locale,
+} from '@telehealth/shared';
+import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { requireAdmin, type PublicCaller } from '../caller.ts';
+import type { Config } from '../config.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { accessRequests, users } from '../db/schema.ts';
+import { badUserInput, notFound, parseInput } from '../errors.ts';
+import type { MailService } from '../mail/mail.service.ts';
+import { invitationMail } from '../mail/templates.ts';
+import type { Caller } from '../patients/patients.service.ts';
+import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
+import { findTokenByLink, issueAccountToken, markTokenUsed, tokenState } from './account-tokens.ts';
+import type { Auth } from './auth.ts';
+import { hashPassword, hasPassword, storePasswordHash } from './passwords.ts';
+
+/** Failed link and code attempts (unknown token, wrong code) per client address share one bucket. */
+export const TOKEN_FAILURE_BUCKET = 'account-token-failure';
+
+export interface InvitationState {
+  status: InvitationStatus;
+  /** Only for a valid invitation: the address to sign in with afterwards. */
+  email: string | null;
+  expiresAt: Date | null;
+}
+
+/**
+ * Invitations: a single-use link, valid 72 hours, that sets an account's first password. Sent when an
+ * administrator approves an access request, or on request for an account that has no password yet.
+ */
+export class InvitationsService {
+  readonly #auth: Auth;
+  readonly #db: Database;
+  readonly #config: Config;
+  readonly #mail: MailService;
+  readonly #limiter: RateLimiter;
+  readonly #secret: string;
+
+  constructor(options: { auth: Auth; db: Database; config: Config; mail: MailService; limiter: RateLimiter; secret: string }) {
+    this.#auth = options.auth;
+    this.#db = options.db;
+    this.#config = options.config;
+    this.#mail = options.mail;
+    this.#limiter = options.limiter;
+    this.#secret = options.secret;
+  }
+
+  /**
+   * Issues an invitation inside the caller's transaction: the token, the mail in the outbox and the audit
+   * entry exist exactly when the change that caused them does. Call `mail.wake()` after the commit.
+   */
+  async issue(
+    tx: Executor,
+    options: { userId: string; email: string; language: Locale; reason: 'approved' | 'added'; accessRequestId: string | null; actor: AuditActor; url: string },
+  ): Promise<void> {
+    const { id, token } = await issueAccountToken(tx, {
+      kind: 'invitation',
+      userId: options.userId,
+      validMs: INVITATION_VALID_HOURS * 3_600_000,
+      withCode: false,
+      secret: this.#secret,
+      accessRequestId: options.accessRequestId,
+    });
+    // The token travels in the fragment: browsers never send it to a server, so no access log or proxy sees it.
+    const link = `${this.#config.publicUrl}/invite#${token}`;
+    await this.#mail.enqueue(tx, [
+      { to: options.email, kind: 'invitation', language: options.language, content: invitationMail(this.#mail.context, options.language, { link, reason: options.reason }) },
+    ]);
+    await appendAuditEntry(tx, {
+      event: 'INVITATION_SENT',
+      level: 'INFO',
+      actor: options.actor,
+      url: options.url,
+      details: { accountId: options.userId, invitationId: id, accessRequestId: options.accessRequestId, reason: options.reason },
+    });
+  }
+
+  /** What the invitation page should say before asking for a password. */
+  async status(token: string): Promise<InvitationState> {
+    const row = token.trim() ? await findTokenByLink(this.#db, 'invitation', token.trim(), { lock: false }) : undefined;
+    if (!row) return { status: 'invalid', email: null, expiresAt: null };
+    const state = tokenState(row);
+    if (state !== 'valid') return { status: state === 'revoked' ? 'invalid' : state, email: null, expiresAt: row.expiresAt };
+    const [user] = await this.#db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+    return { status: 'valid', email: user?.email ?? null, expiresAt: row.expiresAt };
+  }
+
+  /** Sets the first password through the link. Does not sign in: the person signs in afterwards, as anyone does. */
+  async accept(caller: PublicCaller, input: unknown): Promise<{ email: string }> {
+    const data = parseInput(AcceptInvitationInputSchema, input);
+    const address = caller.ip ?? 'unknown';
+    const wait = await this.#limiter.check(this.#db, TOKEN_FAILURE_BUCKET, address, PASSWORD_RESET_RATE_LIMITS.failedAttemptsPerAddress);
+    if (wait > 0) {
+      await appendAuditEntry(this.#db, { event: 'RATE_LIMITED', level: 'WARNING', actor: caller.actor, url: caller.operation, details: { bucket: TOKEN_FAILURE_BUCKET } });
+      throw rateLimited(wait);
+    }
+    const hash = await hashPassword(this.#auth, data.password);
+    const outcome = await this.#db.transaction(async (tx) => {
+      const row = await findTokenByLink(tx, 'invitation', data.token, { lock: true });
+      const state = row ? tokenState(row) : 'revoked';
+      if (!row || state !== 'valid') {
+        const reason: 'expired' | 'used' | 'invalid' = state === 'expired' ? 'expired' : state === 'used' ? 'used' : 'invalid';
+        // An unknown or replaced link counts against the address; a used or expired one is a person, not a guess.
+        if (reason === 'invalid') await this.#limiter.record(tx, TOKEN_FAILURE_BUCKET, address);
+        await appendAuditEntry(tx, {
+          event: 'INVITATION_FAILED',
+          level: 'WARNING',
+          actor: caller.actor,
+          url: caller.operation,
+          details: { reason, ...(row ? { accountId: row.userId, invitationId: row.id } : {}) },
+        });
+        return { ok: false as const, reason };
+      }
+      const [user] = await tx.select({ email: users.email, role: users.role }).from(users).where(eq(users.id, row.userId));
+      await storePasswordHash(tx, row.userId, hash);
+      await markTokenUsed(tx, row.id);
+      await appendAuditEntry(tx, {
+        event: 'INVITATION_ACCEPTED',
+        level: 'INFO',
+        actor: { ...caller.actor, userId: row.userId, userRole: user?.role ?? 'unknown' },
+        url: caller.operation,
+        details: { accountId: row.userId, invitationId: row.id },
+      });
+      return { ok: true as const, email: user?.email ?? '' };
+    });
+    if (!outcome.ok) throw badUserInput(INVITATION_MESSAGES[outcome.reason], { reason: outcome.reason });
+    return { email: outcome.email };
+  }
+
+  /**
+   * Sends a new invitation to an account that has no password yet (an expired invitation, or a provider an
+   * administrator added). Earlier invitations of the account stop working.
+   */
+  async send(caller: Caller, accountId: string): Promise<void> {
+    await requireAdmin(this.#db, caller, { permission: 'invitations.send', accountId });
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId);
+    const [user] = isUuid ? await this.#db.select().from(users).where(eq(users.id, accountId)) : [];
+    if (!user) throw notFound(INVITATION_MESSAGES.accountNotFound);
+    if (!user.isActive || !isRole(user.role)) throw badUserInput('This account is not active');
+    if (await hasPassword(this.#db, user.id)) throw badUserInput(INVITATION_MESSAGES.alreadyHasPassword);
+    await this.#db.transaction(async (tx) => {
+      const [request] = await tx.select({ id: accessRequests.id }).from(accessRequests).where(eq(accessRequests.accountId, user.id)).limit(1);
+      await this.issue(tx, {
+        userId: user.id,
+        email: user.email,
+        language: user.language === 'es' ? 'es' : 'en',
+        reason: request ? 'approved' : 'added',
+        accessRequestId: request?.id ?? null,
+        actor: caller.actor,
+        url: caller.operation,
+      });
+    });
+    this.#mail.wake();
+  }
+}

@@ -1,0 +1,34 @@
+import { and, eq } from 'drizzle-orm';
+import type { Executor } from '../db/client.ts';
+import { authAccounts, users } from '../db/schema.ts';
+import type { Auth } from './auth.ts';
+
+/** better-auth's hasher (scrypt): run before the transaction, since it takes a noticeable moment. */
+export async function hashPassword(auth: Auth, password: string): Promise<string> {
+  return (await auth.$context).password.hash(password);
+}
+
+/**
+ * Stores an account's password hash (the password already met the policy), creating the credential if the
+ * account has none yet (an invited account). Proving the e-mailed link or code also verifies the address.
+ */
+export async function storePasswordHash(tx: Executor, userId: string, hash: string): Promise<void> {
+  const updated = await tx
+    .update(authAccounts)
+    .set({ password: hash, updatedAt: new Date() })
+    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, 'credential')))
+    .returning({ id: authAccounts.id });
+  if (updated.length === 0) {
+    await tx.insert(authAccounts).values({ id: crypto.randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash });
+  }
+  await tx.update(users).set({ emailVerified: true, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** True when the account can sign in with a password already. */
+export async function hasPassword(tx: Executor, userId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ password: authAccounts.password })
+    .from(authAccounts)
+    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, 'credential')));
+  return !!row?.password;
+}

@@ -1,0 +1,83 @@
+import { INVITATION_MESSAGES, type InvitationStatus } from '@telehealth/shared';
+import type { InvitationState } from '../auth/invitations.service.ts';
+import { ActionResultRef } from './access-requests.schema.ts';
+import { builder } from './builder.ts';
+import { callerOf, publicCallerOf } from './context.ts';
+
+const InvitationStatusRef = builder.objectRef<InvitationState>('InvitationStatus').implement({
+  description: 'What an invitation link is worth, so its page can say so before asking for a password.',
+  fields: (t) => ({
+    status: t.string({ description: 'valid, expired, used or invalid', resolve: (s): InvitationStatus => s.status }),
+    email: t.exposeString('email', { nullable: true, description: 'The address to sign in with; only while the invitation is valid.' }),
+    expiresAt: t.string({ nullable: true, resolve: (s) => s.expiresAt?.toISOString() ?? null }),
+  }),
+});
+
+const AcceptInvitationResultRef = builder.objectRef<{ success: boolean; message: string; email: string }>('AcceptInvitationResult').implement({
+  fields: (t) => ({
+    success: t.exposeBoolean('success'),
+    message: t.exposeString('message'),
+    email: t.exposeString('email', { description: 'The address to sign in with.' }),
+  }),
+});
+
+builder.queryField('invitationStatus', (t) =>
+  t.field({
+    type: InvitationStatusRef,
+    description: 'Public. The state of the invitation whose link carries this token.',
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.invitations.status(args.token),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  acceptInvitation: t.field({
+    type: AcceptInvitationResultRef,
+    description:
+      'Public. Sets the first password through an invitation link (single use, 72 hours, the password policy applies). Does not sign in. Failures: BAD_USER_INPUT with extensions.reason invalid, expired or used (or fieldErrors.password); TOO_MANY_REQUESTS.',
+    args: { token: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { email } = await ctx.invitations.accept(publicCallerOf(ctx, 'acceptInvitation'), args);
+      return { success: true, message: INVITATION_MESSAGES.accepted, email };
+    },
+  }),
+  sendInvitation: t.field({
+    type: ActionResultRef,
+    description: 'Administrators. E-mails a new invitation to an account that has no password yet; earlier ones stop working.',
+    args: { accountId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await ctx.invitations.send(callerOf(ctx, 'sendInvitation'), String(args.accountId));
+      return { success: true, message: INVITATION_MESSAGES.sent };
+    },
+  }),
+  requestPasswordReset: t.field({
+    type: ActionResultRef,
+    description:
+      'Public. E-mails a 6-digit code and a link (valid 15 minutes) if the address has an account; the answer is the same either way. Limited per e-mail and per address (TOO_MANY_REQUESTS).',
+    args: { email: t.arg.string({ required: true }), locale: t.arg.string({ description: 'en or es: the language of the e-mail' }) },
+    resolve: async (_root, args, ctx) => {
+      const { message } = await ctx.passwordReset.request(publicCallerOf(ctx, 'requestPasswordReset'), args);
+      return { success: true, message };
+    },
+  }),
+  resetPassword: t.field({
+    type: ActionResultRef,
+    description:
+      "Public. Sets a new password with the link's token, or the e-mail and code; ends every session of the account. Failures: BAD_USER_INPUT with extensions.reason invalid or expired (or fieldErrors); TOO_MANY_REQUESTS.",
+    args: {
+      token: t.arg.string(),
+      email: t.arg.string(),
+      code: t.arg.string(),
+      newPassword: t.arg.string({ required: true }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const { accountId, message } = await ctx.passwordReset.reset(publicCallerOf(ctx, 'resetPassword'), { ...args });
+      // The caller's own session (if it was this account's) ended with the others: the browser forgets it too.
+      if (ctx.session?.user.id === accountId) {
+        void ctx.reply.header('set-cookie', await ctx.authService.clearCookieHeader());
+        ctx.session = null;
+      }
+      return { success: true, message };
+    },
+  }),
+}));
