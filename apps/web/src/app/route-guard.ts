@@ -82,3 +82,8 @@ export function decideProtectedRoute(
 export function canUseAdminConsole(user: CurrentUser | null | undefined): boolean {
   return hasPermission(user?.role, 'admin.console');
 }
+
+/** /patients: roles that may read patient records (the server narrows providers to their own patients). */
+export function canReadPatients(user: CurrentUser | null | undefined): boolean {
+  return hasPermission(user?.role, 'patients.read');
+}

@@ -1,11 +1,17 @@
 import { Button, Center, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 
 import { usePageTitle } from '../hooks/use-page-title.ts';
 
+export interface AccessDeniedProps {
+  message?: string;
+  /** A link to go on to instead of the default "Go Back" (e.g. Return to Dashboard). */
+  action?: { to: string; label: string };
+}
+
 /** Shown instead of a screen the signed-in person's role may not use. */
-export function AccessDenied({ message }: { message?: string }) {
+export function AccessDenied({ message, action }: AccessDeniedProps) {
   const { t } = useTranslation(['common', 'shared']);
   const navigate = useNavigate();
   const location = useLocation();
@@ -32,7 +38,13 @@ export function AccessDenied({ message }: { message?: string }) {
             {title}
           </Title>
           <Text c="dimmed">{message ?? t('shared:messages.defaultDenied')}</Text>
-          <Button onClick={goBack}>{t('accessDenied.goBack')}</Button>
+          {action ? (
+            <Button component={Link} to={action.to}>
+              {action.label}
+            </Button>
+          ) : (
+            <Button onClick={goBack}>{t('accessDenied.goBack')}</Button>
+          )}
         </Stack>
       </Paper>
     </Center>

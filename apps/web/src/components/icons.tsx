@@ -138,3 +138,70 @@ export const IconBug = (props: IconProps) => (
     <path d="M9 8a3 3 0 0 1 6 0M3.5 13H7M17 13h3.5M4.5 7.5 7.5 9.5M19.5 7.5l-3 2M4.5 19l3-2M19.5 19l-3-2" />
   </Icon>
 );
+
+export const IconPencil = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 20h4L19 9a2.1 2.1 0 0 0-4-4L4 16z" />
+    <path d="M13.5 6.5l4 4" />
+  </Icon>
+);
+
+export const IconTrash = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 7h16M10 11v6M14 11v6" />
+    <path d="M5.5 7l1 12.5a1.5 1.5 0 0 0 1.5 1.5h8a1.5 1.5 0 0 0 1.5-1.5l1-12.5" />
+    <path d="M9 7V4.5a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1V7" />
+  </Icon>
+);
+
+export const IconSearch = (props: IconProps) => (
+  <Icon {...props}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="M20 20l-4.2-4.2" />
+  </Icon>
+);
+
+export const IconPlus = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+
+export const IconMail = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="3.5" y="5.5" width="17" height="13" rx="2" />
+    <path d="M4 7l8 6 8-6" />
+  </Icon>
+);
+
+export const IconPhone = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M5 4h3.5l1.5 4.5-2 1.5a11 11 0 0 0 6 6l1.5-2 4.5 1.5V19a1.5 1.5 0 0 1-1.5 1.5A16.5 16.5 0 0 1 3.5 5.5 1.5 1.5 0 0 1 5 4z" />
+  </Icon>
+);
+
+export const IconArrowLeft = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M19 12H5M11 6l-6 6 6 6" />
+  </Icon>
+);
+
+export const IconAlert = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 4l9 16H3z" />
+    <path d="M12 10v4M12 17.2v.1" />
+  </Icon>
+);
+
+export const IconCheck = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M5 12.5l4.5 4.5L19 7.5" />
+  </Icon>
+);
+
+export const IconUserPlus = (props: IconProps) => (
+  <Icon {...props}>
+    <circle cx="10" cy="8" r="4" />
+    <path d="M2.5 20.5a7.5 7.5 0 0 1 15 0M19 8v6M16 11h6" />
+  </Icon>
+);

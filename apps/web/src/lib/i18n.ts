@@ -1,4 +1,4 @@
-import { DASHBOARD_HEADINGS, MESSAGES, ROLE_LABELS } from '@telehealth/shared';
+import { DASHBOARD_HEADINGS, MESSAGES, PATIENT_LABELS, PATIENT_MESSAGES, ROLE_LABELS } from '@telehealth/shared';
 import i18next, { type BackendModule, type ReadCallback, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
@@ -6,6 +6,8 @@ import auth from '../locales/en/auth.json';
 import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
+import patients from '../locales/en/patients.json';
+import providers from '../locales/en/providers.json';
 import screens from '../locales/en/screens.json';
 import session from '../locales/en/session.json';
 
@@ -17,10 +19,22 @@ const sharedEn = {
   messages: MESSAGES,
   roles: ROLE_LABELS,
   dashboardHeadings: DASHBOARD_HEADINGS,
+  patientMessages: PATIENT_MESSAGES,
+  patientLabels: PATIENT_LABELS,
 } as const;
 
 /** English is bundled: it is the fallback for every other language and the first paint must not wait. */
-export const englishResources = { common, auth, dashboard, session, errors, screens, shared: sharedEn } as const;
+export const englishResources = {
+  common,
+  auth,
+  dashboard,
+  session,
+  errors,
+  screens,
+  patients,
+  providers,
+  shared: sharedEn,
+} as const;
 
 export const DEFAULT_NAMESPACE = 'common';
 export const NAMESPACES = Object.keys(englishResources) as (keyof typeof englishResources)[];

@@ -1,28 +1,52 @@
 import { IDLE_WARNING_MS } from '@telehealth/shared';
 import { describe, expect, it } from 'vitest';
 
-import { computeIdleSchedule, formatCountdown, getIdlePhase, secondsUntil } from './idle-deadline.ts';
+import {
+  computeIdleSchedule,
+  formatCountdown,
+  getIdlePhase,
+  secondsUntil,
+  serverRefreshMarginMs,
+} from './idle-deadline.ts';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 
+describe('serverRefreshMarginMs', () => {
+  it('is the server refresh interval: a twentieth of the idle time, at most 10 seconds', () => {
+    expect(serverRefreshMarginMs(15 * 60_000)).toBe(10_000);
+    expect(serverRefreshMarginMs(200_000)).toBe(10_000);
+    expect(serverRefreshMarginMs(60_000)).toBe(3_000);
+    expect(serverRefreshMarginMs(6_000)).toBe(300);
+    expect(serverRefreshMarginMs(0)).toBe(0);
+  });
+});
+
 describe('computeIdleSchedule', () => {
-  it('puts the deadline sessionIdleMinutes after the last request and warns IDLE_WARNING_MS before it', () => {
+  it('puts the deadline sessionIdleMinutes after the last request, less the server margin, and warns before it', () => {
     const schedule = computeIdleSchedule(T0, 15);
-    expect(schedule.deadline).toBe(T0 + 15 * 60_000);
+    // The server may have last moved its deadline up to 10 s before our last request.
+    expect(schedule.deadline).toBe(T0 + 15 * 60_000 - 10_000);
     expect(schedule.warnAt).toBe(schedule.deadline - IDLE_WARNING_MS);
+  });
+
+  it('is never later than the deadline of a server that last wrote it a full refresh interval earlier', () => {
+    const idleMinutes = 15;
+    const lastServerWrite = T0 - 10_000;
+    expect(computeIdleSchedule(T0, idleMinutes).deadline).toBeLessThanOrEqual(lastServerWrite + idleMinutes * 60_000);
   });
 
   it('accepts fractional minutes', () => {
     const schedule = computeIdleSchedule(T0, 1.5);
-    expect(schedule.deadline).toBe(T0 + 90_000);
-    expect(schedule.warnAt).toBe(T0 + 30_000);
+    expect(schedule.deadline).toBe(T0 + 90_000 - 4_500);
+    expect(schedule.warnAt).toBe(T0 + 25_500);
   });
 
   it('warns half-way when the idle timeout is not longer than the warning', () => {
     const schedule = computeIdleSchedule(T0, 0.5);
-    expect(schedule.deadline).toBe(T0 + 30_000);
-    expect(schedule.warnAt).toBe(T0 + 15_000);
-    expect(computeIdleSchedule(T0, 1).warnAt).toBe(T0 + 30_000);
+    expect(schedule.deadline).toBe(T0 + 30_000 - 1_500);
+    expect(schedule.warnAt).toBe(schedule.deadline - 15_000);
+    const oneMinute = computeIdleSchedule(T0, 1);
+    expect(oneMinute.warnAt).toBe(oneMinute.deadline - 30_000);
   });
 });
 

@@ -1,0 +1,231 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { BIO_MAX_LENGTH, MAX_EXPERIENCE_YEARS, MOBILE_BREAKPOINT_PX, SPECIALTIES } from '@telehealth/shared';
+import { useState, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { IconCheck } from '../../../components/icons.tsx';
+import { describeError } from '../../../lib/errors.ts';
+import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';
+import { useCreateDoctor } from '../api/providers-api.ts';
+import {
+  emptyProviderFormValues,
+  PROVIDER_FORM_FIELDS,
+  validateCreateDoctor,
+  type ProviderFormField,
+  type ProviderFormValues,
+} from '../utils/provider-form-values.ts';
+
+function fieldId(field: ProviderFormField): string {
+  return `provider-${field}`;
+}
+
+/** Administrators add a provider: the record and a provider account that will be invited to set a password. */
+export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation('providers');
+  const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`);
+  const [values, setValues] = useState<ProviderFormValues>(emptyProviderFormValues);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const createDoctor = useCreateDoctor();
+
+  const reset = () => {
+    setValues(emptyProviderFormValues());
+    setErrors({});
+    setFailure(null);
+    createDoctor.reset();
+  };
+
+  const close = () => {
+    if (createDoctor.isPending) return;
+    reset();
+    onClose();
+  };
+
+  const setField = <F extends ProviderFormField>(field: F, value: ProviderFormValues[F]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => {
+      if (!(field in current)) return current;
+      const { [field]: _removed, ...rest } = current;
+      return rest;
+    });
+  };
+
+  const showErrors = (fieldErrors: FieldErrors) => {
+    setErrors(fieldErrors);
+    const first = PROVIDER_FORM_FIELDS.find((field) => fieldErrors[field] !== undefined);
+    if (first) document.getElementById(fieldId(first))?.focus();
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (createDoctor.isPending) return;
+    const result = validateCreateDoctor(values);
+    if (!result.ok) {
+      setFailure(null);
+      showErrors(result.errors);
+      return;
+    }
+    setFailure(null);
+    createDoctor.mutate(result.data, {
+      onSuccess: (doctor) => {
+        notifications.show({
+          color: 'teal',
+          icon: <IconCheck size={18} />,
+          message: t('form.created', { name: `${doctor.firstName} ${doctor.lastName}` }),
+        });
+        reset();
+        onClose();
+      },
+      onError: (error) => {
+        const fieldErrors = fieldErrorsFromServer(error) ?? {};
+        if (Object.keys(fieldErrors).length > 0) showErrors(fieldErrors);
+        setFailure(hasPublicMessage(error) ? describeError(error) : t('form.failed'));
+      },
+    });
+  };
+
+  const bioLength = values.bio.length;
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={t('form.title')}
+      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-xl)' } }}
+      closeButtonProps={{ 'aria-label': t('form.close') }}
+      size="lg"
+      fullScreen={isMobile ?? false}
+    >
+      <form onSubmit={onSubmit} noValidate aria-label={t('form.title')}>
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            {t('form.help')}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
+            <TextInput
+              id={fieldId('firstName')}
+              label={t('form.firstName')}
+              required
+              value={values.firstName}
+              onChange={(event) => {
+                setField('firstName', event.currentTarget.value);
+              }}
+              error={errors.firstName}
+              autoComplete="off"
+              data-autofocus
+            />
+            <TextInput
+              id={fieldId('lastName')}
+              label={t('form.lastName')}
+              required
+              value={values.lastName}
+              onChange={(event) => {
+                setField('lastName', event.currentTarget.value);
+              }}
+              error={errors.lastName}
+              autoComplete="off"
+            />
+            <TextInput
+              id={fieldId('email')}
+              label={t('form.email')}
+              type="email"
+              inputMode="email"
+              required
+              placeholder={t('form.emailPlaceholder')}
+              value={values.email}
+              onChange={(event) => {
+                setField('email', event.currentTarget.value);
+              }}
+              error={errors.email}
+              autoComplete="off"
+            />
+            <TextInput
+              id={fieldId('phone')}
+              label={t('form.phone')}
+              type="tel"
+              inputMode="tel"
+              placeholder={t('form.phonePlaceholder')}
+              value={values.phone}
+              onChange={(event) => {
+                setField('phone', event.currentTarget.value);
+              }}
+              error={errors.phone}
+              autoComplete="off"
+            />
+            <Select
+              id={fieldId('specialty')}
+              label={t('form.specialty')}
+              placeholder={t('form.specialtyPlaceholder')}
+              required
+              data={[...SPECIALTIES]}
+              value={values.specialty}
+              onChange={(value) => {
+                setField('specialty', value);
+              }}
+              error={errors.specialty}
+              allowDeselect={false}
+            />
+            <NumberInput
+              id={fieldId('experience')}
+              label={t('form.experience')}
+              min={0}
+              max={MAX_EXPERIENCE_YEARS}
+              allowDecimal={false}
+              allowNegative={false}
+              value={values.experience}
+              onChange={(value) => {
+                setField('experience', value);
+              }}
+              error={errors.experience}
+            />
+          </SimpleGrid>
+          <Textarea
+            id={fieldId('bio')}
+            label={t('form.bio')}
+            autosize
+            minRows={3}
+            maxRows={8}
+            value={values.bio}
+            onChange={(event) => {
+              setField('bio', event.currentTarget.value);
+            }}
+            error={errors.bio}
+            description={
+              <Text span size="xs" c={bioLength > BIO_MAX_LENGTH ? 'red.9' : 'dimmed'}>
+                {t('form.bioHint')} {t('form.characters', { count: bioLength, max: BIO_MAX_LENGTH })}
+              </Text>
+            }
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+          />
+          {failure ? (
+            <Alert color="red" variant="light" role="alert">
+              {failure}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close} disabled={createDoctor.isPending}>
+              {t('form.cancel')}
+            </Button>
+            <Button type="submit" disabled={createDoctor.isPending}>
+              {createDoctor.isPending ? t('form.submitting') : t('form.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+
+import { emptyProviderFormValues, validateCreateDoctor } from './provider-form-values.ts';
+
+describe('validateCreateDoctor', () => {
+  it('puts a message at each missing required field', () => {
+    expect(validateCreateDoctor(emptyProviderFormValues())).toEqual({
+      ok: false,
+      errors: {
+        firstName: 'First name is required',
+        lastName: 'Last name is required',
+        email: 'Email is required',
+        specialty: 'Please choose a specialty',
+      },
+    });
+  });
+
+  it('sends whole years (none typed is 0) and leaves blank phone and bio out', () => {
+    expect(
+      validateCreateDoctor({
+        ...emptyProviderFormValues(),
+        firstName: 'Ines',
+        lastName: 'Carvalho',
+        email: 'Ines@Example.com',
+        specialty: 'Psychiatry',
+        bio: '  ',
+      }),
+    ).toEqual({
+      ok: true,
+      data: {
+        firstName: 'Ines',
+        lastName: 'Carvalho',
+        email: 'ines@example.com',
+        specialty: 'Psychiatry',
+        experience: 0,
+      },
+    });
+  });
+
+  it('refuses experience beyond the limit', () => {
+    const result = validateCreateDoctor({
+      ...emptyProviderFormValues(),
+      firstName: 'Ines',
+      lastName: 'Carvalho',
+      email: 'ines@example.com',
+      specialty: 'Other',
+      experience: 120,
+    });
+    expect(result).toEqual({ ok: false, errors: { experience: 'Experience must be at most 80 years' } });
+  });
+});
