@@ -7,7 +7,10 @@ const external = process.env.TEST_EXTERNAL_DATABASE_URL ?? 'postgres://postgres@
 
 function runVitest(label, env) {
   console.log(`\n=== server tests on ${label} ===`);
-  const result = spawnSync('vitest', ['run', '--project', 'server'], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const result = spawnSync('vitest', ['run', '--project', 'server'], {
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

@@ -20,7 +20,10 @@ process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
 
 function start(script: string, env: Record<string, string>, ready: (line: string) => boolean): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -32,7 +35,9 @@ function start(script: string, env: Record<string, string>, ready: (line: string
 function run(command: string, args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'inherit', cwd: ROOT });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
@@ -42,7 +47,10 @@ async function graphql(cookie: string, query: string, variables: Record<string, 
     headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify({ query, variables }),
   });
-  return { json: (await response.json()) as { data: Record<string, unknown> | null; errors?: unknown[] }, cookies: response.headers.getSetCookie() };
+  return {
+    json: (await response.json()) as { data: Record<string, unknown> | null; errors?: unknown[] },
+    cookies: response.headers.getSetCookie(),
+  };
 }
 
 interface Result {
@@ -58,7 +66,9 @@ async function measure(name: string, options: autocannon.Options): Promise<Resul
   await autocannon({ ...options, duration: 2 });
   const result = await autocannon({ ...options, duration: DURATION });
   const errors = result.errors + result.non2xx;
-  console.log(`${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  errors ${errors}`);
+  console.log(
+    `${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  errors ${errors}`,
+  );
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
@@ -68,7 +78,16 @@ try {
   console.log(`Starting the production server (data in ${dataDir})`);
   await start(
     path.join(ROOT, 'apps/server/src/main.ts'),
-    { NODE_ENV: 'production', AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-00', DEMO_MODE: 'true', PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    {
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-00',
+      DEMO_MODE: 'true',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
     (line) => line.includes('is running at'),
   );
   console.log(`Seeding ${PATIENTS} patients`);
@@ -78,11 +97,18 @@ try {
   const pgPassword = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
   await start(
     path.join(ROOT, 'apps/server/bench/floor-server.ts'),
-    { FLOOR_DATABASE_URL: `postgres://postgres:${encodeURIComponent(pgPassword)}@127.0.0.1:${pgPort}/postgres`, FLOOR_PORT: String(FLOOR_PORT) },
+    {
+      FLOOR_DATABASE_URL: `postgres://postgres:${encodeURIComponent(pgPassword)}@127.0.0.1:${pgPort}/postgres`,
+      FLOOR_PORT: String(FLOOR_PORT),
+    },
     (line) => line.includes('floor ready'),
   );
 
-  const signIn = await graphql('', 'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }', { e: 'admin@demo.test', p: DEMO_PASSWORD });
+  const signIn = await graphql(
+    '',
+    'mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }',
+    { e: 'admin@demo.test', p: DEMO_PASSWORD },
+  );
   const cookie = signIn.cookies[0]!.split(';')[0]!;
 
   // A token half-way through the list: page there once, as a person scrolling would.
@@ -96,7 +122,8 @@ try {
     someId = list.items[0]!.id;
   }
 
-  const LIST = 'query ListPatients($t: String, $f: PatientFilterInput) { listPatients(limit: 50, nextToken: $t, filter: $f) { items { id firstName lastName email phone dateOfBirth isActive createdAt } nextToken } }';
+  const LIST =
+    'query ListPatients($t: String, $f: PatientFilterInput) { listPatients(limit: 50, nextToken: $t, filter: $f) { items { id firstName lastName email phone dateOfBirth isActive createdAt } nextToken } }';
   const post = (query: string, variables: Record<string, unknown>): autocannon.Options => ({
     url: `${BASE}/graphql`,
     method: 'POST',
@@ -106,22 +133,40 @@ try {
   });
 
   const results: Result[] = [];
-  results.push(await measure('floor: bare route, first page', { url: `http://127.0.0.1:${FLOOR_PORT}/floor/patients`, connections: CONNECTIONS }));
+  results.push(
+    await measure('floor: bare route, first page', {
+      url: `http://127.0.0.1:${FLOOR_PORT}/floor/patients`,
+      connections: CONNECTIONS,
+    }),
+  );
   results.push(await measure('listPatients, first page', post(LIST, {})));
   results.push(await measure('listPatients, page 500 (deep)', post(LIST, { t: deepToken })));
   results.push(await measure('listPatients, search "ander"', post(LIST, { f: { search: 'ander' } })));
-  results.push(await measure('getPatient', post('query($id: ID!) { getPatient(id: $id) { id firstName lastName email allergies } }', { id: someId })));
+  results.push(
+    await measure(
+      'getPatient',
+      post('query($id: ID!) { getPatient(id: $id) { id firstName lastName email allergies } }', { id: someId }),
+    ),
+  );
   results.push(
     await measure(
       'createPatient',
       post('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', {
-        i: { firstName: 'Bench', lastName: 'Mark', email: 'bench.mark@example.net', dateOfBirth: '1980-01-01', phone: '(503) 555-0100' },
+        i: {
+          firstName: 'Bench',
+          lastName: 'Mark',
+          email: 'bench.mark@example.net',
+          dateOfBirth: '1980-01-01',
+          phone: '(503) 555-0100',
+        },
       }),
     ),
   );
 
   const floor = results[0]!.rps;
-  const rows = results.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / floor).toFixed(2)} | ${r.errors} |`);
+  const rows = results.map(
+    (r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${(r.rps / floor).toFixed(2)} | ${r.errors} |`,
+  );
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const section = [
     '## Patients API (`npm run bench`)',
@@ -136,10 +181,15 @@ try {
     '',
   ].join('\n');
   const file = path.join(ROOT, 'docs/performance.md');
-  const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Performance\n\nFigures from the benchmarks; no test asserts timings.\n\n';
+  const existing = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8')
+    : '# Performance\n\nFigures from the benchmarks; no test asserts timings.\n\n';
   const start_ = existing.indexOf('## Patients API');
   const end = start_ === -1 ? -1 : existing.indexOf('\n## ', start_ + 1);
-  const updated = start_ === -1 ? `${existing.trimEnd()}\n\n${section}` : `${existing.slice(0, start_)}${section}${end === -1 ? '' : existing.slice(end + 1)}`;
+  const updated =
+    start_ === -1
+      ? `${existing.trimEnd()}\n\n${section}`
+      : `${existing.slice(0, start_)}${section}${end === -1 ? '' : existing.slice(end + 1)}`;
   fs.writeFileSync(file, updated.endsWith('\n') ? updated : `${updated}\n`);
   console.log(`Wrote ${path.relative(ROOT, file)}`);
 } finally {

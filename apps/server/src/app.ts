@@ -26,7 +26,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       serializers: {
         err: serializeError,
         // Only the path: query strings could carry search terms (names) in later screens.
-        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, path: req.url.split('?')[0], id: req.id }),
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          path: req.url.split('?')[0],
+          id: req.id,
+        }),
       },
     },
     genReqId: () => crypto.randomUUID(),
@@ -69,7 +73,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     return reply
       .code(database ? 200 : 503)
       .header('cache-control', 'no-store')
-      .send({ status: database ? 'ok' : 'degraded', database: database ? 'ok' : 'unreachable', version: config.version });
+      .send({
+        status: database ? 'ok' : 'degraded',
+        database: database ? 'ok' : 'unreachable',
+        version: config.version,
+      });
   });
 
   await app.register(graphqlPlugin, deps);
@@ -90,12 +98,16 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
       index: false,
       setHeaders: (res, file) => {
         // Hashed asset names never change content; index.html must always be fresh.
-        res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }
   const sendApp = async (_request: unknown, reply: FastifyReply) => {
-    if (!hasBuild) return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` first.');
+    if (!hasBuild)
+      return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` first.');
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   };
   app.get('/', sendApp);

@@ -13,8 +13,19 @@ export interface PublicCaller {
 }
 
 /** Refuses (and records) a caller who is not an administrator. */
-export async function requireAdmin(db: Database, caller: Caller, details: Record<string, unknown>, message: string = MESSAGES.adminRequired): Promise<void> {
+export async function requireAdmin(
+  db: Database,
+  caller: Caller,
+  details: Record<string, unknown>,
+  message: string = MESSAGES.adminRequired,
+): Promise<void> {
   if (caller.user.role === 'admin') return;
-  await appendAuditEntry(db, { event: 'UNAUTHORIZED_ACCESS', level: 'WARNING', actor: caller.actor, url: caller.operation, details });
+  await appendAuditEntry(db, {
+    event: 'UNAUTHORIZED_ACCESS',
+    level: 'WARNING',
+    actor: caller.actor,
+    url: caller.operation,
+    details,
+  });
   throw forbidden(message);
 }

@@ -19,8 +19,16 @@ const EnvSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DEMO_MODE: booleanFromEnv.optional(),
-  SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(15),
-  SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(15),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PRACTICE_NAME: z.string().min(1).default('Meridian Precision Psychiatry'),
@@ -28,19 +36,34 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   SMTP_URL: z
     .string()
-    .regex(/^smtps?:\/\/[^/?#]+/, 'must be an smtp:// or smtps:// URL, for example smtps://user:password@mail.example:465')
+    .regex(
+      /^smtps?:\/\/[^/?#]+/,
+      'must be an smtp:// or smtps:// URL, for example smtps://user:password@mail.example:465',
+    )
     .optional(),
   MAIL_FROM: z
     .string()
     .max(320)
-    .regex(/^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, 'must be an address, or a name and an address: Practice <no-reply@practice.example>')
+    .regex(
+      /^(?:[^<>]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
+      'must be an address, or a name and an address: Practice <no-reply@practice.example>',
+    )
     .optional(),
   ADMIN_EMAIL: z
     .string()
-    .transform((raw) => raw.split(',').map((part) => part.trim()).filter(Boolean))
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .superRefine((list, ctx) => {
       const bad = list.filter((address) => !EmailSchema.safeParse(address).success);
-      if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `not an e-mail address: ${bad.join(', ')} (separate several with commas)` });
+      if (bad.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `not an e-mail address: ${bad.join(', ')} (separate several with commas)`,
+        });
     })
     .transform((list) => list.map((address) => address.toLowerCase()))
     .optional(),

@@ -18,7 +18,9 @@ export class AppError extends Error {
 
 /** Recognises an AppError by shape as well, since GraphQL libraries may re-wrap what a resolver threw. */
 export function isAppError(error: Error): error is AppError {
-  return error instanceof AppError || (error.name === 'AppError' && typeof (error as { code?: unknown }).code === 'string');
+  return (
+    error instanceof AppError || (error.name === 'AppError' && typeof (error as { code?: unknown }).code === 'string')
+  );
 }
 
 export const unauthenticated = () => new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired);

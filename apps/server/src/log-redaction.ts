@@ -3,9 +3,15 @@
  * "params: ...") and PostgreSQL's `detail` quotes values ("Key (email)=(...) already exists"): both can be
  * health data, so neither reaches a log line. What stays: the error's type, code, message and stack frames.
  */
-export function serializeError(error: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
+export function serializeError(error: unknown): {
+  type: string;
+  message: string;
+  stack: string;
+  [key: string]: unknown;
+} {
   if (!(error instanceof Error)) return { type: typeof error, message: 'non-error thrown', stack: '' };
-  const withoutParams = (text: string | undefined) => text?.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, '\nparams: [redacted]');
+  const withoutParams = (text: string | undefined) =>
+    text?.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, '\nparams: [redacted]');
   const out: { type: string; message: string; stack: string; [key: string]: unknown } = {
     type: error.name,
     message: withoutParams(error.message) ?? '',

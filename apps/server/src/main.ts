@@ -47,10 +47,14 @@ async function main(): Promise<void> {
   // The same beat retries mail that failed and forgets rate-limit hits older than any window.
   let sweeps = 0;
   const sweep = setInterval(() => {
-    runtime.authService.sweepExpiredSessions().catch((error: unknown) => app.log.error({ err: error }, 'session sweep failed'));
+    runtime.authService
+      .sweepExpiredSessions()
+      .catch((error: unknown) => app.log.error({ err: error }, 'session sweep failed'));
     runtime.mail.wake();
     if (sweeps++ % 120 === 0) {
-      runtime.rateLimiter.prune(runtime.database.db).catch((error: unknown) => app.log.error({ err: error }, 'rate-limit pruning failed'));
+      runtime.rateLimiter
+        .prune(runtime.database.db)
+        .catch((error: unknown) => app.log.error({ err: error }, 'rate-limit pruning failed'));
     }
   }, SWEEP_INTERVAL_MS);
   sweep.unref();

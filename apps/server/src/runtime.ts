@@ -13,7 +13,12 @@ import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/client.ts';
-import { readOrCreateSecret, runningEmbeddedDatabaseUrl, startEmbeddedDatabase, type EmbeddedDatabase } from './db/embedded.ts';
+import {
+  readOrCreateSecret,
+  runningEmbeddedDatabaseUrl,
+  startEmbeddedDatabase,
+  type EmbeddedDatabase,
+} from './db/embedded.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -36,15 +41,31 @@ export interface Runtime {
 
 /** What buildApp needs from a runtime. */
 export function appDependencies(runtime: Runtime): AppDependencies {
-  const { config, database, authService, patients, providers, mail, invitations, passwordReset, accessRequests } = runtime;
-  return { config, db: database.db, pool: database.pool, authService, patients, providers, mail, invitations, passwordReset, accessRequests };
+  const { config, database, authService, patients, providers, mail, invitations, passwordReset, accessRequests } =
+    runtime;
+  return {
+    config,
+    db: database.db,
+    pool: database.pool,
+    authService,
+    patients,
+    providers,
+    mail,
+    invitations,
+    passwordReset,
+    accessRequests,
+  };
 }
 
 /**
  * Opens the database the configuration names (DATABASE_URL, else the embedded server under DATA_DIR),
  * applies the migrations and builds the services that need it.
  */
-export async function openRuntime(config: Config, log: Log, options: { shareRunningServer?: boolean } = {}): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  log: Log,
+  options: { shareRunningServer?: boolean } = {},
+): Promise<Runtime> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl ?? (options.shareRunningServer ? runningEmbeddedDatabaseUrl(config.dataDir) : undefined);
   if (!url) {
@@ -63,8 +84,21 @@ export async function openRuntime(config: Config, log: Log, options: { shareRunn
     const mail = new MailService({ db: database.db, config, log, secret });
     const rateLimiter = new RateLimiter(secret);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
-    const passwordReset = new PasswordResetService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
-    const accessRequests = new AccessRequestsService({ db: database.db, mail, invitations, limiter: rateLimiter, secret });
+    const passwordReset = new PasswordResetService({
+      auth,
+      db: database.db,
+      config,
+      mail,
+      limiter: rateLimiter,
+      secret,
+    });
+    const accessRequests = new AccessRequestsService({
+      db: database.db,
+      mail,
+      invitations,
+      limiter: rateLimiter,
+      secret,
+    });
     const opened = database;
     return {
       config,

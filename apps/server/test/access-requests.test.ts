@@ -1,13 +1,24 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_REQUEST_MESSAGES, DEMO_PASSWORD, INVITATION_MESSAGES } from '@telehealth/shared';
-import { accessRequests, accountTokens, auditEntries, mailOutbox, patients, providers, users } from '../src/db/schema.ts';
+import {
+  accessRequests,
+  accountTokens,
+  auditEntries,
+  mailOutbox,
+  patients,
+  providers,
+  users,
+} from '../src/db/schema.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken } from './mail-helpers.ts';
 
-const SUBMIT_PROVIDER = 'mutation ($input: ProviderAccessRequestInput!) { submitProviderAccessRequest(input: $input) { success message } }';
-const SUBMIT_PATIENT = 'mutation ($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success message } }';
-const SUMMARY = 'id kind status firstName lastName email language createdAt reviewedAt reviewedBy reviewedByName declineReason account';
+const SUBMIT_PROVIDER =
+  'mutation ($input: ProviderAccessRequestInput!) { submitProviderAccessRequest(input: $input) { success message } }';
+const SUBMIT_PATIENT =
+  'mutation ($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success message } }';
+const SUMMARY =
+  'id kind status firstName lastName email language createdAt reviewedAt reviewedBy reviewedByName declineReason account';
 const DETAIL = `${SUMMARY} emailHasAccount
   providerForm { phone medicalLicense specialty subSpecialty yearsOfExperience boardCertifications practiceType organizationName practiceAddress practiceCity practiceState practiceZip currentEMR patientVolume telemedicineExperience interestedFeatures referralSource additionalInfo preferredContactMethod bestTimeToContact }
   patientForm { dateOfBirth phone address city state zipCode emergencyContactName emergencyContactPhone currentProvider providerPhone referringDoctor insuranceProvider reasonForInterest currentConditions currentMedications allergies servicesInterested preferredAppointmentTimes technologyComfort additionalQuestions hearAboutUs preferredContactMethod languagePreference consentToContact }`;
@@ -17,7 +28,8 @@ const APPROVE = `mutation ($id: ID!, $owner: ID) { approveAccessRequest(id: $id,
 const DECLINE = `mutation ($id: ID!, $reason: String) { declineAccessRequest(id: $id, reason: $reason) { ${DETAIL} } }`;
 const COUNTS = '{ accessRequestCounts { new approved declined } }';
 const INVITATION_STATUS = 'query ($token: String!) { invitationStatus(token: $token) { status email expiresAt } }';
-const ACCEPT = 'mutation ($token: String!, $password: String!) { acceptInvitation(token: $token, password: $password) { success message email } }';
+const ACCEPT =
+  'mutation ($token: String!, $password: String!) { acceptInvitation(token: $token, password: $password) { success message email } }';
 const SEND_INVITATION = 'mutation ($id: ID!) { sendInvitation(accountId: $id) { success message } }';
 
 let t: TestApp;
@@ -97,22 +109,27 @@ const patientForm = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function submit(kind: 'provider' | 'patient', input: Record<string, unknown>, ip = nextAddress()) {
-  return gqlFrom<{ submitProviderAccessRequest?: { success: boolean; message: string }; submitPatientAccessRequest?: { success: boolean; message: string } }>(
-    t.app,
-    ip,
-    kind === 'provider' ? SUBMIT_PROVIDER : SUBMIT_PATIENT,
-    { input },
-  );
+  return gqlFrom<{
+    submitProviderAccessRequest?: { success: boolean; message: string };
+    submitPatientAccessRequest?: { success: boolean; message: string };
+  }>(t.app, ip, kind === 'provider' ? SUBMIT_PROVIDER : SUBMIT_PATIENT, { input });
 }
 
 async function requestIdFor(email: string): Promise<string> {
-  const [row] = await t.runtime.database.db.select({ id: accessRequests.id }).from(accessRequests).where(eq(accessRequests.email, email));
+  const [row] = await t.runtime.database.db
+    .select({ id: accessRequests.id })
+    .from(accessRequests)
+    .where(eq(accessRequests.email, email));
   if (!row) throw new Error(`no request for ${email}`);
   return row.id;
 }
 
 async function mailsTo(email: string) {
-  return t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt));
+  return t.runtime.database.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.toAddress, email))
+    .orderBy(desc(mailOutbox.createdAt));
 }
 
 beforeAll(async () => {
@@ -147,7 +164,16 @@ describe('the access request forms', () => {
   });
 
   it('answers bad values of the doctor form field by field', async () => {
-    const response = await submit('provider', providerForm({ email: 'nope', specialty: 'Astrology', yearsOfExperience: '40', practiceZip: '123', interestedFeatures: ['Teleportation'] }));
+    const response = await submit(
+      'provider',
+      providerForm({
+        email: 'nope',
+        specialty: 'Astrology',
+        yearsOfExperience: '40',
+        practiceZip: '123',
+        interestedFeatures: ['Teleportation'],
+      }),
+    );
     expect(response.errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
       email: 'Please enter a valid email address',
       specialty: 'Please choose a valid specialty',
@@ -164,8 +190,13 @@ describe('the access request forms', () => {
         'Email is required, Reason for interest is required, Please agree to be contacted about your request',
     );
     const unticked = await submit('patient', patientForm({ consentToContact: false }));
-    expect(unticked.errors?.[0]?.extensions).toHaveProperty('fieldErrors', { consentToContact: ACCESS_REQUEST_MESSAGES.consentRequired });
-    const future = await submit('patient', patientForm({ dateOfBirth: '2999-01-01', emergencyContactPhone: '12', zipCode: 'abcde' }));
+    expect(unticked.errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
+      consentToContact: ACCESS_REQUEST_MESSAGES.consentRequired,
+    });
+    const future = await submit(
+      'patient',
+      patientForm({ dateOfBirth: '2999-01-01', emergencyContactPhone: '12', zipCode: 'abcde' }),
+    );
     expect(future.errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
       dateOfBirth: 'Date of birth must be in the past',
       emergencyContactPhone: 'Phone number must be 10-15 digits long',
@@ -176,23 +207,53 @@ describe('the access request forms', () => {
   it('stores a doctor request with every field, the defaults applied, and mails the administrators and the requester', async () => {
     const input = providerForm({ preferredContactMethod: undefined, locale: 'es' });
     const response = await submit('provider', input);
-    expect(response.data?.submitProviderAccessRequest).toEqual({ success: true, message: ACCESS_REQUEST_MESSAGES.received });
-    const [row] = await t.runtime.database.db.select().from(accessRequests).where(eq(accessRequests.email, input.email));
-    expect(row).toMatchObject({ kind: 'provider', status: 'new', firstName: 'Elena', lastName: 'Marsh', language: 'es', accountId: null });
+    expect(response.data?.submitProviderAccessRequest).toEqual({
+      success: true,
+      message: ACCESS_REQUEST_MESSAGES.received,
+    });
+    const [row] = await t.runtime.database.db
+      .select()
+      .from(accessRequests)
+      .where(eq(accessRequests.email, input.email));
+    expect(row).toMatchObject({
+      kind: 'provider',
+      status: 'new',
+      firstName: 'Elena',
+      lastName: 'Marsh',
+      language: 'es',
+      accountId: null,
+    });
     expect(row?.clientIpHash).toMatch(/^[\w-]{43}$/);
-    expect(row?.form).toMatchObject({ practiceZip: '97201', medicalLicense: 'OR-MD-55821', preferredContactMethod: 'email', interestedFeatures: ['Video Consultations', 'Clinical Notes'] });
+    expect(row?.form).toMatchObject({
+      practiceZip: '97201',
+      medicalLicense: 'OR-MD-55821',
+      preferredContactMethod: 'email',
+      interestedFeatures: ['Video Consultations', 'Clinical Notes'],
+    });
     expect(row?.form).not.toHaveProperty('website');
 
     const [ack] = await mailsTo(input.email);
     expect(ack).toMatchObject({ kind: 'access-request-received', status: 'kept', language: 'es' });
     expect(ack?.textBody).toContain('1 a 2 días hábiles');
     const [notice] = await mailsTo('admin@demo.test');
-    expect(notice).toMatchObject({ kind: 'access-request-waiting', status: 'kept', subject: 'New provider access request waiting for review' });
+    expect(notice).toMatchObject({
+      kind: 'access-request-waiting',
+      status: 'kept',
+      subject: 'New provider access request waiting for review',
+    });
     expect(notice?.textBody).toContain('http://localhost:3000/admin/access-requests');
     // The administrators' notice names nobody.
-    for (const mail of [notice]) expect(`${mail?.subject} ${mail?.textBody} ${mail?.htmlBody}`).not.toMatch(/Elena|Marsh|OR-MD|Riverside|elena\.marsh/);
+    for (const mail of [notice])
+      expect(`${mail?.subject} ${mail?.textBody} ${mail?.htmlBody}`).not.toMatch(
+        /Elena|Marsh|OR-MD|Riverside|elena\.marsh/,
+      );
 
-    const [audit] = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'ACCESS_REQUEST_SUBMITTED')).orderBy(desc(auditEntries.id)).limit(1);
+    const [audit] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'ACCESS_REQUEST_SUBMITTED'))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
     expect(audit?.details).toEqual({ accessRequestId: row?.id, kind: 'provider' });
   });
 
@@ -217,7 +278,10 @@ describe('the access request forms', () => {
     const input = patientForm({ languagePreference: 'spanish', locale: 'en' });
     await submit('patient', input);
     const [ack] = await mailsTo(input.email);
-    expect(ack).toMatchObject({ language: 'es', subject: 'Hemos recibido su solicitud - Meridian Precision Psychiatry' });
+    expect(ack).toMatchObject({
+      language: 'es',
+      subject: 'Hemos recibido su solicitud - Meridian Precision Psychiatry',
+    });
     expect(ack?.textBody).toContain('988');
   });
 
@@ -225,7 +289,10 @@ describe('the access request forms', () => {
     const before = await t.runtime.database.db.select({ n: sql<number>`count(*)::int` }).from(accessRequests);
     const mailsBefore = await t.runtime.database.db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox);
     const response = await submit('patient', patientForm({ website: 'http://spam.example', firstName: '' }));
-    expect(response.data?.submitPatientAccessRequest).toEqual({ success: true, message: ACCESS_REQUEST_MESSAGES.received });
+    expect(response.data?.submitPatientAccessRequest).toEqual({
+      success: true,
+      message: ACCESS_REQUEST_MESSAGES.received,
+    });
     expect(await t.runtime.database.db.select({ n: sql<number>`count(*)::int` }).from(accessRequests)).toEqual(before);
     expect(await t.runtime.database.db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox)).toEqual(mailsBefore);
   });
@@ -234,14 +301,22 @@ describe('the access request forms', () => {
     const ip = '10.99.0.1';
     // A form the server refuses does not count.
     expect((await submit('patient', {}, ip)).errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    for (let i = 0; i < 5; i++) expect((await submit(i % 2 ? 'provider' : 'patient', i % 2 ? providerForm() : patientForm(), ip)).data).not.toBeNull();
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await submit(i % 2 ? 'provider' : 'patient', i % 2 ? providerForm() : patientForm(), ip)).data,
+      ).not.toBeNull();
     const refused = await submit('patient', patientForm(), ip);
     expect(refused.data).toBeNull();
     expect(refused.errors?.[0]?.extensions?.code).toBe('TOO_MANY_REQUESTS');
     expect(refused.errors?.[0]?.message).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
     expect(refused.errors?.[0]?.extensions?.retryAfterSeconds).toBeGreaterThan(3000);
     expect((await submit('patient', patientForm(), '10.99.0.2')).data?.submitPatientAccessRequest?.success).toBe(true);
-    const [limited] = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'RATE_LIMITED')).orderBy(desc(auditEntries.id)).limit(1);
+    const [limited] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'RATE_LIMITED'))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
     expect(limited?.clientIp).toBe(ip);
   });
 });
@@ -270,16 +345,30 @@ describe('reviewing access requests', () => {
       emails.push(input.email);
       await submit('patient', input);
     }
-    const first = await admin.gql<{ listAccessRequests: { items: { email: string; status: string; kind: string }[]; nextToken: string | null } }>(LIST, { status: 'new', limit: 2 });
+    const first = await admin.gql<{
+      listAccessRequests: { items: { email: string; status: string; kind: string }[]; nextToken: string | null };
+    }>(LIST, { status: 'new', limit: 2 });
     expect(first.data?.listAccessRequests.items.map((r) => r.email)).toEqual([emails[2], emails[1]]);
     expect(first.data?.listAccessRequests.items[0]).toMatchObject({ status: 'new', kind: 'patient' });
-    const second = await admin.gql<{ listAccessRequests: { items: { email: string }[] } }>(LIST, { status: 'new', limit: 2, nextToken: first.data?.listAccessRequests.nextToken });
+    const second = await admin.gql<{ listAccessRequests: { items: { email: string }[] } }>(LIST, {
+      status: 'new',
+      limit: 2,
+      nextToken: first.data?.listAccessRequests.nextToken,
+    });
     expect(second.data?.listAccessRequests.items[0]?.email).toBe(emails[0]);
-    const mismatched = await admin.gql(LIST, { status: 'declined', nextToken: first.data?.listAccessRequests.nextToken });
+    const mismatched = await admin.gql(LIST, {
+      status: 'declined',
+      nextToken: first.data?.listAccessRequests.nextToken,
+    });
     expect(mismatched.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const badStatus = await admin.gql(LIST, { status: 'pending' });
     expect(badStatus.errors?.[0]?.message).toBe('Validation failed: Please choose a valid status');
-    const [audit] = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'ACCESS_REQUEST_VIEW')).orderBy(desc(auditEntries.id)).limit(1);
+    const [audit] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'ACCESS_REQUEST_VIEW'))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
     expect(audit?.details).toMatchObject({ page: 'next' });
   });
 
@@ -287,8 +376,17 @@ describe('reviewing access requests', () => {
     const input = patientForm();
     await submit('patient', input);
     const id = await requestIdFor(input.email);
-    const response = await admin.gql<{ getAccessRequest: Record<string, unknown> & { patientForm: Record<string, unknown> } }>(GET, { id });
-    expect(response.data?.getAccessRequest).toMatchObject({ id, kind: 'patient', status: 'new', email: input.email, emailHasAccount: false, providerForm: null });
+    const response = await admin.gql<{
+      getAccessRequest: Record<string, unknown> & { patientForm: Record<string, unknown> };
+    }>(GET, { id });
+    expect(response.data?.getAccessRequest).toMatchObject({
+      id,
+      kind: 'patient',
+      status: 'new',
+      email: input.email,
+      emailHasAccount: false,
+      providerForm: null,
+    });
     expect(response.data?.getAccessRequest.patientForm).toMatchObject({
       dateOfBirth: HEALTH.dateOfBirth,
       zipCode: '97301',
@@ -297,9 +395,16 @@ describe('reviewing access requests', () => {
       consentToContact: true,
       languagePreference: 'english',
     });
-    const [audit] = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'ACCESS_REQUEST_VIEW')).orderBy(desc(auditEntries.id)).limit(1);
+    const [audit] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'ACCESS_REQUEST_VIEW'))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
     expect(audit?.details).toEqual({ accessRequestIds: [id], kind: 'patient' });
-    expect((await admin.gql(GET, { id: crypto.randomUUID() })).errors?.[0]?.message).toBe(ACCESS_REQUEST_MESSAGES.notFound);
+    expect((await admin.gql(GET, { id: crypto.randomUUID() })).errors?.[0]?.message).toBe(
+      ACCESS_REQUEST_MESSAGES.notFound,
+    );
     expect((await admin.gql(GET, { id: 'nope' })).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
@@ -309,19 +414,48 @@ describe('reviewing access requests', () => {
     const id = await requestIdFor(input.email);
     const response = await admin.gql<{ approveAccessRequest: Record<string, unknown> }>(APPROVE, { id });
     expect(response.errors).toBeUndefined();
-    expect(response.data?.approveAccessRequest).toMatchObject({ status: 'approved', reviewedBy: adminId, reviewedByName: 'Avery Admin', emailHasAccount: true });
+    expect(response.data?.approveAccessRequest).toMatchObject({
+      status: 'approved',
+      reviewedBy: adminId,
+      reviewedByName: 'Avery Admin',
+      emailHasAccount: true,
+    });
     const db = t.runtime.database.db;
     const [account] = await db.select().from(users).where(eq(users.email, input.email));
-    expect(account).toMatchObject({ role: 'provider', firstName: 'Elena', lastName: 'Marsh', emailVerified: false, isActive: true });
+    expect(account).toMatchObject({
+      role: 'provider',
+      firstName: 'Elena',
+      lastName: 'Marsh',
+      emailVerified: false,
+      isActive: true,
+    });
     expect(response.data?.approveAccessRequest.account).toBe(account?.id);
     const [record] = await db.select().from(providers).where(eq(providers.accountId, account!.id));
-    expect(record).toMatchObject({ specialty: 'Neurology', experience: 6, phone: '(503) 555-0123', email: input.email });
+    expect(record).toMatchObject({
+      specialty: 'Neurology',
+      experience: 6,
+      phone: '(503) 555-0123',
+      email: input.email,
+    });
     const [invitation] = await mailsTo(input.email);
-    expect(invitation).toMatchObject({ kind: 'invitation', status: 'kept', subject: 'Set your password for Meridian Precision Psychiatry' });
+    expect(invitation).toMatchObject({
+      kind: 'invitation',
+      status: 'kept',
+      subject: 'Set your password for Meridian Precision Psychiatry',
+    });
     expect(invitation?.textBody).toMatch(/http:\/\/localhost:3000\/invite#[\w-]{43}/);
     expect(invitation?.textBody).toContain('72 hours');
-    const events = await db.select({ event: auditEntries.event, details: auditEntries.details }).from(auditEntries).where(sql`${auditEntries.details}->>'accessRequestId' = ${id}`);
-    expect(events.map((e) => e.event)).toEqual(['ACCESS_REQUEST_SUBMITTED', 'ACCOUNT_CREATED', 'PROVIDER_CREATE', 'ACCESS_REQUEST_APPROVED', 'INVITATION_SENT']);
+    const events = await db
+      .select({ event: auditEntries.event, details: auditEntries.details })
+      .from(auditEntries)
+      .where(sql`${auditEntries.details}->>'accessRequestId' = ${id}`);
+    expect(events.map((e) => e.event)).toEqual([
+      'ACCESS_REQUEST_SUBMITTED',
+      'ACCOUNT_CREATED',
+      'PROVIDER_CREATE',
+      'ACCESS_REQUEST_APPROVED',
+      'INVITATION_SENT',
+    ]);
   });
 
   it('approves a patient request: a patient account, a record owned by the chosen provider and linked to the account', async () => {
@@ -333,9 +467,14 @@ describe('reviewing access requests', () => {
       message: 'Validation failed: Please choose a provider',
       extensions: { code: 'BAD_USER_INPUT', fieldErrors: { ownerProviderId: 'Please choose a provider' } },
     });
-    expect((await admin.gql(APPROVE, { id, owner: adminId })).errors?.[0]?.extensions).toHaveProperty('fieldErrors', { ownerProviderId: 'Please choose a provider' });
+    expect((await admin.gql(APPROVE, { id, owner: adminId })).errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
+      ownerProviderId: 'Please choose a provider',
+    });
 
-    const response = await admin.gql<{ approveAccessRequest: { status: string; account: string } }>(APPROVE, { id, owner: providerId });
+    const response = await admin.gql<{ approveAccessRequest: { status: string; account: string } }>(APPROVE, {
+      id,
+      owner: providerId,
+    });
     expect(response.data?.approveAccessRequest.status).toBe('approved');
     const db = t.runtime.database.db;
     const accountId = response.data!.approveAccessRequest.account;
@@ -362,10 +501,13 @@ describe('reviewing access requests', () => {
       isActive: true,
     });
     // The owning provider finds the new patient in the list.
-    const list = await provider.gql<{ listPatients: { items: { id: string }[] } }>('{ listPatients(limit: 100, filter: { search: "lindqvist" }) { items { id } } }');
+    const list = await provider.gql<{ listPatients: { items: { id: string }[] } }>(
+      '{ listPatients(limit: 100, filter: { search: "lindqvist" }) { items { id } } }',
+    );
     expect(list.data?.listPatients.items.map((p) => p.id)).toContain(record?.id);
     const [invitation] = await mailsTo(input.email);
-    for (const secret of Object.values(HEALTH)) expect(`${invitation?.textBody}${invitation?.htmlBody}`).not.toContain(secret);
+    for (const secret of Object.values(HEALTH))
+      expect(`${invitation?.textBody}${invitation?.htmlBody}`).not.toContain(secret);
   });
 
   it('refuses to review a request twice, or to approve one whose e-mail has an account', async () => {
@@ -374,7 +516,9 @@ describe('reviewing access requests', () => {
     const id = await requestIdFor(input.email);
     await admin.gql(APPROVE, { id });
     expect((await admin.gql(APPROVE, { id })).errors?.[0]?.message).toBe(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
-    expect((await admin.gql(DECLINE, { id, reason: 'x' })).errors?.[0]?.message).toBe(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
+    expect((await admin.gql(DECLINE, { id, reason: 'x' })).errors?.[0]?.message).toBe(
+      ACCESS_REQUEST_MESSAGES.alreadyReviewed,
+    );
 
     const again = providerForm({ email: input.email });
     await submit('provider', again);
@@ -384,21 +528,42 @@ describe('reviewing access requests', () => {
       .where(and(eq(accessRequests.email, input.email), eq(accessRequests.status, 'new')));
     const detail = await admin.gql<{ getAccessRequest: { emailHasAccount: boolean } }>(GET, { id: second!.id });
     expect(detail.data?.getAccessRequest.emailHasAccount).toBe(true);
-    expect((await admin.gql(APPROVE, { id: second!.id })).errors?.[0]?.message).toBe(ACCESS_REQUEST_MESSAGES.accountExists);
+    expect((await admin.gql(APPROVE, { id: second!.id })).errors?.[0]?.message).toBe(
+      ACCESS_REQUEST_MESSAGES.accountExists,
+    );
   });
 
   it('declines with a required reason, which stays out of the audit trail', async () => {
     const input = patientForm();
     await submit('patient', input);
     const id = await requestIdFor(input.email);
-    expect((await admin.gql(DECLINE, { id })).errors?.[0]?.extensions).toHaveProperty('fieldErrors', { reason: 'Reason is required' });
-    expect((await admin.gql(DECLINE, { id, reason: '   ' })).errors?.[0]?.message).toBe('Validation failed: Reason is required');
-    const response = await admin.gql<{ getAccessRequest: never; declineAccessRequest: Record<string, unknown> }>(DECLINE, { id, reason: 'Outside our service area' });
-    expect(response.data?.declineAccessRequest).toMatchObject({ status: 'declined', declineReason: 'Outside our service area', reviewedBy: adminId, account: null });
+    expect((await admin.gql(DECLINE, { id })).errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
+      reason: 'Reason is required',
+    });
+    expect((await admin.gql(DECLINE, { id, reason: '   ' })).errors?.[0]?.message).toBe(
+      'Validation failed: Reason is required',
+    );
+    const response = await admin.gql<{ getAccessRequest: never; declineAccessRequest: Record<string, unknown> }>(
+      DECLINE,
+      { id, reason: 'Outside our service area' },
+    );
+    expect(response.data?.declineAccessRequest).toMatchObject({
+      status: 'declined',
+      declineReason: 'Outside our service area',
+      reviewedBy: adminId,
+      account: null,
+    });
     expect(await t.runtime.database.db.select().from(users).where(eq(users.email, input.email))).toEqual([]);
-    const [audit] = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'ACCESS_REQUEST_DECLINED')).orderBy(desc(auditEntries.id)).limit(1);
+    const [audit] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'ACCESS_REQUEST_DECLINED'))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
     expect(audit?.details).toEqual({ accessRequestId: id, kind: 'patient' });
-    const counts = await admin.gql<{ accessRequestCounts: { new: number; approved: number; declined: number } }>(COUNTS);
+    const counts = await admin.gql<{ accessRequestCounts: { new: number; approved: number; declined: number } }>(
+      COUNTS,
+    );
     expect(counts.data?.accessRequestCounts.declined).toBeGreaterThanOrEqual(1);
     expect(counts.data?.accessRequestCounts.approved).toBeGreaterThanOrEqual(2);
   });
@@ -411,45 +576,82 @@ describe('invitations', () => {
     const id = await requestIdFor(input.email);
     const approved = await admin.gql<{ approveAccessRequest: { account: string } }>(APPROVE, { id, owner: providerId });
     const [mail] = await mailsTo(input.email);
-    return { email: input.email, accountId: approved.data!.approveAccessRequest.account, token: linkToken(mail!.textBody!, '/invite') };
+    return {
+      email: input.email,
+      accountId: approved.data!.approveAccessRequest.account,
+      token: linkToken(mail!.textBody!, '/invite'),
+    };
   }
 
   it('lets the invited patient set a password once, sign in and reach the Patient Portal', async () => {
     const { email, token, accountId } = await approvedPatient();
     const visitor = new TestClient(t.app);
-    expect((await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token })).data?.invitationStatus).toMatchObject({ status: 'valid', email });
+    expect(
+      (await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token })).data?.invitationStatus,
+    ).toMatchObject({ status: 'valid', email });
     // Signing in before the password is set fails like any wrong password.
     expect((await visitor.signIn(email, 'Whatever-123!')).success).toBe(false);
 
     const weak = await visitor.gql(ACCEPT, { token, password: 'password' });
-    expect(weak.errors?.[0]?.extensions).toHaveProperty('fieldErrors', { password: 'Password must contain an uppercase letter' });
-    const accepted = await visitor.gql<{ acceptInvitation: unknown }>(ACCEPT, { token, password: 'Tomas-Portal-2026!' });
+    expect(weak.errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
+      password: 'Password must contain an uppercase letter',
+    });
+    const accepted = await visitor.gql<{ acceptInvitation: unknown }>(ACCEPT, {
+      token,
+      password: 'Tomas-Portal-2026!',
+    });
     expect(accepted.data?.acceptInvitation).toEqual({ success: true, message: INVITATION_MESSAGES.accepted, email });
     expect(visitor.cookie).toBeUndefined();
 
     const signedIn = await visitor.signIn(email, 'Tomas-Portal-2026!');
     expect(signedIn).toMatchObject({ success: true, nextStep: 'DONE' });
     expect(await visitor.me()).toMatchObject({ userId: accountId, role: 'patient', email });
-    const [account] = await t.runtime.database.db.select({ emailVerified: users.emailVerified }).from(users).where(eq(users.id, accountId));
+    const [account] = await t.runtime.database.db
+      .select({ emailVerified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, accountId));
     expect(account?.emailVerified).toBe(true);
 
     const second = await new TestClient(t.app).gql(ACCEPT, { token, password: 'Another-Pass-2026!' });
-    expect(second.errors?.[0]).toMatchObject({ message: INVITATION_MESSAGES.used, extensions: { code: 'BAD_USER_INPUT', reason: 'used' } });
-    expect((await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token })).data?.invitationStatus).toMatchObject({ status: 'used', email: null });
-    const [audit] = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'INVITATION_ACCEPTED')).orderBy(desc(auditEntries.id)).limit(1);
+    expect(second.errors?.[0]).toMatchObject({
+      message: INVITATION_MESSAGES.used,
+      extensions: { code: 'BAD_USER_INPUT', reason: 'used' },
+    });
+    expect(
+      (await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token })).data?.invitationStatus,
+    ).toMatchObject({ status: 'used', email: null });
+    const [audit] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'INVITATION_ACCEPTED'))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
     expect(audit).toMatchObject({ userId: accountId, userRole: 'patient' });
   });
 
   it('refuses an expired invitation and an unknown one', async () => {
     const { token, accountId } = await approvedPatient();
-    await t.runtime.database.db.update(accountTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(accountTokens.userId, accountId));
+    await t.runtime.database.db
+      .update(accountTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(accountTokens.userId, accountId));
     const visitor = new TestClient(t.app);
-    expect((await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token })).data?.invitationStatus).toMatchObject({ status: 'expired' });
+    expect(
+      (await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token })).data?.invitationStatus,
+    ).toMatchObject({ status: 'expired' });
     const expired = await visitor.gql(ACCEPT, { token, password: 'Tomas-Portal-2026!' });
-    expect(expired.errors?.[0]).toMatchObject({ message: INVITATION_MESSAGES.expired, extensions: { reason: 'expired' } });
+    expect(expired.errors?.[0]).toMatchObject({
+      message: INVITATION_MESSAGES.expired,
+      extensions: { reason: 'expired' },
+    });
     const unknown = await visitor.gql(ACCEPT, { token: 'x'.repeat(43), password: 'Tomas-Portal-2026!' });
-    expect(unknown.errors?.[0]).toMatchObject({ message: INVITATION_MESSAGES.invalid, extensions: { reason: 'invalid' } });
-    expect((await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token: 'nope' })).data?.invitationStatus).toMatchObject({ status: 'invalid' });
+    expect(unknown.errors?.[0]).toMatchObject({
+      message: INVITATION_MESSAGES.invalid,
+      extensions: { reason: 'invalid' },
+    });
+    expect(
+      (await visitor.gql<{ invitationStatus: unknown }>(INVITATION_STATUS, { token: 'nope' })).data?.invitationStatus,
+    ).toMatchObject({ status: 'invalid' });
   });
 
   it('sends a new invitation on request; the earlier link stops working', async () => {
@@ -461,9 +663,20 @@ describe('invitations', () => {
     expect(fresh).not.toBe(token);
     expect(latest?.textBody).toContain('Your request for access has been approved.');
     const visitor = new TestClient(t.app);
-    expect((await visitor.gql(ACCEPT, { token, password: 'Tomas-Portal-2026!' })).errors?.[0]?.extensions).toHaveProperty('reason', 'invalid');
-    expect((await visitor.gql<{ acceptInvitation: { success: boolean } }>(ACCEPT, { token: fresh, password: 'Tomas-Portal-2026!' })).data?.acceptInvitation.success).toBe(true);
-    expect((await admin.gql(SEND_INVITATION, { id: accountId })).errors?.[0]?.message).toBe(INVITATION_MESSAGES.alreadyHasPassword);
+    expect(
+      (await visitor.gql(ACCEPT, { token, password: 'Tomas-Portal-2026!' })).errors?.[0]?.extensions,
+    ).toHaveProperty('reason', 'invalid');
+    expect(
+      (
+        await visitor.gql<{ acceptInvitation: { success: boolean } }>(ACCEPT, {
+          token: fresh,
+          password: 'Tomas-Portal-2026!',
+        })
+      ).data?.acceptInvitation.success,
+    ).toBe(true);
+    expect((await admin.gql(SEND_INVITATION, { id: accountId })).errors?.[0]?.message).toBe(
+      INVITATION_MESSAGES.alreadyHasPassword,
+    );
   });
 
   it('invites a provider that an administrator added without a password', async () => {
@@ -487,7 +700,10 @@ describe('invitations', () => {
     }
     const refused = await gqlFrom(t.app, ip, ACCEPT, { token: 'guess-6', password: 'Guess-Pass-2026!' });
     expect(refused.errors?.[0]?.extensions?.code).toBe('TOO_MANY_REQUESTS');
-    const failures = await t.runtime.database.db.select().from(auditEntries).where(inArray(auditEntries.event, ['INVITATION_FAILED']));
+    const failures = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(inArray(auditEntries.event, ['INVITATION_FAILED']));
     expect(failures.length).toBeGreaterThanOrEqual(5);
   });
 });

@@ -18,7 +18,11 @@ beforeAll(async () => {
     event: 'PATIENT_VIEW',
     level: 'INFO',
     actor,
-    details: { patientIds: ['p1'], password: 'hunter2', nested: { accessToken: 'abc', ssn: '123-45-6789', kept: 'yes' } },
+    details: {
+      patientIds: ['p1'],
+      password: 'hunter2',
+      nested: { accessToken: 'abc', ssn: '123-45-6789', kept: 'yes' },
+    },
   });
   await client.signIn('admin@demo.test', DEMO_PASSWORD);
 });
@@ -39,7 +43,14 @@ describe('audit trail', () => {
   it('stores the specification fields, classification and retention', async () => {
     const rows = await t.runtime.database.db.select().from(auditEntries).orderBy(auditEntries.id);
     const view = rows.find((r) => r.event === 'PATIENT_VIEW')!;
-    expect(view).toMatchObject({ hipaaRequired: true, retentionYears: 6, level: 'INFO', userId: 'u1', userRole: 'provider', sessionId: 's1' });
+    expect(view).toMatchObject({
+      hipaaRequired: true,
+      retentionYears: 6,
+      level: 'INFO',
+      userId: 'u1',
+      userRole: 'provider',
+      sessionId: 's1',
+    });
     expect(view.details).toEqual({ patientIds: ['p1'], nested: { kept: 'yes' } });
     const failed = rows.find((r) => r.event === 'FAILED_LOGIN')!;
     expect(failed).toMatchObject({ hipaaRequired: false, retentionYears: 7, level: 'WARNING', userRole: 'provider' });
@@ -60,14 +71,19 @@ describe('audit trail', () => {
     await expect(db.execute(sql`UPDATE audit_entries SET level = 'ERROR'`)).rejects.toThrow();
     await expect(db.execute(sql`DELETE FROM audit_entries`)).rejects.toThrow();
     await expect(db.execute(sql`TRUNCATE audit_entries`)).rejects.toThrow();
-    const cause = await db.execute(sql`DELETE FROM audit_entries`).catch((e: unknown) => (e as { cause?: Error }).cause?.message);
+    const cause = await db
+      .execute(sql`DELETE FROM audit_entries`)
+      .catch((e: unknown) => (e as { cause?: Error }).cause?.message);
     expect(cause).toMatch(/append-only/);
     expect((await verifyAuditChain(db)).ok).toBe(true);
   });
 
   it('detects a changed entry and names it', async () => {
     const db = t.runtime.database.db;
-    const [target] = await db.select().from(auditEntries).where(sql`event = 'PATIENT_VIEW'`);
+    const [target] = await db
+      .select()
+      .from(auditEntries)
+      .where(sql`event = 'PATIENT_VIEW'`);
     await tamper(`UPDATE audit_entries SET details = '{"patientIds":["someone-else"]}' WHERE id = ${target!.id}`);
     const result = await verifyAuditChain(db);
     expect(result).toMatchObject({ ok: false, brokenAt: target!.id });
@@ -89,7 +105,9 @@ describe('audit trail', () => {
     const fresh = await createTestApp({}, { demo: false });
     const db = fresh.runtime.database.db;
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => appendAuditEntry(db, { event: 'LOGIN', level: 'INFO', actor, details: { i } })),
+      Array.from({ length: 40 }, (_, i) =>
+        appendAuditEntry(db, { event: 'LOGIN', level: 'INFO', actor, details: { i } }),
+      ),
     );
     const result = await verifyAuditChain(db);
     expect(result).toEqual({ ok: true, entries: 40 });

@@ -5,7 +5,8 @@ import { createAccount } from '../src/auth/accounts.ts';
 import { auditEntries, sessions, signInFailures, users } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
-const SIGN_IN = 'mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { success error nextStep user { userId email name role source } } }';
+const SIGN_IN =
+  'mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { success error nextStep user { userId email name role source } } }';
 const system = { sessionId: null, userId: 'test', userRole: 'system', clientIp: null, userAgent: null };
 
 let t: TestApp;
@@ -14,19 +15,32 @@ beforeAll(async () => {
 });
 
 async function auditEventsFor(userId: string) {
-  const rows = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.userId, userId)).orderBy(auditEntries.id);
+  const rows = await t.runtime.database.db
+    .select()
+    .from(auditEntries)
+    .where(eq(auditEntries.userId, userId))
+    .orderBy(auditEntries.id);
   return rows.map((r) => r.event);
 }
 
 describe('signIn', () => {
   it('signs in, answers the contract shape and sets an httpOnly SameSite=Lax session cookie', async () => {
     const client = new TestClient(t.app);
-    const response = await client.gql<{ signIn: unknown }>(SIGN_IN, { email: 'Provider@Demo.test ', password: DEMO_PASSWORD });
+    const response = await client.gql<{ signIn: unknown }>(SIGN_IN, {
+      email: 'Provider@Demo.test ',
+      password: DEMO_PASSWORD,
+    });
     expect(response.data?.signIn).toEqual({
       success: true,
       error: null,
       nextStep: 'DONE',
-      user: { userId: expect.any(String) as unknown, email: 'provider@demo.test', name: 'Maya Okafor', role: 'provider', source: 'server' },
+      user: {
+        userId: expect.any(String) as unknown,
+        email: 'provider@demo.test',
+        name: 'Maya Okafor',
+        role: 'provider',
+        source: 'server',
+      },
     });
     const cookie = response.setCookies.find((c) => c.startsWith('telehealth.session_token='));
     expect(cookie).toMatch(/HttpOnly/i);
@@ -69,7 +83,12 @@ describe('signIn', () => {
 
   it('locks an account after five failures in five minutes, refusing even the right password', async () => {
     const email = 'locked@demo.test';
-    await createAccount(t.runtime.auth, t.runtime.database.db, { email, firstName: 'Lee', lastName: 'Locked', role: 'provider', password: DEMO_PASSWORD }, system);
+    await createAccount(
+      t.runtime.auth,
+      t.runtime.database.db,
+      { email, firstName: 'Lee', lastName: 'Locked', role: 'provider', password: DEMO_PASSWORD },
+      system,
+    );
     const client = new TestClient(t.app);
     for (let i = 1; i <= 4; i++) {
       expect((await client.signIn(email, `Wrong-${i}-Password!`)).error).toBe(MESSAGES.invalidCredentials);
@@ -84,28 +103,56 @@ describe('signIn', () => {
     expect(await auditEventsFor(account!.id)).toContain('ACCOUNT_LOCKED');
 
     // Once the window has passed (failures older than five minutes), the right password works again.
-    await t.runtime.database.db.update(signInFailures).set({ failedAt: sql`now() - interval '6 minutes'` }).where(eq(signInFailures.email, email));
+    await t.runtime.database.db
+      .update(signInFailures)
+      .set({ failedAt: sql`now() - interval '6 minutes'` })
+      .where(eq(signInFailures.email, email));
     expect((await client.signIn(email, DEMO_PASSWORD)).success).toBe(true);
   });
 
   it('gives nothing to an inactive account or one without a role', async () => {
     const db = t.runtime.database.db;
-    await createAccount(t.runtime.auth, db, { email: 'inactive@demo.test', firstName: 'In', lastName: 'Active', role: 'patient', password: DEMO_PASSWORD }, system);
+    await createAccount(
+      t.runtime.auth,
+      db,
+      { email: 'inactive@demo.test', firstName: 'In', lastName: 'Active', role: 'patient', password: DEMO_PASSWORD },
+      system,
+    );
     await db.update(users).set({ isActive: false }).where(eq(users.email, 'inactive@demo.test'));
     const client = new TestClient(t.app);
-    expect(await client.signIn('inactive@demo.test', DEMO_PASSWORD)).toMatchObject({ success: false, error: MESSAGES.accountDisabled });
+    expect(await client.signIn('inactive@demo.test', DEMO_PASSWORD)).toMatchObject({
+      success: false,
+      error: MESSAGES.accountDisabled,
+    });
 
-    await createAccount(t.runtime.auth, db, { email: 'norole@demo.test', firstName: 'No', lastName: 'Role', role: 'patient', password: DEMO_PASSWORD }, system);
+    await createAccount(
+      t.runtime.auth,
+      db,
+      { email: 'norole@demo.test', firstName: 'No', lastName: 'Role', role: 'patient', password: DEMO_PASSWORD },
+      system,
+    );
     await db.update(users).set({ role: null }).where(eq(users.email, 'norole@demo.test'));
-    expect(await client.signIn('norole@demo.test', DEMO_PASSWORD)).toMatchObject({ success: false, error: MESSAGES.accountDisabled });
+    expect(await client.signIn('norole@demo.test', DEMO_PASSWORD)).toMatchObject({
+      success: false,
+      error: MESSAGES.accountDisabled,
+    });
     expect(client.cookie).toBeUndefined();
-    const leftover = await db.select().from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(eq(users.email, 'norole@demo.test'));
+    const leftover = await db
+      .select()
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(users.email, 'norole@demo.test'));
     expect(leftover).toHaveLength(0);
   });
 
   it('ends a live session when its account is deactivated', async () => {
     const db = t.runtime.database.db;
-    await createAccount(t.runtime.auth, db, { email: 'leaver@demo.test', firstName: 'Lea', lastName: 'Ver', role: 'provider', password: DEMO_PASSWORD }, system);
+    await createAccount(
+      t.runtime.auth,
+      db,
+      { email: 'leaver@demo.test', firstName: 'Lea', lastName: 'Ver', role: 'provider', password: DEMO_PASSWORD },
+      system,
+    );
     const client = new TestClient(t.app);
     await client.signIn('leaver@demo.test', DEMO_PASSWORD);
     expect(await client.me()).not.toBeNull();
@@ -133,7 +180,9 @@ describe('authentication checkpoint', () => {
     const client = new TestClient(t.app);
     const response = await client.gql('query Schema { __schema { queryType { name } } }');
     expect(response.data).toBeNull();
-    expect(response.errors).toEqual([{ message: 'Authentication required. Please sign in.', extensions: { code: 'UNAUTHENTICATED' } }]);
+    expect(response.errors).toEqual([
+      { message: 'Authentication required. Please sign in.', extensions: { code: 'UNAUTHENTICATED' } },
+    ]);
   });
 
   it('refuses a forged cookie', async () => {
@@ -159,7 +208,12 @@ describe('authentication checkpoint', () => {
     const response = await t.app.inject({ method: 'GET', url: '/graphql?query=%7Bme%7BuserId%7D%7D' });
     expect(response.statusCode).toBe(405);
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
-      const posted = await t.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': type }, payload: '{"query":"{ me { userId } }"}' });
+      const posted = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': type },
+        payload: '{"query":"{ me { userId } }"}',
+      });
       expect(posted.statusCode).toBe(415);
     }
   });

@@ -4,7 +4,14 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, sessionIdleMinutes: 15, sessionMaxHours: 12, demoMode: true, databaseUrl: undefined, secureCookies: false });
+    expect(config).toMatchObject({
+      port: 3000,
+      sessionIdleMinutes: 15,
+      sessionMaxHours: 12,
+      demoMode: true,
+      databaseUrl: undefined,
+      secureCookies: false,
+    });
     expect(config.dataDir).toMatch(/data$/);
   });
 
@@ -17,13 +24,21 @@ describe('configuration', () => {
   it('lists every bad variable at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SESSION_IDLE_MINUTES: '-1', DEMO_MODE: 'maybe', LOG_LEVEL: 'loud' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        SESSION_IDLE_MINUTES: '-1',
+        DEMO_MODE: 'maybe',
+        LOG_LEVEL: 'loud',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems.map((p) => p.split(':')[0]);
-    expect(problems).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'SESSION_IDLE_MINUTES', 'DEMO_MODE', 'LOG_LEVEL']));
+    expect(problems).toEqual(
+      expect.arrayContaining(['PORT', 'DATABASE_URL', 'SESSION_IDLE_MINUTES', 'DEMO_MODE', 'LOG_LEVEL']),
+    );
   });
 
   it('requires AUTH_SECRET in production', () => {

@@ -27,7 +27,10 @@ export async function setup(project: TestProject): Promise<void> {
   }
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-test-pg-'));
   fs.chmodSync(dataDir, 0o711);
-  embedded = await startEmbeddedDatabase({ dataDir, log: { info: () => undefined, warn: console.warn, error: console.error } as never });
+  embedded = await startEmbeddedDatabase({
+    dataDir,
+    log: { info: () => undefined, warn: console.warn, error: console.error } as never,
+  });
   project.provide('adminDatabaseUrl', embedded.url);
   project.provide('databaseKind', 'embedded');
 }

@@ -38,7 +38,10 @@ export interface TestApp {
  * The real app on a real database, configured like production except for what `env` changes.
  * Demo accounts are created unless `demo: false`.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: { databaseUrl?: string; demo?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { databaseUrl?: string; demo?: boolean } = {},
+): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -74,7 +77,10 @@ export class TestClient {
     this.#app = app;
   }
 
-  async gql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse<T>> {
+  async gql<T = Record<string, unknown>>(
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<GraphQLResponse<T>> {
     const response = await this.#app.inject({
       method: 'POST',
       url: '/graphql',
@@ -90,11 +96,23 @@ export class TestClient {
       this.cookie = value && !/max-age=0/i.test(header) ? `${name}=${value}` : undefined;
     }
     const body = response.json<{ data: T | null; errors?: GraphQLResponse['errors'] }>();
-    return { status: response.statusCode, data: body.data, ...(body.errors ? { errors: body.errors } : {}), setCookies };
+    return {
+      status: response.statusCode,
+      data: body.data,
+      ...(body.errors ? { errors: body.errors } : {}),
+      setCookies,
+    };
   }
 
   async signIn(email: string, password: string) {
-    const response = await this.gql<{ signIn: { success: boolean; error: string | null; nextStep: string | null; user: { userId: string; role: string; name: string; email: string; source: string } | null } }>(
+    const response = await this.gql<{
+      signIn: {
+        success: boolean;
+        error: string | null;
+        nextStep: string | null;
+        user: { userId: string; role: string; name: string; email: string; source: string } | null;
+      };
+    }>(
       'mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { success error nextStep user { userId email name role source } } }',
       { email, password },
     );
@@ -103,9 +121,9 @@ export class TestClient {
   }
 
   async me() {
-    const response = await this.gql<{ me: { userId: string; email: string; name: string; role: string; source: string } | null }>(
-      '{ me { userId email name role source } }',
-    );
+    const response = await this.gql<{
+      me: { userId: string; email: string; name: string; role: string; source: string } | null;
+    }>('{ me { userId email name role source } }');
     return response.data?.me ?? null;
   }
 }

@@ -23,7 +23,11 @@ describe('security headers', () => {
   it('sends a strict CSP, nosniff, a referrer policy and a request id on every response', async () => {
     const t = await createTestApp({}, { demo: false });
     for (const url of ['/api/health', '/login', '/graphql']) {
-      const response = await t.app.inject({ method: url === '/graphql' ? 'POST' : 'GET', url, ...(url === '/graphql' ? { payload: { query: '{ me { userId } }' } } : {}) });
+      const response = await t.app.inject({
+        method: url === '/graphql' ? 'POST' : 'GET',
+        url,
+        ...(url === '/graphql' ? { payload: { query: '{ me { userId } }' } } : {}),
+      });
       const csp = String(response.headers['content-security-policy']);
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).toMatch(/script-src 'self'(;|$)/);
@@ -39,10 +43,13 @@ describe('security headers', () => {
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.headers['strict-transport-security']).toMatch(/max-age=31536000/);
     const client = new TestClient(t.app);
-    const response = await client.gql('mutation S($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }', {
-      e: 'admin@demo.test',
-      p: DEMO_PASSWORD,
-    });
+    const response = await client.gql(
+      'mutation S($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }',
+      {
+        e: 'admin@demo.test',
+        p: DEMO_PASSWORD,
+      },
+    );
     const cookie = response.setCookies.find((c) => c.includes('session_token='));
     expect(cookie).toMatch(/^__Secure-/);
     expect(cookie).toMatch(/; Secure/);

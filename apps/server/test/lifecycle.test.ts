@@ -26,7 +26,15 @@ function postgresProcessesFor(dataDir: string): number[] {
 
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_MODE: 'true', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_MODE: 'true',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -51,7 +59,10 @@ async function graphql(port: number, query: string, variables: Record<string, un
     headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
     body: JSON.stringify({ query, variables }),
   });
-  return { body: (await response.json()) as { data: Record<string, { success?: boolean; userId?: string } | null> }, cookies: response.headers.getSetCookie() };
+  return {
+    body: (await response.json()) as { data: Record<string, { success?: boolean; userId?: string } | null> },
+    cookies: response.headers.getSetCookie(),
+  };
 }
 
 const SIGN_IN = 'mutation S($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }';

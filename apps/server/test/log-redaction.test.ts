@@ -8,7 +8,10 @@ describe('serializeError', () => {
       detail: 'Key (email)=(jane.doe@example.net) already exists.',
       table: 'patients',
     });
-    const error = new Error('Failed query: insert into "patients" ("first_name") values ($1)\nparams: Jane,Doe,1980-01-01', { cause });
+    const error = new Error(
+      'Failed query: insert into "patients" ("first_name") values ($1)\nparams: Jane,Doe,1980-01-01',
+      { cause },
+    );
     const logged = JSON.stringify(serializeError(error));
     expect(logged).not.toContain('Jane');
     expect(logged).not.toContain('jane.doe@example.net');

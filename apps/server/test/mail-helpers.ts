@@ -53,7 +53,10 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       for (;;) {
         const found = received.find(match);
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no matching mail arrived; got: ${received.map((m) => `${m.to.join(',')}: ${m.subject}`).join(' | ')}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no matching mail arrived; got: ${received.map((m) => `${m.to.join(',')}: ${m.subject}`).join(' | ')}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },
@@ -127,7 +130,9 @@ function decodeWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
     .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_m, _charset: string, kind: string, text: string) =>
-      kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
     );
 }
 
@@ -145,8 +150,16 @@ export async function gqlFrom<T = Record<string, unknown>>(
     headers: { 'content-type': 'application/json' },
     payload: { query, variables },
   });
-  const body = response.json<{ data: T | null; errors?: { message: string; extensions?: Record<string, unknown> }[] }>();
-  return { status: response.statusCode, data: body.data, ...(body.errors ? { errors: body.errors } : {}), setCookies: [] };
+  const body = response.json<{
+    data: T | null;
+    errors?: { message: string; extensions?: Record<string, unknown> }[];
+  }>();
+  return {
+    status: response.statusCode,
+    data: body.data,
+    ...(body.errors ? { errors: body.errors } : {}),
+    setCookies: [],
+  };
 }
 
 /** The link token and the code in a mail's text. */

@@ -7,15 +7,26 @@ import { accessRequests, mailOutbox } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken, resetCode, startSmtpServer, type TestSmtpServer } from './mail-helpers.ts';
 
-const SUBMIT_PATIENT = 'mutation ($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success message } }';
-const APPROVE = 'mutation ($id: ID!, $owner: ID) { approveAccessRequest(id: $id, ownerProviderId: $owner) { status account } }';
-const ACCEPT = 'mutation ($token: String!, $password: String!) { acceptInvitation(token: $token, password: $password) { success email } }';
+const SUBMIT_PATIENT =
+  'mutation ($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success message } }';
+const APPROVE =
+  'mutation ($id: ID!, $owner: ID) { approveAccessRequest(id: $id, ownerProviderId: $owner) { status account } }';
+const ACCEPT =
+  'mutation ($token: String!, $password: String!) { acceptInvitation(token: $token, password: $password) { success email } }';
 const REQUEST_RESET = 'mutation ($email: String!) { requestPasswordReset(email: $email) { success } }';
-const RESET = 'mutation ($email: String, $code: String, $newPassword: String!) { resetPassword(email: $email, code: $code, newPassword: $newPassword) { success } }';
-const OUTBOX = '{ listOutbox(limit: 10) { items { id to subject text html kind language status attempts error createdAt sentAt } nextToken } }';
+const RESET =
+  'mutation ($email: String, $code: String, $newPassword: String!) { resetPassword(email: $email, code: $code, newPassword: $newPassword) { success } }';
+const OUTBOX =
+  '{ listOutbox(limit: 10) { items { id to subject text html kind language status attempts error createdAt sentAt } nextToken } }';
 const APP_CONFIG = '{ appConfig { clinicPhone bookingUrl emergencyBanner { enabled heading body } } }';
 
-const HEALTH = ['Nightmares and flashbacks since deployment', 'PTSD, alcohol use', 'Prazosin 2 mg', 'Latex', '1988-11-30'];
+const HEALTH = [
+  'Nightmares and flashbacks since deployment',
+  'PTSD, alcohol use',
+  'Prazosin 2 mg',
+  'Latex',
+  '1988-11-30',
+];
 
 const patientForm = (email: string, overrides: Record<string, unknown> = {}) => ({
   firstName: 'Marcus',
@@ -65,7 +76,9 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
 
   it('delivers the notification to ADMIN_EMAIL and the acknowledgement, with no health data in either', async () => {
     const email = 'marcus.delgado@mail.example';
-    const response = await gqlFrom(t.app, '10.3.0.1', SUBMIT_PATIENT, { input: patientForm(email, { languagePreference: 'spanish' }) });
+    const response = await gqlFrom(t.app, '10.3.0.1', SUBMIT_PATIENT, {
+      input: patientForm(email, { languagePreference: 'spanish' }),
+    });
     expect(response.data).toHaveProperty('submitPatientAccessRequest.success', true);
     await t.runtime.mail.idle();
 
@@ -85,17 +98,30 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
     }
     expect(intake.text).not.toContain('Marcus');
 
-    const rows = await t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'access-request-waiting'));
+    const rows = await t.runtime.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'access-request-waiting'));
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
     // Delivered mail keeps its envelope in the outbox, not its body.
-    expect(rows.every((r) => r.textBody === null && r.htmlBody === null && r.sentAt !== null && r.attempts === 1)).toBe(true);
+    expect(rows.every((r) => r.textBody === null && r.htmlBody === null && r.sentAt !== null && r.attempts === 1)).toBe(
+      true,
+    );
   });
 
   it('takes a patient from request to Patient Portal through the mail that arrives', async () => {
     const email = 'june.park@mail.example';
-    await gqlFrom(t.app, '10.3.0.2', SUBMIT_PATIENT, { input: patientForm(email, { firstName: 'June', lastName: 'Park' }) });
-    const [request] = await t.runtime.database.db.select({ id: accessRequests.id }).from(accessRequests).where(eq(accessRequests.email, email));
-    const approved = await admin.gql<{ approveAccessRequest: { status: string } }>(APPROVE, { id: request!.id, owner: providerId });
+    await gqlFrom(t.app, '10.3.0.2', SUBMIT_PATIENT, {
+      input: patientForm(email, { firstName: 'June', lastName: 'Park' }),
+    });
+    const [request] = await t.runtime.database.db
+      .select({ id: accessRequests.id })
+      .from(accessRequests)
+      .where(eq(accessRequests.email, email));
+    const approved = await admin.gql<{ approveAccessRequest: { status: string } }>(APPROVE, {
+      id: request!.id,
+      owner: providerId,
+    });
     expect(approved.data?.approveAccessRequest.status).toBe('approved');
     await t.runtime.mail.idle();
 
@@ -106,7 +132,10 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
     expect(invitation.html).toContain(`href="https://practice.example/invite#${token}"`);
 
     const person = new TestClient(t.app);
-    const accepted = await person.gql<{ acceptInvitation: { success: boolean; email: string } }>(ACCEPT, { token, password: 'June-Park-2026!' });
+    const accepted = await person.gql<{ acceptInvitation: { success: boolean; email: string } }>(ACCEPT, {
+      token,
+      password: 'June-Park-2026!',
+    });
     expect(accepted.data?.acceptInvitation).toEqual({ success: true, email });
     expect((await person.signIn(email, 'June-Park-2026!')).success).toBe(true);
     expect(await person.me()).toMatchObject({ role: 'patient', email });
@@ -115,16 +144,24 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
   it('delivers the reset code, and the code resets the password', async () => {
     await gqlFrom(t.app, '10.3.0.3', REQUEST_RESET, { email: 'provider2@demo.test' });
     await t.runtime.mail.idle();
-    const mail = await smtp.waitFor((m) => m.to.includes('provider2@demo.test') && m.subject.startsWith('Reset your password'));
+    const mail = await smtp.waitFor(
+      (m) => m.to.includes('provider2@demo.test') && m.subject.startsWith('Reset your password'),
+    );
     const code = resetCode(mail.text);
     expect(mail.text).toContain('https://practice.example/reset-password#');
-    const response = await gqlFrom<{ resetPassword: { success: boolean } }>(t.app, '10.3.0.3', RESET, { email: 'provider2@demo.test', code, newPassword: 'Reset-Via-Smtp-1!' });
+    const response = await gqlFrom<{ resetPassword: { success: boolean } }>(t.app, '10.3.0.3', RESET, {
+      email: 'provider2@demo.test',
+      code,
+      newPassword: 'Reset-Via-Smtp-1!',
+    });
     expect(response.data?.resetPassword.success).toBe(true);
     expect((await new TestClient(t.app).signIn('provider2@demo.test', 'Reset-Via-Smtp-1!')).success).toBe(true);
   });
 
   it('lets administrators read the outbox in demo mode, with delivered bodies erased', async () => {
-    const response = await admin.gql<{ listOutbox: { items: { status: string; text: string | null; kind: string }[]; nextToken: string | null } }>(OUTBOX);
+    const response = await admin.gql<{
+      listOutbox: { items: { status: string; text: string | null; kind: string }[]; nextToken: string | null };
+    }>(OUTBOX);
     expect(response.data?.listOutbox.items.length).toBeGreaterThan(0);
     expect(response.data?.listOutbox.items.every((m) => m.status === 'sent' && m.text === null)).toBe(true);
     const provider = new TestClient(t.app);
@@ -168,9 +205,18 @@ describe('with SMTP_URL and the mail server away', () => {
     const admin = new TestClient(t.app);
     await admin.signIn('admin@demo.test', DEMO_PASSWORD);
     const response = await admin.gql(OUTBOX);
-    expect(response.errors?.[0]).toMatchObject({ message: 'The outbox can be read only while demo mode is on.', extensions: { code: 'FORBIDDEN' } });
+    expect(response.errors?.[0]).toMatchObject({
+      message: 'The outbox can be read only while demo mode is on.',
+      extensions: { code: 'FORBIDDEN' },
+    });
     const config = await new TestClient(t.app).gql(APP_CONFIG);
-    expect(config.data).toEqual({ appConfig: { clinicPhone: null, bookingUrl: null, emergencyBanner: { enabled: false, heading: null, body: null } } });
+    expect(config.data).toEqual({
+      appConfig: {
+        clinicPhone: null,
+        bookingUrl: null,
+        emergencyBanner: { enabled: false, heading: null, body: null },
+      },
+    });
   });
 });
 
@@ -181,7 +227,9 @@ describe('without SMTP_URL', () => {
     await gqlFrom(t.app, '10.5.0.1', SUBMIT_PATIENT, { input: patientForm(email) });
     const admin = new TestClient(t.app);
     await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-    const response = await admin.gql<{ listOutbox: { items: { to: string; status: string; text: string; html: string; kind: string }[] } }>(OUTBOX);
+    const response = await admin.gql<{
+      listOutbox: { items: { to: string; status: string; text: string; html: string; kind: string }[] };
+    }>(OUTBOX);
     const items = response.data?.listOutbox.items ?? [];
     expect(items.map((m) => [m.to, m.kind, m.status])).toEqual(
       expect.arrayContaining([
@@ -215,7 +263,14 @@ describe('mail configuration', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
     expect(problems.map((p) => p.split(':')[0])).toEqual(
-      expect.arrayContaining(['SMTP_URL', 'MAIL_FROM', 'ADMIN_EMAIL', 'CLINIC_PHONE', 'BOOKING_URL', 'EMERGENCY_BANNER']),
+      expect.arrayContaining([
+        'SMTP_URL',
+        'MAIL_FROM',
+        'ADMIN_EMAIL',
+        'CLINIC_PHONE',
+        'BOOKING_URL',
+        'EMERGENCY_BANNER',
+      ]),
     );
     expect(problems.find((p) => p.startsWith('ADMIN_EMAIL'))).toContain('nope');
   });
@@ -231,6 +286,9 @@ describe('mail configuration', () => {
     });
     expect(loadConfig({}).emergencyBanner.enabled).toBe(true);
     expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) }).emergencyBanner.enabled).toBe(false);
-    expect(loadConfig({ ADMIN_EMAIL: 'A@Practice.example,b@practice.example' }).adminEmails).toEqual(['a@practice.example', 'b@practice.example']);
+    expect(loadConfig({ ADMIN_EMAIL: 'A@Practice.example,b@practice.example' }).adminEmails).toEqual([
+      'a@practice.example',
+      'b@practice.example',
+    ]);
   });
 });

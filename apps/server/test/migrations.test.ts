@@ -12,9 +12,13 @@ describe('migrations', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     const applied = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
-    const tables = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'audit_entries'");
+    const tables = await client.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'audit_entries'",
+    );
     await client.end();
-    const journal = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../drizzle/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+    const journal = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../drizzle/meta/_journal.json'), 'utf8'),
+    ) as { entries: unknown[] };
     expect(applied.rows[0]?.n).toBe(journal.entries.length);
     expect(tables.rows[0]?.n).toBe(1);
   });

@@ -6,8 +6,10 @@ import { accountTokens, auditEntries, mailOutbox, sessions, users } from '../src
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken, resetCode } from './mail-helpers.ts';
 
-const REQUEST = 'mutation ($email: String!, $locale: String) { requestPasswordReset(email: $email, locale: $locale) { success message } }';
-const RESET = 'mutation ($token: String, $email: String, $code: String, $newPassword: String!) { resetPassword(token: $token, email: $email, code: $code, newPassword: $newPassword) { success message } }';
+const REQUEST =
+  'mutation ($email: String!, $locale: String) { requestPasswordReset(email: $email, locale: $locale) { success message } }';
+const RESET =
+  'mutation ($token: String, $email: String, $code: String, $newPassword: String!) { resetPassword(token: $token, email: $email, code: $code, newPassword: $newPassword) { success message } }';
 const SYSTEM = { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: null };
 const OLD = 'Original-Pass-1!';
 const NEW = 'Brand-New-Pass-2!';
@@ -18,17 +20,30 @@ const nextAddress = () => `10.2.0.${++counter}`;
 
 async function newAccount(role: 'provider' | 'patient' = 'patient', language?: 'es') {
   const email = `reset.${++counter}.${Math.random().toString(36).slice(2, 7)}@mail.example`;
-  const id = await createAccount(t.runtime.auth, t.runtime.database.db, { email, firstName: 'Rita', lastName: 'Moreno', role, password: OLD, emailVerified: true }, SYSTEM);
+  const id = await createAccount(
+    t.runtime.auth,
+    t.runtime.database.db,
+    { email, firstName: 'Rita', lastName: 'Moreno', role, password: OLD, emailVerified: true },
+    SYSTEM,
+  );
   if (language) await t.runtime.database.db.update(users).set({ language }).where(eq(users.id, id));
   return { email, id };
 }
 
 async function requestReset(email: string, ip = nextAddress(), locale?: string) {
-  return gqlFrom<{ requestPasswordReset: { success: boolean; message: string } }>(t.app, ip, REQUEST, { email, ...(locale ? { locale } : {}) });
+  return gqlFrom<{ requestPasswordReset: { success: boolean; message: string } }>(t.app, ip, REQUEST, {
+    email,
+    ...(locale ? { locale } : {}),
+  });
 }
 
 async function resetMail(email: string) {
-  const [mail] = await t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.createdAt)).limit(1);
+  const [mail] = await t.runtime.database.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.toAddress, email))
+    .orderBy(desc(mailOutbox.createdAt))
+    .limit(1);
   if (!mail?.textBody) throw new Error(`no mail to ${email}`);
   return { mail, code: resetCode(mail.textBody), token: linkToken(mail.textBody, '/reset-password') };
 }
@@ -44,9 +59,15 @@ describe('forgot password', () => {
     const unknown = await requestReset('nobody.here@mail.example');
     expect(known.data).toEqual(unknown.data);
     expect(known.data?.requestPasswordReset).toEqual({ success: true, message: PASSWORD_RESET_MESSAGES.requested });
-    expect(await t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'nobody.here@mail.example'))).toEqual([]);
+    expect(
+      await t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, 'nobody.here@mail.example')),
+    ).toEqual([]);
     const { mail, code } = await resetMail(email);
-    expect(mail).toMatchObject({ kind: 'password-reset', status: 'kept', subject: 'Reset your password for Meridian Precision Psychiatry' });
+    expect(mail).toMatchObject({
+      kind: 'password-reset',
+      status: 'kept',
+      subject: 'Reset your password for Meridian Precision Psychiatry',
+    });
     expect(code).toMatch(/^\d{6}$/);
     expect(mail.textBody).toContain('15 minutes');
     const requests = await t.runtime.database.db
@@ -77,9 +98,15 @@ describe('forgot password', () => {
     const visitor = new TestClient(t.app);
     const weak = await visitor.gql(RESET, { email, code, newPassword: 'short' });
     expect(weak.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(weak.errors?.[0]?.extensions).toHaveProperty('fieldErrors', { newPassword: 'Password must be at least 8 characters long' });
+    expect(weak.errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
+      newPassword: 'Password must be at least 8 characters long',
+    });
 
-    const done = await visitor.gql<{ resetPassword: unknown }>(RESET, { email: email.toUpperCase(), code, newPassword: NEW });
+    const done = await visitor.gql<{ resetPassword: unknown }>(RESET, {
+      email: email.toUpperCase(),
+      code,
+      newPassword: NEW,
+    });
     expect(done.data?.resetPassword).toEqual({ success: true, message: PASSWORD_RESET_MESSAGES.done });
     expect(await t.runtime.database.db.select().from(sessions).where(eq(sessions.userId, id))).toEqual([]);
     expect(await browser.me()).toBeNull();
@@ -88,8 +115,16 @@ describe('forgot password', () => {
     expect((await new TestClient(t.app).signIn(email, NEW)).success).toBe(true);
 
     const again = await visitor.gql(RESET, { email, code, newPassword: 'Third-Pass-3!' });
-    expect(again.errors?.[0]).toMatchObject({ message: PASSWORD_RESET_MESSAGES.invalid, extensions: { reason: 'invalid' } });
-    const [audit] = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'PASSWORD_RESET')).orderBy(desc(auditEntries.id)).limit(1);
+    expect(again.errors?.[0]).toMatchObject({
+      message: PASSWORD_RESET_MESSAGES.invalid,
+      extensions: { reason: 'invalid' },
+    });
+    const [audit] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'PASSWORD_RESET'))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
     expect(audit).toMatchObject({ userId: id, userRole: 'provider' });
     expect(audit?.details).toMatchObject({ accountId: id, sessionsEnded: 2, via: 'code' });
   });
@@ -99,8 +134,14 @@ describe('forgot password', () => {
     await requestReset(email);
     const { token } = await resetMail(email);
     const visitor = new TestClient(t.app);
-    expect((await visitor.gql<{ resetPassword: { success: boolean } }>(RESET, { token, newPassword: NEW })).data?.resetPassword.success).toBe(true);
-    expect((await visitor.gql(RESET, { token, newPassword: 'Third-Pass-3!' })).errors?.[0]?.extensions).toHaveProperty('reason', 'invalid');
+    expect(
+      (await visitor.gql<{ resetPassword: { success: boolean } }>(RESET, { token, newPassword: NEW })).data
+        ?.resetPassword.success,
+    ).toBe(true);
+    expect((await visitor.gql(RESET, { token, newPassword: 'Third-Pass-3!' })).errors?.[0]?.extensions).toHaveProperty(
+      'reason',
+      'invalid',
+    );
     expect((await visitor.signIn(email, NEW)).success).toBe(true);
   });
 
@@ -119,10 +160,19 @@ describe('forgot password', () => {
     const { email, id } = await newAccount();
     await requestReset(email);
     const { token, code } = await resetMail(email);
-    await t.runtime.database.db.update(accountTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(accountTokens.userId, id));
+    await t.runtime.database.db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(accountTokens.userId, id));
     const visitor = new TestClient(t.app);
-    expect((await visitor.gql(RESET, { token, newPassword: NEW })).errors?.[0]).toMatchObject({ message: PASSWORD_RESET_MESSAGES.expired, extensions: { reason: 'expired' } });
-    expect((await visitor.gql(RESET, { email, code, newPassword: NEW })).errors?.[0]?.extensions).toHaveProperty('reason', 'expired');
+    expect((await visitor.gql(RESET, { token, newPassword: NEW })).errors?.[0]).toMatchObject({
+      message: PASSWORD_RESET_MESSAGES.expired,
+      extensions: { reason: 'expired' },
+    });
+    expect((await visitor.gql(RESET, { email, code, newPassword: NEW })).errors?.[0]?.extensions).toHaveProperty(
+      'reason',
+      'expired',
+    );
     expect((await visitor.signIn(email, OLD)).success).toBe(true);
   });
 
@@ -133,9 +183,18 @@ describe('forgot password', () => {
     await requestReset(email);
     const second = await resetMail(email);
     const visitor = new TestClient(t.app);
-    if (first.code !== second.code) expect((await visitor.gql(RESET, { email, code: first.code, newPassword: NEW })).errors?.[0]?.extensions).toHaveProperty('reason', 'invalid');
-    expect((await visitor.gql(RESET, { token: first.token, newPassword: NEW })).errors?.[0]?.extensions).toHaveProperty('reason', 'invalid');
-    expect((await visitor.gql<{ resetPassword: { success: boolean } }>(RESET, { token: second.token, newPassword: NEW })).data?.resetPassword.success).toBe(true);
+    if (first.code !== second.code)
+      expect(
+        (await visitor.gql(RESET, { email, code: first.code, newPassword: NEW })).errors?.[0]?.extensions,
+      ).toHaveProperty('reason', 'invalid');
+    expect((await visitor.gql(RESET, { token: first.token, newPassword: NEW })).errors?.[0]?.extensions).toHaveProperty(
+      'reason',
+      'invalid',
+    );
+    expect(
+      (await visitor.gql<{ resetPassword: { success: boolean } }>(RESET, { token: second.token, newPassword: NEW }))
+        .data?.resetPassword.success,
+    ).toBe(true);
   });
 
   it('stops a code after five wrong guesses', async () => {
@@ -153,7 +212,8 @@ describe('forgot password', () => {
 
   it('limits failed attempts per address, and reset requests per e-mail', async () => {
     const ip = '10.97.0.1';
-    for (let i = 0; i < 5; i++) await gqlFrom(t.app, ip, RESET, { email: 'ghost@mail.example', code: '123456', newPassword: NEW });
+    for (let i = 0; i < 5; i++)
+      await gqlFrom(t.app, ip, RESET, { email: 'ghost@mail.example', code: '123456', newPassword: NEW });
     const refused = await gqlFrom(t.app, ip, RESET, { email: 'ghost@mail.example', code: '123456', newPassword: NEW });
     expect(refused.errors?.[0]?.extensions?.code).toBe('TOO_MANY_REQUESTS');
 
@@ -171,10 +231,18 @@ describe('forgot password', () => {
   });
 
   it('answers a malformed e-mail and a missing code with field messages', async () => {
-    expect((await requestReset('not-an-email')).errors?.[0]?.extensions).toHaveProperty('fieldErrors', { email: 'Please enter a valid email address' });
+    expect((await requestReset('not-an-email')).errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
+      email: 'Please enter a valid email address',
+    });
     const response = await gqlFrom(t.app, nextAddress(), RESET, { email: 'a@b.example', newPassword: NEW });
-    expect(response.errors?.[0]?.extensions).toHaveProperty('fieldErrors', { code: PASSWORD_RESET_MESSAGES.codeOrLink });
-    const badCode = await gqlFrom(t.app, nextAddress(), RESET, { email: 'a@b.example', code: '12ab', newPassword: NEW });
+    expect(response.errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
+      code: PASSWORD_RESET_MESSAGES.codeOrLink,
+    });
+    const badCode = await gqlFrom(t.app, nextAddress(), RESET, {
+      email: 'a@b.example',
+      code: '12ab',
+      newPassword: NEW,
+    });
     expect(badCode.errors?.[0]?.extensions).toHaveProperty('fieldErrors', { code: PASSWORD_RESET_MESSAGES.codeFormat });
   });
 
@@ -182,7 +250,10 @@ describe('forgot password', () => {
     const { email } = await newAccount('patient', 'es');
     await requestReset(email);
     const spanish = await resetMail(email);
-    expect(spanish.mail).toMatchObject({ language: 'es', subject: 'Restablezca su contraseña de Meridian Precision Psychiatry' });
+    expect(spanish.mail).toMatchObject({
+      language: 'es',
+      subject: 'Restablezca su contraseña de Meridian Precision Psychiatry',
+    });
     expect(spanish.mail.textBody).toContain('15 minutos');
     await requestReset(email, nextAddress(), 'en');
     expect((await resetMail(email)).mail.language).toBe('en');

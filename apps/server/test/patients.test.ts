@@ -4,12 +4,14 @@ import { DEMO_PASSWORD, PATIENT_MESSAGES } from '@telehealth/shared';
 import { auditEntries, patients } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
-const PATIENT_FIELDS = 'id firstName lastName email dateOfBirth phone isActive createdAt updatedAt owner street city state zipCode emergencyContactName emergencyContactPhone insuranceProvider insurancePolicyNumber reasonForCare allergies currentMedications medicalHistory';
+const PATIENT_FIELDS =
+  'id firstName lastName email dateOfBirth phone isActive createdAt updatedAt owner street city state zipCode emergencyContactName emergencyContactPhone insuranceProvider insurancePolicyNumber reasonForCare allergies currentMedications medicalHistory';
 const CREATE = `mutation CreatePatient($input: CreatePatientInput!) { createPatient(input: $input) { ${PATIENT_FIELDS} } }`;
 const UPDATE = `mutation UpdatePatient($input: UpdatePatientInput!) { updatePatient(input: $input) { ${PATIENT_FIELDS} } }`;
 const GET = `query GetPatient($id: ID!) { getPatient(id: $id) { ${PATIENT_FIELDS} } }`;
 const DELETE = 'mutation DeletePatient($input: DeletePatientInput!) { deletePatient(input: $input) { id } }';
-const LIST = 'query ListPatients($limit: Int, $nextToken: String, $filter: PatientFilterInput) { listPatients(limit: $limit, nextToken: $nextToken, filter: $filter) { items { id firstName lastName email owner } nextToken } }';
+const LIST =
+  'query ListPatients($limit: Int, $nextToken: String, $filter: PatientFilterInput) { listPatients(limit: $limit, nextToken: $nextToken, filter: $filter) { items { id firstName lastName email owner } nextToken } }';
 const COUNT = 'query CountPatients($filter: PatientFilterInput) { countPatients(filter: $filter) }';
 
 interface Patient {
@@ -48,8 +50,9 @@ async function listAll(client: TestClient, filter?: Record<string, unknown>, lim
   const ids: string[] = [];
   let nextToken: string | null = null;
   do {
-    const response: Awaited<ReturnType<typeof client.gql<{ listPatients: { items: Patient[]; nextToken: string | null } }>>> =
-      await client.gql(LIST, { limit, nextToken, filter });
+    const response: Awaited<
+      ReturnType<typeof client.gql<{ listPatients: { items: Patient[]; nextToken: string | null } }>>
+    > = await client.gql(LIST, { limit, nextToken, filter });
     if (!response.data) throw new Error(JSON.stringify(response.errors));
     ids.push(...response.data.listPatients.items.map((p) => p.id));
     nextToken = response.data.listPatients.nextToken;
@@ -59,7 +62,12 @@ async function listAll(client: TestClient, filter?: Record<string, unknown>, lim
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, provider, provider2, patient] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [TestClient, TestClient, TestClient, TestClient];
+  [admin, provider, provider2, patient] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [
+    TestClient,
+    TestClient,
+    TestClient,
+    TestClient,
+  ];
   await admin.signIn('admin@demo.test', DEMO_PASSWORD);
   providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
   provider2Id = (await provider2.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
@@ -126,17 +134,28 @@ describe('createPatient', () => {
   });
 
   it('applies the name, phone and date-of-birth validators', async () => {
-    const messageFor = async (input: Record<string, unknown>) => (await provider.gql(CREATE, { input: valid(input) })).errors?.[0]?.message;
-    expect(await messageFor({ firstName: 'R2D2' })).toBe('Validation failed: First name can only contain letters, spaces, hyphens, and apostrophes');
-    expect(await messageFor({ lastName: '<b>Bold</b>' })).toBe('Validation failed: Last name contains invalid characters');
-    expect(await messageFor({ lastName: 'x'.repeat(50) })).toBe('Validation failed: Last name must be less than 50 characters');
+    const messageFor = async (input: Record<string, unknown>) =>
+      (await provider.gql(CREATE, { input: valid(input) })).errors?.[0]?.message;
+    expect(await messageFor({ firstName: 'R2D2' })).toBe(
+      'Validation failed: First name can only contain letters, spaces, hyphens, and apostrophes',
+    );
+    expect(await messageFor({ lastName: '<b>Bold</b>' })).toBe(
+      'Validation failed: Last name contains invalid characters',
+    );
+    expect(await messageFor({ lastName: 'x'.repeat(50) })).toBe(
+      'Validation failed: Last name must be less than 50 characters',
+    );
     expect(await messageFor({ phone: '555-123-456a' })).toBe('Validation failed: Please enter a valid phone number');
     expect(await messageFor({ phone: '123-456-7890' })).toBeUndefined();
     expect(await messageFor({ phone: '+44 20 7946 0958' })).toBeUndefined();
     expect(await messageFor({ dateOfBirth: '1990-02-30' })).toBe('Validation failed: Please enter a valid date');
-    expect(await messageFor({ dateOfBirth: '1850-01-01' })).toBe('Validation failed: Please enter a valid date of birth');
+    expect(await messageFor({ dateOfBirth: '1850-01-01' })).toBe(
+      'Validation failed: Please enter a valid date of birth',
+    );
     expect(await messageFor({ dateOfBirth: '' })).toBe('Validation failed: Date of birth is required');
-    expect(await messageFor({ email: 'x'.repeat(250) + '@example.net' })).toBe('Validation failed: Email address is too long');
+    expect(await messageFor({ email: 'x'.repeat(250) + '@example.net' })).toBe(
+      'Validation failed: Email address is too long',
+    );
     expect(await messageFor({ firstName: "Zoë-Anne O'Neil" })).toBeUndefined();
   });
 });
@@ -144,8 +163,14 @@ describe('createPatient', () => {
 describe('updatePatient', () => {
   it('checks and changes only the supplied fields, and records which fields changed', async () => {
     const created = await create(provider, valid({ email: 'update.me@example.net' }));
-    const response = await provider.gql<{ updatePatient: Patient }>(UPDATE, { input: { id: created.id, phone: '503.555.0142', allergies: 'Latex' } });
-    expect(response.data?.updatePatient).toMatchObject({ firstName: 'Rosa', phone: '503.555.0142', allergies: 'Latex' });
+    const response = await provider.gql<{ updatePatient: Patient }>(UPDATE, {
+      input: { id: created.id, phone: '503.555.0142', allergies: 'Latex' },
+    });
+    expect(response.data?.updatePatient).toMatchObject({
+      firstName: 'Rosa',
+      phone: '503.555.0142',
+      allergies: 'Latex',
+    });
     const [entry] = await t.runtime.database.db
       .select()
       .from(auditEntries)
@@ -157,14 +182,22 @@ describe('updatePatient', () => {
   it('refuses bad values without changing anything', async () => {
     const created = await create(provider, valid({ email: 'stays.same@example.net' }));
     const response = await provider.gql(UPDATE, { input: { id: created.id, lastName: '', phone: 'abc' } });
-    expect(response.errors?.[0]?.message).toBe('Validation failed: Last name is required, Please enter a valid phone number');
+    expect(response.errors?.[0]?.message).toBe(
+      'Validation failed: Last name is required, Please enter a valid phone number',
+    );
     const fetched = await provider.gql<{ getPatient: Patient }>(GET, { id: created.id });
-    expect(fetched.data?.getPatient).toMatchObject({ lastName: 'Quintero', phone: '(503) 555-0101', updatedAt: created.updatedAt });
+    expect(fetched.data?.getPatient).toMatchObject({
+      lastName: 'Quintero',
+      phone: '(503) 555-0101',
+      updatedAt: created.updatedAt,
+    });
   });
 
   it('clears an optional field with null or blank', async () => {
     const created = await create(provider, valid({ email: 'clear.me@example.net', allergies: 'Peanuts' }));
-    const response = await provider.gql<{ updatePatient: Patient }>(UPDATE, { input: { id: created.id, allergies: null, phone: '' } });
+    const response = await provider.gql<{ updatePatient: Patient }>(UPDATE, {
+      input: { id: created.id, allergies: null, phone: '' },
+    });
     expect(response.data?.updatePatient).toMatchObject({ allergies: null, phone: null });
   });
 
@@ -172,7 +205,9 @@ describe('updatePatient', () => {
     const created = await create(provider, valid({ email: 'moving@example.net' }));
     const denied = await provider.gql(UPDATE, { input: { id: created.id, owner: provider2Id } });
     expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const moved = await admin.gql<{ updatePatient: Patient }>(UPDATE, { input: { id: created.id, owner: provider2Id } });
+    const moved = await admin.gql<{ updatePatient: Patient }>(UPDATE, {
+      input: { id: created.id, owner: provider2Id },
+    });
     expect(moved.data?.updatePatient.owner).toBe(provider2Id);
     const gone = await provider.gql(GET, { id: created.id });
     expect(gone.errors?.[0]?.message).toBe('Patient not found');
@@ -197,7 +232,7 @@ describe('permissions', () => {
     expect((await admin.gql(DELETE, { input: { id: extra.id } })).data).toEqual({ deletePatient: { id: extra.id } });
   });
 
-  it('providers read and write their own patients and cannot reach another provider\'s by any id', async () => {
+  it("providers read and write their own patients and cannot reach another provider's by any id", async () => {
     expect((await provider.gql(GET, { id: own.id })).data).not.toBeNull();
     expect((await provider.gql(UPDATE, { input: { id: own.id, city: 'Boise' } })).data).not.toBeNull();
     for (const response of [
@@ -206,7 +241,9 @@ describe('permissions', () => {
       await provider.gql(GET, { id: crypto.randomUUID() }),
       await provider.gql(GET, { id: 'not-a-uuid' }),
     ]) {
-      expect(response.errors).toEqual([expect.objectContaining({ message: 'Patient not found', extensions: { code: 'NOT_FOUND' } })]);
+      expect(response.errors).toEqual([
+        expect.objectContaining({ message: 'Patient not found', extensions: { code: 'NOT_FOUND' } }),
+      ]);
     }
     expect(await listAll(provider)).not.toContain(others.id);
     expect(await listAll(provider2)).toContain(others.id);
@@ -224,12 +261,18 @@ describe('permissions', () => {
     ];
     const patientUser = (await patient.me())!;
     const providerUser = (await provider.me())!;
-    const denialsBefore = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'));
+    const denialsBefore = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'));
     for (const [client, query, variables, message] of cases) {
       const response = await client.gql(query, variables);
       expect(response.errors).toEqual([expect.objectContaining({ message, extensions: { code: 'FORBIDDEN' } })]);
     }
-    const denials = await t.runtime.database.db.select().from(auditEntries).where(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'));
+    const denials = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'));
     const added = denials.slice(denialsBefore.length);
     expect(added).toHaveLength(cases.length);
     expect(added.filter((d) => d.userId === patientUser.userId)).toHaveLength(6);
@@ -242,14 +285,18 @@ describe('permissions', () => {
     const entries = await t.runtime.database.db
       .select()
       .from(auditEntries)
-      .where(and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), sql`${auditEntries.details}->'patientIds' ? ${others.id}`));
+      .where(
+        and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), sql`${auditEntries.details}->'patientIds' ? ${others.id}`),
+      );
     expect(entries.length).toBeGreaterThanOrEqual(1);
   });
 
   it('requires a session', async () => {
     const anonymous = new TestClient(t.app);
     const response = await anonymous.gql(LIST);
-    expect(response.errors).toEqual([{ message: 'Authentication required. Please sign in.', extensions: { code: 'UNAUTHENTICATED' } }]);
+    expect(response.errors).toEqual([
+      { message: 'Authentication required. Please sign in.', extensions: { code: 'UNAUTHENTICATED' } },
+    ]);
   });
 });
 
@@ -265,16 +312,27 @@ describe('audit of patient operations', () => {
       .from(auditEntries)
       .where(sql`${auditEntries.details}->'patientIds' ? ${created.id}`)
       .orderBy(auditEntries.id);
-    expect(entries.map((e) => e.event)).toEqual(['PATIENT_CREATE', 'PATIENT_VIEW', 'PATIENT_UPDATE', 'PATIENT_VIEW', 'PATIENT_DELETE']);
+    expect(entries.map((e) => e.event)).toEqual([
+      'PATIENT_CREATE',
+      'PATIENT_VIEW',
+      'PATIENT_UPDATE',
+      'PATIENT_VIEW',
+      'PATIENT_DELETE',
+    ]);
     expect(entries.every((e) => e.hipaaRequired && e.retentionYears === 6)).toBe(true);
   });
 });
 
 describe('deletePatient', () => {
   it('removes the patient from every list, search, count and screen but keeps the record', async () => {
-    const created = await create(admin, valid({ email: 'to.delete@example.net', lastName: 'Deletable', owner: providerId }));
+    const created = await create(
+      admin,
+      valid({ email: 'to.delete@example.net', lastName: 'Deletable', owner: providerId }),
+    );
     const countBefore = (await admin.gql<{ countPatients: number }>(COUNT)).data!.countPatients;
-    expect((await admin.gql(DELETE, { input: { id: created.id } })).data).toEqual({ deletePatient: { id: created.id } });
+    expect((await admin.gql(DELETE, { input: { id: created.id } })).data).toEqual({
+      deletePatient: { id: created.id },
+    });
     expect(await listAll(admin)).not.toContain(created.id);
     expect(await listAll(provider, { search: 'deletable' })).toEqual([]);
     expect((await admin.gql<{ countPatients: number }>(COUNT)).data!.countPatients).toBe(countBefore - 1);
@@ -288,13 +346,18 @@ describe('deletePatient', () => {
 
 describe('search', () => {
   it('matches case-insensitive substrings of first name, last name, full name and email', async () => {
-    const created = await create(provider, valid({ firstName: 'Philippa', lastName: 'Vandersloot', email: 'pv.search@clinic-mail.org' }));
+    const created = await create(
+      provider,
+      valid({ firstName: 'Philippa', lastName: 'Vandersloot', email: 'pv.search@clinic-mail.org' }),
+    );
     for (const search of ['PHILIPP', 'ndersl', 'philippa vander', 'CLINIC-MAIL', 'pv.search@']) {
       expect(await listAll(provider, { search })).toEqual([created.id]);
     }
     expect(await listAll(provider, { search: 'philippa x' })).toEqual([]);
     expect(await listAll(provider, { search: '%' })).toEqual([]);
-    expect((await provider.gql<{ countPatients: number }>(COUNT, { filter: { search: 'vandersloot' } })).data?.countPatients).toBe(1);
+    expect(
+      (await provider.gql<{ countPatients: number }>(COUNT, { filter: { search: 'vandersloot' } })).data?.countPatients,
+    ).toBe(1);
   });
 });
 
@@ -305,7 +368,14 @@ describe('paging', () => {
     await client.signIn('admin@demo.test', DEMO_PASSWORD);
     const random = (n: number) => `${'abcdefghij'[n % 10]}${n}`;
     for (let i = 0; i < 130; i++) {
-      await create(client, valid({ email: `page${i}@example.net`, lastName: i % 3 === 0 ? 'Same' : `Name${'x'.repeat(i % 5)}`, firstName: `Pat ${random(i).replace(/\d/g, '')}` }));
+      await create(
+        client,
+        valid({
+          email: `page${i}@example.net`,
+          lastName: i % 3 === 0 ? 'Same' : `Name${'x'.repeat(i % 5)}`,
+          firstName: `Pat ${random(i).replace(/\d/g, '')}`,
+        }),
+      );
     }
     const original = await listAll(client, undefined, 100);
     expect(original).toHaveLength(130);
@@ -314,11 +384,15 @@ describe('paging', () => {
     let nextToken: string | null = null;
     let round = 0;
     do {
-      const response: { data: { listPatients: { items: Patient[]; nextToken: string | null } } | null } = await client.gql(LIST, { limit: 7, nextToken });
+      const response: { data: { listPatients: { items: Patient[]; nextToken: string | null } } | null } =
+        await client.gql(LIST, { limit: 7, nextToken });
       seen.push(...response.data!.listPatients.items.map((p) => p.id));
       nextToken = response.data!.listPatients.nextToken;
       // Someone adds patients while we page: at the start, the end and the middle of the order.
-      await create(client, valid({ email: `during${round}@example.net`, lastName: ['Aaa', 'Same', 'Zzz'][round % 3]! }));
+      await create(
+        client,
+        valid({ email: `during${round}@example.net`, lastName: ['Aaa', 'Same', 'Zzz'][round % 3]! }),
+      );
       round += 1;
     } while (nextToken);
     expect(new Set(seen).size).toBe(seen.length);
@@ -330,7 +404,12 @@ describe('paging', () => {
     const client = new TestClient(fresh.app);
     await client.signIn('admin@demo.test', DEMO_PASSWORD);
     await fresh.runtime.database.db.insert(patients).values(
-      Array.from({ length: 120 }, (_, i) => ({ firstName: 'Bulk', lastName: `Row${String(i).padStart(3, '0')}`, email: `bulk${i}@example.net`, dateOfBirth: '1990-01-01' })),
+      Array.from({ length: 120 }, (_, i) => ({
+        firstName: 'Bulk',
+        lastName: `Row${String(i).padStart(3, '0')}`,
+        email: `bulk${i}@example.net`,
+        dateOfBirth: '1990-01-01',
+      })),
     );
     const first = await client.gql<{ listPatients: { items: Patient[] } }>(LIST);
     expect(first.data?.listPatients.items).toHaveLength(50);
@@ -343,9 +422,16 @@ describe('paging', () => {
     const token = first.data!.listPatients.nextToken;
     const [body, signature] = token.split('.') as [string, string];
     const forgedBody = Buffer.from(JSON.stringify(['a', 'a', crypto.randomUUID()])).toString('base64url');
-    for (const bad of [`${forgedBody}.${signature}`, `${body}.${signature.slice(0, -2)}xx`, token.slice(0, 10), 'garbage']) {
+    for (const bad of [
+      `${forgedBody}.${signature}`,
+      `${body}.${signature.slice(0, -2)}xx`,
+      token.slice(0, 10),
+      'garbage',
+    ]) {
       const response = await admin.gql(LIST, { nextToken: bad });
-      expect(response.errors).toEqual([expect.objectContaining({ message: PATIENT_MESSAGES.invalidToken, extensions: { code: 'BAD_USER_INPUT' } })]);
+      expect(response.errors).toEqual([
+        expect.objectContaining({ message: PATIENT_MESSAGES.invalidToken, extensions: { code: 'BAD_USER_INPUT' } }),
+      ]);
     }
   });
 });

@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, PROVIDER_MESSAGES } from '@telehealth/shared';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
-const CREATE = 'mutation CreateDoctor($input: CreateDoctorInput!) { createDoctor(input: $input) { id firstName lastName email specialty experience phone bio isActive createdAt updatedAt owner } }';
-const LIST = 'query ListDoctors($limit: Int, $nextToken: String) { listDoctors(limit: $limit, nextToken: $nextToken) { items { id lastName owner isActive } nextToken } }';
+const CREATE =
+  'mutation CreateDoctor($input: CreateDoctorInput!) { createDoctor(input: $input) { id firstName lastName email specialty experience phone bio isActive createdAt updatedAt owner } }';
+const LIST =
+  'query ListDoctors($limit: Int, $nextToken: String) { listDoctors(limit: $limit, nextToken: $nextToken) { items { id lastName owner isActive } nextToken } }';
 
 let t: TestApp;
 let admin: TestClient;
@@ -20,7 +22,14 @@ beforeAll(async () => {
 describe('createDoctor', () => {
   it('lets administrators add a provider with a provider account', async () => {
     const response = await admin.gql<{ createDoctor: Record<string, unknown> }>(CREATE, {
-      input: { firstName: ' Iris ', lastName: 'Novak', email: 'Iris.Novak@Practice.test', specialty: 'Psychiatry', experience: 12, bio: ' Child psychiatry ' },
+      input: {
+        firstName: ' Iris ',
+        lastName: 'Novak',
+        email: 'Iris.Novak@Practice.test',
+        specialty: 'Psychiatry',
+        experience: 12,
+        bio: ' Child psychiatry ',
+      },
     });
     expect(response.data?.createDoctor).toMatchObject({
       firstName: 'Iris',
@@ -32,7 +41,9 @@ describe('createDoctor', () => {
       isActive: true,
       owner: expect.any(String) as unknown,
     });
-    const again = await admin.gql(CREATE, { input: { firstName: 'Iris', lastName: 'Novak', email: 'iris.novak@practice.test', specialty: 'Psychiatry' } });
+    const again = await admin.gql(CREATE, {
+      input: { firstName: 'Iris', lastName: 'Novak', email: 'iris.novak@practice.test', specialty: 'Psychiatry' },
+    });
     expect(again.errors?.[0]?.message).toBe(PROVIDER_MESSAGES.alreadyProvider);
   });
 
@@ -41,25 +52,41 @@ describe('createDoctor', () => {
       input: { firstName: 'Omar', lastName: 'Iwu', email: 'omar.iwu@practice.test', specialty: 'Psychology' },
     });
     expect(response.data?.createDoctor.experience).toBe(0);
-    const bad = await admin.gql(CREATE, { input: { firstName: '', lastName: 'Iwu', email: 'x', specialty: 'Astrology' } });
-    expect(bad.errors?.[0]?.message).toBe('Validation failed: First name is required, Please enter a valid email address, Please choose a specialty');
+    const bad = await admin.gql(CREATE, {
+      input: { firstName: '', lastName: 'Iwu', email: 'x', specialty: 'Astrology' },
+    });
+    expect(bad.errors?.[0]?.message).toBe(
+      'Validation failed: First name is required, Please enter a valid email address, Please choose a specialty',
+    );
   });
 
   it('refuses everyone but administrators', async () => {
-    const response = await provider.gql(CREATE, { input: { firstName: 'Eve', lastName: 'Ill', email: 'eve@practice.test', specialty: 'Other' } });
-    expect(response.errors).toEqual([expect.objectContaining({ message: PROVIDER_MESSAGES.cannotCreate, extensions: { code: 'FORBIDDEN' } })]);
+    const response = await provider.gql(CREATE, {
+      input: { firstName: 'Eve', lastName: 'Ill', email: 'eve@practice.test', specialty: 'Other' },
+    });
+    expect(response.errors).toEqual([
+      expect.objectContaining({ message: PROVIDER_MESSAGES.cannotCreate, extensions: { code: 'FORBIDDEN' } }),
+    ]);
   });
 });
 
 describe('listDoctors', () => {
   it('pages through every provider once', async () => {
     for (let i = 0; i < 5; i++) {
-      await admin.gql(CREATE, { input: { firstName: 'Page', lastName: `Doctor ${'ABCDE'[i]}`, email: `doctor${i}@practice.test`, specialty: 'Other' } });
+      await admin.gql(CREATE, {
+        input: {
+          firstName: 'Page',
+          lastName: `Doctor ${'ABCDE'[i]}`,
+          email: `doctor${i}@practice.test`,
+          specialty: 'Other',
+        },
+      });
     }
     const ids: string[] = [];
     let nextToken: string | null = null;
     do {
-      const response: { data: { listDoctors: { items: { id: string }[]; nextToken: string | null } } | null } = await provider.gql(LIST, { limit: 2, nextToken });
+      const response: { data: { listDoctors: { items: { id: string }[]; nextToken: string | null } } | null } =
+        await provider.gql(LIST, { limit: 2, nextToken });
       ids.push(...response.data!.listDoctors.items.map((d) => d.id));
       nextToken = response.data!.listDoctors.nextToken;
     } while (nextToken);

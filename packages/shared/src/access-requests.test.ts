@@ -41,12 +41,25 @@ describe('ProviderAccessRequestSchema', () => {
   });
 
   it('keeps blank optional fields as null, applies defaults and drops duplicate features', () => {
-    const result = ProviderAccessRequestSchema.parse({ ...doctor, practiceZip: ' ', interestedFeatures: ['Clinical Notes', 'Clinical Notes'], preferredContactMethod: null });
-    expect(result).toMatchObject({ email: 'elena@clinic.example', practiceZip: null, practiceType: 'private', preferredContactMethod: 'email', interestedFeatures: ['Clinical Notes'] });
+    const result = ProviderAccessRequestSchema.parse({
+      ...doctor,
+      practiceZip: ' ',
+      interestedFeatures: ['Clinical Notes', 'Clinical Notes'],
+      preferredContactMethod: null,
+    });
+    expect(result).toMatchObject({
+      email: 'elena@clinic.example',
+      practiceZip: null,
+      practiceType: 'private',
+      preferredContactMethod: 'email',
+      interestedFeatures: ['Clinical Notes'],
+    });
   });
 
   it('refuses a filled honeypot', () => {
-    expect(messages(ProviderAccessRequestSchema.safeParse({ ...doctor, website: 'x' }))).toEqual({ website: 'Leave this field empty' });
+    expect(messages(ProviderAccessRequestSchema.safeParse({ ...doctor, website: 'x' }))).toEqual({
+      website: 'Leave this field empty',
+    });
     expect(isHoneypotFilled({ website: ' x ' })).toBe(true);
     expect(isHoneypotFilled({ website: '  ' })).toBe(false);
     expect(isHoneypotFilled({ website: 1 })).toBe(true);
@@ -55,7 +68,15 @@ describe('ProviderAccessRequestSchema', () => {
 });
 
 describe('PatientAccessRequestSchema', () => {
-  const patient = { firstName: 'Ana', lastName: 'Ruiz', dateOfBirth: '1990-01-02', phone: '503-555-0101', email: 'ana@mail.example', reasonForInterest: 'Anxiety', consentToContact: true };
+  const patient = {
+    firstName: 'Ana',
+    lastName: 'Ruiz',
+    dateOfBirth: '1990-01-02',
+    phone: '503-555-0101',
+    email: 'ana@mail.example',
+    reasonForInterest: 'Anxiety',
+    consentToContact: true,
+  };
 
   it('needs consent, and says so', () => {
     expect(messages(PatientAccessRequestSchema.safeParse({ ...patient, consentToContact: false }))).toEqual({
@@ -74,7 +95,15 @@ describe('PatientAccessRequestSchema', () => {
   });
 
   it('checks free text length and markup', () => {
-    expect(messages(PatientAccessRequestSchema.safeParse({ ...patient, allergies: 'x'.repeat(1001), currentMedications: '<script>x</script>' }))).toEqual({
+    expect(
+      messages(
+        PatientAccessRequestSchema.safeParse({
+          ...patient,
+          allergies: 'x'.repeat(1001),
+          currentMedications: '<script>x</script>',
+        }),
+      ),
+    ).toEqual({
       allergies: 'Allergies must be less than 1000 characters',
       currentMedications: 'Current medications contains invalid characters',
     });
@@ -94,8 +123,12 @@ describe('helpers', () => {
 
   it('takes a reset link token, or an e-mail and a 6-digit code', () => {
     expect(ResetPasswordInputSchema.safeParse({ token: 'abc', newPassword: 'Abcdef1!' }).success).toBe(true);
-    expect(ResetPasswordInputSchema.safeParse({ email: 'a@b.example', code: '123456', newPassword: 'Abcdef1!' }).success).toBe(true);
-    expect(messages(ResetPasswordInputSchema.safeParse({ email: 'a@b.example', code: '12345', newPassword: 'Abcdef1!' }))).toEqual({
+    expect(
+      ResetPasswordInputSchema.safeParse({ email: 'a@b.example', code: '123456', newPassword: 'Abcdef1!' }).success,
+    ).toBe(true);
+    expect(
+      messages(ResetPasswordInputSchema.safeParse({ email: 'a@b.example', code: '12345', newPassword: 'Abcdef1!' })),
+    ).toEqual({
       code: 'Please enter the 6-digit code from the email',
     });
   });

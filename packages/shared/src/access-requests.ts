@@ -94,7 +94,11 @@ function choice<const T extends readonly [string, ...string[]]>(label: string, v
 }
 
 /** An optional choice with a default: absent, null or blank takes the default. */
-function choiceWithDefault<const T extends readonly [string, ...string[]]>(label: string, values: T, fallback: T[number]) {
+function choiceWithDefault<const T extends readonly [string, ...string[]]>(
+  label: string,
+  values: T,
+  fallback: T[number],
+) {
   return z.preprocess((v) => (v === undefined || v === null || v === '' ? fallback : v), choice(label, values));
 }
 
@@ -103,7 +107,9 @@ function multiChoice<const T extends readonly [string, ...string[]]>(label: stri
   return z.preprocess(
     (v) => v ?? [],
     z
-      .array(z.enum(values, { error: `Please choose valid ${label.toLowerCase()}` }), { error: `Please choose valid ${label.toLowerCase()}` })
+      .array(z.enum(values, { error: `Please choose valid ${label.toLowerCase()}` }), {
+        error: `Please choose valid ${label.toLowerCase()}`,
+      })
       .transform((list) => [...new Set(list)]),
   );
 }

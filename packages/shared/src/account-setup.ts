@@ -72,7 +72,11 @@ export const ResetPasswordInputSchema = z
 export type ResetPasswordInput = z.input<typeof ResetPasswordInputSchema>;
 
 export const AcceptInvitationInputSchema = z.object({
-  token: z.string({ error: INVITATION_MESSAGES.invalid }).trim().min(1, INVITATION_MESSAGES.invalid).max(200, INVITATION_MESSAGES.invalid),
+  token: z
+    .string({ error: INVITATION_MESSAGES.invalid })
+    .trim()
+    .min(1, INVITATION_MESSAGES.invalid)
+    .max(200, INVITATION_MESSAGES.invalid),
   password: PasswordSchema,
 });
 export type AcceptInvitationInput = z.input<typeof AcceptInvitationInputSchema>;

@@ -19,7 +19,15 @@ describe('audit classification', () => {
 describe('redactAuditDetails', () => {
   it('removes passwords, tokens and social security numbers at any depth', () => {
     expect(
-      redactAuditDetails({ password: 'x', newPassword: 'y', token: 't', accessToken: 'a', ssn: '1', list: [{ SSN: '2', ok: 1 }], keep: 'k' }),
+      redactAuditDetails({
+        password: 'x',
+        newPassword: 'y',
+        token: 't',
+        accessToken: 'a',
+        ssn: '1',
+        list: [{ SSN: '2', ok: 1 }],
+        keep: 'k',
+      }),
     ).toEqual({ list: [{ ok: 1 }], keep: 'k' });
   });
 });

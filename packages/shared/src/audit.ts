@@ -24,9 +24,21 @@ export const HIPAA_EVENTS = [
   'UNAUTHORIZED_ACCESS',
 ] as const;
 
-export const ERROR_EVENTS = ['GRAPHQL_ERROR', 'PATIENT_LIST_ERROR', 'UNAUTHORIZED_ACCESS', 'SECURITY_VIOLATION'] as const;
+export const ERROR_EVENTS = [
+  'GRAPHQL_ERROR',
+  'PATIENT_LIST_ERROR',
+  'UNAUTHORIZED_ACCESS',
+  'SECURITY_VIOLATION',
+] as const;
 
-export const SESSION_EVENTS = ['LOGIN', 'ADMIN_LOGIN', 'LOGOUT', 'FAILED_LOGIN', 'SESSION_EXPIRED', 'ACCOUNT_LOCKED'] as const;
+export const SESSION_EVENTS = [
+  'LOGIN',
+  'ADMIN_LOGIN',
+  'LOGOUT',
+  'FAILED_LOGIN',
+  'SESSION_EXPIRED',
+  'ACCOUNT_LOCKED',
+] as const;
 
 export const ACCOUNT_EVENTS = ['ACCOUNT_CREATED', 'PROVIDER_CREATE'] as const;
 
@@ -47,7 +59,14 @@ export const ACCESS_EVENTS = [
 ] as const;
 
 export const AUDIT_EVENTS = [
-  ...new Set([...SESSION_EVENTS, ...CRITICAL_EVENTS, ...HIPAA_EVENTS, ...ERROR_EVENTS, ...ACCOUNT_EVENTS, ...ACCESS_EVENTS] as const),
+  ...new Set([
+    ...SESSION_EVENTS,
+    ...CRITICAL_EVENTS,
+    ...HIPAA_EVENTS,
+    ...ERROR_EVENTS,
+    ...ACCOUNT_EVENTS,
+    ...ACCESS_EVENTS,
+  ] as const),
 ];
 export type AuditEvent =
   | (typeof CRITICAL_EVENTS)[number]

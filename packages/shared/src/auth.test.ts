@@ -20,7 +20,12 @@ describe('password policy', () => {
     expect(messagesFor('abcdefg1!')).toEqual([PASSWORD_MESSAGES.uppercase]);
     expect(messagesFor('Abcdefgh!')).toEqual([PASSWORD_MESSAGES.number]);
     expect(messagesFor('Abcdefgh1')).toEqual([PASSWORD_MESSAGES.symbol]);
-    expect(messagesFor('abc')).toEqual([PASSWORD_MESSAGES.tooShort, PASSWORD_MESSAGES.uppercase, PASSWORD_MESSAGES.number, PASSWORD_MESSAGES.symbol]);
+    expect(messagesFor('abc')).toEqual([
+      PASSWORD_MESSAGES.tooShort,
+      PASSWORD_MESSAGES.uppercase,
+      PASSWORD_MESSAGES.number,
+      PASSWORD_MESSAGES.symbol,
+    ]);
   });
 
   it('uses the words of the policy', () => {

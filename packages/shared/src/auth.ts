@@ -76,4 +76,10 @@ export const DEMO_ACCOUNTS = [
   { email: 'provider@demo.test', role: 'provider', firstName: 'Maya', lastName: 'Okafor', label: 'Provider/Doctor' },
   { email: 'provider2@demo.test', role: 'provider', firstName: 'Daniel', lastName: 'Reyes', label: 'Provider/Doctor' },
   { email: 'patient@demo.test', role: 'patient', firstName: 'Jordan', lastName: 'Patel', label: 'Patient' },
-] as const satisfies readonly { email: string; role: (typeof ROLES)[number]; firstName: string; lastName: string; label: string }[];
+] as const satisfies readonly {
+  email: string;
+  role: (typeof ROLES)[number];
+  firstName: string;
+  lastName: string;
+  label: string;
+}[];

@@ -75,7 +75,14 @@ export const PREFERRED_APPOINTMENT_TIME_HOURS: Partial<Record<PreferredAppointme
 export const TECHNOLOGY_COMFORT_LEVELS = ['beginner', 'intermediate', 'advanced', 'need-help'] as const;
 export type TechnologyComfort = (typeof TECHNOLOGY_COMFORT_LEVELS)[number];
 
-export const HEAR_ABOUT_US_SOURCES = ['doctor-referral', 'friend-family', 'online-search', 'social-media', 'insurance', 'other'] as const;
+export const HEAR_ABOUT_US_SOURCES = [
+  'doctor-referral',
+  'friend-family',
+  'online-search',
+  'social-media',
+  'insurance',
+  'other',
+] as const;
 export type HearAboutUsSource = (typeof HEAR_ABOUT_US_SOURCES)[number];
 
 export const PATIENT_CONTACT_METHODS = ['email', 'phone', 'text', 'any'] as const;

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { CreatePatientInputSchema, DateOfBirthSchema, PhoneSchema, PolicyNumberSchema, UpdatePatientInputSchema, ageInYears, nameSchema } from './patients.ts';
+import {
+  CreatePatientInputSchema,
+  DateOfBirthSchema,
+  PhoneSchema,
+  PolicyNumberSchema,
+  UpdatePatientInputSchema,
+  ageInYears,
+  nameSchema,
+} from './patients.ts';
 import { hasScriptPattern, sanitizeFreeText, sanitizeText } from './sanitize.ts';
 
-const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => (result.success ? [] : result.error!.issues.map((i) => i.message));
+const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.success ? [] : result.error!.issues.map((i) => i.message);
 
 describe('sanitizeText', () => {
   it('removes script blocks, javascript: and inline event handlers, and trims', () => {
@@ -55,7 +64,14 @@ describe('registration validators', () => {
 
 describe('patient input', () => {
   it('treats blank optional fields as no value', () => {
-    const data = CreatePatientInputSchema.parse({ firstName: 'Ann', lastName: 'Lee', email: 'A@B.co', dateOfBirth: '1990-01-01', phone: ' ', allergies: '' });
+    const data = CreatePatientInputSchema.parse({
+      firstName: 'Ann',
+      lastName: 'Lee',
+      email: 'A@B.co',
+      dateOfBirth: '1990-01-01',
+      phone: ' ',
+      allergies: '',
+    });
     expect(data).toMatchObject({ email: 'a@b.co', phone: null, allergies: null });
   });
 

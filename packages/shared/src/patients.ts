@@ -28,13 +28,22 @@ export function nameSchema(label: string) {
       }
       const clean = sanitizeText(raw).replace(/\s+/g, ' ');
       if (clean.length < NAME_MIN_LENGTH) {
-        return void ctx.addIssue({ code: 'custom', message: `${label} must be at least ${NAME_MIN_LENGTH} characters long` });
+        return void ctx.addIssue({
+          code: 'custom',
+          message: `${label} must be at least ${NAME_MIN_LENGTH} characters long`,
+        });
       }
       if (clean.length >= NAME_MAX_LENGTH) {
-        return void ctx.addIssue({ code: 'custom', message: `${label} must be less than ${NAME_MAX_LENGTH} characters` });
+        return void ctx.addIssue({
+          code: 'custom',
+          message: `${label} must be less than ${NAME_MAX_LENGTH} characters`,
+        });
       }
       if (!/^[\p{L}\p{M}' ’-]+$/u.test(clean)) {
-        ctx.addIssue({ code: 'custom', message: `${label} can only contain letters, spaces, hyphens, and apostrophes` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${label} can only contain letters, spaces, hyphens, and apostrophes`,
+        });
       }
     })
     .transform((raw) => sanitizeText(raw).replace(/\s+/g, ' '));
@@ -45,8 +54,10 @@ export const PatientEmailSchema = z
   .superRefine((raw, ctx) => {
     const value = raw.trim().toLowerCase();
     if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Email is required' });
-    if (value.length > EMAIL_MAX_LENGTH) return void ctx.addIssue({ code: 'custom', message: 'Email address is too long' });
-    if (!z.email().safeParse(value).success) ctx.addIssue({ code: 'custom', message: 'Please enter a valid email address' });
+    if (value.length > EMAIL_MAX_LENGTH)
+      return void ctx.addIssue({ code: 'custom', message: 'Email address is too long' });
+    if (!z.email().safeParse(value).success)
+      ctx.addIssue({ code: 'custom', message: 'Please enter a valid email address' });
   })
   .transform((raw) => raw.trim().toLowerCase());
 
@@ -57,12 +68,17 @@ export const PhoneSchema = z
   .string()
   .superRefine((raw, ctx) => {
     const value = raw.trim();
-    if (!/^\+?[\d\s().-]+$/.test(value)) return void ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
+    if (!/^\+?[\d\s().-]+$/.test(value))
+      return void ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
     const digits = value.replace(/\D/g, '').length;
     if (digits < PHONE_MIN_DIGITS || digits > PHONE_MAX_DIGITS) {
-      return void ctx.addIssue({ code: 'custom', message: `Phone number must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits long` });
+      return void ctx.addIssue({
+        code: 'custom',
+        message: `Phone number must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits long`,
+      });
     }
-    if (digits === 10 && !US_PHONE.test(value)) ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
+    if (digits === 10 && !US_PHONE.test(value))
+      ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
   })
   .transform((raw) => raw.trim());
 
@@ -100,8 +116,10 @@ export function freeTextSchema(label: string, max: number) {
   return z
     .string()
     .superRefine((raw, ctx) => {
-      if (hasScriptPattern(raw)) return void ctx.addIssue({ code: 'custom', message: `${label} contains invalid characters` });
-      if (sanitizeFreeText(raw).length > max) ctx.addIssue({ code: 'custom', message: `${label} must be less than ${max} characters` });
+      if (hasScriptPattern(raw))
+        return void ctx.addIssue({ code: 'custom', message: `${label} contains invalid characters` });
+      if (sanitizeFreeText(raw).length > max)
+        ctx.addIssue({ code: 'custom', message: `${label} must be less than ${max} characters` });
     })
     .transform(sanitizeFreeText);
 }
@@ -124,7 +142,10 @@ export const PolicyNumberSchema = z
   .superRefine((value, ctx) => {
     if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Policy number is required' });
     if (value.length < POLICY_NUMBER_MIN || value.length > POLICY_NUMBER_MAX) {
-      ctx.addIssue({ code: 'custom', message: `Policy number must be ${POLICY_NUMBER_MIN}-${POLICY_NUMBER_MAX} characters long` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `Policy number must be ${POLICY_NUMBER_MIN}-${POLICY_NUMBER_MAX} characters long`,
+      });
     }
   });
 
@@ -160,6 +181,32 @@ export const PATIENT_LABELS = {
 
 const L = PATIENT_LABELS;
 
+/** The patient's optional text fields, in the order the registration form shows them. */
+export const PATIENT_OPTIONAL_TEXT_FIELDS = [
+  'phone',
+  'street',
+  'city',
+  'state',
+  'zipCode',
+  'emergencyContactName',
+  'emergencyContactPhone',
+  'insuranceProvider',
+  'insurancePolicyNumber',
+  'reasonForCare',
+  'allergies',
+  'currentMedications',
+  'medicalHistory',
+] as const;
+
+/** Every text field of a patient, required ones first, in the order the registration form shows them. */
+export const PATIENT_TEXT_FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'dateOfBirth',
+  ...PATIENT_OPTIONAL_TEXT_FIELDS,
+] as const;
+
 /** Every patient field with its rules. Used whole for creating, field by field for updating. */
 export const patientFieldSchemas = {
   firstName: nameSchema(L.firstName),
@@ -189,7 +236,10 @@ export type CreatePatientInput = z.input<typeof CreatePatientInputSchema>;
 export type CreatePatientData = z.output<typeof CreatePatientInputSchema>;
 
 /** An update carries the id and only the changed fields; only those are checked. */
-export const UpdatePatientInputSchema = z.object({ id: z.string(), ...patientFieldSchemas }).partial().required({ id: true });
+export const UpdatePatientInputSchema = z
+  .object({ id: z.string(), ...patientFieldSchemas })
+  .partial()
+  .required({ id: true });
 export type UpdatePatientInput = z.input<typeof UpdatePatientInputSchema>;
 export type UpdatePatientData = z.output<typeof UpdatePatientInputSchema>;
 
@@ -205,7 +255,7 @@ export const PATIENT_MESSAGES = {
   cannotCreate: 'Permission denied: Cannot create patients',
   cannotUpdate: 'Permission denied: Cannot update patients',
   cannotDelete: 'Permission denied: Cannot delete patients',
-  cannotAssign: 'Permission denied: Only administrators can change a patient\'s primary provider',
+  cannotAssign: "Permission denied: Only administrators can change a patient's primary provider",
   invalidToken: 'Invalid nextToken: start again from the first page.',
   accessDeniedPage: 'You do not have permission to view the patients page.',
   loadFailed: 'Failed to load patients',

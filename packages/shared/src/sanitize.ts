@@ -6,7 +6,12 @@ const ANY_TAG = /<\/?[a-z][^>]*>/gi;
 
 /** True when the text holds markup or script that a person's name or clinical note never needs. */
 export function hasScriptPattern(value: string): boolean {
-  return /<\s*script\b/i.test(value) || /javascript\s*:/i.test(value) || /<[^>]*\son[a-z]+\s*=/i.test(value) || /<\s*\/?\s*(iframe|object|embed|svg|img)\b/i.test(value);
+  return (
+    /<\s*script\b/i.test(value) ||
+    /javascript\s*:/i.test(value) ||
+    /<[^>]*\son[a-z]+\s*=/i.test(value) ||
+    /<\s*\/?\s*(iframe|object|embed|svg|img)\b/i.test(value)
+  );
 }
 
 /**
@@ -16,7 +21,7 @@ export function hasScriptPattern(value: string): boolean {
 export function sanitizeText(value: string): string {
   let text = value.replace(SCRIPT_BLOCK, '');
   // Removing one handler can reveal another in the same tag; repeat until nothing changes.
-  for (let previous = ''; previous !== text; ) {
+  for (let previous = ''; previous !== text;) {
     previous = text;
     text = text.replace(EVENT_HANDLER_IN_TAG, '$1');
   }

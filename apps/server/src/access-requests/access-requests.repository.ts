@@ -27,8 +27,13 @@ export async function insertAccessRequest(tx: Executor, values: NewAccessRequest
   return row;
 }
 
-export async function findAccessRequest(tx: Executor, id: string, options: { lock?: boolean } = {}): Promise<AccessRequestView | undefined> {
-  if (options.lock) await tx.select({ id: accessRequests.id }).from(accessRequests).where(eq(accessRequests.id, id)).for('update');
+export async function findAccessRequest(
+  tx: Executor,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<AccessRequestView | undefined> {
+  if (options.lock)
+    await tx.select({ id: accessRequests.id }).from(accessRequests).where(eq(accessRequests.id, id)).for('update');
   const [row] = await tx
     .select({ request: accessRequests, reviewedByName: reviewerName })
     .from(accessRequests)
@@ -45,11 +50,17 @@ export async function listAccessRequestsPage(
   const conditions: SQL[] = [];
   if (options.status) conditions.push(eq(accessRequests.status, options.status));
   if (options.after) {
-    conditions.push(sql`(${accessRequests.createdAt}, ${accessRequests.id}) < (${options.after[0]}::timestamptz, ${options.after[1]}::uuid)`);
+    conditions.push(
+      sql`(${accessRequests.createdAt}, ${accessRequests.id}) < (${options.after[0]}::timestamptz, ${options.after[1]}::uuid)`,
+    );
   }
   const { form: _form, clientIpHash: _ip, ...summaryColumns } = getTableColumns(accessRequests);
   const rows = await tx
-    .select({ ...summaryColumns, reviewedByName: reviewerName, sortKey: sql<string>`${accessRequests.createdAt}::text` })
+    .select({
+      ...summaryColumns,
+      reviewedByName: reviewerName,
+      sortKey: sql<string>`${accessRequests.createdAt}::text`,
+    })
     .from(accessRequests)
     .leftJoin(reviewer, eq(reviewer.id, accessRequests.reviewedBy))
     .where(and(...conditions))
@@ -73,7 +84,11 @@ export async function countAccessRequestsByStatus(tx: Executor): Promise<Record<
   return counts;
 }
 
-export async function updateAccessRequest(tx: Executor, id: string, values: Partial<NewAccessRequestRow>): Promise<void> {
+export async function updateAccessRequest(
+  tx: Executor,
+  id: string,
+  values: Partial<NewAccessRequestRow>,
+): Promise<void> {
   await tx
     .update(accessRequests)
     .set({ ...values, updatedAt: new Date() })

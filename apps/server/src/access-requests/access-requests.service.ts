@@ -66,7 +66,13 @@ export class AccessRequestsService {
   readonly #limiter: RateLimiter;
   readonly #cursors: CursorCodec;
 
-  constructor(options: { db: Database; mail: MailService; invitations: InvitationsService; limiter: RateLimiter; secret: string }) {
+  constructor(options: {
+    db: Database;
+    mail: MailService;
+    invitations: InvitationsService;
+    limiter: RateLimiter;
+    secret: string;
+  }) {
     this.#db = options.db;
     this.#mail = options.mail;
     this.#invitations = options.invitations;
@@ -77,7 +83,10 @@ export class AccessRequestsService {
   async submit(caller: PublicCaller, kind: AccessRequestKind, input: unknown): Promise<{ message: string }> {
     // A bot is answered like a person, so it learns nothing; nothing is stored, counted or mailed.
     if (isHoneypotFilled(input)) return { message: ACCESS_REQUEST_MESSAGES.received };
-    const data = kind === 'provider' ? parseInput(ProviderAccessRequestSchema, input) : parseInput(PatientAccessRequestSchema, input);
+    const data =
+      kind === 'provider'
+        ? parseInput(ProviderAccessRequestSchema, input)
+        : parseInput(PatientAccessRequestSchema, input);
     const { website: _website, locale: _locale, ...form } = data;
     const language = accessRequestLocale(kind, data);
     const address = caller.ip ?? 'unknown';
@@ -108,12 +117,23 @@ export class AccessRequestsService {
           language: admin.language,
           content: accessRequestWaitingMail(this.#mail.context, admin.language, kind),
         })),
-        { to: form.email, kind: 'access-request-received', language, content: accessRequestReceivedMail(this.#mail.context, language, kind) },
+        {
+          to: form.email,
+          kind: 'access-request-received',
+          language,
+          content: accessRequestReceivedMail(this.#mail.context, language, kind),
+        },
       ]);
       return 0;
     });
     if (wait > 0) {
-      await appendAuditEntry(this.#db, { event: 'RATE_LIMITED', level: 'WARNING', actor: caller.actor, url: caller.operation, details: { bucket: SUBMISSIONS_BY_ADDRESS, kind } });
+      await appendAuditEntry(this.#db, {
+        event: 'RATE_LIMITED',
+        level: 'WARNING',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { bucket: SUBMISSIONS_BY_ADDRESS, kind },
+      });
       throw rateLimited(wait);
     }
     this.#mail.wake();
@@ -136,7 +156,10 @@ export class AccessRequestsService {
         url: caller.operation,
         details: { accessRequestIds: page.rows.map((r) => r.id), page: after ? 'next' : 'first' },
       });
-      return { items: page.rows satisfies AccessRequestSummary[], nextToken: page.next ? this.#cursors.encode(page.next) : null };
+      return {
+        items: page.rows satisfies AccessRequestSummary[],
+        nextToken: page.next ? this.#cursors.encode(page.next) : null,
+      };
     });
   }
 
@@ -230,7 +253,12 @@ export class AccessRequestsService {
         });
         await this.#audit(tx, caller, 'PATIENT_CREATE', { patientIds: [patient.id], accessRequestId: id });
       }
-      await updateAccessRequest(tx, id, { status: 'approved', reviewedBy: caller.user.id, reviewedAt: new Date(), accountId });
+      await updateAccessRequest(tx, id, {
+        status: 'approved',
+        reviewedBy: caller.user.id,
+        reviewedAt: new Date(),
+        accountId,
+      });
       await this.#audit(tx, caller, 'ACCESS_REQUEST_APPROVED', { accessRequestId: id, kind: request.kind, accountId });
       await this.#invitations.issue(tx, {
         userId: accountId,
@@ -258,7 +286,12 @@ export class AccessRequestsService {
       const request = await findAccessRequest(tx, id, { lock: true });
       if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
       if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
-      await updateAccessRequest(tx, id, { status: 'declined', declineReason: reason, reviewedBy: caller.user.id, reviewedAt: new Date() });
+      await updateAccessRequest(tx, id, {
+        status: 'declined',
+        declineReason: reason,
+        reviewedBy: caller.user.id,
+        reviewedAt: new Date(),
+      });
       // The reason is the administrator's free text and may describe the person: it stays out of the audit trail.
       await this.#audit(tx, caller, 'ACCESS_REQUEST_DECLINED', { accessRequestId: id, kind: request.kind });
       const updated = await findAccessRequest(tx, id);
@@ -273,10 +306,21 @@ export class AccessRequestsService {
   }
 
   #requireAdmin(caller: Caller): Promise<void> {
-    return requireAdmin(this.#db, caller, { permission: 'accessRequests.review' }, ACCESS_REQUEST_MESSAGES.cannotReview);
+    return requireAdmin(
+      this.#db,
+      caller,
+      { permission: 'accessRequests.review' },
+      ACCESS_REQUEST_MESSAGES.cannotReview,
+    );
   }
 
-  #audit(tx: Executor, caller: Caller, event: 'ACCOUNT_CREATED' | 'PROVIDER_CREATE' | 'PATIENT_CREATE' | 'ACCESS_REQUEST_APPROVED' | 'ACCESS_REQUEST_DECLINED', details: Record<string, unknown>) {
+  #audit(
+    tx: Executor,
+    caller: Caller,
+    event:
+      'ACCOUNT_CREATED' | 'PROVIDER_CREATE' | 'PATIENT_CREATE' | 'ACCESS_REQUEST_APPROVED' | 'ACCESS_REQUEST_DECLINED',
+    details: Record<string, unknown>,
+  ) {
     return appendAuditEntry(tx, { event, level: 'INFO', actor: caller.actor, url: caller.operation, details });
   }
 }

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { asc, desc, gt, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { redactAuditDetails, retentionYearsFor, isHipaaEvent, type AuditEvent, type AuditLevel } from '@telehealth/shared';
+import {
+  redactAuditDetails,
+  retentionYearsFor,
+  isHipaaEvent,
+  type AuditEvent,
+  type AuditLevel,
+} from '@telehealth/shared';
 import type { Database, Executor } from '../db/client.ts';
 import { auditEntries } from '../db/schema.ts';
 
@@ -120,8 +126,7 @@ function stripNulChars(value: unknown): unknown {
 }
 
 export type ChainVerification =
-  | { ok: true; entries: number }
-  | { ok: false; entries: number; brokenAt: number; reason: string };
+  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; reason: string };
 
 /** Walks the whole chain in order and names the first entry whose checksum or link does not hold. */
 export async function verifyAuditChain(db: Database, batchSize = 5000): Promise<ChainVerification> {
@@ -139,10 +144,20 @@ export async function verifyAuditChain(db: Database, batchSize = 5000): Promise<
       count += 1;
       const { id, checksum, prevChecksum: storedPrev, ...content } = row;
       if (storedPrev !== prevChecksum) {
-        return { ok: false, entries: count, brokenAt: id, reason: 'does not link to the entry before it (an entry was removed or inserted)' };
+        return {
+          ok: false,
+          entries: count,
+          brokenAt: id,
+          reason: 'does not link to the entry before it (an entry was removed or inserted)',
+        };
       }
       if (computeChecksum(content, prevChecksum) !== checksum) {
-        return { ok: false, entries: count, brokenAt: id, reason: 'its content does not match its checksum (the entry was changed)' };
+        return {
+          ok: false,
+          entries: count,
+          brokenAt: id,
+          reason: 'its content does not match its checksum (the entry was changed)',
+        };
       }
       prevChecksum = checksum;
       lastId = id;

@@ -49,7 +49,14 @@ export function tokenState(row: AccountTokenRow, now: Date = new Date()): Accoun
  */
 export async function issueAccountToken(
   tx: Executor,
-  options: { kind: AccountTokenKind; userId: string; validMs: number; withCode: boolean; secret: string; accessRequestId?: string | null },
+  options: {
+    kind: AccountTokenKind;
+    userId: string;
+    validMs: number;
+    withCode: boolean;
+    secret: string;
+    accessRequestId?: string | null;
+  },
 ): Promise<{ id: string; token: string; code: string | null; expiresAt: Date }> {
   await revokeAccountTokens(tx, options.userId, options.kind);
   const id = crypto.randomUUID();
@@ -72,11 +79,23 @@ export async function revokeAccountTokens(tx: Executor, userId: string, kind: Ac
   await tx
     .update(accountTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, kind), isNull(accountTokens.usedAt), isNull(accountTokens.revokedAt)));
+    .where(
+      and(
+        eq(accountTokens.userId, userId),
+        eq(accountTokens.kind, kind),
+        isNull(accountTokens.usedAt),
+        isNull(accountTokens.revokedAt),
+      ),
+    );
 }
 
 /** The token a link carries, locked for the rest of the transaction so it cannot be used twice at once. */
-export async function findTokenByLink(tx: Executor, kind: AccountTokenKind, token: string, options: { lock: boolean }): Promise<AccountTokenRow | undefined> {
+export async function findTokenByLink(
+  tx: Executor,
+  kind: AccountTokenKind,
+  token: string,
+  options: { lock: boolean },
+): Promise<AccountTokenRow | undefined> {
   const query = tx
     .select()
     .from(accountTokens)
@@ -86,11 +105,22 @@ export async function findTokenByLink(tx: Executor, kind: AccountTokenKind, toke
 }
 
 /** The account's newest token of a kind that is neither used nor revoked, locked. */
-export async function findLatestOpenToken(tx: Executor, kind: AccountTokenKind, userId: string): Promise<AccountTokenRow | undefined> {
+export async function findLatestOpenToken(
+  tx: Executor,
+  kind: AccountTokenKind,
+  userId: string,
+): Promise<AccountTokenRow | undefined> {
   const [row] = await tx
     .select()
     .from(accountTokens)
-    .where(and(eq(accountTokens.kind, kind), eq(accountTokens.userId, userId), isNull(accountTokens.usedAt), isNull(accountTokens.revokedAt)))
+    .where(
+      and(
+        eq(accountTokens.kind, kind),
+        eq(accountTokens.userId, userId),
+        isNull(accountTokens.usedAt),
+        isNull(accountTokens.revokedAt),
+      ),
+    )
     .orderBy(desc(accountTokens.createdAt))
     .limit(1)
     .for('update');

@@ -42,7 +42,12 @@ export async function createAccount(auth: Auth, db: Database, account: NewAccoun
       userId: id,
       password: hash,
     });
-    await appendAuditEntry(tx, { event: 'ACCOUNT_CREATED', level: 'INFO', actor, details: { accountId: id, role: account.role } });
+    await appendAuditEntry(tx, {
+      event: 'ACCOUNT_CREATED',
+      level: 'INFO',
+      actor,
+      details: { accountId: id, role: account.role },
+    });
   });
   return id;
 }

@@ -93,7 +93,11 @@ export class AuthService {
   }
 
   /** Checks email and password, enforces the lockout, creates the session and records it all in the audit trail. */
-  async signIn(input: { email: unknown; password: unknown }, meta: RequestMeta, current: ActiveSession | null): Promise<SignInOutcome> {
+  async signIn(
+    input: { email: unknown; password: unknown },
+    meta: RequestMeta,
+    current: ActiveSession | null,
+  ): Promise<SignInOutcome> {
     const parsed = SignInInputSchema.safeParse(input);
     if (!parsed.success) {
       return { result: failure(parsed.error.issues.map((i) => i.message).join(', ')), setCookies: [] };
@@ -138,7 +142,13 @@ export class AuthService {
       await appendAuditEntry(tx, {
         event: user.role === 'admin' ? 'ADMIN_LOGIN' : 'LOGIN',
         level: 'INFO',
-        actor: { sessionId: created?.id ?? null, userId: user.id, userRole: user.role, clientIp: meta.ip, userAgent: meta.userAgent },
+        actor: {
+          sessionId: created?.id ?? null,
+          userId: user.id,
+          userRole: user.role,
+          clientIp: meta.ip,
+          userAgent: meta.userAgent,
+        },
         url: meta.url,
         details: { email },
       });
@@ -226,7 +236,10 @@ export class AuthService {
         id: row.session_id,
         token,
         expiresAt: new Date(row.expires_at),
-        user: toSessionUser({ id: row.id, email: row.email, firstName: row.first_name, lastName: row.last_name, name: row.name }, row.role),
+        user: toSessionUser(
+          { id: row.id, email: row.email, firstName: row.first_name, lastName: row.last_name, name: row.name },
+          row.role,
+        ),
       },
       expired: false,
     };
@@ -241,7 +254,13 @@ export class AuthService {
 
   /** Ends every session past its deadline and records each as expired (the automatic logoff). */
   sweepExpiredSessions(): Promise<number> {
-    return this.#expireSessions(sql`true`, { ip: null, userAgent: null, url: null, referrer: null, sessionCookie: null });
+    return this.#expireSessions(sql`true`, {
+      ip: null,
+      userAgent: null,
+      url: null,
+      referrer: null,
+      sessionCookie: null,
+    });
   }
 
   async #expireSessions(where: ReturnType<typeof sql>, meta: RequestMeta): Promise<number> {
@@ -257,7 +276,13 @@ export class AuthService {
         expired.rows.map((row) => ({
           event: 'SESSION_EXPIRED' as const,
           level: 'INFO' as const,
-          actor: { sessionId: row.id, userId: row.user_id, userRole: row.role ?? 'unknown', clientIp: meta.ip, userAgent: meta.userAgent },
+          actor: {
+            sessionId: row.id,
+            userId: row.user_id,
+            userRole: row.role ?? 'unknown',
+            clientIp: meta.ip,
+            userAgent: meta.userAgent,
+          },
           url: meta.url,
           details: { reason: 'idle or maximum session time reached' },
         })),
@@ -269,7 +294,13 @@ export class AuthService {
   async #endSession(session: ActiveSession, meta: RequestMeta, reason: string): Promise<void> {
     await this.#db.transaction(async (tx) => {
       await tx.delete(sessions).where(eq(sessions.id, session.id));
-      await appendAuditEntry(tx, { event: 'LOGOUT', level: 'INFO', actor: actorFor(session, meta), url: meta.url, details: { reason } });
+      await appendAuditEntry(tx, {
+        event: 'LOGOUT',
+        level: 'INFO',
+        actor: actorFor(session, meta),
+        url: meta.url,
+        details: { reason },
+      });
     });
   }
 
@@ -288,11 +319,20 @@ export class AuthService {
 
   /** Records a failed attempt; answers the message to show, which names the lock once it starts. */
   async #recordFailure(email: string, meta: RequestMeta): Promise<string> {
-    const [account] = await this.#db.select({ id: users.id, role: users.role }).from(users).where(eq(users.email, email));
+    const [account] = await this.#db
+      .select({ id: users.id, role: users.role })
+      .from(users)
+      .where(eq(users.email, email));
     const actor = { ...actorFor(null, meta), userId: account?.id ?? 'anonymous', userRole: account?.role ?? 'unknown' };
     await this.#db.transaction(async (tx) => {
       await tx.insert(signInFailures).values({ email });
-      await appendAuditEntry(tx, { event: 'FAILED_LOGIN', level: 'WARNING', actor, url: meta.url, details: { email, reason: 'invalid credentials' } });
+      await appendAuditEntry(tx, {
+        event: 'FAILED_LOGIN',
+        level: 'WARNING',
+        actor,
+        url: meta.url,
+        details: { email, reason: 'invalid credentials' },
+      });
     });
     const lockedFor = await this.#lockRemainingMs(email);
     if (lockedFor <= 0) return MESSAGES.invalidCredentials;
@@ -318,7 +358,10 @@ export class AuthService {
   }
 }
 
-function toSessionUser(row: { id: string; email: string; firstName: string; lastName: string; name: string }, role: Role): SessionUser {
+function toSessionUser(
+  row: { id: string; email: string; firstName: string; lastName: string; name: string },
+  role: Role,
+): SessionUser {
   const name = [row.firstName, row.lastName].filter(Boolean).join(' ') || row.name;
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, name, role };
 }

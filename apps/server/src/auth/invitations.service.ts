@@ -44,7 +44,14 @@ export class InvitationsService {
   readonly #limiter: RateLimiter;
   readonly #secret: string;
 
-  constructor(options: { auth: Auth; db: Database; config: Config; mail: MailService; limiter: RateLimiter; secret: string }) {
+  constructor(options: {
+    auth: Auth;
+    db: Database;
+    config: Config;
+    mail: MailService;
+    limiter: RateLimiter;
+    secret: string;
+  }) {
     this.#auth = options.auth;
     this.#db = options.db;
     this.#config = options.config;
@@ -59,7 +66,15 @@ export class InvitationsService {
    */
   async issue(
     tx: Executor,
-    options: { userId: string; email: string; language: Locale; reason: 'approved' | 'added'; accessRequestId: string | null; actor: AuditActor; url: string },
+    options: {
+      userId: string;
+      email: string;
+      language: Locale;
+      reason: 'approved' | 'added';
+      accessRequestId: string | null;
+      actor: AuditActor;
+      url: string;
+    },
   ): Promise<void> {
     const { id, token } = await issueAccountToken(tx, {
       kind: 'invitation',
@@ -72,14 +87,24 @@ export class InvitationsService {
     // The token travels in the fragment: browsers never send it to a server, so no access log or proxy sees it.
     const link = `${this.#config.publicUrl}/invite#${token}`;
     await this.#mail.enqueue(tx, [
-      { to: options.email, kind: 'invitation', language: options.language, content: invitationMail(this.#mail.context, options.language, { link, reason: options.reason }) },
+      {
+        to: options.email,
+        kind: 'invitation',
+        language: options.language,
+        content: invitationMail(this.#mail.context, options.language, { link, reason: options.reason }),
+      },
     ]);
     await appendAuditEntry(tx, {
       event: 'INVITATION_SENT',
       level: 'INFO',
       actor: options.actor,
       url: options.url,
-      details: { accountId: options.userId, invitationId: id, accessRequestId: options.accessRequestId, reason: options.reason },
+      details: {
+        accountId: options.userId,
+        invitationId: id,
+        accessRequestId: options.accessRequestId,
+        reason: options.reason,
+      },
     });
   }
 
@@ -88,7 +113,8 @@ export class InvitationsService {
     const row = token.trim() ? await findTokenByLink(this.#db, 'invitation', token.trim(), { lock: false }) : undefined;
     if (!row) return { status: 'invalid', email: null, expiresAt: null };
     const state = tokenState(row);
-    if (state !== 'valid') return { status: state === 'revoked' ? 'invalid' : state, email: null, expiresAt: row.expiresAt };
+    if (state !== 'valid')
+      return { status: state === 'revoked' ? 'invalid' : state, email: null, expiresAt: row.expiresAt };
     const [user] = await this.#db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
     return { status: 'valid', email: user?.email ?? null, expiresAt: row.expiresAt };
   }
@@ -97,9 +123,20 @@ export class InvitationsService {
   async accept(caller: PublicCaller, input: unknown): Promise<{ email: string }> {
     const data = parseInput(AcceptInvitationInputSchema, input);
     const address = caller.ip ?? 'unknown';
-    const wait = await this.#limiter.check(this.#db, TOKEN_FAILURE_BUCKET, address, PASSWORD_RESET_RATE_LIMITS.failedAttemptsPerAddress);
+    const wait = await this.#limiter.check(
+      this.#db,
+      TOKEN_FAILURE_BUCKET,
+      address,
+      PASSWORD_RESET_RATE_LIMITS.failedAttemptsPerAddress,
+    );
     if (wait > 0) {
-      await appendAuditEntry(this.#db, { event: 'RATE_LIMITED', level: 'WARNING', actor: caller.actor, url: caller.operation, details: { bucket: TOKEN_FAILURE_BUCKET } });
+      await appendAuditEntry(this.#db, {
+        event: 'RATE_LIMITED',
+        level: 'WARNING',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { bucket: TOKEN_FAILURE_BUCKET },
+      });
       throw rateLimited(wait);
     }
     const hash = await hashPassword(this.#auth, data.password);
@@ -107,7 +144,8 @@ export class InvitationsService {
       const row = await findTokenByLink(tx, 'invitation', data.token, { lock: true });
       const state = row ? tokenState(row) : 'revoked';
       if (!row || state !== 'valid') {
-        const reason: 'expired' | 'used' | 'invalid' = state === 'expired' ? 'expired' : state === 'used' ? 'used' : 'invalid';
+        const reason: 'expired' | 'used' | 'invalid' =
+          state === 'expired' ? 'expired' : state === 'used' ? 'used' : 'invalid';
         // An unknown or replaced link counts against the address; a used or expired one is a person, not a guess.
         if (reason === 'invalid') await this.#limiter.record(tx, TOKEN_FAILURE_BUCKET, address);
         await appendAuditEntry(tx, {
@@ -119,7 +157,10 @@ export class InvitationsService {
         });
         return { ok: false as const, reason };
       }
-      const [user] = await tx.select({ email: users.email, role: users.role }).from(users).where(eq(users.id, row.userId));
+      const [user] = await tx
+        .select({ email: users.email, role: users.role })
+        .from(users)
+        .where(eq(users.id, row.userId));
       await storePasswordHash(tx, row.userId, hash);
       await markTokenUsed(tx, row.id);
       await appendAuditEntry(tx, {
@@ -147,7 +188,11 @@ export class InvitationsService {
     if (!user.isActive || !isRole(user.role)) throw badUserInput('This account is not active');
     if (await hasPassword(this.#db, user.id)) throw badUserInput(INVITATION_MESSAGES.alreadyHasPassword);
     await this.#db.transaction(async (tx) => {
-      const [request] = await tx.select({ id: accessRequests.id }).from(accessRequests).where(eq(accessRequests.accountId, user.id)).limit(1);
+      const [request] = await tx
+        .select({ id: accessRequests.id })
+        .from(accessRequests)
+        .where(eq(accessRequests.accountId, user.id))
+        .limit(1);
       await this.issue(tx, {
         userId: user.id,
         email: user.email,

@@ -48,7 +48,14 @@ export class PasswordResetService {
   readonly #limiter: RateLimiter;
   readonly #secret: string;
 
-  constructor(options: { auth: Auth; db: Database; config: Config; mail: MailService; limiter: RateLimiter; secret: string }) {
+  constructor(options: {
+    auth: Auth;
+    db: Database;
+    config: Config;
+    mail: MailService;
+    limiter: RateLimiter;
+    secret: string;
+  }) {
     this.#auth = options.auth;
     this.#db = options.db;
     this.#config = options.config;
@@ -82,11 +89,24 @@ export class PasswordResetService {
         // The token travels in the fragment, which browsers never send to a server (no access log sees it).
         const link = `${this.#config.publicUrl}/reset-password#${token}`;
         await this.#mail.enqueue(tx, [
-          { to: account.email, kind: 'password-reset', language, content: passwordResetMail(this.#mail.context, language, { link, code: code ?? '' }) },
+          {
+            to: account.email,
+            kind: 'password-reset',
+            language,
+            content: passwordResetMail(this.#mail.context, language, { link, code: code ?? '' }),
+          },
         ]);
-        await this.#audit(tx, caller, 'PASSWORD_RESET_REQUESTED', 'INFO', { email, accountId: account.id, resetId: id });
+        await this.#audit(tx, caller, 'PASSWORD_RESET_REQUESTED', 'INFO', {
+          email,
+          accountId: account.id,
+          resetId: id,
+        });
       } else {
-        await this.#audit(tx, caller, 'PASSWORD_RESET_REQUESTED', 'INFO', { email, accountId: null, reason: account ? 'account inactive' : 'no account' });
+        await this.#audit(tx, caller, 'PASSWORD_RESET_REQUESTED', 'INFO', {
+          email,
+          accountId: null,
+          reason: account ? 'account inactive' : 'no account',
+        });
       }
       return null;
     });
@@ -102,7 +122,12 @@ export class PasswordResetService {
   async reset(caller: PublicCaller, input: unknown): Promise<{ accountId: string; message: string }> {
     const data = parseInput(ResetPasswordInputSchema, input);
     const address = caller.ip ?? 'unknown';
-    const wait = await this.#limiter.check(this.#db, TOKEN_FAILURE_BUCKET, address, PASSWORD_RESET_RATE_LIMITS.failedAttemptsPerAddress);
+    const wait = await this.#limiter.check(
+      this.#db,
+      TOKEN_FAILURE_BUCKET,
+      address,
+      PASSWORD_RESET_RATE_LIMITS.failedAttemptsPerAddress,
+    );
     if (wait > 0) {
       await this.#audit(this.#db, caller, 'RATE_LIMITED', 'WARNING', { bucket: TOKEN_FAILURE_BUCKET });
       throw rateLimited(wait);
@@ -113,16 +138,25 @@ export class PasswordResetService {
       const state = found.row ? tokenState(found.row) : 'revoked';
       if (!found.row || state !== 'valid' || !found.codeOk) {
         const reason: 'expired' | 'invalid' = state === 'expired' ? 'expired' : 'invalid';
-        if (found.row && state === 'valid' && !found.codeOk) await recordWrongCode(tx, found.row.id, PASSWORD_RESET_MAX_CODE_ATTEMPTS);
+        if (found.row && state === 'valid' && !found.codeOk)
+          await recordWrongCode(tx, found.row.id, PASSWORD_RESET_MAX_CODE_ATTEMPTS);
         if (reason === 'invalid') await this.#limiter.record(tx, TOKEN_FAILURE_BUCKET, address);
         await this.#audit(tx, caller, 'PASSWORD_RESET_FAILED', 'WARNING', {
-          reason: found.row && state === 'valid' ? 'wrong code' : state === 'expired' ? 'expired' : 'unknown, used or replaced',
+          reason:
+            found.row && state === 'valid'
+              ? 'wrong code'
+              : state === 'expired'
+                ? 'expired'
+                : 'unknown, used or replaced',
           ...(found.row ? { accountId: found.row.userId, resetId: found.row.id } : {}),
         });
         return { ok: false as const, reason };
       }
       const row = found.row;
-      const [account] = await tx.select({ email: users.email, role: users.role }).from(users).where(eq(users.id, row.userId));
+      const [account] = await tx
+        .select({ email: users.email, role: users.role })
+        .from(users)
+        .where(eq(users.id, row.userId));
       await storePasswordHash(tx, row.userId, hash);
       await markTokenUsed(tx, row.id);
       // A pending invitation would set the password again: the reset supersedes it.
@@ -135,7 +169,12 @@ export class PasswordResetService {
         level: 'INFO',
         actor: { ...caller.actor, userId: row.userId, userRole: account?.role ?? 'unknown' },
         url: caller.operation,
-        details: { accountId: row.userId, resetId: row.id, sessionsEnded: ended.length, via: data.token ? 'link' : 'code' },
+        details: {
+          accountId: row.userId,
+          resetId: row.id,
+          sessionsEnded: ended.length,
+          via: data.token ? 'link' : 'code',
+        },
       });
       return { ok: true as const, accountId: row.userId };
     });
@@ -147,9 +186,13 @@ export class PasswordResetService {
     tx: Executor,
     data: { token?: string | null | undefined; email?: string | null | undefined; code?: string | null | undefined },
   ): Promise<{ row: AccountTokenRow | undefined; codeOk: boolean }> {
-    if (data.token) return { row: await findTokenByLink(tx, 'password_reset', data.token, { lock: true }), codeOk: true };
+    if (data.token)
+      return { row: await findTokenByLink(tx, 'password_reset', data.token, { lock: true }), codeOk: true };
     if (!data.email || !data.code) return { row: undefined, codeOk: false };
-    const [account] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, data.email), eq(users.isActive, true)));
+    const [account] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, data.email), eq(users.isActive, true)));
     if (!account) return { row: undefined, codeOk: false };
     const row = await findLatestOpenToken(tx, 'password_reset', account.id);
     return { row, codeOk: row ? codeMatches(this.#secret, row, data.code) : false };

@@ -19,7 +19,9 @@ export async function storePasswordHash(tx: Executor, userId: string, hash: stri
     .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, 'credential')))
     .returning({ id: authAccounts.id });
   if (updated.length === 0) {
-    await tx.insert(authAccounts).values({ id: crypto.randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash });
+    await tx
+      .insert(authAccounts)
+      .values({ id: crypto.randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash });
   }
   await tx.update(users).set({ emailVerified: true, updatedAt: new Date() }).where(eq(users.id, userId));
 }

@@ -51,7 +51,14 @@ await withCliRuntime(async ({ auth, database }) => {
   await createAccount(
     auth,
     database.db,
-    { email: email.data, firstName: values['first-name'], lastName: values['last-name'], role: 'admin', password, emailVerified: true },
+    {
+      email: email.data,
+      firstName: values['first-name'],
+      lastName: values['last-name'],
+      role: 'admin',
+      password,
+      emailVerified: true,
+    },
     { sessionId: null, userId: 'cli', userRole: 'system', clientIp: null, userAgent: 'create-admin' },
   );
   console.log(`Created the administrator ${email.data}.`);

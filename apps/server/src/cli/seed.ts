@@ -5,7 +5,8 @@ import { patients, users } from '../db/schema.ts';
 import { createRandom, generatePatient } from '../demo/practice-data.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
-const USAGE = 'Usage: npm run seed -- --patients COUNT   (adds COUNT invented patients, spread over the provider accounts)';
+const USAGE =
+  'Usage: npm run seed -- --patients COUNT   (adds COUNT invented patients, spread over the provider accounts)';
 const BATCH = 2000;
 
 const { values } = parseArgs({ options: { patients: { type: 'string' } } });
@@ -30,7 +31,12 @@ await withCliRuntime(async ({ database }) => {
     }));
     await db.transaction(async (tx) => {
       const inserted = await tx.insert(patients).values(rows).returning({ id: patients.id });
-      await appendAuditEntry(tx, { event: 'PATIENT_CREATE', level: 'INFO', actor, details: { patientIds: inserted.map((r) => r.id), reason: 'seed' } });
+      await appendAuditEntry(tx, {
+        event: 'PATIENT_CREATE',
+        level: 'INFO',
+        actor,
+        details: { patientIds: inserted.map((r) => r.id), reason: 'seed' },
+      });
     });
     process.stdout.write(`\rSeeded ${done + size} of ${count} patients`);
   }

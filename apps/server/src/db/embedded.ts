@@ -12,7 +12,8 @@ import type { FastifyBaseLogger } from 'fastify';
 // run that failed. The server stops the database itself, after requests in flight have finished, so every one
 // of those hooks is taken back right after the import.
 const exitHook = createRequire(import.meta.url)('async-exit-hook') as { unhookEvent(event: string): void };
-for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+for (const event of ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'])
+  exitHook.unhookEvent(event);
 
 const POSTGRES_USER = 'postgres';
 
@@ -67,10 +68,9 @@ export async function startEmbeddedDatabase(options: {
     }
     await pg.start();
   } catch (error) {
-    throw new Error(
-      `The embedded PostgreSQL did not start (data folder ${databaseDir}).\n${recentLog.join('\n')}`,
-      { cause: error },
-    );
+    throw new Error(`The embedded PostgreSQL did not start (data folder ${databaseDir}).\n${recentLog.join('\n')}`, {
+      cause: error,
+    });
   }
   // Command-line tools (create-admin, audit:verify) reach a running server's database through this file.
   fs.writeFileSync(path.join(dataDir, 'pg-port'), String(port), { mode: 0o600 });
@@ -190,7 +190,9 @@ function findFreePort(): Promise<number> {
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

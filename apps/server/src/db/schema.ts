@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -178,13 +191,20 @@ export const patients = pgTable(
   },
   (t) => [
     // The list order (last name, first name, id) and its keyset paging, for everyone and per owner.
-    index('patients_order_idx').using('btree', sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id).where(sql`${t.deletedAt} IS NULL`),
+    index('patients_order_idx')
+      .using('btree', sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id)
+      .where(sql`${t.deletedAt} IS NULL`),
     index('patients_owner_order_idx')
       .using('btree', t.ownerId, sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id)
       .where(sql`${t.deletedAt} IS NULL`),
     // Case-insensitive substring search over first name, last name, full name and email.
-    index('patients_search_trgm_idx').using('gin', sql`(lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})) gin_trgm_ops`),
-    uniqueIndex('patients_account_id_idx').on(t.accountId).where(sql`${t.accountId} IS NOT NULL AND ${t.deletedAt} IS NULL`),
+    index('patients_search_trgm_idx').using(
+      'gin',
+      sql`(lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})) gin_trgm_ops`,
+    ),
+    uniqueIndex('patients_account_id_idx')
+      .on(t.accountId)
+      .where(sql`${t.accountId} IS NOT NULL AND ${t.deletedAt} IS NULL`),
   ],
 );
 
@@ -275,7 +295,9 @@ export const mailOutbox = pgTable(
   (t) => [
     check('mail_outbox_status_check', sql`${t.status} in ('queued', 'sending', 'sent', 'failed', 'kept')`),
     index('mail_outbox_order_idx').on(t.createdAt.desc(), t.id.desc()),
-    index('mail_outbox_pending_idx').on(t.status, t.createdAt).where(sql`${t.status} in ('queued', 'sending', 'failed')`),
+    index('mail_outbox_pending_idx')
+      .on(t.status, t.createdAt)
+      .where(sql`${t.status} in ('queued', 'sending', 'failed')`),
   ],
 );
 

@@ -4,7 +4,13 @@ import { createAccount, findAccountIdByEmail } from '../auth/accounts.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Database } from '../db/client.ts';
 
-const SYSTEM_ACTOR: AuditActor = { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: null };
+const SYSTEM_ACTOR: AuditActor = {
+  sessionId: null,
+  userId: 'system',
+  userRole: 'system',
+  clientIp: null,
+  userAgent: null,
+};
 
 /** Creates the demo accounts that do not exist yet; safe to run at every start. */
 export async function ensureDemoAccounts(auth: Auth, db: Database): Promise<void> {

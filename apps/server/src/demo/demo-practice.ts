@@ -47,7 +47,9 @@ export async function ensureDemoPractice(db: Database): Promise<void> {
 
     const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(patients);
     if (n > 0) return;
-    const owners = ['provider@demo.test', 'provider2@demo.test'].map((e) => accounts.get(e)).filter((id): id is string => !!id);
+    const owners = ['provider@demo.test', 'provider2@demo.test']
+      .map((e) => accounts.get(e))
+      .filter((id): id is string => !!id);
     const random = createRandom(2026);
     const rows = Array.from({ length: DEMO_PATIENT_COUNT }, (_, i) => ({
       ...generatePatient(random, i + 1),
@@ -56,7 +58,13 @@ export async function ensureDemoPractice(db: Database): Promise<void> {
     const patientAccount = accounts.get('patient@demo.test');
     const demoPatient = DEMO_ACCOUNTS.find((a) => a.email === 'patient@demo.test');
     if (patientAccount && demoPatient && rows[0]) {
-      rows[0] = { ...rows[0], firstName: demoPatient.firstName, lastName: demoPatient.lastName, email: demoPatient.email, isActive: true };
+      rows[0] = {
+        ...rows[0],
+        firstName: demoPatient.firstName,
+        lastName: demoPatient.lastName,
+        email: demoPatient.email,
+        isActive: true,
+      };
     }
     const inserted = await tx
       .insert(patients)

@@ -1,16 +1,88 @@
 /** Invented people for the demo practice and the benchmark seed. Any likeness to real people is chance. */
 export const FIRST_NAMES = [
-  'Amara', 'Benjamin', 'Camila', 'Dmitri', 'Elena', 'Farah', 'Gabriel', 'Hana', 'Isaac', 'Jasmine',
-  'Kenji', 'Leila', 'Marcus', 'Nadia', 'Oliver', 'Priya', 'Quentin', 'Rosa', 'Samuel', 'Tamsin',
-  'Umar', 'Valeria', 'Wesley', 'Ximena', 'Yusuf', 'Zara', 'Aiden', 'Beatriz', 'Cormac', 'Delphine',
-  'Emeka', 'Freya', 'Graham', 'Ingrid', 'Javier', 'Keiko', 'Luca', 'Mireille', 'Niall', 'Odette',
+  'Amara',
+  'Benjamin',
+  'Camila',
+  'Dmitri',
+  'Elena',
+  'Farah',
+  'Gabriel',
+  'Hana',
+  'Isaac',
+  'Jasmine',
+  'Kenji',
+  'Leila',
+  'Marcus',
+  'Nadia',
+  'Oliver',
+  'Priya',
+  'Quentin',
+  'Rosa',
+  'Samuel',
+  'Tamsin',
+  'Umar',
+  'Valeria',
+  'Wesley',
+  'Ximena',
+  'Yusuf',
+  'Zara',
+  'Aiden',
+  'Beatriz',
+  'Cormac',
+  'Delphine',
+  'Emeka',
+  'Freya',
+  'Graham',
+  'Ingrid',
+  'Javier',
+  'Keiko',
+  'Luca',
+  'Mireille',
+  'Niall',
+  'Odette',
 ] as const;
 
 export const LAST_NAMES = [
-  'Abernathy', 'Bello', 'Castellanos', 'Dvorak', 'Eriksen', 'Fairweather', 'Galloway', 'Hashemi', 'Ibarra', 'Jablonski',
-  'Kowalczyk', 'Lindqvist', 'Moreau', 'Nakagawa', "O'Donnell", 'Pellegrino', 'Quintero', 'Rasmussen', 'Szabo', 'Thorne',
-  'Underwood', 'Valdés', 'Whitfield', 'Xu', 'Yamamoto', 'Zielinski', 'Achebe', 'Brennan', 'Carvalho', 'Delacroix',
-  'Esposito', 'Fitzgerald', 'Gutiérrez', 'Holloway', 'Iwu', 'Jensen', 'Kaur', 'Lachance', 'Mbeki', 'Novak',
+  'Abernathy',
+  'Bello',
+  'Castellanos',
+  'Dvorak',
+  'Eriksen',
+  'Fairweather',
+  'Galloway',
+  'Hashemi',
+  'Ibarra',
+  'Jablonski',
+  'Kowalczyk',
+  'Lindqvist',
+  'Moreau',
+  'Nakagawa',
+  "O'Donnell",
+  'Pellegrino',
+  'Quintero',
+  'Rasmussen',
+  'Szabo',
+  'Thorne',
+  'Underwood',
+  'Valdés',
+  'Whitfield',
+  'Xu',
+  'Yamamoto',
+  'Zielinski',
+  'Achebe',
+  'Brennan',
+  'Carvalho',
+  'Delacroix',
+  'Esposito',
+  'Fitzgerald',
+  'Gutiérrez',
+  'Holloway',
+  'Iwu',
+  'Jensen',
+  'Kaur',
+  'Lachance',
+  'Mbeki',
+  'Novak',
 ] as const;
 
 export const CITIES = [
@@ -22,8 +94,22 @@ export const CITIES = [
   ['Tacoma', 'WA', '98402'],
 ] as const;
 
-export const STREETS = ['Alder St', 'Birch Ave', 'Cedar Ln', 'Dogwood Ct', 'Elm St', 'Fir Way', 'Grove Rd', 'Hawthorne Blvd'] as const;
-export const INSURERS = ['Blue Harbor Health', 'Cascade Mutual', 'Evergreen Care Plan', 'Summit Health Alliance'] as const;
+export const STREETS = [
+  'Alder St',
+  'Birch Ave',
+  'Cedar Ln',
+  'Dogwood Ct',
+  'Elm St',
+  'Fir Way',
+  'Grove Rd',
+  'Hawthorne Blvd',
+] as const;
+export const INSURERS = [
+  'Blue Harbor Health',
+  'Cascade Mutual',
+  'Evergreen Care Plan',
+  'Summit Health Alliance',
+] as const;
 export const REASONS = [
   'Persistent low mood and loss of interest for several months; referred by primary care.',
   'Difficulty concentrating at work; wants an ADHD assessment.',
@@ -33,7 +119,13 @@ export const REASONS = [
   'Follow-up care after a hospital stay for bipolar disorder.',
 ] as const;
 export const ALLERGIES = ['None known', 'Penicillin', 'Sulfa drugs', 'Latex', 'Peanuts', ''] as const;
-export const MEDICATIONS = ['Sertraline 50 mg daily', 'Bupropion XL 150 mg daily', 'Lithium 300 mg twice daily', 'None', ''] as const;
+export const MEDICATIONS = [
+  'Sertraline 50 mg daily',
+  'Bupropion XL 150 mg daily',
+  'Lithium 300 mg twice daily',
+  'None',
+  '',
+] as const;
 
 /** A small deterministic generator, so every demo start and every benchmark seed make the same people. */
 export function createRandom(seed: number) {
@@ -80,7 +172,10 @@ export function generatePatient(random: ReturnType<typeof createRandom>, index: 
   const month = String(random.int(1, 12)).padStart(2, '0');
   const day = String(random.int(1, 28)).padStart(2, '0');
   const phone = () => `(${random.int(200, 989)}) 555-${String(random.int(100, 9999)).padStart(4, '0')}`;
-  const emailName = `${firstName}.${lastName}`.toLowerCase().normalize('NFD').replace(/[^a-z.]/g, '');
+  const emailName = `${firstName}.${lastName}`
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[^a-z.]/g, '');
   return {
     firstName,
     lastName,

@@ -1,15 +1,21 @@
 import type { AccessRequestSummary } from '../access-requests/access-requests.repository.ts';
-import type { AccessRequestDetail, PatientAccessRequestForm, ProviderAccessRequestForm } from '../access-requests/access-requests.service.ts';
+import type {
+  AccessRequestDetail,
+  PatientAccessRequestForm,
+  ProviderAccessRequestForm,
+} from '../access-requests/access-requests.service.ts';
 import { builder } from './builder.ts';
 import { callerOf, publicCallerOf } from './context.ts';
 
-export const ActionResultRef = builder.objectRef<{ success: boolean; message: string | null }>('ActionResult').implement({
-  description: 'The answer to an action whose failures arrive as GraphQL errors (with extensions.code).',
-  fields: (t) => ({
-    success: t.exposeBoolean('success'),
-    message: t.exposeString('message', { nullable: true }),
-  }),
-});
+export const ActionResultRef = builder
+  .objectRef<{ success: boolean; message: string | null }>('ActionResult')
+  .implement({
+    description: 'The answer to an action whose failures arrive as GraphQL errors (with extensions.code).',
+    fields: (t) => ({
+      success: t.exposeBoolean('success'),
+      message: t.exposeString('message', { nullable: true }),
+    }),
+  });
 
 const text = (t: Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0]) => t.string();
 
@@ -136,7 +142,9 @@ const field = (form: object, name: string): string | null => {
 const ProviderFormRef = builder.objectRef<ProviderAccessRequestForm>('ProviderAccessRequestForm').implement({
   description: 'What the requester entered in the doctor form.',
   fields: (t) => ({
-    ...Object.fromEntries(PROVIDER_FORM_TEXT_FIELDS.map((name) => [name, t.string({ nullable: true, resolve: (f) => field(f, name) })])),
+    ...Object.fromEntries(
+      PROVIDER_FORM_TEXT_FIELDS.map((name) => [name, t.string({ nullable: true, resolve: (f) => field(f, name) })]),
+    ),
     interestedFeatures: t.stringList({ resolve: (f) => f.interestedFeatures }),
   }),
 });
@@ -144,7 +152,9 @@ const ProviderFormRef = builder.objectRef<ProviderAccessRequestForm>('ProviderAc
 const PatientFormRef = builder.objectRef<PatientAccessRequestForm>('PatientAccessRequestForm').implement({
   description: 'What the requester entered in the patient form. Protected health information.',
   fields: (t) => ({
-    ...Object.fromEntries(PATIENT_FORM_TEXT_FIELDS.map((name) => [name, t.string({ nullable: true, resolve: (f) => field(f, name) })])),
+    ...Object.fromEntries(
+      PATIENT_FORM_TEXT_FIELDS.map((name) => [name, t.string({ nullable: true, resolve: (f) => field(f, name) })]),
+    ),
     servicesInterested: t.stringList({ resolve: (f) => f.servicesInterested }),
     consentToContact: t.boolean({ resolve: (f) => f.consentToContact }),
   }),
@@ -161,10 +171,17 @@ function summaryFields<P extends AccessRequestSummary>(t: PothosSchemaTypes.Obje
     firstName: t.string({ resolve: (r) => r.firstName }),
     lastName: t.string({ resolve: (r) => r.lastName }),
     email: t.string({ resolve: (r) => r.email }),
-    language: t.string({ description: 'en or es: the language of its e-mails and of the account', resolve: (r) => r.language }),
+    language: t.string({
+      description: 'en or es: the language of its e-mails and of the account',
+      resolve: (r) => r.language,
+    }),
     createdAt: t.string({ resolve: (r) => r.createdAt.toISOString() }),
     reviewedAt: t.string({ nullable: true, resolve: (r) => r.reviewedAt?.toISOString() ?? null }),
-    reviewedBy: t.id({ nullable: true, description: "The reviewing administrator's account id.", resolve: (r) => r.reviewedBy }),
+    reviewedBy: t.id({
+      nullable: true,
+      description: "The reviewing administrator's account id.",
+      resolve: (r) => r.reviewedBy,
+    }),
     reviewedByName: t.string({ nullable: true, resolve: (r) => r.reviewedByName }),
     declineReason: t.string({ nullable: true, resolve: (r) => r.declineReason }),
     account: t.id({ nullable: true, description: 'The account approval created.', resolve: (r) => r.accountId }),
@@ -180,7 +197,9 @@ const AccessRequestRef = builder.objectRef<AccessRequestDetail>('AccessRequest')
   description: 'One request with its form (administrators only; reading it is audited).',
   fields: (t) => ({
     ...summaryFields(t),
-    emailHasAccount: t.exposeBoolean('emailHasAccount', { description: 'An account with this e-mail exists: approval would be refused.' }),
+    emailHasAccount: t.exposeBoolean('emailHasAccount', {
+      description: 'An account with this e-mail exists: approval would be refused.',
+    }),
     providerForm: t.field({
       type: ProviderFormRef,
       nullable: true,
@@ -194,20 +213,24 @@ const AccessRequestRef = builder.objectRef<AccessRequestDetail>('AccessRequest')
   }),
 });
 
-const AccessRequestListRef = builder.objectRef<{ items: AccessRequestSummary[]; nextToken: string | null }>('AccessRequestList').implement({
-  fields: (t) => ({
-    items: t.field({ type: [AccessRequestSummaryRef], resolve: (l) => l.items }),
-    nextToken: t.exposeString('nextToken', { nullable: true }),
-  }),
-});
+const AccessRequestListRef = builder
+  .objectRef<{ items: AccessRequestSummary[]; nextToken: string | null }>('AccessRequestList')
+  .implement({
+    fields: (t) => ({
+      items: t.field({ type: [AccessRequestSummaryRef], resolve: (l) => l.items }),
+      nextToken: t.exposeString('nextToken', { nullable: true }),
+    }),
+  });
 
-const AccessRequestCountsRef = builder.objectRef<{ new: number; approved: number; declined: number }>('AccessRequestCounts').implement({
-  fields: (t) => ({
-    new: t.exposeInt('new'),
-    approved: t.exposeInt('approved'),
-    declined: t.exposeInt('declined'),
-  }),
-});
+const AccessRequestCountsRef = builder
+  .objectRef<{ new: number; approved: number; declined: number }>('AccessRequestCounts')
+  .implement({
+    fields: (t) => ({
+      new: t.exposeInt('new'),
+      approved: t.exposeInt('approved'),
+      declined: t.exposeInt('declined'),
+    }),
+  });
 
 /** GraphQL hands absent fields as missing keys and explicit nulls as null; both reach the schemas as they are. */
 const plain = (input: object) => ({ ...input });
@@ -218,7 +241,11 @@ builder.mutationFields((t) => ({
     description: 'Public. Stores a doctor access request; at most 5 per hour from one address (TOO_MANY_REQUESTS).',
     args: { input: t.arg({ type: ProviderAccessRequestInput, required: true }) },
     resolve: async (_root, args, ctx) => {
-      const { message } = await ctx.accessRequests.submit(publicCallerOf(ctx, 'submitProviderAccessRequest'), 'provider', plain(args.input));
+      const { message } = await ctx.accessRequests.submit(
+        publicCallerOf(ctx, 'submitProviderAccessRequest'),
+        'provider',
+        plain(args.input),
+      );
       return { success: true, message };
     },
   }),
@@ -227,7 +254,11 @@ builder.mutationFields((t) => ({
     description: 'Public. Stores a patient access request; at most 5 per hour from one address (TOO_MANY_REQUESTS).',
     args: { input: t.arg({ type: PatientAccessRequestInput, required: true }) },
     resolve: async (_root, args, ctx) => {
-      const { message } = await ctx.accessRequests.submit(publicCallerOf(ctx, 'submitPatientAccessRequest'), 'patient', plain(args.input));
+      const { message } = await ctx.accessRequests.submit(
+        publicCallerOf(ctx, 'submitPatientAccessRequest'),
+        'patient',
+        plain(args.input),
+      );
       return { success: true, message };
     },
   }),
@@ -246,7 +277,8 @@ builder.mutationFields((t) => ({
     type: AccessRequestRef,
     description: 'Administrators. Declines a new request; the reason is required and stays with the request.',
     args: { id: t.arg.id({ required: true }), reason: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.accessRequests.decline(callerOf(ctx, 'declineAccessRequest'), { id: String(args.id), reason: args.reason }),
+    resolve: (_root, args, ctx) =>
+      ctx.accessRequests.decline(callerOf(ctx, 'declineAccessRequest'), { id: String(args.id), reason: args.reason }),
   }),
 }));
 

@@ -8,18 +8,23 @@ const InvitationStatusRef = builder.objectRef<InvitationState>('InvitationStatus
   description: 'What an invitation link is worth, so its page can say so before asking for a password.',
   fields: (t) => ({
     status: t.string({ description: 'valid, expired, used or invalid', resolve: (s): InvitationStatus => s.status }),
-    email: t.exposeString('email', { nullable: true, description: 'The address to sign in with; only while the invitation is valid.' }),
+    email: t.exposeString('email', {
+      nullable: true,
+      description: 'The address to sign in with; only while the invitation is valid.',
+    }),
     expiresAt: t.string({ nullable: true, resolve: (s) => s.expiresAt?.toISOString() ?? null }),
   }),
 });
 
-const AcceptInvitationResultRef = builder.objectRef<{ success: boolean; message: string; email: string }>('AcceptInvitationResult').implement({
-  fields: (t) => ({
-    success: t.exposeBoolean('success'),
-    message: t.exposeString('message'),
-    email: t.exposeString('email', { description: 'The address to sign in with.' }),
-  }),
-});
+const AcceptInvitationResultRef = builder
+  .objectRef<{ success: boolean; message: string; email: string }>('AcceptInvitationResult')
+  .implement({
+    fields: (t) => ({
+      success: t.exposeBoolean('success'),
+      message: t.exposeString('message'),
+      email: t.exposeString('email', { description: 'The address to sign in with.' }),
+    }),
+  });
 
 builder.queryField('invitationStatus', (t) =>
   t.field({
@@ -43,7 +48,8 @@ builder.mutationFields((t) => ({
   }),
   sendInvitation: t.field({
     type: ActionResultRef,
-    description: 'Administrators. E-mails a new invitation to an account that has no password yet; earlier ones stop working.',
+    description:
+      'Administrators. E-mails a new invitation to an account that has no password yet; earlier ones stop working.',
     args: { accountId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await ctx.invitations.send(callerOf(ctx, 'sendInvitation'), String(args.accountId));
@@ -54,7 +60,10 @@ builder.mutationFields((t) => ({
     type: ActionResultRef,
     description:
       'Public. E-mails a 6-digit code and a link (valid 15 minutes) if the address has an account; the answer is the same either way. Limited per e-mail and per address (TOO_MANY_REQUESTS).',
-    args: { email: t.arg.string({ required: true }), locale: t.arg.string({ description: 'en or es: the language of the e-mail' }) },
+    args: {
+      email: t.arg.string({ required: true }),
+      locale: t.arg.string({ description: 'en or es: the language of the e-mail' }),
+    },
     resolve: async (_root, args, ctx) => {
       const { message } = await ctx.passwordReset.request(publicCallerOf(ctx, 'requestPasswordReset'), args);
       return { success: true, message };

@@ -42,7 +42,8 @@ interface EmergencyBanner {
 }
 
 const EmergencyBannerRef = builder.objectRef<EmergencyBanner>('EmergencyBanner').implement({
-  description: 'The emergency-support banner (EMERGENCY_BANNER). Heading and body are null when the built-in text applies.',
+  description:
+    'The emergency-support banner (EMERGENCY_BANNER). Heading and body are null when the built-in text applies.',
   fields: (t) => ({
     enabled: t.exposeBoolean('enabled'),
     heading: t.exposeString('heading', { nullable: true }),
@@ -69,8 +70,14 @@ const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
     sessionIdleMinutes: t.exposeFloat('sessionIdleMinutes'),
     version: t.exposeString('version'),
     demoAccounts: t.field({ type: [DemoAccountRef], resolve: (c) => c.demoAccounts }),
-    clinicPhone: t.exposeString('clinicPhone', { nullable: true, description: 'CLINIC_PHONE: the number the call buttons dial.' }),
-    bookingUrl: t.exposeString('bookingUrl', { nullable: true, description: 'BOOKING_URL: the external scheduling page (opened in a new tab).' }),
+    clinicPhone: t.exposeString('clinicPhone', {
+      nullable: true,
+      description: 'CLINIC_PHONE: the number the call buttons dial.',
+    }),
+    bookingUrl: t.exposeString('bookingUrl', {
+      nullable: true,
+      description: 'BOOKING_URL: the external scheduling page (opened in a new tab).',
+    }),
     emergencyBanner: t.field({ type: EmergencyBannerRef, resolve: (c) => c.emergencyBanner }),
   }),
 });

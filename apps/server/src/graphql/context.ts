@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessRequestsService } from '../access-requests/access-requests.service.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
-import { actorFor, type ActiveSession, type AuthService, type RequestMeta, type SessionUser } from '../auth/auth.service.ts';
+import {
+  actorFor,
+  type ActiveSession,
+  type AuthService,
+  type RequestMeta,
+  type SessionUser,
+} from '../auth/auth.service.ts';
 import type { InvitationsService } from '../auth/invitations.service.ts';
 import type { PasswordResetService } from '../auth/password-reset.service.ts';
 import type { PublicCaller } from '../caller.ts';

@@ -10,9 +10,13 @@ const OutboxMailRef = builder.objectRef<OutboxRow>('OutboxMail').implement({
     subject: t.exposeString('subject'),
     text: t.exposeString('textBody', { nullable: true }),
     html: t.exposeString('htmlBody', { nullable: true }),
-    kind: t.exposeString('kind', { description: 'access-request-waiting, access-request-received, invitation or password-reset' }),
+    kind: t.exposeString('kind', {
+      description: 'access-request-waiting, access-request-received, invitation or password-reset',
+    }),
     language: t.exposeString('language'),
-    status: t.exposeString('status', { description: 'kept (no mail server configured), queued, sending, sent or failed' }),
+    status: t.exposeString('status', {
+      description: 'kept (no mail server configured), queued, sending, sent or failed',
+    }),
     attempts: t.exposeInt('attempts'),
     error: t.exposeString('error', { nullable: true }),
     createdAt: t.string({ resolve: (m) => m.createdAt.toISOString() }),

@@ -1,3 +1,4 @@
+import { PATIENT_OPTIONAL_TEXT_FIELDS } from '@telehealth/shared';
 import type { PatientRow } from '../patients/patients.repository.ts';
 import type { Caller } from '../patients/patients.service.ts';
 import type { ProviderRow } from '../providers/providers.repository.ts';
@@ -7,22 +8,6 @@ import { requireUser, type GraphQLContext } from './context.ts';
 function callerOf(ctx: GraphQLContext, operation: string): Caller {
   return { user: requireUser(ctx), actor: ctx.actor, operation };
 }
-
-const OPTIONAL_PATIENT_FIELDS = [
-  'phone',
-  'street',
-  'city',
-  'state',
-  'zipCode',
-  'emergencyContactName',
-  'emergencyContactPhone',
-  'insuranceProvider',
-  'insurancePolicyNumber',
-  'reasonForCare',
-  'allergies',
-  'currentMedications',
-  'medicalHistory',
-] as const;
 
 const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
   description: 'A patient of the practice. Every field is protected health information.',
@@ -36,7 +21,7 @@ const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
     createdAt: t.string({ resolve: (p) => p.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (p) => p.updatedAt.toISOString() }),
     owner: t.id({ nullable: true, description: "The primary provider's account id.", resolve: (p) => p.ownerId }),
-    ...Object.fromEntries(OPTIONAL_PATIENT_FIELDS.map((name) => [name, t.exposeString(name, { nullable: true })])),
+    ...Object.fromEntries(PATIENT_OPTIONAL_TEXT_FIELDS.map((name) => [name, t.exposeString(name, { nullable: true })])),
   }),
 });
 
@@ -62,7 +47,7 @@ const patientInputFields = (t: Parameters<Parameters<typeof builder.inputType>[1
   dateOfBirth: t.string({ description: 'YYYY-MM-DD' }),
   isActive: t.boolean(),
   owner: t.id({ description: "The primary provider's account id (administrators only)." }),
-  ...Object.fromEntries(OPTIONAL_PATIENT_FIELDS.map((name) => [name, t.string()])),
+  ...Object.fromEntries(PATIENT_OPTIONAL_TEXT_FIELDS.map((name) => [name, t.string()])),
 });
 
 const CreatePatientInput = builder.inputType('CreatePatientInput', {
@@ -109,7 +94,8 @@ builder.mutationFields((t) => ({
   updatePatient: t.field({
     type: PatientRef,
     args: { input: t.arg({ type: UpdatePatientInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.patients.update(callerOf(ctx, 'updatePatient'), { ...plain(args.input), id: String(args.input.id) }),
+    resolve: (_root, args, ctx) =>
+      ctx.patients.update(callerOf(ctx, 'updatePatient'), { ...plain(args.input), id: String(args.input.id) }),
   }),
   deletePatient: t.field({
     type: DeletedRecordRef,

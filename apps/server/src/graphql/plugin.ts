@@ -51,9 +51,14 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/graphql')) return;
     if (request.method === 'GET') {
-      await reply.code(405).header('allow', 'POST').send({ errors: [{ message: 'Use POST for GraphQL requests.' }] });
+      await reply
+        .code(405)
+        .header('allow', 'POST')
+        .send({ errors: [{ message: 'Use POST for GraphQL requests.' }] });
     } else if (request.method === 'POST' && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-      await reply.code(415).send({ errors: [{ message: 'GraphQL requests must have a JSON body (Content-Type: application/json).' }] });
+      await reply
+        .code(415)
+        .send({ errors: [{ message: 'GraphQL requests must have a JSON body (Content-Type: application/json).' }] });
     }
   });
 });
@@ -87,7 +92,8 @@ interface FormattedError {
 }
 
 function formatError(error: GraphQLError | Error, app: FastifyInstance): FormattedError {
-  const graphqlError = error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
+  const graphqlError =
+    error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
   const original = findOriginal(graphqlError);
   const base = {
     ...(graphqlError.locations ? { locations: graphqlError.locations } : {}),

@@ -92,13 +92,15 @@ export class MailService {
       )
       .returning({ id: mailOutbox.id, kind: mailOutbox.kind });
     if (!this.sends) {
-      for (const row of rows) this.#log.info({ mailId: row.id, kind: row.kind }, 'mail kept in the outbox (SMTP_URL is not set)');
+      for (const row of rows)
+        this.#log.info({ mailId: row.id, kind: row.kind }, 'mail kept in the outbox (SMTP_URL is not set)');
     }
   }
 
   /** Where notifications for administrators go: ADMIN_EMAIL, else every active administrator account. */
   async adminRecipients(tx: Executor): Promise<{ email: string; language: Locale }[]> {
-    if (this.#config.adminEmails.length > 0) return this.#config.adminEmails.map((email) => ({ email, language: 'en' as const }));
+    if (this.#config.adminEmails.length > 0)
+      return this.#config.adminEmails.map((email) => ({ email, language: 'en' as const }));
     const rows = await tx
       .select({ email: users.email, language: users.language })
       .from(users)
@@ -145,7 +147,15 @@ export class MailService {
   async deliverPending(): Promise<number> {
     const transport = this.#transport;
     if (!transport) return 0;
-    const claimed = await this.#db.execute<{ id: string; to_address: string; subject: string; text_body: string | null; html_body: string | null; attempts: number; kind: string }>(sql`
+    const claimed = await this.#db.execute<{
+      id: string;
+      to_address: string;
+      subject: string;
+      text_body: string | null;
+      html_body: string | null;
+      attempts: number;
+      kind: string;
+    }>(sql`
       UPDATE ${mailOutbox} SET status = 'sending', attempts = attempts + 1, last_attempt_at = now()
       WHERE id IN (
         SELECT id FROM ${mailOutbox}
@@ -177,15 +187,26 @@ export class MailService {
           .update(mailOutbox)
           .set({ status: 'failed', error: message, ...(givenUp ? { textBody: null, htmlBody: null } : {}) })
           .where(eq(mailOutbox.id, mail.id));
-        this.#log.warn({ mailId: mail.id, kind: mail.kind, attempt: mail.attempts, givenUp, reason: message }, 'mail delivery failed');
+        this.#log.warn(
+          { mailId: mail.id, kind: mail.kind, attempt: mail.attempts, givenUp, reason: message },
+          'mail delivery failed',
+        );
       }
     }
     return claimed.rows.length;
   }
 
   /** The outbox, newest first: administrators only, and only while demo mode is on. */
-  async listOutbox(caller: Caller, args: { limit?: number | null; nextToken?: string | null }): Promise<{ items: OutboxRow[]; nextToken: string | null }> {
-    const denial = caller.user.role !== 'admin' ? OUTBOX_MESSAGES.adminOnly : !this.#config.demoMode ? OUTBOX_MESSAGES.demoOnly : null;
+  async listOutbox(
+    caller: Caller,
+    args: { limit?: number | null; nextToken?: string | null },
+  ): Promise<{ items: OutboxRow[]; nextToken: string | null }> {
+    const denial =
+      caller.user.role !== 'admin'
+        ? OUTBOX_MESSAGES.adminOnly
+        : !this.#config.demoMode
+          ? OUTBOX_MESSAGES.demoOnly
+          : null;
     if (denial) {
       await appendAuditEntry(this.#db, {
         event: 'UNAUTHORIZED_ACCESS',
@@ -203,7 +224,11 @@ export class MailService {
       const rows = await tx
         .select({ mail: mailOutbox, sortKey })
         .from(mailOutbox)
-        .where(after ? sql`(${mailOutbox.createdAt}, ${mailOutbox.id}) < (${after[0]}::timestamptz, ${after[1]}::uuid)` : undefined)
+        .where(
+          after
+            ? sql`(${mailOutbox.createdAt}, ${mailOutbox.id}) < (${after[0]}::timestamptz, ${after[1]}::uuid)`
+            : undefined,
+        )
         .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
         .limit(limit + 1);
       const page = rows.slice(0, limit);

@@ -13,7 +13,12 @@ import {
  * details of an access request: a mailbox is not a safe place for either. The notification to administrators
  * does not even name the person; it says only which kind of request is waiting.
  */
-export const MAIL_KINDS = ['access-request-waiting', 'access-request-received', 'invitation', 'password-reset'] as const;
+export const MAIL_KINDS = [
+  'access-request-waiting',
+  'access-request-received',
+  'invitation',
+  'password-reset',
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 export interface MailContent {
@@ -31,8 +36,13 @@ export interface MailContext {
 type Paragraph = string | { link: string; label: string };
 
 function compose(ctx: MailContext, locale: Locale, subject: string, paragraphs: Paragraph[]): MailContent {
-  const footer = locale === 'es' ? `${ctx.practiceName} · Este es un mensaje automático; no responda a este correo.` : `${ctx.practiceName} · This is an automatic message; please do not reply.`;
-  const text = [...paragraphs.map((p) => (typeof p === 'string' ? p : `${p.label}:\n${p.link}`)), '--', footer].join('\n\n');
+  const footer =
+    locale === 'es'
+      ? `${ctx.practiceName} · Este es un mensaje automático; no responda a este correo.`
+      : `${ctx.practiceName} · This is an automatic message; please do not reply.`;
+  const text = [...paragraphs.map((p) => (typeof p === 'string' ? p : `${p.label}:\n${p.link}`)), '--', footer].join(
+    '\n\n',
+  );
   const body = paragraphs
     .map((p) =>
       typeof p === 'string'
@@ -53,7 +63,10 @@ ${body}
 }
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 /** To administrators: a request is waiting. Only its kind; no name, no e-mail address, no form data. */
@@ -83,7 +96,9 @@ export function accessRequestReceivedMail(ctx: MailContext, locale: Locale, kind
       `Gracias por su interés en ${ctx.practiceName}.`,
       `Hemos recibido su solicitud de acceso ${as}. Revisamos cada solicitud en un plazo de 1 a 2 días hábiles y nos pondremos en contacto con usted por el medio que nos indicó.`,
       ...(kind === 'patient'
-        ? [`Si está en crisis, llame o envíe un mensaje de texto al ${CRISIS_LINE}. En una emergencia, llame al ${EMERGENCY_LINE} o acuda a la sala de emergencias más cercana.`]
+        ? [
+            `Si está en crisis, llame o envíe un mensaje de texto al ${CRISIS_LINE}. En una emergencia, llame al ${EMERGENCY_LINE} o acuda a la sala de emergencias más cercana.`,
+          ]
         : []),
       'Si usted no hizo esta solicitud, puede ignorar este correo.',
     ]);
@@ -93,18 +108,26 @@ export function accessRequestReceivedMail(ctx: MailContext, locale: Locale, kind
     `Thank you for your interest in ${ctx.practiceName}.`,
     `We have received your request for access ${as}. We review every request within 1-2 business days and will contact you the way you asked us to.`,
     ...(kind === 'patient'
-      ? [`If you are in crisis, call or text ${CRISIS_LINE}. In an emergency, call ${EMERGENCY_LINE} or go to the nearest emergency room.`]
+      ? [
+          `If you are in crisis, call or text ${CRISIS_LINE}. In an emergency, call ${EMERGENCY_LINE} or go to the nearest emergency room.`,
+        ]
       : []),
     'If you did not make this request, you can ignore this e-mail.',
   ]);
 }
 
 /** The link that sets the first password: single use, valid 72 hours. */
-export function invitationMail(ctx: MailContext, locale: Locale, options: { link: string; reason: 'approved' | 'added' }): MailContent {
+export function invitationMail(
+  ctx: MailContext,
+  locale: Locale,
+  options: { link: string; reason: 'approved' | 'added' },
+): MailContent {
   const { link, reason } = options;
   if (locale === 'es') {
     return compose(ctx, locale, `Cree su contraseña de ${ctx.practiceName}`, [
-      reason === 'approved' ? 'Su solicitud de acceso ha sido aprobada.' : `Se ha creado una cuenta para usted en ${ctx.practiceName}.`,
+      reason === 'approved'
+        ? 'Su solicitud de acceso ha sido aprobada.'
+        : `Se ha creado una cuenta para usted en ${ctx.practiceName}.`,
       'Para terminar, cree su contraseña con este enlace:',
       { link, label: 'Crear mi contraseña' },
       `El enlace funciona una sola vez y es válido durante ${INVITATION_VALID_HOURS} horas. La contraseña debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres, con una letra minúscula, una mayúscula, un número y un símbolo. Después, inicie sesión en ${ctx.publicUrl}/login con esta dirección de correo.`,
@@ -112,7 +135,9 @@ export function invitationMail(ctx: MailContext, locale: Locale, options: { link
     ]);
   }
   return compose(ctx, locale, `Set your password for ${ctx.practiceName}`, [
-    reason === 'approved' ? 'Your request for access has been approved.' : `An account has been created for you at ${ctx.practiceName}.`,
+    reason === 'approved'
+      ? 'Your request for access has been approved.'
+      : `An account has been created for you at ${ctx.practiceName}.`,
     'To finish, set your password with this link:',
     { link, label: 'Set my password' },
     `The link works once and is valid for ${INVITATION_VALID_HOURS} hours. Your password must be at least ${PASSWORD_MIN_LENGTH} characters long with a lowercase letter, an uppercase letter, a number and a symbol. Then sign in at ${ctx.publicUrl}/login with this e-mail address.`,
@@ -121,7 +146,11 @@ export function invitationMail(ctx: MailContext, locale: Locale, options: { link
 }
 
 /** A 6-digit code and a link, each single use and valid 15 minutes. */
-export function passwordResetMail(ctx: MailContext, locale: Locale, options: { link: string; code: string }): MailContent {
+export function passwordResetMail(
+  ctx: MailContext,
+  locale: Locale,
+  options: { link: string; code: string },
+): MailContent {
   const { link, code } = options;
   if (locale === 'es') {
     return compose(ctx, locale, `Restablezca su contraseña de ${ctx.practiceName}`, [

@@ -26,7 +26,8 @@ export class CursorCodec {
     if (!body || !signature || extra !== undefined) throw badUserInput(PATIENT_MESSAGES.invalidToken);
     const expected = Buffer.from(this.#sign(body));
     const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badUserInput(PATIENT_MESSAGES.invalidToken);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw badUserInput(PATIENT_MESSAGES.invalidToken);
     const value: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => typeof v === 'string')) {
       throw badUserInput(PATIENT_MESSAGES.invalidToken);

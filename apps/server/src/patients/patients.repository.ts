@@ -30,14 +30,24 @@ function visible(scope: PatientScope, filter: PatientFilter = {}): SQL {
   return and(...conditions)!;
 }
 
-export async function findVisiblePatient(tx: Executor, id: string, scope: PatientScope): Promise<PatientRow | undefined> {
-  const [row] = await tx.select().from(patients).where(and(eq(patients.id, id), visible(scope)));
+export async function findVisiblePatient(
+  tx: Executor,
+  id: string,
+  scope: PatientScope,
+): Promise<PatientRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(patients)
+    .where(and(eq(patients.id, id), visible(scope)));
   return row;
 }
 
 /** Whether a (not deleted) patient with this id exists for anyone: tells a denial from a miss. */
 export async function patientExists(tx: Executor, id: string): Promise<boolean> {
-  const [row] = await tx.select({ id: patients.id }).from(patients).where(and(eq(patients.id, id), isNull(patients.deletedAt)));
+  const [row] = await tx
+    .select({ id: patients.id })
+    .from(patients)
+    .where(and(eq(patients.id, id), isNull(patients.deletedAt)));
   return row !== undefined;
 }
 
@@ -48,7 +58,10 @@ export async function listPatientsPage(
 ): Promise<{ rows: PatientRow[]; next: PatientCursor | null }> {
   const { scope, filter, after, limit } = options;
   const where = after
-    ? and(visible(scope, filter), sql`(${lowerLast}, ${lowerFirst}, ${patients.id}) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)`)
+    ? and(
+        visible(scope, filter),
+        sql`(${lowerLast}, ${lowerFirst}, ${patients.id}) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)`,
+      )
     : visible(scope, filter);
   // The cursor takes the sort keys as the database computed them, so its lower() and ours never disagree.
   const rows = await tx
@@ -64,7 +77,10 @@ export async function listPatientsPage(
 }
 
 export async function countPatients(tx: Executor, scope: PatientScope, filter: PatientFilter): Promise<number> {
-  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(patients).where(visible(scope, filter));
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(patients)
+    .where(visible(scope, filter));
   return row?.n ?? 0;
 }
 

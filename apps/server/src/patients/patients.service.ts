@@ -47,14 +47,23 @@ export class PatientsService {
     this.#cursors = new CursorCodec(options.secret);
   }
 
-  async list(caller: Caller, args: { limit?: number | null; nextToken?: string | null; filter?: PatientFilter | null }) {
+  async list(
+    caller: Caller,
+    args: { limit?: number | null; nextToken?: string | null; filter?: PatientFilter | null },
+  ) {
     const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotView);
     const filter = parseInput(PatientFilterSchema, args.filter ?? {});
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
     return this.#db.transaction(async (tx) => {
       const page = await listPatientsPage(tx, { scope, filter, after, limit });
-      await this.#audit(tx, caller, 'PATIENT_VIEW', page.rows.map((r) => r.id), { page: after ? 'next' : 'first', count: page.rows.length });
+      await this.#audit(
+        tx,
+        caller,
+        'PATIENT_VIEW',
+        page.rows.map((r) => r.id),
+        { page: after ? 'next' : 'first', count: page.rows.length },
+      );
       return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
     });
   }
@@ -93,7 +102,9 @@ export class PatientsService {
   async update(caller: Caller, input: unknown): Promise<PatientRow> {
     const scope = await this.#scopeFor(caller, 'patients.write', PATIENT_MESSAGES.cannotUpdate);
     const { id, owner, ...changes } = parseInput(UpdatePatientInputSchema, input);
-    const values: Record<string, unknown> = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    const values: Record<string, unknown> = Object.fromEntries(
+      Object.entries(changes).filter(([, v]) => v !== undefined),
+    );
     // Required fields cannot be cleared.
     if (owner !== undefined) {
       if (caller.user.role !== 'admin') return this.#deny(caller, PATIENT_MESSAGES.cannotAssign, { patientId: id });
@@ -120,7 +131,11 @@ export class PatientsService {
   }
 
   /** The records a caller may reach for a permission; a caller without it is refused (and recorded). */
-  async #scopeFor(caller: Caller, permission: 'patients.read' | 'patients.write' | 'patients.delete', message: string): Promise<PatientScope> {
+  async #scopeFor(
+    caller: Caller,
+    permission: 'patients.read' | 'patients.write' | 'patients.delete',
+    message: string,
+  ): Promise<PatientScope> {
     if (!hasPermission(caller.user.role, permission)) return this.#deny(caller, message, { permission });
     return caller.user.role === 'admin' ? { kind: 'all' } : { kind: 'owner', ownerId: caller.user.id };
   }
@@ -136,24 +151,38 @@ export class PatientsService {
         level: 'WARNING',
         actor: caller.actor,
         url: caller.operation,
-        details: { patientIds: [id], reason: 'not in the caller\'s scope or deleted' },
+        details: { patientIds: [id], reason: "not in the caller's scope or deleted" },
       });
     }
     throw notFound(PATIENT_MESSAGES.notFound);
   }
 
   async #deny(caller: Caller, message: string, details: Record<string, unknown>): Promise<never> {
-    await appendAuditEntry(this.#db, { event: 'UNAUTHORIZED_ACCESS', level: 'WARNING', actor: caller.actor, url: caller.operation, details });
+    await appendAuditEntry(this.#db, {
+      event: 'UNAUTHORIZED_ACCESS',
+      level: 'WARNING',
+      actor: caller.actor,
+      url: caller.operation,
+      details,
+    });
     throw forbidden(message);
   }
 
   async #requireProvider(accountId: string): Promise<void> {
     if (!(await isProviderAccount(this.#db, accountId))) {
-      throw new AppError(ERROR_CODES.badUserInput, 'Validation failed: Please choose a provider', { fieldErrors: { owner: 'Please choose a provider' } });
+      throw new AppError(ERROR_CODES.badUserInput, 'Validation failed: Please choose a provider', {
+        fieldErrors: { owner: 'Please choose a provider' },
+      });
     }
   }
 
   #audit(tx: Executor, caller: Caller, event: AuditEvent, patientIds: string[], details: Record<string, unknown>) {
-    return appendAuditEntry(tx, { event, level: 'INFO', actor: caller.actor, url: caller.operation, details: { patientIds, ...details } });
+    return appendAuditEntry(tx, {
+      event,
+      level: 'INFO',
+      actor: caller.actor,
+      url: caller.operation,
+      details: { patientIds, ...details },
+    });
   }
 }

@@ -31,15 +31,24 @@ export class ProvidersService {
    */
   async create(caller: Caller, input: unknown): Promise<ProviderRow> {
     if (caller.user.role !== 'admin') {
-      await appendAuditEntry(this.#db, { event: 'UNAUTHORIZED_ACCESS', level: 'WARNING', actor: caller.actor, url: caller.operation, details: { permission: 'providers.create' } });
+      await appendAuditEntry(this.#db, {
+        event: 'UNAUTHORIZED_ACCESS',
+        level: 'WARNING',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { permission: 'providers.create' },
+      });
       throw forbidden(PROVIDER_MESSAGES.cannotCreate);
     }
     const data = parseInput(CreateDoctorInputSchema, input);
     return this.#db.transaction(async (tx) => {
       const [existing] = await tx.select().from(users).where(eq(users.email, data.email));
-      if (existing && existing.role !== 'provider') throw badUserInput(PROVIDER_MESSAGES.emailTaken, { fieldErrors: { email: PROVIDER_MESSAGES.emailTaken } });
+      if (existing && existing.role !== 'provider')
+        throw badUserInput(PROVIDER_MESSAGES.emailTaken, { fieldErrors: { email: PROVIDER_MESSAGES.emailTaken } });
       if (existing && (await findProviderByAccount(tx, existing.id))) {
-        throw badUserInput(PROVIDER_MESSAGES.alreadyProvider, { fieldErrors: { email: PROVIDER_MESSAGES.alreadyProvider } });
+        throw badUserInput(PROVIDER_MESSAGES.alreadyProvider, {
+          fieldErrors: { email: PROVIDER_MESSAGES.alreadyProvider },
+        });
       }
       const accountId = existing?.id ?? crypto.randomUUID();
       if (!existing) {

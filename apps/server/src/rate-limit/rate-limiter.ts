@@ -58,7 +58,8 @@ export class RateLimiter {
   }
 
   async #waitMs(tx: Executor, bucket: string, keyHash: string, limit: RateLimit, lock: boolean): Promise<number> {
-    if (lock) await tx.execute(sql`SELECT pg_advisory_xact_lock(${RATE_LIMIT_LOCK_KEY}, hashtext(${`${bucket}:${keyHash}`}))`);
+    if (lock)
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${RATE_LIMIT_LOCK_KEY}, hashtext(${`${bucket}:${keyHash}`}))`);
     const windowSeconds = limit.windowMs / 1000;
     // The hit whose expiry brings the count below the limit: the limit-th most recent one in the window.
     const result = await tx.execute<{ wait_ms: number }>(sql`

@@ -1,5 +1,6 @@
 import {
   CreatePatientInputSchema,
+  PATIENT_TEXT_FIELDS,
   UpdatePatientInputSchema,
   type CreatePatientData,
   type CreatePatientInput,
@@ -10,26 +11,7 @@ import {
 import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import type { Patient } from '../api/patient-schemas.ts';
 
-/** The text fields of the registration form, in the order they appear on screen. */
-export const PATIENT_TEXT_FIELDS = [
-  'firstName',
-  'lastName',
-  'email',
-  'dateOfBirth',
-  'phone',
-  'street',
-  'city',
-  'state',
-  'zipCode',
-  'emergencyContactName',
-  'emergencyContactPhone',
-  'insuranceProvider',
-  'insurancePolicyNumber',
-  'reasonForCare',
-  'allergies',
-  'currentMedications',
-  'medicalHistory',
-] as const;
+export { PATIENT_TEXT_FIELDS };
 export type PatientTextField = (typeof PATIENT_TEXT_FIELDS)[number];
 
 export const REQUIRED_PATIENT_FIELDS: readonly PatientTextField[] = ['firstName', 'lastName', 'email', 'dateOfBirth'];
