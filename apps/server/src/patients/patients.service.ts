@@ -28,6 +28,8 @@ import {
 } from './patients.repository.ts';
 import { isProviderAccount } from '../providers/providers.repository.ts';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface Caller {
   user: SessionUser;
   actor: AuditActor;
@@ -75,8 +77,7 @@ export class PatientsService {
 
   async get(caller: Caller, id: string): Promise<PatientRow> {
     const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotViewOne);
-    return this.#db.transaction(async (tx) => {
-      const row = await this.#findOrDeny(tx, caller, id, scope);
+    return this.#withVisiblePatient(caller, id, scope, async (tx, row) => {
       await this.#audit(tx, caller, 'PATIENT_VIEW', [row.id], {});
       return row;
     });
@@ -105,14 +106,12 @@ export class PatientsService {
     const values: Record<string, unknown> = Object.fromEntries(
       Object.entries(changes).filter(([, v]) => v !== undefined),
     );
-    // Required fields cannot be cleared.
     if (owner !== undefined) {
       if (caller.user.role !== 'admin') return this.#deny(caller, PATIENT_MESSAGES.cannotAssign, { patientId: id });
       if (owner !== null) await this.#requireProvider(owner);
       values.ownerId = owner;
     }
-    return this.#db.transaction(async (tx) => {
-      await this.#findOrDeny(tx, caller, id, scope);
+    return this.#withVisiblePatient(caller, id, scope, async (tx) => {
       const row = await updatePatientRow(tx, id, values);
       // Which fields changed, never their values: the audit trail is no second copy of the record.
       await this.#audit(tx, caller, 'PATIENT_UPDATE', [id], { fields: Object.keys(values).sort() });
@@ -122,8 +121,7 @@ export class PatientsService {
 
   async delete(caller: Caller, id: string): Promise<{ id: string }> {
     const scope = await this.#scopeFor(caller, 'patients.delete', PATIENT_MESSAGES.cannotDelete);
-    return this.#db.transaction(async (tx) => {
-      await this.#findOrDeny(tx, caller, id, scope);
+    return this.#withVisiblePatient(caller, id, scope, async (tx) => {
       await softDeletePatient(tx, id, caller.user.id);
       await this.#audit(tx, caller, 'PATIENT_DELETE', [id], { retained: true });
       return { id };
@@ -140,21 +138,38 @@ export class PatientsService {
     return caller.user.role === 'admin' ? { kind: 'all' } : { kind: 'owner', ownerId: caller.user.id };
   }
 
-  /** A record the caller may not see answers exactly like one that does not exist. */
-  async #findOrDeny(tx: Executor, caller: Caller, id: string, scope: PatientScope): Promise<PatientRow> {
-    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
-    const row = isUuid ? await findVisiblePatient(tx, id, scope) : undefined;
-    if (row) return row;
-    if (isUuid && (await patientExists(tx, id))) {
-      await appendAuditEntry(this.#db, {
-        event: 'UNAUTHORIZED_ACCESS',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { patientIds: [id], reason: "not in the caller's scope or deleted" },
+  /**
+   * Runs `work` in a transaction with the patient, if the caller may see it. A record the caller may not see
+   * answers exactly like one that does not exist; an attempt on an existing one is recorded, after the
+   * transaction (whose connection is then free again) has ended.
+   */
+  async #withVisiblePatient<T>(
+    caller: Caller,
+    id: string,
+    scope: PatientScope,
+    work: (tx: Executor, row: PatientRow) => Promise<T>,
+  ): Promise<T> {
+    const isUuid = UUID.test(id);
+    let outOfScope = false;
+    try {
+      return await this.#db.transaction(async (tx) => {
+        const row = isUuid ? await findVisiblePatient(tx, id, scope) : undefined;
+        if (row) return await work(tx, row);
+        outOfScope = isUuid && (await patientExists(tx, id));
+        throw notFound(PATIENT_MESSAGES.notFound);
       });
+    } catch (error) {
+      if (outOfScope) {
+        await appendAuditEntry(this.#db, {
+          event: 'UNAUTHORIZED_ACCESS',
+          level: 'WARNING',
+          actor: caller.actor,
+          url: caller.operation,
+          details: { patientIds: [id], reason: "not in the caller's scope" },
+        });
+      }
+      throw error;
     }
-    throw notFound(PATIENT_MESSAGES.notFound);
   }
 
   async #deny(caller: Caller, message: string, details: Record<string, unknown>): Promise<never> {
