@@ -45,6 +45,8 @@ function serverEnv(server: typeof MAIN_SERVER | typeof SHORT_SESSION_SERVER, dir
     DEMO_MODE: 'true',
     SESSION_IDLE_MINUTES: String(server.sessionIdleMinutes),
     LOG_LEVEL: 'warn',
+    // Every browser test submits from 127.0.0.1; the limit itself is tested on the server (access-requests.test.ts).
+    ACCESS_REQUESTS_PER_HOUR: '1000',
   };
 }
 

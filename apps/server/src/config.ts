@@ -34,6 +34,7 @@ const EnvSchema = z.object({
   PRACTICE_NAME: z.string().min(1).default('Meridian Precision Psychiatry'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
   WEB_DIST_DIR: z.string().optional(),
+  ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
   SMTP_URL: z
     .string()
     .regex(
@@ -93,6 +94,8 @@ export interface Config {
   version: string;
   /** Unset: every mail is kept in the outbox and nothing is sent. */
   smtpUrl: string | undefined;
+  /** Access requests one client address may submit in an hour. */
+  accessRequestsPerHour: number;
   mailFrom: string;
   /** Where notifications of new access requests go; empty means every active administrator account. */
   adminEmails: string[];
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: e.WEB_DIST_DIR ?? path.resolve(serverRoot, '../web/dist'),
     version: process.env.npm_package_version ?? '0.1.0',
     smtpUrl: e.SMTP_URL,
+    accessRequestsPerHour: e.ACCESS_REQUESTS_PER_HOUR,
     mailFrom: e.MAIL_FROM ?? `"${e.PRACTICE_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicUrl).hostname}>`,
     adminEmails: e.ADMIN_EMAIL ?? [],
     clinicPhone: e.CLINIC_PHONE ?? null,

@@ -98,6 +98,7 @@ export async function openRuntime(
       invitations,
       limiter: rateLimiter,
       secret,
+      maxPerHour: config.accessRequestsPerHour,
     });
     const opened = database;
     return {

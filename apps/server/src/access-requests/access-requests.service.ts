@@ -65,6 +65,7 @@ export class AccessRequestsService {
   readonly #invitations: InvitationsService;
   readonly #limiter: RateLimiter;
   readonly #cursors: CursorCodec;
+  readonly #rateLimit: { maxAttempts: number; windowMs: number };
 
   constructor(options: {
     db: Database;
@@ -72,7 +73,13 @@ export class AccessRequestsService {
     invitations: InvitationsService;
     limiter: RateLimiter;
     secret: string;
+    /** Submissions one address may make in an hour (ACCESS_REQUESTS_PER_HOUR). */
+    maxPerHour?: number;
   }) {
+    this.#rateLimit = {
+      ...ACCESS_REQUEST_RATE_LIMIT,
+      maxAttempts: options.maxPerHour ?? ACCESS_REQUEST_RATE_LIMIT.maxAttempts,
+    };
     this.#db = options.db;
     this.#mail = options.mail;
     this.#invitations = options.invitations;
@@ -91,7 +98,7 @@ export class AccessRequestsService {
     const language = accessRequestLocale(kind, data);
     const address = caller.ip ?? 'unknown';
     const wait = await this.#db.transaction(async (tx) => {
-      const refusedFor = await this.#limiter.consume(tx, SUBMISSIONS_BY_ADDRESS, address, ACCESS_REQUEST_RATE_LIMIT);
+      const refusedFor = await this.#limiter.consume(tx, SUBMISSIONS_BY_ADDRESS, address, this.#rateLimit);
       if (refusedFor > 0) return refusedFor;
       const row = await insertAccessRequest(tx, {
         kind,
