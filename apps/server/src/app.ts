@@ -96,6 +96,8 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
       // Looked up at request time, so a rebuild is served without a restart; misses fall to the handler below.
       wildcard: true,
       index: false,
+      // Our own Cache-Control below; the plugin's would answer max-age=0 for everything.
+      cacheControl: false,
       setHeaders: (res, file) => {
         // Hashed asset names never change content; index.html must always be fresh.
         res.setHeader(

@@ -1,5 +1,16 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+// Only what the first chunk renders (spinner, guards' error states); each Mantine screen's route module imports
+// the full stylesheet (app/mantine-styles.ts), so the public landing page does not wait for it.
+import '@mantine/core/styles/baseline.css';
+import '@mantine/core/styles/default-css-variables.css';
+import '@mantine/core/styles/global.css';
+import '@mantine/core/styles/UnstyledButton.css';
+import '@mantine/core/styles/Button.css';
+import '@mantine/core/styles/Center.css';
+import '@mantine/core/styles/Loader.css';
+import '@mantine/core/styles/Paper.css';
+import '@mantine/core/styles/Stack.css';
+import '@mantine/core/styles/Text.css';
+import '@mantine/core/styles/Title.css';
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

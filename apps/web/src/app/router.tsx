@@ -16,13 +16,6 @@ function placeholder(screen: ScreenKey): RouteObject['lazy'] {
   };
 }
 
-function publicPlaceholder(page: 'home' | 'comingSoon'): RouteObject['lazy'] {
-  return async () => {
-    const { PublicPlaceholderRoute } = await import('./routes/placeholder.tsx');
-    return { Component: () => <PublicPlaceholderRoute page={page} /> };
-  };
-}
-
 export const routes: RouteObject[] = [
   {
     Component: RootLayout,
@@ -39,8 +32,17 @@ export const routes: RouteObject[] = [
       {
         Component: PublicRoute,
         children: [
-          { path: 'home', lazy: publicPlaceholder('home') },
-          { path: 'coming-soon', lazy: publicPlaceholder('comingSoon') },
+          { path: 'home', lazy: () => import('./routes/about.tsx') },
+          { path: 'coming-soon', lazy: () => import('./routes/coming-soon.tsx') },
+          { path: 'invite', lazy: async () => (await import('./routes/account-setup.tsx')).inviteRoute },
+          {
+            path: 'forgot-password',
+            lazy: async () => (await import('./routes/account-setup.tsx')).forgotPasswordRoute,
+          },
+          {
+            path: 'reset-password',
+            lazy: async () => (await import('./routes/account-setup.tsx')).resetPasswordRoute,
+          },
         ],
       },
       {
@@ -67,7 +69,9 @@ export const routes: RouteObject[] = [
                 path: 'admin',
                 Component: AdminRoute,
                 children: [
-                  { index: true, lazy: placeholder('admin') },
+                  { index: true, lazy: () => import('./routes/admin-console.tsx') },
+                  { path: 'access-requests', lazy: () => import('./routes/admin-access-requests.tsx') },
+                  { path: 'outbox', lazy: () => import('./routes/admin-outbox.tsx') },
                   { path: 'users', lazy: placeholder('adminUsers') },
                   { path: 'settings', lazy: placeholder('adminSettings') },
                   { path: 'reports', lazy: placeholder('adminReports') },

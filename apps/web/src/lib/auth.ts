@@ -18,6 +18,12 @@ export const AppConfigSchema = z.object({
   sessionIdleMinutes: z.number().positive(),
   version: z.string(),
   demoAccounts: z.array(z.object({ email: z.string(), role: z.enum(ROLES), label: z.string() })),
+  /** The number the banner's Call button dials; null when not configured (the button is left out). */
+  clinicPhone: z.string().nullable(),
+  /** The external booking page the banner's Schedule Appointment button opens; null when not configured. */
+  bookingUrl: z.string().nullable(),
+  /** Heading and body null mean the built-in (translated) text. */
+  emergencyBanner: z.object({ enabled: z.boolean(), heading: z.string().nullable(), body: z.string().nullable() }),
 });
 export type AppConfig = z.infer<typeof AppConfigSchema>;
 
@@ -38,7 +44,10 @@ export const sessionQueryKeys = {
 
 const ME_QUERY = `query CurrentUser { me { ${USER_FIELDS} } }`;
 const APP_CONFIG_QUERY = `query AppConfig {
-  appConfig { practiceName demoMode sessionIdleMinutes version demoAccounts { email role label } }
+  appConfig {
+    practiceName demoMode sessionIdleMinutes version demoAccounts { email role label }
+    clinicPhone bookingUrl emergencyBanner { enabled heading body }
+  }
 }`;
 const SIGN_OUT_MUTATION = 'mutation SignOut { signOut }';
 const DEMO_SIGN_IN_MUTATION = `mutation DemoSignIn($email: String!) { demoSignIn(email: $email) { ${SIGN_IN_RESULT_FIELDS} } }`;

@@ -2,12 +2,16 @@ import { DASHBOARD_HEADINGS, MESSAGES, PATIENT_LABELS, PATIENT_MESSAGES, ROLE_LA
 import i18next, { type BackendModule, type ReadCallback, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
+import accessRequest from '../locales/en/access-request.json';
+import accessReview from '../locales/en/access-review.json';
+import account from '../locales/en/account.json';
 import auth from '../locales/en/auth.json';
 import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
 import patients from '../locales/en/patients.json';
 import providers from '../locales/en/providers.json';
+import publicSite from '../locales/en/public.json';
 import screens from '../locales/en/screens.json';
 import session from '../locales/en/session.json';
 
@@ -33,6 +37,10 @@ export const englishResources = {
   screens,
   patients,
   providers,
+  'access-request': accessRequest,
+  public: publicSite,
+  'access-review': accessReview,
+  account,
   shared: sharedEn,
 } as const;
 
@@ -87,11 +95,23 @@ const lazyLocaleBackend: BackendModule = {
 
 export const i18n = i18next.createInstance();
 
+/** Where the language a visitor chose is remembered (the switcher on the public pages writes it). */
+export const LANGUAGE_STORAGE_KEY = 'telehealth.language';
+
+function storedLanguage(): string {
+  try {
+    const stored = typeof localStorage === 'undefined' ? null : localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return stored && SUPPORTED_LANGUAGES.includes(stored) ? stored : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
 void i18n
   .use(lazyLocaleBackend)
   .use(initReactI18next)
   .init({
-    lng: 'en',
+    lng: storedLanguage(),
     fallbackLng: 'en',
     supportedLngs: SUPPORTED_LANGUAGES,
     ns: NAMESPACES,
@@ -106,4 +126,10 @@ void i18n
 
 i18n.on('languageChanged', (language) => {
   if (typeof document !== 'undefined') document.documentElement.lang = language;
+  try {
+    if (typeof localStorage !== 'undefined') localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Private mode without storage: the choice lasts for this page only.
+  }
 });
+if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;

@@ -15,6 +15,9 @@ const APP_CONFIG = {
     sessionIdleMinutes: 15,
     version: 'test',
     demoAccounts: [],
+    clinicPhone: null,
+    bookingUrl: null,
+    emergencyBanner: { enabled: false, heading: null, body: null },
   },
 };
 

@@ -1,3 +1,4 @@
+import '../../components/mantine-styles.ts';
 import { Notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';

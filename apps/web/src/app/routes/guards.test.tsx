@@ -57,6 +57,9 @@ function signedInAs(user: CurrentUser | null) {
     sessionIdleMinutes: 15,
     version: 'test',
     demoAccounts: [],
+    clinicPhone: null,
+    bookingUrl: null,
+    emergencyBanner: { enabled: false, heading: null, body: null },
   });
 }
 

@@ -1,75 +1,157 @@
-import { Button, Container, Group, List, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { useCallback, useRef, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
-import { CrisisLines } from '../../components/crisis-lines.tsx';
-import { IconCalendar, IconShield, IconVideo } from '../../components/icons.tsx';
-import { PublicLayout } from '../../components/layouts/public-layout.tsx';
+import { CONTACT_EMAIL, CrisisStrip, PublicPage } from '../../components/public-site/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 import { useAppConfig } from '../../lib/auth.ts';
+import classes from './landing.module.css';
 
-/** `/`: a short public welcome until the full landing page arrives. */
+const PHILOSOPHY = ['measure', 'person', 'evidence', 'together'] as const;
+const DIFFERENCE = ['one', 'two', 'three', 'four'] as const;
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** `/`: the public landing page of the practice. */
 function LandingRoute() {
-  const { t } = useTranslation(['common', 'screens']);
+  const { t } = useTranslation(['public', 'screens']);
   const { data: config } = useAppConfig();
-  const practiceName = config?.practiceName ?? t('brandFallback');
   usePageTitle(t('screens:landing'));
+  const parallaxRef = useRef<HTMLDivElement>(null);
 
-  const features = [
-    { icon: <IconVideo size={20} />, text: t('landing.featureVisits') },
-    { icon: <IconCalendar size={20} />, text: t('landing.featureScheduling') },
-    { icon: <IconShield size={20} />, text: t('landing.featurePrivacy') },
-  ];
+  const onMouseMove = useCallback((event: MouseEvent<HTMLElement>) => {
+    const layer = parallaxRef.current;
+    if (!layer || prefersReducedMotion()) return;
+    const rect = event.currentTarget.getBoundingClientRect();
+    const x = (event.clientX - rect.left) / rect.width - 0.5;
+    const y = (event.clientY - rect.top) / rect.height - 0.5;
+    layer.style.setProperty('--px', `${(x * 24).toFixed(1)}px`);
+    layer.style.setProperty('--py', `${(y * 16).toFixed(1)}px`);
+  }, []);
+
+  const scrollTo = (id: string) => {
+    document.getElementById(id)?.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  };
+
+  const betaHref = `mailto:${CONTACT_EMAIL}?subject=${encodeURIComponent(t('beta.subject'))}`;
 
   return (
-    <PublicLayout practiceName={practiceName} crisisLinesInFooter={false}>
-      <Container size="lg" py={{ base: 40, sm: 72 }}>
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={48}>
-          <Stack gap="lg">
-            <Text tt="uppercase" fw={700} size="sm" c="clinical.8" style={{ letterSpacing: '0.06em' }}>
-              {t('landing.eyebrow')}
-            </Text>
-            <Title order={1} fz={{ base: 34, sm: 46 }} lh={1.1}>
-              {practiceName}
-            </Title>
-            <Text fz="xl" fw={600} c="dark.7">
-              {t('landing.title')}
-            </Text>
-            <Text size="lg" c="dimmed">
-              {t('landing.intro')}
-            </Text>
-            <Group gap="sm">
-              <Button component={Link} to="/login" size="lg">
-                {t('landing.signIn')}
-              </Button>
-              <Button component={Link} to="/login" size="lg" variant="default">
-                {t('landing.requestAccess')}
-              </Button>
-            </Group>
-          </Stack>
-          <Stack gap="lg">
-            <Paper withBorder p="xl" shadow="sm">
-              <Title order={2} size="h4" mb="md">
-                {t('landing.featuresTitle')}
-              </Title>
-              <List spacing="md" listStyleType="none" pl={0}>
-                {features.map((feature) => (
-                  <List.Item key={feature.text}>
-                    <Group gap="sm" wrap="nowrap" align="flex-start">
-                      <ThemeIcon variant="light" size={34} radius="md" aria-hidden>
-                        {feature.icon}
-                      </ThemeIcon>
-                      <Text>{feature.text}</Text>
-                    </Group>
-                  </List.Item>
-                ))}
-              </List>
-            </Paper>
-            <CrisisLines />
-          </Stack>
-        </SimpleGrid>
-      </Container>
-    </PublicLayout>
+    <PublicPage banner>
+      <section className={classes.hero} onMouseMove={onMouseMove} aria-labelledby="hero-title">
+        <div className={classes.parallax} ref={parallaxRef} aria-hidden="true">
+          <span className={classes.ring} style={{ width: 420, height: 420, right: -80, top: -120 }} />
+          <span className={classes.ring} style={{ width: 260, height: 260, right: 120, top: 140 }} />
+          <span className={classes.ring} style={{ width: 160, height: 160, right: 40, bottom: -40 }} />
+        </div>
+        <div className={classes.heroInner}>
+          <p className={`${classes.eyebrow} ${classes.reveal}`}>{t('hero.eyebrow')}</p>
+          <h1 className={`${classes.heroTitle} ${classes.reveal}`} id="hero-title">
+            {t('hero.title')}
+          </h1>
+          <p className={`${classes.heroBody} ${classes.revealLate}`}>{t('hero.body')}</p>
+          <div className={`${classes.heroActions} ${classes.revealLate}`}>
+            <button
+              type="button"
+              className={classes.heroButton}
+              onClick={() => {
+                scrollTo('philosophy');
+              }}
+            >
+              {t('hero.learnMore')}
+            </button>
+            <button
+              type="button"
+              className={classes.heroButtonLight}
+              onClick={() => {
+                scrollTo('beta');
+              }}
+            >
+              {t('hero.joinBeta')}
+            </button>
+            <Link to="/dashboard" className={classes.heroButtonGhost}>
+              {t('hero.platformAccess')}
+            </Link>
+          </div>
+        </div>
+      </section>
+
+      <CrisisStrip />
+
+      <section className={classes.section} id="philosophy" aria-labelledby="philosophy-title">
+        <h2 id="philosophy-title">{t('philosophy.title')}</h2>
+        <p className={classes.sectionIntro}>{t('philosophy.intro')}</p>
+        <ul className={classes.cards}>
+          {PHILOSOPHY.map((key) => (
+            <li key={key} className={classes.card}>
+              <h3>{t(`philosophy.cards.${key}.title`)}</h3>
+              <p>{t(`philosophy.cards.${key}.body`)}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className={classes.section} id="difference" aria-labelledby="difference-title">
+        <h2 id="difference-title">{t('difference.title')}</h2>
+        <ol className={classes.numbered}>
+          {DIFFERENCE.map((key, index) => (
+            <li key={key}>
+              <span className={classes.number} aria-hidden="true">
+                {index + 1}
+              </span>
+              <div>
+                <h3>{t(`difference.items.${key}.title`)}</h3>
+                <p>{t(`difference.items.${key}.body`)}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className={classes.section} id="beta" aria-labelledby="beta-title">
+        <div className={classes.panel}>
+          <h2 id="beta-title">{t('beta.title')}</h2>
+          <p>{t('beta.body')}</p>
+          <p>
+            <a className={classes.inlineLink} href={betaHref}>
+              {t('beta.cta')}
+            </a>
+          </p>
+        </div>
+      </section>
+
+      <section className={classes.section} id="contact" aria-labelledby="contact-title">
+        <h2 id="contact-title">{t('contact.title')}</h2>
+        <p className={classes.sectionIntro}>{t('contact.body')}</p>
+        <div className={classes.contactGrid}>
+          <div className={classes.panel}>
+            <p>
+              {t('contact.email')}:{' '}
+              <a className={classes.inlineLink} href={`mailto:${CONTACT_EMAIL}`}>
+                {CONTACT_EMAIL}
+              </a>
+            </p>
+            {config?.clinicPhone ? (
+              <p>
+                {t('contact.phone')}:{' '}
+                <a className={classes.inlineLink} href={`tel:${config.clinicPhone.replace(/[^\d+]/g, '')}`}>
+                  {config.clinicPhone}
+                </a>
+              </p>
+            ) : null}
+          </div>
+          <div className={classes.panel}>
+            <p>{t('contact.requestAccessBody')}</p>
+            <p>
+              <Link className={classes.inlineLink} to="/login">
+                {t('contact.requestAccess')}
+              </Link>
+            </p>
+          </div>
+        </div>
+      </section>
+    </PublicPage>
   );
 }
 

@@ -1,3 +1,4 @@
+import '../mantine-styles.ts';
 import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,58 +1,98 @@
-import { Button, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { Button, Grid, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { IconArrowRight } from '../../../components/icons.tsx';
+import { IconArrowRight, IconCheck } from '../../../components/icons.tsx';
+import type { AccessRequestKind } from '../api/access-requests.ts';
+import { AccessRequestForm } from './access-request-form.tsx';
 
-export type AccessRequestKind = 'provider' | 'patient';
+export type { AccessRequestKind };
 
-/**
- * Stands in for the provider and patient access-request forms (a later release): says what happens after a
- * request, and returns to sign-in.
- */
+function WhatsNext() {
+  const { t } = useTranslation('access-request');
+  return (
+    <Paper withBorder p="lg" component="aside" aria-labelledby="whats-next-title" bg="clinical.0">
+      <Title order={2} size="h4" mb="sm" id="whats-next-title">
+        {t('whatsNext.title')}
+      </Title>
+      <List
+        spacing="sm"
+        size="sm"
+        icon={
+          <ThemeIcon size={22} radius="xl" variant="light" aria-hidden>
+            <IconArrowRight size={14} />
+          </ThemeIcon>
+        }
+      >
+        <List.Item>{t('whatsNext.review')}</List.Item>
+        <List.Item>{t('whatsNext.verification')}</List.Item>
+        <List.Item>{t('whatsNext.setup')}</List.Item>
+        <List.Item>{t('whatsNext.training')}</List.Item>
+      </List>
+    </Paper>
+  );
+}
+
+/** A request form with its What's Next card and Back to Home; after sending, the thank-you screen. */
 export function AccessRequestPanel({ kind, onBack }: { kind: AccessRequestKind; onBack: () => void }) {
-  const { t } = useTranslation('auth');
+  const { t } = useTranslation('access-request');
+  const kindKey = kind === 'provider' ? 'provider' : 'patient';
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const [submittedName, setSubmittedName] = useState<string | null>(null);
 
   useEffect(() => {
     headingRef.current?.focus();
-  }, [kind]);
+  }, [kind, submittedName]);
+
+  const backButton = (
+    <Button variant="default" onClick={onBack} size="md">
+      {t('backToHome')}
+    </Button>
+  );
+
+  if (submittedName !== null) {
+    return (
+      <Stack gap="lg" align="flex-start">
+        <ThemeIcon size={48} radius="xl" color="teal" variant="light" aria-hidden>
+          <IconCheck size={28} />
+        </ThemeIcon>
+        <Title order={1} size="h2" ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
+          {kind === 'provider'
+            ? t('thankYou.provider', { lastName: submittedName })
+            : t('thankYou.patient', { firstName: submittedName })}
+        </Title>
+        <Text size="lg">{t('thankYou.received')}</Text>
+        <Text c="dimmed">{kind === 'provider' ? t('thankYou.providerBody') : t('thankYou.patientBody')}</Text>
+        <WhatsNext />
+        {backButton}
+      </Stack>
+    );
+  }
 
   return (
     <Stack gap="lg">
       <div>
         <Title order={1} size="h2" ref={headingRef} tabIndex={-1} style={{ outline: 'none' }}>
-          {kind === 'provider' ? t('request.providerTitle') : t('request.patientTitle')}
+          {t(`${kindKey}.title`)}
         </Title>
         <Text c="dimmed" mt={6}>
-          {kind === 'provider' ? t('request.providerIntro') : t('request.patientIntro')}
+          {t(`${kindKey}.intro`)}
+        </Text>
+        <Text size="sm" c="dimmed" mt={6}>
+          {t('form.requiredNote')}
         </Text>
       </div>
-      <Paper withBorder p="md" bg="clinical.0" style={{ borderColor: 'var(--mantine-color-clinical-2)' }}>
-        <Text>{t('request.soon')}</Text>
-      </Paper>
-      <Paper withBorder p="md">
-        <Title order={2} size="h5" mb="xs">
-          {t('request.whatsNextTitle')}
-        </Title>
-        <List
-          spacing="xs"
-          size="sm"
-          icon={
-            <ThemeIcon size={22} radius="xl" variant="light">
-              <IconArrowRight size={14} />
-            </ThemeIcon>
-          }
-        >
-          <List.Item>{t('request.whatsNext.review')}</List.Item>
-          <List.Item>{t('request.whatsNext.verification')}</List.Item>
-          <List.Item>{t('request.whatsNext.setup')}</List.Item>
-          <List.Item>{t('request.whatsNext.training')}</List.Item>
-        </List>
-      </Paper>
-      <Button variant="default" onClick={onBack} size="md">
-        {t('request.backToHome')}
-      </Button>
+      <Grid gap="xl">
+        <Grid.Col span={{ base: 12, md: 8 }} order={{ base: 2, md: 1 }}>
+          <AccessRequestForm kind={kind} onSubmitted={setSubmittedName} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }} order={{ base: 1, md: 2 }}>
+          <Stack gap="md" style={{ position: 'sticky', top: 16 }}>
+            <WhatsNext />
+            {backButton}
+          </Stack>
+        </Grid.Col>
+      </Grid>
     </Stack>
   );
 }

@@ -5,6 +5,8 @@ import { Link } from 'react-router';
 
 import { BrandMark } from '../../../components/brand-mark.tsx';
 import { CrisisLines } from '../../../components/crisis-lines.tsx';
+import { EmergencyBanner } from '../../../components/emergency-banner/index.ts';
+import { LanguageSwitcher } from '../../../components/public-site/language-switcher.tsx';
 import type { AppConfig } from '../../../lib/auth.ts';
 import { AccessRequestPanel, type AccessRequestKind } from './access-request-panel.tsx';
 import { DemoAccounts } from './demo-accounts.tsx';
@@ -29,7 +31,7 @@ export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: Logi
   const [mode, setMode] = useState<Mode>('sign-in');
 
   return (
-    <div className={classes.page}>
+    <div className={mode === 'sign-in' ? classes.page : classes.formPage}>
       <Box className={classes.aside} component="aside" aria-label={t('aside.title')}>
         <Link to="/" className={classes.asideBrand} aria-label={t('brandHome', { practiceName })}>
           <BrandMark size={40} inverted />
@@ -47,11 +49,20 @@ export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: Logi
       </Box>
 
       <main className={classes.main} id="main-content">
-        <Link to="/" className={classes.mobileBrand} aria-label={t('brandHome', { practiceName })}>
-          <BrandMark size={34} />
-          <span>{practiceName}</span>
-        </Link>
-        <Paper className={classes.card} withBorder shadow="sm" p={{ base: 'lg', sm: 'xl' }}>
+        <div className={classes.topRow}>
+          <Link to="/" className={classes.mobileBrand} aria-label={t('brandHome', { practiceName })}>
+            <BrandMark size={34} />
+            <span>{practiceName}</span>
+          </Link>
+          <LanguageSwitcher />
+        </div>
+        <EmergencyBanner />
+        <Paper
+          className={mode === 'sign-in' ? classes.card : classes.wideCard}
+          withBorder
+          shadow="sm"
+          p={{ base: 'lg', sm: 'xl' }}
+        >
           {mode === 'sign-in' ? (
             <Stack gap="lg">
               <div>
@@ -106,7 +117,11 @@ export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: Logi
             />
           )}
         </Paper>
-        <CrisisLines className={classes.card} mt="lg" hiddenFrom="md" />
+        {mode === 'sign-in' ? (
+          <CrisisLines className={classes.card} mt="lg" hiddenFrom="md" />
+        ) : (
+          <CrisisLines className={classes.wideCard} mt="lg" />
+        )}
       </main>
     </div>
   );

@@ -97,7 +97,7 @@ export function SignInForm() {
           error={fieldErrors.password}
         />
         <Group justify="flex-end" mt={-6}>
-          <Anchor component={Link} to="/coming-soon" size="sm" fw={600}>
+          <Anchor component={Link} to="/forgot-password" size="sm" fw={600}>
             {t('forgotPassword')}
           </Anchor>
         </Group>

@@ -11,6 +11,7 @@ import {
   IconNotes,
   IconSettings,
   IconShield,
+  IconUserPlus,
   IconUsers,
 } from '../../../components/icons.tsx';
 import { LinkCard } from './link-card.tsx';
@@ -32,6 +33,12 @@ export function AdminPanel() {
   return (
     <Section title={t('admin.sectionTitle')}>
       <SimpleGrid cols={{ base: 1, sm: 2, xl: 4 }} spacing="md">
+        <LinkCard
+          to="/admin/access-requests"
+          title={t('admin.accessRequests')}
+          description={t('admin.accessRequestsDescription')}
+          icon={<IconUserPlus size={24} />}
+        />
         <LinkCard
           to="/admin/users"
           title={t('admin.users')}

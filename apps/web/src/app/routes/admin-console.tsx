@@ -1,0 +1,46 @@
+import { Anchor, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { usePageTitle } from '../../hooks/use-page-title.ts';
+
+const LINKS = [
+  { to: '/admin/access-requests', key: 'accessRequests', description: 'accessRequestsDescription' },
+  { to: '/admin/outbox', key: 'outbox', description: 'outboxDescription' },
+  { to: '/admin/users', key: 'users' },
+  { to: '/admin/settings', key: 'settings' },
+  { to: '/admin/reports', key: 'reports' },
+  { to: '/admin/security', key: 'security' },
+  { to: '/admin/data', key: 'data' },
+  { to: '/admin/health', key: 'health' },
+] as const;
+
+/** `/admin`: the administrators' links. */
+function AdminConsoleRoute() {
+  const { t } = useTranslation('access-review');
+  usePageTitle(t('console.title'));
+  return (
+    <Stack gap="lg" maw={960}>
+      <Stack gap={4}>
+        <Title order={1}>{t('console.title')}</Title>
+        <Text c="dimmed">{t('console.intro')}</Text>
+      </Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {LINKS.map((link) => (
+          <Paper component="li" withBorder p="md" key={link.to}>
+            <Anchor component={Link} to={link.to} fw={600}>
+              {t(`console.${link.key}`)}
+            </Anchor>
+            {'description' in link ? (
+              <Text size="sm" c="dimmed">
+                {t(`console.${link.description}`)}
+              </Text>
+            ) : null}
+          </Paper>
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+export { AdminConsoleRoute as Component };

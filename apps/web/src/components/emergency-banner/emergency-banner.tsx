@@ -1,0 +1,48 @@
+import { useTranslation } from 'react-i18next';
+
+import { useAppConfig } from '../../lib/auth.ts';
+import classes from './emergency-banner.module.css';
+
+/** Digits and a leading + only: what a `tel:` link may carry. */
+function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+/**
+ * The emergency-support banner: free community support after a local tragic event. Shown while configuration
+ * switches it on (appConfig.emergencyBanner.enabled). The crisis lines 988 and 911 never depend on it: they are
+ * rendered statically beside it.
+ */
+export function EmergencyBanner() {
+  const { t } = useTranslation('public');
+  const { data: config } = useAppConfig();
+  if (!config?.emergencyBanner.enabled) return null;
+  const { heading, body } = config.emergencyBanner;
+
+  return (
+    <section className={classes.banner} aria-labelledby="emergency-banner-heading" data-testid="emergency-banner">
+      <div className={classes.text}>
+        <h2 className={classes.heading} id="emergency-banner-heading">
+          {heading ?? t('banner.heading')}
+        </h2>
+        <p className={classes.body}>{body ?? t('banner.body')}</p>
+        <p className={classes.notice}>{t('banner.freeNotice')}</p>
+      </div>
+      {config.clinicPhone || config.bookingUrl ? (
+        <div className={classes.actions}>
+          {config.clinicPhone ? (
+            <a className={classes.call} href={telHref(config.clinicPhone)}>
+              {t('banner.call', { phone: config.clinicPhone })}
+            </a>
+          ) : null}
+          {config.bookingUrl ? (
+            <a className={classes.schedule} href={config.bookingUrl} target="_blank" rel="noopener">
+              {t('banner.schedule')}
+              <span className={classes.srOnly}> {t('banner.newTab')}</span>
+            </a>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

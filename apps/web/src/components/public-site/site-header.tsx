@@ -1,0 +1,159 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { BrandMark } from '../brand-mark.tsx';
+import { CONTACT_EMAIL } from './contact.ts';
+import { LanguageSwitcher } from './language-switcher.tsx';
+import classes from './public-site.module.css';
+
+interface MenuItem {
+  label: string;
+  to?: string;
+  href?: string;
+}
+
+/** A disclosure menu: a button that opens a list of links. Escape closes it and returns focus to the button. */
+function NavMenu({ label, items, onNavigate }: { label: string; items: MenuItem[]; onNavigate: () => void }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const rootRef = useRef<HTMLLIElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && open) {
+      setOpen(false);
+      buttonRef.current?.focus();
+    }
+  };
+
+  return (
+    <li
+      className={classes.menu}
+      ref={rootRef}
+      onKeyDown={onKeyDown}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+      }}
+    >
+      <button
+        ref={buttonRef}
+        type="button"
+        className={classes.menuButton}
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => {
+          setOpen((value) => !value);
+        }}
+      >
+        {label}
+        <span aria-hidden="true" className={classes.chevron}>
+          ▾
+        </span>
+      </button>
+      <ul id={id} className={classes.menuList} hidden={!open}>
+        {items.map((item) => (
+          <li key={item.label}>
+            {item.to ? (
+              <Link
+                className={classes.menuLink}
+                to={item.to}
+                onClick={() => {
+                  setOpen(false);
+                  onNavigate();
+                }}
+              >
+                {item.label}
+              </Link>
+            ) : (
+              <a className={classes.menuLink} href={item.href}>
+                {item.label}
+              </a>
+            )}
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+/** The public pages' top navigation: brand, dropdown menus, the language switcher and Platform Access. */
+export function SiteHeader({ practiceName }: { practiceName: string }) {
+  const { t } = useTranslation('public');
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const close = () => {
+    setMobileOpen(false);
+  };
+
+  return (
+    <header className={classes.header}>
+      <a className={classes.skip} href="#main-content">
+        {t('skipToContent')}
+      </a>
+      <div className={classes.headerInner}>
+        <Link to="/" className={classes.brand}>
+          <BrandMark size={30} />
+          <span>{practiceName}</span>
+        </Link>
+        <button
+          type="button"
+          className={classes.mobileToggle}
+          aria-expanded={mobileOpen}
+          aria-controls="site-nav"
+          onClick={() => {
+            setMobileOpen((value) => !value);
+          }}
+        >
+          {t('nav.openMenu')}
+        </button>
+        <nav id="site-nav" aria-label={t('nav.label')} className={classes.nav} data-open={mobileOpen}>
+          <ul className={classes.navList}>
+            <NavMenu
+              label={t('nav.patients')}
+              onNavigate={close}
+              items={[
+                { label: t('nav.patientsAbout'), to: '/home' },
+                { label: t('nav.patientsServices'), to: '/coming-soon' },
+                { label: t('nav.patientsInsurance'), to: '/coming-soon' },
+              ]}
+            />
+            <NavMenu
+              label={t('nav.providers')}
+              onNavigate={close}
+              items={[
+                { label: t('nav.providersCollaborate'), to: '/coming-soon' },
+                { label: t('nav.providersResearch'), to: '/coming-soon' },
+              ]}
+            />
+            <li>
+              <Link className={classes.navLink} to="/home" onClick={close}>
+                {t('nav.about')}
+              </Link>
+            </li>
+            <NavMenu
+              label={t('nav.contact')}
+              onNavigate={close}
+              items={[
+                { label: t('nav.patientLogin'), to: '/login' },
+                { label: t('nav.providerLogin'), to: '/login' },
+                { label: t('nav.investors'), href: `mailto:${CONTACT_EMAIL}?subject=Investor%20inquiry` },
+              ]}
+            />
+          </ul>
+          <LanguageSwitcher />
+        </nav>
+      </div>
+    </header>
+  );
+}

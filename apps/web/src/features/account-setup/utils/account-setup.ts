@@ -1,0 +1,57 @@
+import { ERROR_CODES, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH, PasswordSchema } from '@telehealth/shared';
+
+import { isGraphQLRequestError } from '../../../lib/graphql.ts';
+
+/** The token of an e-mailed link: the URL fragment (`/invite#TOKEN`), so it never reaches a server log. */
+export function tokenFromHash(hash: string): string | null {
+  const token = decodeURIComponent(hash.replace(/^#/, '')).trim();
+  return token === '' ? null : token;
+}
+
+export interface PasswordRule {
+  message: string;
+  met: boolean;
+}
+
+/** Each rule of the password policy (the messages of @telehealth/shared) and whether `password` meets it. */
+export function passwordRules(password: string): PasswordRule[] {
+  return [
+    { message: PASSWORD_MESSAGES.tooShort, met: password.length >= PASSWORD_MIN_LENGTH },
+    { message: PASSWORD_MESSAGES.lowercase, met: /[a-z]/.test(password) },
+    { message: PASSWORD_MESSAGES.uppercase, met: /[A-Z]/.test(password) },
+    { message: PASSWORD_MESSAGES.number, met: /[0-9]/.test(password) },
+    { message: PASSWORD_MESSAGES.symbol, met: /[^A-Za-z0-9]/.test(password) },
+  ];
+}
+
+/** A refused token: `extensions.reason` of a BAD_USER_INPUT answer (invalid, expired or used). */
+export function tokenFailureReason(error: unknown): 'invalid' | 'expired' | 'used' | null {
+  if (!isGraphQLRequestError(error)) return null;
+  for (const entry of error.errors) {
+    const reason = entry.extensions?.['reason'];
+    if (reason === 'invalid' || reason === 'expired' || reason === 'used') return reason;
+  }
+  return null;
+}
+
+/** Seconds to wait, when the server says TOO_MANY_REQUESTS; null otherwise. */
+export function retryAfterSeconds(error: unknown): number | null {
+  if (!isGraphQLRequestError(error)) return null;
+  const entry = error.errors.find((candidate) => candidate.extensions?.code === ERROR_CODES.tooManyRequests);
+  if (!entry) return null;
+  const seconds = entry.extensions?.['retryAfterSeconds'];
+  return typeof seconds === 'number' && seconds > 0 ? seconds : 60;
+}
+
+/** Checks a new password against the policy and its confirmation; the messages to show at each field. */
+export function validateNewPassword(
+  password: string,
+  confirm: string,
+  passwordsDiffer: string,
+): { password?: string; confirm?: string } {
+  const parsed = PasswordSchema.safeParse(password);
+  const errors: { password?: string; confirm?: string } = {};
+  if (!parsed.success) errors.password = parsed.error.issues[0]?.message ?? PASSWORD_MESSAGES.required;
+  else if (confirm !== password) errors.confirm = passwordsDiffer;
+  return errors;
+}

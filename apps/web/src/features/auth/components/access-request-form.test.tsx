@@ -1,0 +1,80 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { mockGraphQL } from '../../../testing/graphql-mock.ts';
+import { renderRoutes } from '../../../testing/render.tsx';
+import { AccessRequestPanel } from './access-request-panel.tsx';
+
+function renderPanel(kind: 'provider' | 'patient') {
+  return renderRoutes(
+    [{ path: '/login', element: <AccessRequestPanel kind={kind} onBack={() => undefined} /> }],
+    '/login',
+  );
+}
+
+function fill(label: RegExp, value: string) {
+  fireEvent.change(screen.getByLabelText(label), { target: { value } });
+}
+
+describe('AccessRequestPanel', () => {
+  it('checks the provider form with the shared schema before sending anything', async () => {
+    const { calls } = mockGraphQL({});
+    renderPanel('provider');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit Provider Request' }));
+    expect(await screen.findByText('Medical license number is required')).toBeTruthy();
+    expect(screen.getByText('Organization name is required')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('sends the patient form only with consent, honeypot empty, and thanks by first name', async () => {
+    const { calls } = mockGraphQL({
+      SubmitPatientAccessRequest: () => ({ submitPatientAccessRequest: { success: true, message: null } }),
+    });
+    renderPanel('patient');
+    const submit = screen.getByRole('button', { name: 'Submit Patient Request' });
+    expect((submit as HTMLButtonElement).disabled).toBe(true);
+    fill(/^First name/, 'Maya');
+    fill(/^Last name/, 'Lopez');
+    fill(/^Date of birth/, '1990-04-12');
+    fill(/^Phone number/, '5550104567');
+    fill(/^Email/, 'maya@example.org');
+    fill(/^Reason for interest/, 'Evaluation for anxiety.');
+    fireEvent.click(screen.getByLabelText(/I agree to be contacted/));
+    expect((submit as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(submit);
+    expect(await screen.findByRole('heading', { name: 'Thank you, Maya!' })).toBeTruthy();
+    await waitFor(() => {
+      expect(calls).toHaveLength(1);
+    });
+    const input = calls[0]?.variables['input'] as Record<string, unknown>;
+    expect(input['website']).toBe('');
+    expect(input['consentToContact']).toBe(true);
+    expect(input['languagePreference']).toBe('english');
+    expect(input['preferredContactMethod']).toBe('email');
+    expect(input['address']).toBeNull();
+  });
+
+  it('puts the server’s field errors at the fields', async () => {
+    mockGraphQL({
+      SubmitProviderAccessRequest: () => ({
+        errors: [
+          {
+            message: 'Validation failed: An account with this email already exists',
+            extensions: { code: 'BAD_USER_INPUT', fieldErrors: { email: 'An account with this email already exists' } },
+          },
+        ],
+      }),
+    });
+    renderPanel('provider');
+    fill(/^First name/, 'Ana');
+    fill(/^Last name/, 'Reyes');
+    fill(/^Email/, 'ana@example.org');
+    fill(/^Phone number/, '5550101234');
+    fill(/^Medical license number/, 'MD-1');
+    fill(/^Specialty/, 'Psychiatry');
+    fill(/^Years of experience/, '6-10');
+    fill(/^Organization name/, 'Reyes Clinic');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit Provider Request' }));
+    expect(await screen.findByText('An account with this email already exists')).toBeTruthy();
+  });
+});

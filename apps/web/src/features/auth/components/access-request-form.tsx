@@ -1,0 +1,310 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Grid,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  ACCESS_REQUEST_HONEYPOT_FIELD,
+  ERROR_CODES,
+  PatientAccessRequestSchema,
+  patientAccessRequestDefaults,
+  PROVIDER_ACCESS_REQUEST_DEFAULTS,
+  ProviderAccessRequestSchema,
+  type Locale,
+} from '@telehealth/shared';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { CrisisLines } from '../../../components/crisis-lines.tsx';
+import { isGraphQLRequestError } from '../../../lib/graphql.ts';
+import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
+import { useSubmitAccessRequest, type AccessRequestKind } from '../api/access-requests.ts';
+import { PATIENT_SECTIONS, PROVIDER_SECTIONS, type FieldSpec } from './access-request-fields.ts';
+
+type Values = Record<string, string | string[] | boolean>;
+
+function siteLocale(language: string): Locale {
+  return language.startsWith('es') ? 'es' : 'en';
+}
+
+function initialValues(kind: AccessRequestKind, locale: Locale): Values {
+  const sections = kind === 'provider' ? PROVIDER_SECTIONS : PATIENT_SECTIONS;
+  const values: Values = {};
+  for (const section of sections) {
+    for (const field of section.fields) values[field.name] = field.type === 'multi' ? [] : '';
+  }
+  const defaults = kind === 'provider' ? PROVIDER_ACCESS_REQUEST_DEFAULTS : patientAccessRequestDefaults(locale);
+  for (const [key, value] of Object.entries(defaults) as [string, string | boolean | readonly string[]][]) {
+    values[key] = typeof value === 'object' ? [...value] : value;
+  }
+  values[ACCESS_REQUEST_HONEYPOT_FIELD] = '';
+  return values;
+}
+
+function fieldId(kind: AccessRequestKind, name: string): string {
+  return `${kind}-request-${name}`;
+}
+
+export interface AccessRequestFormProps {
+  kind: AccessRequestKind;
+  /** Called with the name the thank-you screen addresses (last name for providers, first name for patients). */
+  onSubmitted: (name: string) => void;
+}
+
+/**
+ * The doctor or patient access request form: every field of the specification, checked with the shared schema
+ * before sending and by the server again; messages at the fields; 'Submitting Request...' while sending.
+ */
+export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps) {
+  const { t: typedT, i18n } = useTranslation('access-request');
+  // Keys are built from the field lists (labels.<kind>.<field>, options.<field>.<value>); all exist in en.
+  const t = typedT as unknown as (key: string, options?: Record<string, unknown>) => string;
+  const locale = siteLocale(i18n.language);
+  const [values, setValues] = useState<Values>(() => initialValues(kind, locale));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const languageTouched = useRef(false);
+  const submit = useSubmitAccessRequest(kind);
+  const sections = kind === 'provider' ? PROVIDER_SECTIONS : PATIENT_SECTIONS;
+
+  // The patient's language preference follows the language the site is shown in, until they choose one.
+  useEffect(() => {
+    if (kind !== 'patient' || languageTouched.current) return;
+    setValues((previous) => ({
+      ...previous,
+      languagePreference: patientAccessRequestDefaults(locale).languagePreference,
+    }));
+  }, [kind, locale]);
+
+  const setValue = (name: string, value: string | string[] | boolean) => {
+    if (name === 'languagePreference') languageTouched.current = true;
+    setValues((previous) => ({ ...previous, [name]: value }));
+    if (errors[name]) {
+      setErrors((previous) => {
+        const next = { ...previous };
+        delete next[name];
+        return next;
+      });
+    }
+  };
+
+  const label = (name: string) => t(`labels.${kind}.${name}`);
+
+  /** Shared-schema messages are English; the common "is required" one is said in the site's language. */
+  const translateError = (name: string, message: string) =>
+    message.endsWith(' is required') ? t('form.required', { label: label(name) }) : message;
+
+  const showErrors = (fieldErrors: FieldErrors) => {
+    setErrors(fieldErrors);
+    setFormError(t('form.fixErrors', { count: Object.keys(fieldErrors).length }));
+    const order = [...sections.flatMap((section) => section.fields.map((field) => field.name)), 'consentToContact'];
+    const first = order.find((name) => name in fieldErrors);
+    if (first) document.getElementById(fieldId(kind, first))?.focus();
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFormError(null);
+    const input = { ...values, locale };
+    const schema = kind === 'provider' ? ProviderAccessRequestSchema : PatientAccessRequestSchema;
+    const parsed = schema.safeParse(
+      Object.fromEntries(
+        Object.entries(input).map(([k, v]) => [k, typeof v === 'string' && v.trim() === '' ? null : v]),
+      ),
+    );
+    if (!parsed.success) {
+      showErrors(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    submit.mutate(input, {
+      onSuccess: () => {
+        onSubmitted(String(kind === 'provider' ? values['lastName'] : values['firstName']).trim());
+      },
+      onError: (error) => {
+        const fieldErrors = fieldErrorsFromServer(error);
+        if (fieldErrors && Object.keys(fieldErrors).length > 0) {
+          showErrors(fieldErrors);
+          return;
+        }
+        if (isGraphQLRequestError(error) && error.code === ERROR_CODES.tooManyRequests) {
+          const seconds = Number(error.errors[0]?.extensions?.['retryAfterSeconds'] ?? 0);
+          setFormError(t('form.tooMany', { minutes: Math.max(1, Math.ceil(seconds / 60)) }));
+          return;
+        }
+        setFormError(t('form.submitError'));
+      },
+    });
+  };
+
+  const renderField = (field: FieldSpec) => {
+    const id = fieldId(kind, field.name);
+    const error = errors[field.name] ? translateError(field.name, errors[field.name] ?? '') : undefined;
+    const common = {
+      id,
+      name: field.name,
+      label: label(field.name),
+      withAsterisk: field.required === true,
+      required: false,
+      'aria-required': field.required === true,
+      error,
+      autoComplete: field.autoComplete ?? 'off',
+    };
+    const value = values[field.name];
+    const text = typeof value === 'string' ? value : '';
+    switch (field.type) {
+      case 'textarea':
+        return (
+          <Textarea
+            {...common}
+            autosize
+            minRows={2}
+            maxRows={6}
+            value={text}
+            onChange={(e) => {
+              setValue(field.name, e.currentTarget.value);
+            }}
+          />
+        );
+      case 'select': {
+        const hasDefault =
+          field.name === 'practiceType' ||
+          field.name === 'preferredContactMethod' ||
+          field.name === 'languagePreference';
+        const data = (field.options ?? []).map((option) => ({
+          value: option,
+          label: t(`options.${field.name}.${option}`),
+        }));
+        return (
+          <NativeSelect
+            {...common}
+            value={text}
+            data={hasDefault ? data : [{ value: '', label: t('form.choose') }, ...data]}
+            onChange={(e) => {
+              setValue(field.name, e.currentTarget.value);
+            }}
+          />
+        );
+      }
+      case 'multi':
+        return (
+          <Checkbox.Group
+            id={id}
+            label={label(field.name)}
+            description={t('form.chooseAny')}
+            error={error}
+            value={Array.isArray(value) ? value : []}
+            onChange={(next) => {
+              setValue(field.name, next);
+            }}
+          >
+            <Grid gap="xs" mt="xs">
+              {(field.options ?? []).map((option) => (
+                <Grid.Col key={option} span={{ base: 12, sm: 6 }}>
+                  <Checkbox value={option} label={t(`options.${field.name}.${option}`)} />
+                </Grid.Col>
+              ))}
+            </Grid>
+          </Checkbox.Group>
+        );
+      default:
+        return (
+          <TextInput
+            {...common}
+            type={field.type === 'zip' ? 'text' : field.type}
+            inputMode={field.type === 'zip' ? 'numeric' : undefined}
+            value={text}
+            onChange={(e) => {
+              setValue(field.name, e.currentTarget.value);
+            }}
+          />
+        );
+    }
+  };
+
+  const consent = values['consentToContact'] === true;
+  const sending = submit.isPending;
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t(`${kind}.formLabel`)}>
+      <Stack gap="xl">
+        {kind === 'patient' ? (
+          <Paper p="md" withBorder bg="blue.0" component="section" aria-labelledby="hipaa-notice-title">
+            <Title order={2} size="h5" id="hipaa-notice-title" mb={4}>
+              {t('patient.hipaaTitle')}
+            </Title>
+            <Text size="sm">{t('patient.hipaaBody')}</Text>
+          </Paper>
+        ) : null}
+        {sections.map((section) => (
+          <fieldset key={section.key} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+            <Title order={2} size="h4" component="legend" mb="sm">
+              {t(`sections.${kind}.${section.key}`)}
+            </Title>
+            <Grid gap="md">
+              {section.fields.map((field) => (
+                <Grid.Col key={field.name} span={{ base: 12, sm: field.span ?? 12 }}>
+                  {renderField(field)}
+                </Grid.Col>
+              ))}
+            </Grid>
+          </fieldset>
+        ))}
+
+        {/* A trap for bots: people never see or reach it, so it stays empty. */}
+        <div
+          aria-hidden="true"
+          style={{ position: 'absolute', left: '-10000px', width: 1, height: 1, overflow: 'hidden' }}
+        >
+          <label htmlFor={fieldId(kind, 'website')}>Website</label>
+          <input
+            id={fieldId(kind, 'website')}
+            name={ACCESS_REQUEST_HONEYPOT_FIELD}
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            value={String(values[ACCESS_REQUEST_HONEYPOT_FIELD] ?? '')}
+            onChange={(e) => {
+              setValue(ACCESS_REQUEST_HONEYPOT_FIELD, e.currentTarget.value);
+            }}
+          />
+        </div>
+
+        {kind === 'patient' ? (
+          <>
+            <CrisisLines />
+            <Text size="sm" c="dark.6">
+              {t('patient.crisisMore')}
+            </Text>
+            <Checkbox
+              id={fieldId(kind, 'consentToContact')}
+              checked={consent}
+              onChange={(e) => {
+                setValue('consentToContact', e.currentTarget.checked);
+              }}
+              label={t('patient.consentLabel')}
+              error={errors['consentToContact'] ? t('form.consentRequired') : undefined}
+            />
+          </>
+        ) : null}
+
+        {formError ? (
+          <Alert color="red" variant="light" role="alert">
+            {formError}
+          </Alert>
+        ) : null}
+
+        <Button type="submit" size="md" loading={false} disabled={sending || (kind === 'patient' && !consent)}>
+          {sending ? t('form.submitting') : t(`${kind}.submit`)}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
