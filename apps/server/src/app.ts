@@ -98,6 +98,8 @@ async function registerWebApp(app: FastifyInstance, distDir: string): Promise<vo
       index: false,
       // Our own Cache-Control below; the plugin's would answer max-age=0 for everything.
       cacheControl: false,
+      // The build writes .br and .gz beside each text file (apps/web/scripts/precompress.ts).
+      preCompressed: true,
       setHeaders: (res, file) => {
         // Hashed asset names never change content; index.html must always be fresh.
         res.setHeader(

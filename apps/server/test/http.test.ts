@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
 import { createTestApp, TestClient } from './helpers.ts';
 
@@ -57,8 +59,12 @@ describe('security headers', () => {
 });
 
 describe('web app', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    t = await createTestApp({}, { demo: false });
+  });
+
   it('answers unknown API paths with 404 and app paths with the single-page app (or a build hint)', async () => {
-    const t = await createTestApp({}, { demo: false });
     expect((await t.app.inject({ method: 'GET', url: '/api/nothing' })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/assets/gone-0000.js' })).statusCode).toBe(404);
     expect([200, 503]).toContain((await t.app.inject({ method: 'GET', url: '/' })).statusCode);
@@ -66,5 +72,22 @@ describe('web app', () => {
     const page = await t.app.inject({ method: 'GET', url: '/patients/123/edit' });
     expect([200, 503]).toContain(page.statusCode);
     if (page.statusCode === 200) expect(page.body).toContain('<div id="root">');
+  });
+
+  it('sends built assets compressed and cached for good, the page itself fresh', async (context) => {
+    const assets = path.join(t.runtime.config.webDistDir, 'assets');
+    const script = fs.existsSync(assets)
+      ? fs.readdirSync(assets).find((f) => f.endsWith('.js') && fs.existsSync(path.join(assets, `${f}.br`)))
+      : undefined;
+    if (!script) return context.skip('the web app is not built');
+    const asset = await t.app.inject({
+      method: 'GET',
+      url: `/assets/${script}`,
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(asset.headers['content-encoding']).toBe('br');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const page = await t.app.inject({ method: 'GET', url: '/login', headers: { 'accept-encoding': 'gzip' } });
+    expect(page.headers['cache-control']).toBe('no-cache');
   });
 });
