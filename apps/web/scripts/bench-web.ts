@@ -131,12 +131,11 @@ function section(results: PageResult[], js: ReturnType<typeof gzippedKb>, chrome
     '| ---- | ------- |',
     ...fileRows,
     '',
-    'What holds the scores back (2026-11-22): the server sends the built JavaScript and CSS uncompressed and with',
-    '`cache-control: max-age=0` (about 650 kB of raw JavaScript on the simulated slow 4G link; serving the hashed',
-    '`/assets` precompressed or compressed, and immutable, is a server change); the first chunk carries React, React',
-    'Router, TanStack Query, i18next and zod with the shared schemas (the `auth` chunk); and the public routes wait',
-    'for the `me` query before they render. Best practices loses 4 points to a Content-Security-Policy issue that',
-    'Chromium reports on every page.',
+    'What holds the scores back (2026-11-22): the built files are served precompressed (Brotli) and the hashed',
+    'assets immutable, so the remaining cost is the JavaScript itself: the first chunk carries React, React Router,',
+    'TanStack Query, i18next and zod with the shared schemas (the `auth` chunk), and the public routes wait for the',
+    '`me` query before they render. Best practices loses 4 points to a Content-Security-Policy issue that Chromium',
+    'reports on every page.',
     '',
   ].join('\n');
 }
