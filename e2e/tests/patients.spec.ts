@@ -379,7 +379,11 @@ test('the list pages with nextToken: scrolling near the end, or "Load more patie
 
   // The button does the same on request. Without IntersectionObserver (removed here, so that scrolling to
   // the button cannot load the page before the click does), it is the only way, and it is enough.
-  const buttonPage = await page.context().newPage();
+  // A fresh tab, with the first one closed: a second, hidden tab of the same context had its timers (the
+  // 300 ms search debounce) held back for seconds under CI load.
+  const context = page.context();
+  await page.close();
+  const buttonPage = await context.newPage();
   await buttonPage.addInitScript(() => {
     Reflect.deleteProperty(globalThis, 'IntersectionObserver');
   });
