@@ -4,7 +4,6 @@ export const MAX_PAGE_SIZE = 100;
 export const CRISIS_LINE = '988';
 export const EMERGENCY_LINE = '911';
 export const MOBILE_BREAKPOINT_PX = 768;
-export const SPLASH_MS = 500;
 /** The idle-logoff warning appears this long before the server ends the session. */
 export const IDLE_WARNING_MS = 60_000;
 /** The specification's rate limiter default: 5 attempts per 5 minutes. */

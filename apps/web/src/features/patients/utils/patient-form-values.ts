@@ -11,7 +11,6 @@ import {
 import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import type { Patient } from '../api/patient-schemas.ts';
 
-export { PATIENT_TEXT_FIELDS };
 export type PatientTextField = (typeof PATIENT_TEXT_FIELDS)[number];
 
 export const REQUIRED_PATIENT_FIELDS: readonly PatientTextField[] = ['firstName', 'lastName', 'email', 'dateOfBirth'];
