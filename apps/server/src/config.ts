@@ -69,11 +69,22 @@ const EnvSchema = z.object({
     .transform((list) => list.map((address) => address.toLowerCase()))
     .optional(),
   CLINIC_PHONE: PhoneSchema.optional(),
+  CONTACT_EMAIL: EmailSchema.optional(),
   BOOKING_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   EMERGENCY_BANNER: booleanFromEnv.optional(),
   EMERGENCY_BANNER_HEADING: z.string().max(200, 'must be at most 200 characters').optional(),
   EMERGENCY_BANNER_BODY: z.string().max(2000, 'must be at most 2000 characters').optional(),
 });
+
+/** The demo's address on a machine without a domain: in the demo accounts' made-up domain, like them. */
+const DEMO_CONTACT_EMAIL = 'contact@demo.test';
+
+/** contact@ the site's domain; null for a local name or an IP address, which no one can write to. */
+function defaultContactEmail(publicUrl: string): string | null {
+  const host = new URL(publicUrl).hostname;
+  const isDomain = host.includes('.') && !/^[\d.]+$/.test(host) && !host.startsWith('[');
+  return isDomain ? `contact@${host}` : null;
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -100,6 +111,12 @@ export interface Config {
   /** Where notifications of new access requests go; empty means every active administrator account. */
   adminEmails: string[];
   clinicPhone: string | null;
+  /**
+   * The public address for questions: CONTACT_EMAIL, else the first ADMIN_EMAIL, else contact@ the PUBLIC_URL
+   * host when that is a domain name, else contact@demo.test in demo mode; null otherwise (the pages then show no
+   * address).
+   */
+  contactEmail: string | null;
   bookingUrl: string | null;
   emergencyBanner: { enabled: boolean; heading: string | null; body: string | null };
 }
@@ -157,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM ?? `"${e.PRACTICE_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicUrl).hostname}>`,
     adminEmails: e.ADMIN_EMAIL ?? [],
     clinicPhone: e.CLINIC_PHONE ?? null,
+    contactEmail:
+      e.CONTACT_EMAIL ?? e.ADMIN_EMAIL?.[0] ?? defaultContactEmail(publicUrl) ?? (demoMode ? DEMO_CONTACT_EMAIL : null),
     bookingUrl: e.BOOKING_URL ?? null,
     // On for the demo so the banner can be seen; a real practice turns it on when an event calls for it.
     emergencyBanner: {

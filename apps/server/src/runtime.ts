@@ -80,10 +80,10 @@ export async function openRuntime(
     const auth = createAuth({ db: database.db, config, secret });
     const authService = new AuthService({ auth, db: database.db, config, secret });
     const patients = new PatientsService({ db: database.db, secret });
-    const providers = new ProvidersService({ db: database.db, secret });
     const mail = new MailService({ db: database.db, config, log, secret });
     const rateLimiter = new RateLimiter(secret);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
+    const providers = new ProvidersService({ db: database.db, secret, invitations, mail });
     const passwordReset = new PasswordResetService({
       auth,
       db: database.db,

@@ -679,7 +679,7 @@ describe('invitations', () => {
     );
   });
 
-  it('invites a provider that an administrator added without a password', async () => {
+  it('re-invites a provider that an administrator added (createDoctor sent the first invitation)', async () => {
     const created = await admin.gql<{ createDoctor: { owner: string } }>(
       'mutation { createDoctor(input: { firstName: "Nadia", lastName: "Osei", email: "nadia.osei@clinic.example", specialty: "Psychology", experience: 4 }) { owner } }',
     );

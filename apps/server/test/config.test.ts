@@ -41,6 +41,21 @@ describe('configuration', () => {
     );
   });
 
+  it('has a public contact address: CONTACT_EMAIL, else the first administrator, else contact@ the site', () => {
+    expect(loadConfig({ CONTACT_EMAIL: 'hello@practice.example' }).contactEmail).toBe('hello@practice.example');
+    expect(loadConfig({ ADMIN_EMAIL: 'Ops@Practice.example, b@practice.example' }).contactEmail).toBe(
+      'ops@practice.example',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'https://care.practice.example' }).contactEmail).toBe(
+      'contact@care.practice.example',
+    );
+    const local = { DEMO_MODE: 'false', PUBLIC_URL: 'http://localhost:3000' };
+    expect(loadConfig(local).contactEmail).toBeNull();
+    expect(loadConfig({ ...local, PUBLIC_URL: 'http://192.168.1.20:3000' }).contactEmail).toBeNull();
+    expect(loadConfig({ ...local, DEMO_MODE: 'true' }).contactEmail).toBe('contact@demo.test');
+    expect(() => loadConfig({ CONTACT_EMAIL: 'not an address' })).toThrow(/CONTACT_EMAIL/);
+  });
+
   it('requires AUTH_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET/);
   });

@@ -9,7 +9,7 @@ import { gqlFrom, linkToken, resetCode } from './mail-helpers.ts';
 const REQUEST =
   'mutation ($email: String!, $locale: String) { requestPasswordReset(email: $email, locale: $locale) { success message } }';
 const RESET =
-  'mutation ($token: String, $email: String, $code: String, $newPassword: String!) { resetPassword(token: $token, email: $email, code: $code, newPassword: $newPassword) { success message } }';
+  'mutation ($token: String, $email: String, $code: String, $newPassword: String!) { resetPassword(token: $token, email: $email, code: $code, newPassword: $newPassword) { success message email } }';
 const SYSTEM = { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: null };
 const OLD = 'Original-Pass-1!';
 const NEW = 'Brand-New-Pass-2!';
@@ -107,7 +107,7 @@ describe('forgot password', () => {
       code,
       newPassword: NEW,
     });
-    expect(done.data?.resetPassword).toEqual({ success: true, message: PASSWORD_RESET_MESSAGES.done });
+    expect(done.data?.resetPassword).toEqual({ success: true, message: PASSWORD_RESET_MESSAGES.done, email });
     expect(await t.runtime.database.db.select().from(sessions).where(eq(sessions.userId, id))).toEqual([]);
     expect(await browser.me()).toBeNull();
     expect(await phone.me()).toBeNull();

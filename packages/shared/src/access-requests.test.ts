@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   accessRequestLocale,
+  accessRequestOptionLabel,
+  PATIENT_ACCESS_REQUEST_OPTION_LABELS,
+  PROVIDER_ACCESS_REQUEST_OPTION_LABELS,
   isHoneypotFilled,
   PatientAccessRequestSchema,
   patientAccessRequestDefaults,
@@ -131,5 +134,33 @@ describe('helpers', () => {
     ).toEqual({
       code: 'Please enter the 6-digit code from the email',
     });
+  });
+});
+
+describe('accessRequestOptionLabel', () => {
+  it('labels every stored code of the choice fields and leaves words and unknown values as they are', () => {
+    expect(accessRequestOptionLabel('provider', 'practiceType', 'academic')).toBe('Academic medical center');
+    expect(accessRequestOptionLabel('provider', 'yearsOfExperience', '20+')).toBe('20+ years');
+    expect(accessRequestOptionLabel('provider', 'preferredContactMethod', 'either')).toBe('Either');
+    expect(accessRequestOptionLabel('patient', 'preferredContactMethod', 'text')).toBe('Text message');
+    expect(accessRequestOptionLabel('patient', 'preferredAppointmentTimes', 'morning')).toBe('Morning (8am-12pm)');
+    expect(accessRequestOptionLabel('patient', 'hearAboutUs', 'doctor-referral')).toBe('Doctor referral');
+    expect(accessRequestOptionLabel('provider', 'specialty', 'Psychiatry')).toBe('Psychiatry');
+    expect(accessRequestOptionLabel('patient', 'technologyComfort', 'toString')).toBe('toString');
+    expect(accessRequestOptionLabel('patient', 'constructor', 'x')).toBe('x');
+  });
+
+  it('has a label for every value of every coded option set', () => {
+    for (const value of YEARS_OF_EXPERIENCE) {
+      expect(accessRequestOptionLabel('provider', 'yearsOfExperience', value)).not.toBe(value);
+    }
+    for (const [kind, sets] of [
+      ['provider', PROVIDER_ACCESS_REQUEST_OPTION_LABELS],
+      ['patient', PATIENT_ACCESS_REQUEST_OPTION_LABELS],
+    ] as const) {
+      for (const labels of Object.values(sets)) {
+        for (const label of Object.values(labels)) expect(label.trim(), kind).not.toBe('');
+      }
+    }
   });
 });

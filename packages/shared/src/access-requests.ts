@@ -1,19 +1,29 @@
 import { z } from 'zod';
 import {
+  HEAR_ABOUT_US_LABELS,
   HEAR_ABOUT_US_SOURCES,
+  LANGUAGE_PREFERENCE_LABELS,
   LANGUAGE_PREFERENCES,
   LOCALES,
+  PATIENT_CONTACT_METHOD_LABELS,
   PATIENT_CONTACT_METHODS,
   PATIENT_SERVICES,
+  PATIENT_VOLUME_LABELS,
   PATIENT_VOLUMES,
+  PRACTICE_TYPE_LABELS,
   PRACTICE_TYPES,
+  PREFERRED_APPOINTMENT_TIME_LABELS,
   PREFERRED_APPOINTMENT_TIMES,
+  PROVIDER_CONTACT_METHOD_LABELS,
   PROVIDER_CONTACT_METHODS,
   PROVIDER_INTERESTED_FEATURES,
+  REFERRAL_SOURCE_LABELS,
   REFERRAL_SOURCES,
   SPECIALTIES,
+  TECHNOLOGY_COMFORT_LABELS,
   TECHNOLOGY_COMFORT_LEVELS,
   YEARS_OF_EXPERIENCE,
+  YEARS_OF_EXPERIENCE_LABELS,
   type Locale,
 } from './options.ts';
 import {
@@ -283,6 +293,38 @@ export function accessRequestLocale(
   if (kind === 'patient' && data.languagePreference === 'spanish') return 'es';
   if (kind === 'patient' && data.languagePreference === 'english') return 'en';
   return data.locale ?? 'en';
+}
+
+/**
+ * The labels of the choice and multi-choice fields whose stored values are codes, by field; the other choice
+ * fields (specialty, features, services) store their labels.
+ */
+export const PROVIDER_ACCESS_REQUEST_OPTION_LABELS: Partial<
+  Record<keyof typeof PROVIDER_ACCESS_REQUEST_LABELS, Readonly<Record<string, string>>>
+> = {
+  yearsOfExperience: YEARS_OF_EXPERIENCE_LABELS,
+  practiceType: PRACTICE_TYPE_LABELS,
+  patientVolume: PATIENT_VOLUME_LABELS,
+  referralSource: REFERRAL_SOURCE_LABELS,
+  preferredContactMethod: PROVIDER_CONTACT_METHOD_LABELS,
+};
+
+export const PATIENT_ACCESS_REQUEST_OPTION_LABELS: Partial<
+  Record<keyof typeof PATIENT_ACCESS_REQUEST_LABELS, Readonly<Record<string, string>>>
+> = {
+  preferredAppointmentTimes: PREFERRED_APPOINTMENT_TIME_LABELS,
+  technologyComfort: TECHNOLOGY_COMFORT_LABELS,
+  hearAboutUs: HEAR_ABOUT_US_LABELS,
+  preferredContactMethod: PATIENT_CONTACT_METHOD_LABELS,
+  languagePreference: LANGUAGE_PREFERENCE_LABELS,
+};
+
+/** The label of one stored option value of a request form's field; an unknown value is answered as it is. */
+export function accessRequestOptionLabel(kind: AccessRequestKind, field: string, value: string): string {
+  const labels: Readonly<Record<string, Readonly<Record<string, string>> | undefined>> =
+    kind === 'provider' ? PROVIDER_ACCESS_REQUEST_OPTION_LABELS : PATIENT_ACCESS_REQUEST_OPTION_LABELS;
+  const options = Object.hasOwn(labels, field) ? labels[field] : undefined;
+  return options && Object.hasOwn(options, value) ? (options[value] ?? value) : value;
 }
 
 export const AccessRequestListFilterSchema = z.object({

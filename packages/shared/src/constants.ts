@@ -8,3 +8,6 @@ export const MOBILE_BREAKPOINT_PX = 768;
 export const IDLE_WARNING_MS = 60_000;
 /** The specification's rate limiter default: 5 attempts per 5 minutes. */
 export const RATE_LIMITER_DEFAULT = { maxAttempts: 5, windowMs: 5 * 60 * 1000 } as const;
+
+/** The `<meta name>` whose `content` carries the page's PageBootstrap JSON (see app-config.ts). */
+export const PAGE_BOOTSTRAP_META = 'app-bootstrap';

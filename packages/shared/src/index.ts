@@ -1,4 +1,5 @@
 export * from './access-requests.ts';
+export * from './app-config.ts';
 export * from './account-setup.ts';
 export * from './audit.ts';
 export * from './auth.ts';

@@ -94,3 +94,85 @@ export type LanguagePreference = (typeof LANGUAGE_PREFERENCES)[number];
 /** The languages the product speaks (screens and e-mails). */
 export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
+
+/*
+ * English labels of the option sets whose stored values are codes, as the request forms show them. The sets
+ * whose values are already words (specialties, features, services) are their own labels.
+ */
+export const YEARS_OF_EXPERIENCE_LABELS: Record<YearsOfExperience, string> = {
+  '0-2': '0-2 years',
+  '3-5': '3-5 years',
+  '6-10': '6-10 years',
+  '11-15': '11-15 years',
+  '16-20': '16-20 years',
+  '20+': '20+ years',
+};
+
+export const PRACTICE_TYPE_LABELS: Record<PracticeType, string> = {
+  private: 'Private practice',
+  hospital: 'Hospital',
+  clinic: 'Clinic',
+  academic: 'Academic medical center',
+  telehealth: 'Telehealth practice',
+  other: 'Other',
+};
+
+export const PATIENT_VOLUME_LABELS: Record<PatientVolume, string> = {
+  '1-25': '1-25 patients',
+  '26-50': '26-50 patients',
+  '51-100': '51-100 patients',
+  '101-200': '101-200 patients',
+  '200+': '200+ patients',
+};
+
+export const REFERRAL_SOURCE_LABELS: Record<ReferralSource, string> = {
+  colleague: 'Colleague',
+  conference: 'Conference',
+  online: 'Online search',
+  social: 'Social media',
+  publication: 'Publication',
+  other: 'Other',
+};
+
+export const PROVIDER_CONTACT_METHOD_LABELS: Record<ProviderContactMethod, string> = {
+  email: 'Email',
+  phone: 'Phone',
+  either: 'Either',
+};
+
+export const PREFERRED_APPOINTMENT_TIME_LABELS: Record<PreferredAppointmentTime, string> = {
+  morning: `Morning (${PREFERRED_APPOINTMENT_TIME_HOURS.morning ?? ''})`,
+  afternoon: `Afternoon (${PREFERRED_APPOINTMENT_TIME_HOURS.afternoon ?? ''})`,
+  evening: `Evening (${PREFERRED_APPOINTMENT_TIME_HOURS.evening ?? ''})`,
+  weekends: 'Weekends',
+  flexible: 'Flexible',
+};
+
+export const TECHNOLOGY_COMFORT_LABELS: Record<TechnologyComfort, string> = {
+  beginner: 'Beginner',
+  intermediate: 'Intermediate',
+  advanced: 'Advanced',
+  'need-help': 'I need help with technology',
+};
+
+export const HEAR_ABOUT_US_LABELS: Record<HearAboutUsSource, string> = {
+  'doctor-referral': 'Doctor referral',
+  'friend-family': 'Friend or family',
+  'online-search': 'Online search',
+  'social-media': 'Social media',
+  insurance: 'Insurance provider',
+  other: 'Other',
+};
+
+export const PATIENT_CONTACT_METHOD_LABELS: Record<PatientContactMethod, string> = {
+  email: 'Email',
+  phone: 'Phone',
+  text: 'Text message',
+  any: 'Any',
+};
+
+export const LANGUAGE_PREFERENCE_LABELS: Record<LanguagePreference, string> = {
+  english: 'English',
+  spanish: 'Spanish',
+  other: 'Other',
+};

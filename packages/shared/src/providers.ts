@@ -25,6 +25,11 @@ export const CreateDoctorInputSchema = z.object({
   phone: optional(PhoneSchema),
   bio: optional(freeTextSchema('Bio', BIO_MAX_LENGTH)),
   isActive: z.boolean().optional(),
+  /**
+   * E-mail the new account an invitation to set its password (default: yes). Left out for an account that
+   * already has a password. See docs/decisions/011-provider-invitations.md.
+   */
+  sendInvitation: z.boolean().optional(),
 });
 export type CreateDoctorInput = z.input<typeof CreateDoctorInputSchema>;
 export type CreateDoctorData = z.output<typeof CreateDoctorInputSchema>;

@@ -20,7 +20,7 @@ import {
   type ProviderAccessRequestData,
 } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
-import type { InvitationsService } from '../auth/invitations.service.ts';
+import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import { requireAdmin, type PublicCaller } from '../caller.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
@@ -49,6 +49,8 @@ export type PatientAccessRequestForm = Omit<PatientAccessRequestData, 'website' 
 export interface AccessRequestDetail extends AccessRequestView {
   /** An account with the request's e-mail already exists (approval would be refused). */
   emailHasAccount: boolean;
+  /** For an approved request: whether its account still waits for a password, and its open link's expiry. */
+  invitation: InvitationInfo | null;
 }
 
 const SUBMISSIONS_BY_ADDRESS = 'access-request:address';
@@ -309,7 +311,10 @@ export class AccessRequestsService {
 
   async #detail(tx: Executor, row: AccessRequestView): Promise<AccessRequestDetail> {
     const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, row.email));
-    return { ...row, emailHasAccount: account !== undefined };
+    const invitation = row.accountId
+      ? ((await this.#invitations.states(tx, [row.accountId])).get(row.accountId) ?? null)
+      : null;
+    return { ...row, emailHasAccount: account !== undefined, invitation };
   }
 
   #requireAdmin(caller: Caller): Promise<void> {

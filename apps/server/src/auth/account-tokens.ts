@@ -45,7 +45,8 @@ export function tokenState(row: AccountTokenRow, now: Date = new Date()): Accoun
 
 /**
  * Issues a new token (and code) of a kind for an account, revoking the account's earlier unused ones of that
- * kind: only the newest link works. Answers the plain token and code, which exist nowhere else.
+ * kind: only the newest link works. Answers the plain token and code, which exist nowhere else, and how many
+ * earlier tokens stopped working.
  */
 export async function issueAccountToken(
   tx: Executor,
@@ -57,8 +58,8 @@ export async function issueAccountToken(
     secret: string;
     accessRequestId?: string | null;
   },
-): Promise<{ id: string; token: string; code: string | null; expiresAt: Date }> {
-  await revokeAccountTokens(tx, options.userId, options.kind);
+): Promise<{ id: string; token: string; code: string | null; expiresAt: Date; replaced: number }> {
+  const replaced = await revokeAccountTokens(tx, options.userId, options.kind);
   const id = crypto.randomUUID();
   const token = newLinkToken();
   const code = options.withCode ? newCode() : null;
@@ -72,11 +73,12 @@ export async function issueAccountToken(
     expiresAt,
     accessRequestId: options.accessRequestId ?? null,
   });
-  return { id, token, code, expiresAt };
+  return { id, token, code, expiresAt, replaced };
 }
 
-export async function revokeAccountTokens(tx: Executor, userId: string, kind: AccountTokenKind): Promise<void> {
-  await tx
+/** Revokes the account's unused tokens of a kind; answers how many there were. */
+export async function revokeAccountTokens(tx: Executor, userId: string, kind: AccountTokenKind): Promise<number> {
+  const revoked = await tx
     .update(accountTokens)
     .set({ revokedAt: new Date() })
     .where(
@@ -86,7 +88,9 @@ export async function revokeAccountTokens(tx: Executor, userId: string, kind: Ac
         isNull(accountTokens.usedAt),
         isNull(accountTokens.revokedAt),
       ),
-    );
+    )
+    .returning({ id: accountTokens.id });
+  return revoked.length;
 }
 
 /** The token a link carries, locked for the rest of the transaction so it cannot be used twice at once. */

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   AcceptInvitationInputSchema,
   INVITATION_MESSAGES,
@@ -12,7 +12,7 @@ import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts'
 import { requireAdmin, type PublicCaller } from '../caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { accessRequests, users } from '../db/schema.ts';
+import { accessRequests, accountTokens, authAccounts, users } from '../db/schema.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { invitationMail } from '../mail/templates.ts';
@@ -29,6 +29,14 @@ export interface InvitationState {
   status: InvitationStatus;
   /** Only for a valid invitation: the address to sign in with afterwards. */
   email: string | null;
+  expiresAt: Date | null;
+}
+
+/** Where an account stands with its invitation, for administrators' screens. */
+export interface InvitationInfo {
+  /** The account is active and has no password yet: nobody can sign in to it until an invitation is accepted. */
+  pending: boolean;
+  /** When the newest unused invitation link stops working (possibly past); null when there is none. */
   expiresAt: Date | null;
 }
 
@@ -75,8 +83,8 @@ export class InvitationsService {
       actor: AuditActor;
       url: string;
     },
-  ): Promise<void> {
-    const { id, token } = await issueAccountToken(tx, {
+  ): Promise<{ invitationId: string; expiresAt: Date }> {
+    const { id, token, expiresAt, replaced } = await issueAccountToken(tx, {
       kind: 'invitation',
       userId: options.userId,
       validMs: INVITATION_VALID_HOURS * 3_600_000,
@@ -104,8 +112,37 @@ export class InvitationsService {
         invitationId: id,
         accessRequestId: options.accessRequestId,
         reason: options.reason,
+        // Earlier links of the account that stopped working with this one (a resend).
+        replacedInvitations: replaced,
       },
     });
+    return { invitationId: id, expiresAt };
+  }
+
+  /** Whether each of these accounts still waits for its first password, and its newest open link's expiry. */
+  async states(tx: Executor, accountIds: readonly string[]): Promise<Map<string, InvitationInfo>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await tx
+      .select({
+        id: users.id,
+        isActive: users.isActive,
+        hasPassword: sql<boolean>`exists (select 1 from ${authAccounts} where ${and(
+          eq(authAccounts.userId, users.id),
+          eq(authAccounts.providerId, 'credential'),
+          sql`coalesce(${authAccounts.password}, '') <> ''`,
+        )})`,
+        expiresAt: sql<Date | null>`(select max(${accountTokens.expiresAt}) from ${accountTokens} where ${and(
+          eq(accountTokens.userId, users.id),
+          eq(accountTokens.kind, 'invitation'),
+          isNull(accountTokens.usedAt),
+          isNull(accountTokens.revokedAt),
+        )})`.mapWith(accountTokens.expiresAt),
+      })
+      .from(users)
+      .where(inArray(users.id, [...accountIds]));
+    return new Map(
+      rows.map((row) => [row.id, { pending: row.isActive && !row.hasPassword, expiresAt: row.expiresAt ?? null }]),
+    );
   }
 
   /** What the invitation page should say before asking for a password. */
@@ -180,20 +217,20 @@ export class InvitationsService {
    * Sends a new invitation to an account that has no password yet (an expired invitation, or a provider an
    * administrator added). Earlier invitations of the account stop working.
    */
-  async send(caller: Caller, accountId: string): Promise<void> {
+  async send(caller: Caller, accountId: string): Promise<{ expiresAt: Date }> {
     await requireAdmin(this.#db, caller, { permission: 'invitations.send', accountId });
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId);
     const [user] = isUuid ? await this.#db.select().from(users).where(eq(users.id, accountId)) : [];
     if (!user) throw notFound(INVITATION_MESSAGES.accountNotFound);
     if (!user.isActive || !isRole(user.role)) throw badUserInput('This account is not active');
     if (await hasPassword(this.#db, user.id)) throw badUserInput(INVITATION_MESSAGES.alreadyHasPassword);
-    await this.#db.transaction(async (tx) => {
+    const issued = await this.#db.transaction(async (tx) => {
       const [request] = await tx
         .select({ id: accessRequests.id })
         .from(accessRequests)
         .where(eq(accessRequests.accountId, user.id))
         .limit(1);
-      await this.issue(tx, {
+      return this.issue(tx, {
         userId: user.id,
         email: user.email,
         language: user.language === 'es' ? 'es' : 'en',
@@ -204,5 +241,6 @@ export class InvitationsService {
       });
     });
     this.#mail.wake();
+    return { expiresAt: issued.expiresAt };
   }
 }

@@ -118,8 +118,11 @@ export class PasswordResetService {
     return { message: PASSWORD_RESET_MESSAGES.requested };
   }
 
-  /** Sets a new password with the link's token, or the e-mail address and code. Answers the account's id. */
-  async reset(caller: PublicCaller, input: unknown): Promise<{ accountId: string; message: string }> {
+  /**
+   * Sets a new password with the link's token, or the e-mail address and code. Answers the account's id and
+   * address (to sign in with: whoever holds the link received it at that address).
+   */
+  async reset(caller: PublicCaller, input: unknown): Promise<{ accountId: string; email: string; message: string }> {
     const data = parseInput(ResetPasswordInputSchema, input);
     const address = caller.ip ?? 'unknown';
     const wait = await this.#limiter.check(
@@ -176,10 +179,10 @@ export class PasswordResetService {
           via: data.token ? 'link' : 'code',
         },
       });
-      return { ok: true as const, accountId: row.userId };
+      return { ok: true as const, accountId: row.userId, email: account?.email ?? '' };
     });
     if (!outcome.ok) throw badUserInput(PASSWORD_RESET_MESSAGES[outcome.reason], { reason: outcome.reason });
-    return { accountId: outcome.accountId, message: PASSWORD_RESET_MESSAGES.done };
+    return { accountId: outcome.accountId, email: outcome.email, message: PASSWORD_RESET_MESSAGES.done };
   }
 
   async #findToken(

@@ -200,6 +200,16 @@ const AccessRequestRef = builder.objectRef<AccessRequestDetail>('AccessRequest')
     emailHasAccount: t.exposeBoolean('emailHasAccount', {
       description: 'An account with this e-mail exists: approval would be refused.',
     }),
+    invitationPending: t.boolean({
+      description:
+        'The account approval created has no password yet (sendInvitation can e-mail a new link); false before approval.',
+      resolve: (r) => r.invitation?.pending ?? false,
+    }),
+    invitationExpiresAt: t.string({
+      nullable: true,
+      description: "When the account's newest unused invitation link stops working (may be past); null when none.",
+      resolve: (r) => r.invitation?.expiresAt?.toISOString() ?? null,
+    }),
     providerForm: t.field({
       type: ProviderFormRef,
       nullable: true,

@@ -16,13 +16,30 @@ const InvitationStatusRef = builder.objectRef<InvitationState>('InvitationStatus
   }),
 });
 
-const AcceptInvitationResultRef = builder
-  .objectRef<{ success: boolean; message: string; email: string }>('AcceptInvitationResult')
-  .implement({
+/** A step that ends with a password set: the address to sign in with comes back for the sign-in form. */
+function passwordSetResult(name: string) {
+  return builder.objectRef<{ success: boolean; message: string; email: string }>(name).implement({
     fields: (t) => ({
       success: t.exposeBoolean('success'),
       message: t.exposeString('message'),
       email: t.exposeString('email', { description: 'The address to sign in with.' }),
+    }),
+  });
+}
+
+const AcceptInvitationResultRef = passwordSetResult('AcceptInvitationResult');
+const ResetPasswordResultRef = passwordSetResult('ResetPasswordResult');
+
+const SendInvitationResultRef = builder
+  .objectRef<{ success: boolean; message: string; expiresAt: Date }>('SendInvitationResult')
+  .implement({
+    fields: (t) => ({
+      success: t.exposeBoolean('success'),
+      message: t.exposeString('message'),
+      expiresAt: t.string({
+        description: 'When the new link stops working (72 hours from now).',
+        resolve: (r) => r.expiresAt.toISOString(),
+      }),
     }),
   });
 
@@ -47,13 +64,13 @@ builder.mutationFields((t) => ({
     },
   }),
   sendInvitation: t.field({
-    type: ActionResultRef,
+    type: SendInvitationResultRef,
     description:
-      'Administrators. E-mails a new invitation to an account that has no password yet; earlier ones stop working.',
+      'Administrators. E-mails a new invitation (single use, 72 hours) to an active account that has no password yet; earlier links of the account stop working. Audited (INVITATION_SENT). Failures: FORBIDDEN, NOT_FOUND, BAD_USER_INPUT (the account already has a password, or is not active).',
     args: { accountId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      await ctx.invitations.send(callerOf(ctx, 'sendInvitation'), String(args.accountId));
-      return { success: true, message: INVITATION_MESSAGES.sent };
+      const { expiresAt } = await ctx.invitations.send(callerOf(ctx, 'sendInvitation'), String(args.accountId));
+      return { success: true, message: INVITATION_MESSAGES.sent, expiresAt };
     },
   }),
   requestPasswordReset: t.field({
@@ -70,7 +87,7 @@ builder.mutationFields((t) => ({
     },
   }),
   resetPassword: t.field({
-    type: ActionResultRef,
+    type: ResetPasswordResultRef,
     description:
       "Public. Sets a new password with the link's token, or the e-mail and code; ends every session of the account. Failures: BAD_USER_INPUT with extensions.reason invalid or expired (or fieldErrors); TOO_MANY_REQUESTS.",
     args: {
@@ -80,13 +97,15 @@ builder.mutationFields((t) => ({
       newPassword: t.arg.string({ required: true }),
     },
     resolve: async (_root, args, ctx) => {
-      const { accountId, message } = await ctx.passwordReset.reset(publicCallerOf(ctx, 'resetPassword'), { ...args });
+      const { accountId, email, message } = await ctx.passwordReset.reset(publicCallerOf(ctx, 'resetPassword'), {
+        ...args,
+      });
       // The caller's own session (if it was this account's) ended with the others: the browser forgets it too.
       if (ctx.session?.user.id === accountId) {
         void ctx.reply.header('set-cookie', await ctx.authService.clearCookieHeader());
         ctx.session = null;
       }
-      return { success: true, message };
+      return { success: true, message, email };
     },
   }),
 }));

@@ -1,4 +1,12 @@
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, MESSAGES, type CurrentUser, type SignInResult } from '@telehealth/shared';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_PASSWORD,
+  MESSAGES,
+  type AppConfig,
+  type CurrentUser,
+  type SignInResult,
+} from '@telehealth/shared';
+import { publicAppConfig } from '../app-config.ts';
 import { toCurrentUser } from '../auth/auth.service.ts';
 import { builder } from './builder.ts';
 
@@ -21,13 +29,7 @@ const SignInResultRef = builder.objectRef<SignInResult>('SignInResult').implemen
   }),
 });
 
-interface DemoAccount {
-  email: string;
-  role: string;
-  label: string;
-}
-
-const DemoAccountRef = builder.objectRef<DemoAccount>('DemoAccount').implement({
+const DemoAccountRef = builder.objectRef<AppConfig['demoAccounts'][number]>('DemoAccount').implement({
   fields: (t) => ({
     email: t.exposeString('email'),
     role: t.exposeString('role'),
@@ -35,13 +37,7 @@ const DemoAccountRef = builder.objectRef<DemoAccount>('DemoAccount').implement({
   }),
 });
 
-interface EmergencyBanner {
-  enabled: boolean;
-  heading: string | null;
-  body: string | null;
-}
-
-const EmergencyBannerRef = builder.objectRef<EmergencyBanner>('EmergencyBanner').implement({
+const EmergencyBannerRef = builder.objectRef<AppConfig['emergencyBanner']>('EmergencyBanner').implement({
   description:
     'The emergency-support banner (EMERGENCY_BANNER). Heading and body are null when the built-in text applies.',
   fields: (t) => ({
@@ -50,17 +46,6 @@ const EmergencyBannerRef = builder.objectRef<EmergencyBanner>('EmergencyBanner')
     body: t.exposeString('body', { nullable: true }),
   }),
 });
-
-interface AppConfig {
-  practiceName: string;
-  demoMode: boolean;
-  sessionIdleMinutes: number;
-  version: string;
-  demoAccounts: DemoAccount[];
-  clinicPhone: string | null;
-  bookingUrl: string | null;
-  emergencyBanner: EmergencyBanner;
-}
 
 const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
   description: 'What the browser needs to know of the server before sign-in. Public.',
@@ -78,6 +63,10 @@ const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
       nullable: true,
       description: 'BOOKING_URL: the external scheduling page (opened in a new tab).',
     }),
+    contactEmail: t.exposeString('contactEmail', {
+      nullable: true,
+      description: "CONTACT_EMAIL: the practice's public address; null when none is known (no contact links).",
+    }),
     emergencyBanner: t.field({ type: EmergencyBannerRef, resolve: (c) => c.emergencyBanner }),
   }),
 });
@@ -94,16 +83,7 @@ builder.queryField('me', (t) =>
 builder.queryField('appConfig', (t) =>
   t.field({
     type: AppConfigRef,
-    resolve: (_root, _args, { config }) => ({
-      practiceName: config.practiceName,
-      demoMode: config.demoMode,
-      sessionIdleMinutes: config.sessionIdleMinutes,
-      version: config.version,
-      demoAccounts: config.demoMode ? DEMO_ACCOUNTS.map(({ email, role, label }) => ({ email, role, label })) : [],
-      clinicPhone: config.clinicPhone,
-      bookingUrl: config.bookingUrl,
-      emergencyBanner: config.emergencyBanner,
-    }),
+    resolve: (_root, _args, { config }) => publicAppConfig(config),
   }),
 );
 

@@ -1,7 +1,7 @@
 import { PATIENT_OPTIONAL_TEXT_FIELDS } from '@telehealth/shared';
 import type { PatientRow } from '../patients/patients.repository.ts';
 import type { Caller } from '../patients/patients.service.ts';
-import type { ProviderRow } from '../providers/providers.repository.ts';
+import type { ProviderView } from '../providers/providers.service.ts';
 import { builder } from './builder.ts';
 import { requireUser, type GraphQLContext } from './context.ts';
 
@@ -104,7 +104,7 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const DoctorRef = builder.objectRef<ProviderRow>('Doctor').implement({
+const DoctorRef = builder.objectRef<ProviderView>('Doctor').implement({
   description: 'A provider of the practice, linked to a provider account.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -119,10 +119,22 @@ const DoctorRef = builder.objectRef<ProviderRow>('Doctor').implement({
     createdAt: t.string({ resolve: (d) => d.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (d) => d.updatedAt.toISOString() }),
     owner: t.id({ description: "The provider's account id.", resolve: (d) => d.accountId }),
+    invitationPending: t.boolean({
+      nullable: true,
+      description:
+        'Administrators only (null for others): the account has no password yet, so nobody can sign in to it until an invitation is accepted.',
+      resolve: (d) => d.invitation?.pending ?? null,
+    }),
+    invitationExpiresAt: t.string({
+      nullable: true,
+      description:
+        "Administrators only: when the account's newest unused invitation link stops working (may be past); null when there is none.",
+      resolve: (d) => d.invitation?.expiresAt?.toISOString() ?? null,
+    }),
   }),
 });
 
-const DoctorListRef = builder.objectRef<{ items: ProviderRow[]; nextToken: string | null }>('DoctorList').implement({
+const DoctorListRef = builder.objectRef<{ items: ProviderView[]; nextToken: string | null }>('DoctorList').implement({
   fields: (t) => ({
     items: t.field({ type: [DoctorRef], resolve: (l) => l.items }),
     nextToken: t.exposeString('nextToken', { nullable: true }),
@@ -139,6 +151,10 @@ const CreateDoctorInput = builder.inputType('CreateDoctorInput', {
     phone: t.string(),
     bio: t.string(),
     isActive: t.boolean(),
+    sendInvitation: t.boolean({
+      description:
+        'E-mail the new account an invitation to set its password (single use, 72 hours). Default true; skipped for an account that already has a password.',
+    }),
   }),
 });
 
@@ -153,6 +169,8 @@ builder.queryField('listDoctors', (t) =>
 builder.mutationField('createDoctor', (t) =>
   t.field({
     type: DoctorRef,
+    description:
+      'Administrators. Adds a provider record and its provider account, and e-mails the account an invitation to set its password unless sendInvitation is false.',
     args: { input: t.arg({ type: CreateDoctorInput, required: true }) },
     resolve: (_root, args, ctx) => ctx.providers.create(callerOf(ctx, 'createDoctor'), plain(args.input)),
   }),

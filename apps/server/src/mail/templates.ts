@@ -8,6 +8,8 @@ import {
   type Locale,
 } from '@telehealth/shared';
 
+import { escapeHtml } from '../html.ts';
+
 /**
  * The e-mails the server writes, in English and Spanish. None of them carries health information or the
  * details of an access request: a mailbox is not a safe place for either. The notification to administrators
@@ -60,13 +62,6 @@ ${body}
 <p style="margin:24px 0 0;font-size:12px;color:#777777">${escapeHtml(footer)}</p>
 </div></body></html>`;
   return { subject, text, html };
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 }
 
 /** To administrators: a request is waiting. Only its kind; no name, no e-mail address, no form data. */

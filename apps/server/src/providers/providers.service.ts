@@ -1,35 +1,53 @@
 import { eq } from 'drizzle-orm';
 import { CreateDoctorInputSchema, MAX_PAGE_SIZE, PAGE_SIZE, PROVIDER_MESSAGES } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
-import type { Database } from '../db/client.ts';
+import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
+import { hasPassword } from '../auth/passwords.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { badUserInput, forbidden, parseInput } from '../errors.ts';
+import type { MailService } from '../mail/mail.service.ts';
 import { CursorCodec } from '../patients/cursor.ts';
 import type { Caller } from '../patients/patients.service.ts';
 import { findProviderByAccount, insertProvider, listProvidersPage, type ProviderRow } from './providers.repository.ts';
+
+/** A provider as the API answers it; administrators also learn whether the account still waits for a password. */
+export interface ProviderView extends ProviderRow {
+  /** Administrators only (null for everyone else). */
+  invitation: InvitationInfo | null;
+}
 
 /** Providers (the specification's Doctor). Everyone signed in may list them; administrators add them. */
 export class ProvidersService {
   readonly #db: Database;
   readonly #cursors: CursorCodec;
+  readonly #invitations: InvitationsService;
+  readonly #mail: MailService;
 
-  constructor(options: { db: Database; secret: string }) {
+  constructor(options: { db: Database; secret: string; invitations: InvitationsService; mail: MailService }) {
     this.#db = options.db;
     this.#cursors = new CursorCodec(`${options.secret}:providers`);
+    this.#invitations = options.invitations;
+    this.#mail = options.mail;
   }
 
   async list(caller: Caller, args: { limit?: number | null; nextToken?: string | null }) {
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
-    const page = await listProvidersPage(this.#db, { activeOnly: caller.user.role !== 'admin', after, limit });
-    return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
+    const isAdmin = caller.user.role === 'admin';
+    const page = await listProvidersPage(this.#db, { activeOnly: !isAdmin, after, limit });
+    return {
+      items: await this.#withInvitations(this.#db, isAdmin, page.rows),
+      nextToken: page.next ? this.#cursors.encode(page.next) : null,
+    };
   }
 
   /**
    * Adds a provider record and its provider account (without a password: the person sets one through the
-   * invitation). An existing provider account with the same email is linked instead.
+   * invitation, which is e-mailed in the same transaction unless `sendInvitation` is false). An existing
+   * provider account with the same email is linked instead; it is invited only if it has no password yet.
    */
-  async create(caller: Caller, input: unknown): Promise<ProviderRow> {
+  async create(caller: Caller, input: unknown): Promise<ProviderView> {
     if (caller.user.role !== 'admin') {
       await appendAuditEntry(this.#db, {
         event: 'UNAUTHORIZED_ACCESS',
@@ -41,7 +59,7 @@ export class ProvidersService {
       throw forbidden(PROVIDER_MESSAGES.cannotCreate);
     }
     const data = parseInput(CreateDoctorInputSchema, input);
-    return this.#db.transaction(async (tx) => {
+    const created = await this.#db.transaction(async (tx) => {
       const [existing] = await tx.select().from(users).where(eq(users.email, data.email));
       if (existing && existing.role !== 'provider')
         throw badUserInput(PROVIDER_MESSAGES.emailTaken, { fieldErrors: { email: PROVIDER_MESSAGES.emailTaken } });
@@ -79,7 +97,33 @@ export class ProvidersService {
         url: caller.operation,
         details: { providerId: row.id, accountId, accountCreated: !existing },
       });
-      return row;
+      const invite =
+        (data.sendInvitation ?? true) && (!existing || (existing.isActive && !(await hasPassword(tx, accountId))));
+      if (invite) {
+        await this.#invitations.issue(tx, {
+          userId: accountId,
+          email: data.email,
+          language: existing?.language === 'es' ? 'es' : 'en',
+          reason: 'added',
+          accessRequestId: null,
+          actor: caller.actor,
+          url: caller.operation,
+        });
+      }
+      const [view] = await this.#withInvitations(tx, true, [row]);
+      if (!view) throw new Error('created provider vanished');
+      return { view, invited: invite };
     });
+    if (created.invited) this.#mail.wake();
+    return created.view;
+  }
+
+  async #withInvitations(tx: Executor, isAdmin: boolean, rows: ProviderRow[]): Promise<ProviderView[]> {
+    if (!isAdmin) return rows.map((row) => ({ ...row, invitation: null }));
+    const states = await this.#invitations.states(
+      tx,
+      rows.map((row) => row.accountId),
+    );
+    return rows.map((row) => ({ ...row, invitation: states.get(row.accountId) ?? null }));
   }
 }

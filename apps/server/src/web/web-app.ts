@@ -1,0 +1,211 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+import fastifyStatic from '@fastify/static';
+import { PAGE_BOOTSTRAP_META, type PageBootstrap } from '@telehealth/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+import { publicAppConfig } from '../app-config.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { Config } from '../config.ts';
+import { escapeHtml } from '../html.ts';
+import { requestMeta } from '../graphql/context.ts';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * The public site's pages: a small page of their own (site.html, no router, no form library), so a visitor's
+ * first page loads fast. Every other path is the single-page app (index.html).
+ */
+export const SITE_PAGES: ReadonlySet<string> = new Set(['/', '/home', '/coming-soon']);
+
+/** Pages only for people who are not signed in: a live session goes to the dashboard instead. */
+const SIGNED_OUT_PAGES: ReadonlySet<string> = new Set(['/', '/login']);
+
+/** The account pages reached from an e-mail (the single-page app's `account-setup` route module). */
+const ACCOUNT_PAGES: ReadonlySet<string> = new Set(['/invite', '/forgot-password', '/reset-password']);
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/**
+ * The route module the single-page app will load first for a request, so the page can ask for it at once
+ * instead of after its first script has run: signed out, that is the login screen (where every signed-in path
+ * leads) or an account page; signed in, the app's frame.
+ */
+function firstRouteModules(pathname: string, signedIn: boolean | null): string[] {
+  if (signedIn === false) {
+    return [ACCOUNT_PAGES.has(pathname) ? 'src/app/routes/account-setup.tsx' : 'src/app/routes/login.tsx'];
+  }
+  if (signedIn === null) return [];
+  return ['src/app/routes/app-layout.tsx', ...(pathname === '/dashboard' ? ['src/app/routes/dashboard.tsx'] : [])];
+}
+
+/** The files of `keys` and of everything they import statically: scripts and stylesheets. */
+function chunkFiles(manifest: Manifest, keys: string[]): { scripts: string[]; styles: string[] } {
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    scripts.add(chunk.file);
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const key of keys) visit(key);
+  return { scripts: [...scripts], styles: [...styles] };
+}
+
+/** Re-read only when the build changed, so a rebuild is served without a restart. */
+class BuildFileCache<T> {
+  #cache = new Map<string, { mtimeMs: number; value: T }>();
+  readonly #parse: (text: string) => T;
+
+  constructor(parse: (text: string) => T) {
+    this.#parse = parse;
+  }
+
+  async get(file: string): Promise<T | null> {
+    let mtimeMs: number;
+    try {
+      mtimeMs = (await fs.promises.stat(file)).mtimeMs;
+    } catch {
+      return null;
+    }
+    const cached = this.#cache.get(file);
+    if (cached?.mtimeMs === mtimeMs) return cached.value;
+    const value = this.#parse(await fs.promises.readFile(file, 'utf8'));
+    this.#cache.set(file, { mtimeMs, value });
+    return value;
+  }
+}
+
+/** The placeholder element of the templates (apps/web/index.html and site.html). */
+const BOOTSTRAP_META_ELEMENT = new RegExp(`<meta name="${PAGE_BOOTSTRAP_META}"[^>]*>`);
+
+export interface PageInput {
+  template: string;
+  bootstrap: PageBootstrap;
+  preload: { scripts: string[]; styles: string[] };
+}
+
+/** The HTML of one page: its bootstrap, the practice's name as title and the first route's files to fetch. */
+export function renderPage({ template, bootstrap, preload }: PageInput): string {
+  // Files the page already names (its entry's own imports) need no second mention.
+  const links = [
+    ...preload.scripts
+      .filter((file) => !template.includes(file))
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`),
+    ...preload.styles
+      .filter((file) => !template.includes(file))
+      .map((file) => `<link rel="preload" as="style" crossorigin href="/${escapeHtml(file)}">`),
+  ];
+  const meta = `<meta name="${PAGE_BOOTSTRAP_META}" content="${escapeHtml(JSON.stringify(bootstrap))}">`;
+  return template
+    .replace(BOOTSTRAP_META_ELEMENT, () => meta)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(bootstrap.config.practiceName)}</title>`)
+    .replace('</head>', () => `${links.join('')}</head>`);
+}
+
+/** Serves the built web app: hashed assets from disk, and each page's HTML with its bootstrap written in. */
+export async function registerWebApp(
+  app: FastifyInstance,
+  deps: { config: Config; authService: AuthService },
+): Promise<void> {
+  const distDir = deps.config.webDistDir;
+  const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      // Looked up at request time, so a rebuild is served without a restart; misses fall to the handler below.
+      wildcard: true,
+      index: false,
+      // The pages are templates (filled in below) and the manifest is for the server: neither is served raw.
+      allowedPath: (pathname) => !pathname.endsWith('.html') && !pathname.startsWith('/.vite/'),
+      // Our own Cache-Control below; the plugin's would answer max-age=0 for everything.
+      cacheControl: false,
+      // The build writes .br and .gz beside each text file (apps/web/scripts/precompress.ts).
+      preCompressed: true,
+      setHeaders: (res, file) => {
+        // Hashed asset names never change content; anything else must be asked for again.
+        res.setHeader(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  const templates = new BuildFileCache((text) => text);
+  const manifests = new BuildFileCache((text) => JSON.parse(text) as Manifest);
+  const config = publicAppConfig(deps.config);
+  const cookieName = await deps.authService.sessionCookieName();
+
+  /** Null when the session store cannot be asked: the page then asks itself (and shows the outage). */
+  const isSignedIn = async (request: FastifyRequest): Promise<boolean | null> => {
+    try {
+      return (await deps.authService.resolveSession(requestMeta(request, cookieName))).session !== null;
+    } catch (error) {
+      request.log.warn({ err: error }, 'session check for a page failed');
+      return null;
+    }
+  };
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!hasBuild)
+      return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` first.');
+    const pathname = request.url.split('?')[0] ?? '/';
+    const signedIn = await isSignedIn(request);
+    if (signedIn === true && SIGNED_OUT_PAGES.has(pathname)) return reply.redirect('/dashboard', 302);
+
+    const sitePage = SITE_PAGES.has(pathname) ? await templates.get(path.join(distDir, 'site.html')) : null;
+    const template = sitePage ?? (await templates.get(path.join(distDir, 'index.html')));
+    if (template === null) return reply.code(503).type('text/plain').send('The web app is being rebuilt.');
+    const manifest = sitePage ? null : await manifests.get(path.join(distDir, '.vite/manifest.json'));
+    const html = renderPage({
+      template,
+      bootstrap: { config, signedIn },
+      preload: manifest ? chunkFiles(manifest, firstRouteModules(pathname, signedIn)) : { scripts: [], styles: [] },
+    });
+
+    // Says whether this browser is signed in: no shared cache may keep it, and the browser must ask again.
+    void reply.header('cache-control', 'private, no-cache').type('text/html; charset=utf-8');
+    const accepted = request.headers['accept-encoding'] ?? '';
+    if (/\bbr\b/.test(accepted)) {
+      return (
+        reply
+          .header('content-encoding', 'br')
+          .header('vary', 'accept-encoding')
+          // A few kilobytes, compressed per request: a middle quality is as small and much quicker than 11.
+          .send(await brotli(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }))
+      );
+    }
+    if (/\bgzip\b/.test(accepted)) {
+      return reply
+        .header('content-encoding', 'gzip')
+        .header('vary', 'accept-encoding')
+        .send(await gzip(html));
+    }
+    return reply.header('vary', 'accept-encoding').send(html);
+  };
+
+  app.get('/', sendPage);
+  app.setNotFoundHandler(async (request, reply) => {
+    const isApi = request.url.startsWith('/api/') || request.url.startsWith('/graphql');
+    // A missing script must not be answered with HTML: a browser with an old page would fail obscurely.
+    const isAsset = request.url.startsWith('/assets/');
+    if (isApi || isAsset || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.code(404).send({ error: 'Not Found' });
+    }
+    return sendPage(request, reply);
+  });
+}
