@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
-import { MAIN_SERVER, SHORT_SESSION_SERVER } from './support/servers.ts';
+import { MAIN_SERVER, PRACTICE_SETTINGS, SHORT_SESSION_SERVER } from './support/servers.ts';
 
 const isCI = !!process.env.CI;
 
@@ -47,6 +47,9 @@ function serverEnv(server: typeof MAIN_SERVER | typeof SHORT_SESSION_SERVER, dir
     LOG_LEVEL: 'warn',
     // Every browser test submits from 127.0.0.1; the limit itself is tested on the server (access-requests.test.ts).
     ACCESS_REQUESTS_PER_HOUR: '1000',
+    CLINIC_PHONE: PRACTICE_SETTINGS.clinicPhone,
+    BOOKING_URL: PRACTICE_SETTINGS.bookingUrl,
+    CONTACT_EMAIL: PRACTICE_SETTINGS.contactEmail,
   };
 }
 

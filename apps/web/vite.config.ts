@@ -1,6 +1,11 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { CRISIS_LINE, EMERGENCY_LINE } from '@telehealth/shared';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 const API_ORIGIN = 'http://localhost:3000';
 
@@ -34,5 +39,11 @@ export default defineConfig({
     // The server's Content-Security-Policy forbids inline scripts; a data: URL for a tiny asset is still
     // a fetch, but keeping every asset a file keeps the policy simple ('self' only).
     assetsInlineLimit: 0,
+    // The server reads the manifest to tell each page which route files to fetch at once (web-app.ts).
+    manifest: true,
+    rolldownOptions: {
+      // index.html is the single-page app; site.html the public site's own small page (src/site-main.tsx).
+      input: { app: path.resolve(here, 'index.html'), site: path.resolve(here, 'site.html') },
+    },
   },
 });

@@ -5,8 +5,11 @@
 export const MAIN_SERVER = {
   port: 3100,
   url: 'http://127.0.0.1:3100',
-  /** Each server runs its own embedded PostgreSQL; the default port would make the two collide. */
-  embeddedPgPort: 55_431,
+  /**
+   * Each server runs its own embedded PostgreSQL; the default port would make the two collide. Below Linux's
+   * ephemeral range (32768-60999): a port in it can be taken at any moment by an outgoing connection's local end.
+   */
+  embeddedPgPort: 25_431,
   sessionIdleMinutes: 15,
 } as const;
 
@@ -14,6 +17,13 @@ export const MAIN_SERVER = {
 export const SHORT_SESSION_SERVER = {
   port: 3101,
   url: 'http://127.0.0.1:3101',
-  embeddedPgPort: 55_432,
+  embeddedPgPort: 25_432,
   sessionIdleMinutes: 0.1,
+} as const;
+
+/** The practice's public settings the main server is started with (playwright.config.ts), as a real one would be. */
+export const PRACTICE_SETTINGS = {
+  clinicPhone: '(555) 010-0199',
+  bookingUrl: 'https://booking.example.com/emergency',
+  contactEmail: 'hello@practice.example',
 } as const;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, submitSignInForm, test } from '../support/fixtures.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { linkFromOutbox } from '../support/outbox.ts';
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const NEW_PASSWORD = 'Invited-Pass-2026!';
 
 function uniqueLetters(): string {
@@ -58,20 +58,6 @@ async function openRequest(page: Page, person: Requester) {
   return dialog;
 }
 
-/** The first link in the outbox mail of `kind` sent to `email`. */
-async function linkFromOutbox(page: Page, email: string, kind: string): Promise<string> {
-  await page.goto('/admin/outbox');
-  const mail = page
-    .getByTestId('outbox-mail')
-    .filter({ hasText: `To: ${email}` })
-    .filter({ has: page.getByText(kind, { exact: true }) })
-    .first();
-  await mail.getByRole('button', { name: 'Show message' }).click();
-  const href = await mail.getByRole('link').first().getAttribute('href');
-  expect(href).toBeTruthy();
-  return href ?? '';
-}
-
 test('a patient asks for access, is approved, sets a password from the invitation and reaches the Patient Portal', async ({
   page,
   signInAs,
@@ -94,14 +80,32 @@ test('a patient asks for access, is approved, sets a password from the invitatio
   await expect(dialog).toBeHidden();
   await expect(page.getByText('The request is approved and an invitation has been sent.')).toBeVisible();
   await page.getByText(/^Approved \(\d+\)$/).click();
-  await expect(page.getByRole('button', { name: `Review: ${person.firstName} ${person.lastName}` })).toBeVisible();
+  await page.getByRole('button', { name: `Review: ${person.firstName} ${person.lastName}` }).click();
+
+  // Until a password is set, the review can send a new link; the first one stops working.
+  const approved = page.getByRole('dialog', { name: `Access request from ${person.firstName} ${person.lastName}` });
+  await expect(approved.getByText('Invitation pending')).toBeVisible();
+  await expect(approved.getByText(/The invitation link works until/)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  const first = await linkFromOutbox(page, person.email, 'Invitation');
+  await page.goto('/admin/access-requests');
+  await page.getByText(/^Approved \(\d+\)$/).click();
+  await page.getByRole('button', { name: `Review: ${person.firstName} ${person.lastName}` }).click();
+  await approved.getByRole('button', { name: 'Resend invitation' }).click();
+  await expect(
+    page.getByText(`A new invitation was sent to ${person.email}. The previous link no longer works.`),
+  ).toBeVisible();
 
   const link = await linkFromOutbox(page, person.email, 'Invitation');
   expect(link).toMatch(/\/invite#/);
+  expect(link).not.toBe(first);
 
   // The invitee, in a browser of their own.
   const context = await browser.newContext({ baseURL: baseURL ?? '' });
   const invitee = await context.newPage();
+  await invitee.goto(first);
+  await expect(invitee.getByRole('heading', { name: 'This invitation link is not valid' })).toBeVisible();
+  await invitee.goto('/');
   await invitee.goto(link);
   await expect(invitee.getByRole('heading', { name: 'Set your password' })).toBeVisible();
   await expect(invitee.getByText(person.email)).toBeVisible();
@@ -153,22 +157,17 @@ test('the review page and the invite page have no serious or critical accessibil
   page,
   signInAs,
 }) => {
-  const serious = async () =>
-    (await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze()).violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html.slice(0, 160)}`));
-
   await page.goto('/invite#not-a-real-token');
   await expect(page.getByRole('heading', { name: 'This invitation link is not valid' })).toBeVisible();
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 
   await signInAs('admin');
   await page.goto('/admin/access-requests');
   await expect(page.getByRole('heading', { name: 'Access Requests', level: 1 })).toBeVisible();
   await expect(page.getByText('Loading access requests…')).toBeHidden();
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 
   await page.goto('/admin/outbox');
   await expect(page.getByRole('heading', { name: 'Outbox', level: 1 })).toBeVisible();
-  expect(await serious()).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 });

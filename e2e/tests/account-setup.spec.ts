@@ -1,21 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
 import { expect, fetchCurrentUser, signInByApi, submitSignInForm, test } from '../support/fixtures.ts';
+import { mailTextFromOutbox } from '../support/outbox.ts';
 
 const FIRST_PASSWORD = 'First-Pass-2026!';
 const NEW_PASSWORD = 'Second-Pass-2026?';
-
-/** The text of the newest outbox mail of `kind` sent to `email`. */
-async function mailText(page: Page, email: string, kind: string): Promise<string> {
-  await page.goto('/admin/outbox');
-  const mail = page
-    .getByTestId('outbox-mail')
-    .filter({ hasText: `To: ${email}` })
-    .filter({ has: page.getByText(kind, { exact: true }) })
-    .first();
-  await mail.getByRole('button', { name: 'Show message' }).click();
-  return (await mail.locator('pre').innerText()).trim();
-}
 
 test('a person who forgot the password resets it with the e-mailed code, and the old sessions end', async ({
   page,
@@ -54,7 +42,7 @@ test('a person who forgot the password resets it with the e-mailed code, and the
   await page.getByRole('option', { name: 'Maya Okafor' }).click();
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('The request is approved and an invitation has been sent.')).toBeVisible();
-  const invitation = await mailText(page, email, 'Invitation');
+  const invitation = await mailTextFromOutbox(page, email, 'Invitation');
   const token = /\/invite#([^\s]+)/.exec(invitation)?.[1] ?? '';
   expect(token).not.toBe('');
   const accepted = await page.request.post('/graphql', {
@@ -81,7 +69,7 @@ test('a person who forgot the password resets it with the e-mailed code, and the
   await other.getByRole('button', { name: 'Send code' }).click();
   await expect(other.getByText(/If an account exists for this email/)).toBeVisible();
 
-  const resetMail = await mailText(page, email, 'Password reset');
+  const resetMail = await mailTextFromOutbox(page, email, 'Password reset');
   const code = /\b(\d{6})\b/.exec(resetMail)?.[1] ?? '';
   expect(code).toMatch(/^\d{6}$/);
 

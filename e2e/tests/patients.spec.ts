@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { deleteConfirmation, PATIENT_MESSAGES, type Role } from '@telehealth/shared';
 import { demoAccount, expect, signInByApi, test } from '../support/fixtures.ts';
+import { seriousViolations } from '../support/axe.ts';
 
 // Every test makes its own patients with names no other test uses, so tests run in any order and in
 // parallel against the one demo server, whose ~40 demo patients are spread over provider@ and provider2@.
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** A name the name rules accept (letters only) and no other test uses. */
 function uniqueName(prefix: string): string {
@@ -73,17 +71,6 @@ async function searchPatients(page: Page, text: string): Promise<void> {
 
 function card(page: Page, name: string) {
   return page.getByRole('article', { name, exact: true });
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) =>
-      violation.nodes.map(
-        (node) => `${violation.impact} ${violation.id} (${violation.help}): ${node.html.slice(0, 160)}`,
-      ),
-    );
 }
 
 test('a provider sees only their own patients and never reaches another provider’s patient', async ({

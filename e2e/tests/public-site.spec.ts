@@ -1,33 +1,24 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { PRACTICE_SETTINGS } from '../support/servers.ts';
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const { clinicPhone: CLINIC_PHONE, bookingUrl: BOOKING_URL, contactEmail: CONTACT_EMAIL } = PRACTICE_SETTINGS;
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html.slice(0, 160)}`));
-}
-
-const CLINIC_PHONE = '(555) 010-0199';
-const BOOKING_URL = 'https://booking.example.com/emergency';
-
-/** The test servers configure no clinic phone or booking page: add them to the appConfig answer. */
-async function withBannerConfig(page: Page): Promise<void> {
+/** The page as a server that wrote no configuration into it would send it (and its appConfig query failing). */
+async function withoutConfiguration(page: Page): Promise<void> {
+  await page.route(
+    (url) => !url.pathname.startsWith('/assets/') && !url.pathname.startsWith('/graphql'),
+    async (route) => {
+      if (route.request().resourceType() !== 'document') return route.fallback();
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/<meta name="app-bootstrap"[^>]*>/, '');
+      return route.fulfill({ response, body });
+    },
+  );
   await page.route('**/graphql', async (route) => {
-    const body = route.request().postData() ?? '';
-    if (!body.includes('query AppConfig')) {
-      await route.fallback();
-      return;
-    }
-    const response = await route.fetch();
-    const json = (await response.json()) as { data: { appConfig: Record<string, unknown> } };
-    json.data.appConfig['clinicPhone'] = CLINIC_PHONE;
-    json.data.appConfig['bookingUrl'] = BOOKING_URL;
-    json.data.appConfig['emergencyBanner'] = { enabled: true, heading: null, body: null };
-    await route.fulfill({ response, json });
+    if ((route.request().postData() ?? '').includes('query AppConfig')) await route.abort();
+    else await route.fallback();
   });
 }
 
@@ -39,7 +30,11 @@ test('the landing page has its sections, the crisis lines and working menus', as
   }
   await expect(page.getByRole('link', { name: /988/ }).first()).toHaveAttribute('href', 'tel:988');
   await expect(page.getByRole('link', { name: /911/ }).first()).toHaveAttribute('href', 'tel:911');
-  await expect(page.getByRole('link', { name: 'Express interest by email' })).toHaveAttribute('href', /^mailto:/);
+  await expect(page.getByRole('link', { name: 'Express interest by email' })).toHaveAttribute(
+    'href',
+    new RegExp(`^mailto:${CONTACT_EMAIL}\\?subject=`),
+  );
+  await expect(page.getByRole('link', { name: CONTACT_EMAIL })).toHaveAttribute('href', `mailto:${CONTACT_EMAIL}`);
 
   // The dropdown opens from the keyboard, closes on Escape, and its items lead to real pages.
   const menuButton = page.getByRole('button', { name: 'Contact & Login' });
@@ -68,7 +63,6 @@ test('the landing page has its sections, the crisis lines and working menus', as
 });
 
 test('the emergency banner calls the clinic and opens the booking page in a new tab', async ({ page }) => {
-  await withBannerConfig(page);
   for (const path of ['/', '/login']) {
     await page.goto(path);
     const banner = page.getByTestId('emergency-banner');
@@ -83,14 +77,13 @@ test('the emergency banner calls the clinic and opens the booking page in a new 
 });
 
 test('the crisis lines stay when the configuration cannot be loaded', async ({ page }) => {
-  await page.route('**/graphql', async (route) => {
-    if ((route.request().postData() ?? '').includes('query AppConfig')) await route.abort();
-    else await route.fallback();
-  });
-  await page.goto('/');
-  await expect(page.getByRole('link', { name: /988/ }).first()).toHaveAttribute('href', 'tel:988');
-  await expect(page.getByRole('link', { name: /911/ }).first()).toHaveAttribute('href', 'tel:911');
-  await expect(page.getByTestId('emergency-banner')).toHaveCount(0);
+  await withoutConfiguration(page);
+  for (const path of ['/', '/login']) {
+    await page.goto(path);
+    await expect(page.getByRole('link', { name: /988/ }).first()).toHaveAttribute('href', 'tel:988');
+    await expect(page.getByRole('link', { name: /911/ }).first()).toHaveAttribute('href', 'tel:911');
+    await expect(page.getByTestId('emergency-banner')).toHaveCount(0);
+  }
 });
 
 test('Spanish can be chosen, is remembered, and the patient form follows it', async ({ page }) => {
@@ -110,9 +103,92 @@ test('Spanish can be chosen, is remembered, and the patient form follows it', as
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });
 
+test('the public site is its own small page; its links lead into the app', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Our philosophy' })).toBeVisible();
+  // The single-page app's entry (vite.config.ts input `app`): router, forms, query cache and schemas.
+  expect(scripts.filter((path) => /^\/assets\/app-[\w-]+\.js$/.test(path))).toEqual([]);
+  expect(scripts.some((path) => /^\/assets\/site-[\w-]+\.js$/.test(path))).toBe(true);
+
+  await page.getByRole('button', { name: 'Contact & Login' }).click();
+  await page.getByRole('link', { name: 'Patient Login' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+  expect(scripts.some((path) => /^\/assets\/app-[\w-]+\.js$/.test(path))).toBe(true);
+});
+
+test('the pages keep to the Content-Security-Policy (nothing tries a blocked script, style or eval)', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      seen.push(`${event.effectiveDirective} ${event.blockedURI}`);
+    });
+  });
+  for (const path of ['/', '/login', '/forgot-password']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual(
+      [],
+    );
+  }
+});
+
+/** Mantine classes (`m_…`) on the page that no loaded stylesheet has a rule for. */
+async function unstyledMantineClasses(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const defined = new Set<string>();
+    const visit = (rules: CSSRuleList) => {
+      for (const rule of Array.from(rules)) {
+        if (rule instanceof CSSStyleRule)
+          for (const m of rule.selectorText.matchAll(/\.(m_[0-9a-f]+)/g)) defined.add(m[1] ?? '');
+        if ('cssRules' in rule) visit((rule as CSSGroupingRule).cssRules);
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) visit(sheet.cssRules);
+    const used = new Set(
+      Array.from(document.querySelectorAll('[class]')).flatMap((element) =>
+        Array.from(element.classList).filter((name) => /^m_[0-9a-f]+$/.test(name)),
+      ),
+    );
+    return [...used].filter((name) => !defined.has(name));
+  });
+}
+
+test('the signed-out screens have the styles of every Mantine component they show', async ({ page }) => {
+  const missing = new Set<string>();
+  const check = async () => {
+    for (const name of await unstyledMantineClasses(page)) missing.add(name);
+  };
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page.getByText('Email is required').first()).toBeVisible();
+  await check();
+  for (const kind of ["I'm a Healthcare Provider", "I'm a Patient"]) {
+    await page.goto('/login');
+    await page.getByRole('button', { name: kind }).click();
+    // The patient form's submit waits for the consent.
+    if (kind === "I'm a Patient") await page.getByRole('checkbox', { name: /I agree/ }).check();
+    await page.getByRole('button', { name: /^Submit/ }).click();
+    await expect(page.getByRole('alert').first()).toBeVisible();
+    await check();
+  }
+  for (const path of ['/forgot-password', '/reset-password', '/invite']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await check();
+  }
+  expect([...missing]).toEqual([]);
+});
+
 for (const path of ['/', '/login', '/home', '/coming-soon']) {
   test(`${path} has no serious accessibility violations`, async ({ page }) => {
-    await withBannerConfig(page);
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     await expect(page.getByTestId('emergency-banner').or(page.getByRole('contentinfo'))).not.toHaveCount(0);

@@ -1,3 +1,5 @@
+import './lib/zod-config.ts';
+
 // Only what the first chunk renders (spinner, guards' error states); each Mantine screen's route module imports
 // the full stylesheet (app/mantine-styles.ts), so the public landing page does not wait for it.
 import '@mantine/core/styles/baseline.css';
@@ -16,11 +18,18 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 
 import { App } from './app/index.tsx';
-import { appConfigQueryOptions, currentUserQueryOptions, startCrossTabSession } from './lib/auth.ts';
+import {
+  appConfigQueryOptions,
+  applyPageBootstrap,
+  currentUserQueryOptions,
+  startCrossTabSession,
+} from './lib/auth.ts';
+import { readPageBootstrap } from './lib/page-bootstrap.ts';
 import { queryClient } from './lib/query-client.ts';
 
-// Ask who is signed in and for the practice's configuration while the first screen's code loads.
-// Failures are shown by the screens that use these queries.
+// The server wrote the configuration (and, signed out, that nobody is) into the page; ask for what it did not
+// while the first screen's code loads. Failures are shown by the screens that use these queries.
+applyPageBootstrap(readPageBootstrap());
 queryClient.query(currentUserQueryOptions).catch(() => undefined);
 queryClient.query(appConfigQueryOptions).catch(() => undefined);
 startCrossTabSession();

@@ -1,6 +1,4 @@
-// The whole Mantine stylesheet, imported by the route modules that render Mantine screens (login, the signed-in
-// shell, the account pages). The landing page does not need it: keeping it out of the first, render-blocking
-// stylesheet is most of the landing page's Lighthouse performance (main.tsx keeps only what the first chunk
-// itself renders: the base styles, the spinner and the guards' error states).
+// The whole Mantine stylesheet, imported by the signed-in shell (app/routes/app-layout.tsx). The signed-out
+// screens load only their components' styles (mantine-styles-public.ts), the public site none.
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';

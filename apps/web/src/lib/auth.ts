@@ -1,4 +1,11 @@
-import { CurrentUserSchema, ROLES, SIGN_IN_STEPS, type CurrentUser } from '@telehealth/shared';
+import {
+  AppConfigSchema,
+  CurrentUserSchema,
+  PageBootstrapSchema,
+  SIGN_IN_STEPS,
+  type AppConfig,
+  type CurrentUser,
+} from '@telehealth/shared';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { z } from 'zod';
@@ -12,20 +19,7 @@ import { broadcastSessionEvent, startSessionSync } from './session-sync.ts';
 
 const USER_FIELDS = 'userId email name role source';
 
-export const AppConfigSchema = z.object({
-  practiceName: z.string(),
-  demoMode: z.boolean(),
-  sessionIdleMinutes: z.number().positive(),
-  version: z.string(),
-  demoAccounts: z.array(z.object({ email: z.string(), role: z.enum(ROLES), label: z.string() })),
-  /** The number the banner's Call button dials; null when not configured (the button is left out). */
-  clinicPhone: z.string().nullable(),
-  /** The external booking page the banner's Schedule Appointment button opens; null when not configured. */
-  bookingUrl: z.string().nullable(),
-  /** Heading and body null mean the built-in (translated) text. */
-  emergencyBanner: z.object({ enabled: z.boolean(), heading: z.string().nullable(), body: z.string().nullable() }),
-});
-export type AppConfig = z.infer<typeof AppConfigSchema>;
+export type { AppConfig } from '@telehealth/shared';
 
 export const SignInResultSchema = z.object({
   success: z.boolean(),
@@ -46,7 +40,7 @@ const ME_QUERY = `query CurrentUser { me { ${USER_FIELDS} } }`;
 const APP_CONFIG_QUERY = `query AppConfig {
   appConfig {
     practiceName demoMode sessionIdleMinutes version demoAccounts { email role label }
-    clinicPhone bookingUrl emergencyBanner { enabled heading body }
+    clinicPhone bookingUrl contactEmail emergencyBanner { enabled heading body }
   }
 }`;
 const SIGN_OUT_MUTATION = 'mutation SignOut { signOut }';
@@ -172,6 +166,19 @@ export const appConfigQueryOptions = queryOptions({
 
 export function useAppConfig() {
   return useQuery(appConfigQueryOptions);
+}
+
+/**
+ * Seeds the two start-up queries from what the server wrote into the page (lib/page-bootstrap.ts), so the
+ * first screen renders without asking: the configuration always, the user when the page was fetched without
+ * a session (with one, `me` is still asked for: the page does not carry who it is). Anything malformed is
+ * ignored and the queries ask the server as before.
+ */
+export function applyPageBootstrap(raw: unknown): void {
+  const parsed = PageBootstrapSchema.safeParse(raw);
+  if (!parsed.success) return;
+  queryClient.setQueryData(sessionQueryKeys.appConfig, parsed.data.config);
+  if (parsed.data.signedIn === false) queryClient.setQueryData(sessionQueryKeys.currentUser, null);
 }
 
 /** Asks the server to end the session, ignoring failures: the browser forgets the user either way. */

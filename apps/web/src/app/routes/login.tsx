@@ -1,4 +1,4 @@
-import '../../components/mantine-styles.ts';
+import '../../components/mantine-styles-public.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';

@@ -1,12 +1,8 @@
 import { useTranslation } from 'react-i18next';
 
-import { useAppConfig } from '../../lib/auth.ts';
+import { useAppConfigValue } from '../../lib/page-bootstrap.ts';
+import { telHref } from '../../lib/tel-href.ts';
 import classes from './emergency-banner.module.css';
-
-/** Digits and a leading + only: what a `tel:` link may carry. */
-function telHref(phone: string): string {
-  return `tel:${phone.replace(/[^\d+]/g, '')}`;
-}
 
 /**
  * The emergency-support banner: free community support after a local tragic event. Shown while configuration
@@ -15,7 +11,7 @@ function telHref(phone: string): string {
  */
 export function EmergencyBanner() {
   const { t } = useTranslation('public');
-  const { data: config } = useAppConfig();
+  const config = useAppConfigValue();
   if (!config?.emergencyBanner.enabled) return null;
   const { heading, body } = config.emergencyBanner;
 

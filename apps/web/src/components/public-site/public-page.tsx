@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { useAppConfig } from '../../lib/auth.ts';
+import { useAppConfigValue } from '../../lib/page-bootstrap.ts';
 import { EmergencyBanner } from '../emergency-banner/index.ts';
 import classes from './public-site.module.css';
 import { SiteFooter } from './site-footer.tsx';
@@ -10,7 +10,7 @@ import { SiteHeader } from './site-header.tsx';
 /** The frame of the public site: top navigation, the emergency banner (when on), the page and the footer. */
 export function PublicPage({ children, banner = false }: { children: ReactNode; banner?: boolean }) {
   const { t } = useTranslation();
-  const { data: config } = useAppConfig();
+  const config = useAppConfigValue();
   const practiceName = config?.practiceName ?? t('brandFallback');
   return (
     <div className={classes.page}>

@@ -1,6 +1,5 @@
 import { CRISIS_LINE, EMERGENCY_LINE } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 
 import classes from './public-site.module.css';
 
@@ -11,9 +10,9 @@ export function SiteFooter({ practiceName }: { practiceName: string }) {
     <footer className={classes.footer}>
       <div className={classes.footerInner}>
         <nav aria-label={t('footer.about')} className={classes.footerLinks}>
-          <Link to="/home">{t('footer.about')}</Link>
-          <Link to="/coming-soon">{t('footer.comingSoon')}</Link>
-          <Link to="/login">{t('footer.login')}</Link>
+          <a href="/home">{t('footer.about')}</a>
+          <a href="/coming-soon">{t('footer.comingSoon')}</a>
+          <a href="/login">{t('footer.login')}</a>
         </nav>
         <p>
           {t('footer.notEmergency')} <a href={`tel:${CRISIS_LINE}`}>{CRISIS_LINE}</a> ·{' '}

@@ -1,16 +1,14 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 
 import { BrandMark } from '../brand-mark.tsx';
-import { CONTACT_EMAIL } from './contact.ts';
+import { useAppConfigValue } from '../../lib/page-bootstrap.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import classes from './public-site.module.css';
 
 interface MenuItem {
   label: string;
-  to?: string;
-  href?: string;
+  href: string;
 }
 
 /** A disclosure menu: a button that opens a list of links. Escape closes it and returns focus to the button. */
@@ -65,22 +63,16 @@ function NavMenu({ label, items, onNavigate }: { label: string; items: MenuItem[
       <ul id={id} className={classes.menuList} hidden={!open}>
         {items.map((item) => (
           <li key={item.label}>
-            {item.to ? (
-              <Link
-                className={classes.menuLink}
-                to={item.to}
-                onClick={() => {
-                  setOpen(false);
-                  onNavigate();
-                }}
-              >
-                {item.label}
-              </Link>
-            ) : (
-              <a className={classes.menuLink} href={item.href}>
-                {item.label}
-              </a>
-            )}
+            <a
+              className={classes.menuLink}
+              href={item.href}
+              onClick={() => {
+                setOpen(false);
+                onNavigate();
+              }}
+            >
+              {item.label}
+            </a>
           </li>
         ))}
       </ul>
@@ -91,6 +83,7 @@ function NavMenu({ label, items, onNavigate }: { label: string; items: MenuItem[
 /** The public pages' top navigation: brand, dropdown menus, the language switcher and Platform Access. */
 export function SiteHeader({ practiceName }: { practiceName: string }) {
   const { t } = useTranslation('public');
+  const contactEmail = useAppConfigValue()?.contactEmail;
   const [mobileOpen, setMobileOpen] = useState(false);
   const close = () => {
     setMobileOpen(false);
@@ -102,10 +95,10 @@ export function SiteHeader({ practiceName }: { practiceName: string }) {
         {t('skipToContent')}
       </a>
       <div className={classes.headerInner}>
-        <Link to="/" className={classes.brand}>
+        <a href="/" className={classes.brand}>
           <BrandMark size={30} />
           <span>{practiceName}</span>
-        </Link>
+        </a>
         <button
           type="button"
           className={classes.mobileToggle}
@@ -123,31 +116,33 @@ export function SiteHeader({ practiceName }: { practiceName: string }) {
               label={t('nav.patients')}
               onNavigate={close}
               items={[
-                { label: t('nav.patientsAbout'), to: '/home' },
-                { label: t('nav.patientsServices'), to: '/coming-soon' },
-                { label: t('nav.patientsInsurance'), to: '/coming-soon' },
+                { label: t('nav.patientsAbout'), href: '/home' },
+                { label: t('nav.patientsServices'), href: '/coming-soon' },
+                { label: t('nav.patientsInsurance'), href: '/coming-soon' },
               ]}
             />
             <NavMenu
               label={t('nav.providers')}
               onNavigate={close}
               items={[
-                { label: t('nav.providersCollaborate'), to: '/coming-soon' },
-                { label: t('nav.providersResearch'), to: '/coming-soon' },
+                { label: t('nav.providersCollaborate'), href: '/coming-soon' },
+                { label: t('nav.providersResearch'), href: '/coming-soon' },
               ]}
             />
             <li>
-              <Link className={classes.navLink} to="/home" onClick={close}>
+              <a className={classes.navLink} href="/home" onClick={close}>
                 {t('nav.about')}
-              </Link>
+              </a>
             </li>
             <NavMenu
               label={t('nav.contact')}
               onNavigate={close}
               items={[
-                { label: t('nav.patientLogin'), to: '/login' },
-                { label: t('nav.providerLogin'), to: '/login' },
-                { label: t('nav.investors'), href: `mailto:${CONTACT_EMAIL}?subject=Investor%20inquiry` },
+                { label: t('nav.patientLogin'), href: '/login' },
+                { label: t('nav.providerLogin'), href: '/login' },
+                ...(contactEmail
+                  ? [{ label: t('nav.investors'), href: `mailto:${contactEmail}?subject=Investor%20inquiry` }]
+                  : []),
               ]}
             />
           </ul>

@@ -19,7 +19,7 @@ const PROVIDER_FORM_FIELDS =
 const PATIENT_FORM_FIELDS =
   'dateOfBirth phone address city state zipCode emergencyContactName emergencyContactPhone currentProvider providerPhone referringDoctor insuranceProvider reasonForInterest currentConditions currentMedications allergies servicesInterested preferredAppointmentTimes technologyComfort additionalQuestions hearAboutUs preferredContactMethod languagePreference consentToContact';
 
-const DETAIL_FIELDS = `${SUMMARY_FIELDS} emailHasAccount providerForm { ${PROVIDER_FORM_FIELDS} } patientForm { ${PATIENT_FORM_FIELDS} }`;
+const DETAIL_FIELDS = `${SUMMARY_FIELDS} account emailHasAccount invitationPending invitationExpiresAt providerForm { ${PROVIDER_FORM_FIELDS} } patientForm { ${PATIENT_FORM_FIELDS} }`;
 
 export const AccessRequestSummarySchema = z.object({
   id: z.string(),
@@ -42,7 +42,13 @@ const FormSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())
 export type AccessRequestForm = z.infer<typeof FormSchema>;
 
 export const AccessRequestSchema = AccessRequestSummarySchema.extend({
+  /** The account approval created. */
+  account: z.string().nullable(),
   emailHasAccount: z.boolean(),
+  /** The approved account has no password yet (it can be sent a new invitation). */
+  invitationPending: z.boolean(),
+  /** When the newest unused invitation link stops working (may be past); null when there is none. */
+  invitationExpiresAt: z.string().nullable(),
   providerForm: FormSchema.nullable(),
   patientForm: FormSchema.nullable(),
 });
@@ -183,6 +189,35 @@ export function useDeclineAccessRequest() {
     },
     onSuccess: (request) => {
       afterReview(queryClient, request);
+    },
+  });
+}
+
+const SendInvitationSchema = z.object({
+  sendInvitation: z.object({ success: z.boolean(), message: z.string(), expiresAt: z.string() }),
+});
+
+/**
+ * E-mails a new invitation to the account an approved request created; the previous link stops working.
+ * The open request shows the new link's expiry without being read (and audited) again.
+ */
+export function useResendInvitation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (request: AccessRequest) => {
+      if (!request.account) throw new Error('The request has no account');
+      const data = await graphqlRequest(
+        `mutation SendInvitation($accountId: ID!) { sendInvitation(accountId: $accountId) { success message expiresAt } }`,
+        SendInvitationSchema,
+        { accountId: request.account },
+      );
+      return data.sendInvitation;
+    },
+    onSuccess: (result, request) => {
+      queryClient.setQueryData<AccessRequest>(accessRequestQueryKeys.detail(request.id), (current) =>
+        current ? { ...current, invitationPending: true, invitationExpiresAt: result.expiresAt } : current,
+      );
+      void queryClient.invalidateQueries({ queryKey: accessRequestQueryKeys.outbox });
     },
   });
 }

@@ -19,6 +19,7 @@ import {
 } from '../api/access-requests-api.ts';
 import { groupFormFields } from '../utils/field-groups.ts';
 import { formatDateTime } from '../utils/format.ts';
+import { InvitationPanel } from './invitation-panel.tsx';
 import { AccessRequestStatusBadge } from './status-badge.tsx';
 
 export interface AccessRequestDetailsModalProps {
@@ -101,6 +102,7 @@ function DetailsBody({ request, onClose }: { request: AccessRequest; onClose: ()
           </Stack>
         </Alert>
       ) : null}
+      <InvitationPanel request={request} />
       {groups.map((group) => (
         <Stack gap="xs" key={group.key}>
           <Title order={3} size="h5">
@@ -154,6 +156,7 @@ function ReviewActions({ request, onClose }: { request: AccessRequest; onClose: 
             icon: <IconCheck size={18} />,
             title: t('approvedTitle'),
             message: ACCESS_REQUEST_MESSAGES.approved,
+            closeButtonProps: { 'aria-label': t('closeNotification') },
           });
           onClose();
         },
@@ -255,7 +258,12 @@ function DeclineModal({
       { id: request.id, reason: reason.trim() },
       {
         onSuccess: () => {
-          notifications.show({ color: 'gray', title: t('declinedTitle'), message: ACCESS_REQUEST_MESSAGES.declined });
+          notifications.show({
+            color: 'gray',
+            title: t('declinedTitle'),
+            message: ACCESS_REQUEST_MESSAGES.declined,
+            closeButtonProps: { 'aria-label': t('closeNotification') },
+          });
           onClose();
           onDeclined();
         },

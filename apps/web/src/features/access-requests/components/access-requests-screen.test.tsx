@@ -21,14 +21,87 @@ const REQUEST: AccessRequest = {
   reviewedBy: null,
   reviewedByName: null,
   declineReason: null,
+  account: null,
   emailHasAccount: false,
+  invitationPending: false,
+  invitationExpiresAt: null,
   providerForm: null,
   patientForm: { phone: '555-010-2030', reasonForInterest: 'Sleep', servicesInterested: [], consentToContact: true },
 };
 
+function summaryOf(request: AccessRequest) {
+  const {
+    account: _a,
+    emailHasAccount: _e,
+    invitationPending: _i,
+    invitationExpiresAt: _x,
+    providerForm: _p,
+    patientForm: _f,
+    ...summary
+  } = request;
+  return { summary };
+}
+
+const ACCOUNT = '44444444-4444-4444-8444-444444444444';
+
+/** An approved provider request whose account has not set a password; its first link has expired. */
+const APPROVED_PROVIDER: AccessRequest = {
+  ...REQUEST,
+  id: 'r2',
+  kind: 'provider',
+  status: 'approved',
+  firstName: 'Elena',
+  lastName: 'Marsh',
+  email: 'elena@clinic.test',
+  reviewedAt: '2026-11-18T10:00:00.000Z',
+  reviewedBy: 'a1',
+  reviewedByName: 'Ada Admin',
+  account: ACCOUNT,
+  emailHasAccount: true,
+  invitationPending: true,
+  invitationExpiresAt: '2026-11-21T10:00:00.000Z',
+  patientForm: null,
+  providerForm: {
+    phone: '503-555-0123',
+    medicalLicense: 'OR-MD-1',
+    specialty: 'Psychiatry',
+    yearsOfExperience: '6-10',
+    practiceType: 'telehealth',
+    organizationName: 'Riverside',
+    interestedFeatures: ['Clinical Notes'],
+    referralSource: 'conference',
+    preferredContactMethod: 'phone',
+  },
+};
+
+function renderApproved(request: AccessRequest, sendInvitation?: () => unknown) {
+  const mock = mockGraphQL({
+    AccessRequestCounts: () => ({ accessRequestCounts: { new: 0, approved: 1, declined: 0 } }),
+    ListAccessRequests: () => ({ listAccessRequests: { items: [summaryOf(request).summary], nextToken: null } }),
+    GetAccessRequest: () => ({ getAccessRequest: request }),
+    SendInvitation:
+      sendInvitation ??
+      (() => ({
+        sendInvitation: {
+          success: true,
+          message: 'The invitation has been sent.',
+          expiresAt: '2099-01-04T10:00:00.000Z',
+        },
+      })),
+  });
+  renderRoutes([{ path: '/admin/access-requests', element: <AccessRequestsScreen /> }], '/admin/access-requests');
+  return mock;
+}
+
+async function openApproved(name: string) {
+  fireEvent.click(await screen.findByText('Approved (1)'));
+  fireEvent.click(await screen.findByRole('button', { name: `Review: ${name}` }));
+  return screen.findByRole('dialog');
+}
+
 describe('AccessRequestsScreen', () => {
   it('lists the new requests with counts; approving a patient request needs a primary provider', async () => {
-    const { emailHasAccount: _e, providerForm: _p, patientForm: _f, ...summary } = REQUEST;
+    const { summary } = summaryOf(REQUEST);
     const { calls } = mockGraphQL({
       AccessRequestCounts: () => ({ accessRequestCounts: { new: 1, approved: 4, declined: 2 } }),
       ListAccessRequests: () => ({ listAccessRequests: { items: [summary], nextToken: null } }),
@@ -67,5 +140,49 @@ describe('AccessRequestsScreen', () => {
       });
     });
     expect(await screen.findByText('The request is approved and an invitation has been sent.')).toBeDefined();
+  });
+
+  it('shows the labels of the choices the requester made, not their codes', async () => {
+    renderApproved({ ...APPROVED_PROVIDER, invitationPending: false, invitationExpiresAt: null });
+    const dialog = await openApproved('Elena Marsh');
+    expect(await within(dialog).findByText('Telehealth practice')).toBeDefined();
+    expect(within(dialog).getByText('Practice type')).toBeDefined();
+    expect(within(dialog).getByText('6-10 years')).toBeDefined();
+    expect(within(dialog).getByText('Conference')).toBeDefined();
+    expect(within(dialog).getByText('Phone')).toBeDefined();
+    expect(within(dialog).queryByText('telehealth')).toBeNull();
+    expect(within(dialog).queryByText('conference')).toBeNull();
+    // Nothing to resend once the account has a password.
+    expect(within(dialog).queryByRole('button', { name: 'Resend invitation' })).toBeNull();
+    expect(within(dialog).queryByText('Invitation pending')).toBeNull();
+  });
+
+  it('resends the invitation of an approved request whose account has no password yet', async () => {
+    const { calls } = renderApproved(APPROVED_PROVIDER);
+    const dialog = await openApproved('Elena Marsh');
+    expect(await within(dialog).findByText('Invitation pending')).toBeDefined();
+    expect(
+      within(dialog).getByText(/Elena Marsh has not set a password yet, and the invitation link expired on/),
+    ).toBeDefined();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Resend invitation' }));
+
+    expect(
+      await screen.findByText('A new invitation was sent to elena@clinic.test. The previous link no longer works.'),
+    ).toBeDefined();
+    expect(calls.find((call) => call.operationName === 'SendInvitation')?.variables).toEqual({ accountId: ACCOUNT });
+    expect(await within(dialog).findByText(/The invitation link works until/)).toBeDefined();
+    // The request is not read (and audited) again for that.
+    expect(calls.filter((call) => call.operationName === 'GetAccessRequest')).toHaveLength(1);
+  });
+
+  it('says why a resend failed', async () => {
+    renderApproved(APPROVED_PROVIDER, () => ({
+      errors: [{ message: 'Administrator access required.', extensions: { code: 'FORBIDDEN' } }],
+    }));
+    const dialog = await openApproved('Elena Marsh');
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Resend invitation' }));
+    expect(await within(dialog).findByText('The invitation could not be sent')).toBeDefined();
+    expect(within(dialog).getByText('Administrator access required.')).toBeDefined();
+    expect(within(dialog).getByText(/expired on/)).toBeDefined();
   });
 });

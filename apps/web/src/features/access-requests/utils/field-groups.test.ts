@@ -26,6 +26,64 @@ describe('groupFormFields', () => {
     expect(groups[2]?.rows.find((row) => row.field === 'consentToContact')?.value).toBe('Yes');
   });
 
+  it('shows the labels of choices, not their stored codes, beside the field labels', () => {
+    const provider = groupFormFields(
+      'provider',
+      {
+        specialty: 'Psychiatry',
+        yearsOfExperience: '11-15',
+        practiceType: 'academic',
+        patientVolume: '200+',
+        interestedFeatures: ['Video Consultations', 'Clinical Notes'],
+        referralSource: 'online',
+        preferredContactMethod: 'either',
+      },
+      yesNo,
+    );
+    const providerRows = Object.fromEntries(provider.flatMap((group) => group.rows.map((row) => [row.field, row])));
+    expect(providerRows['practiceType']).toEqual({
+      field: 'practiceType',
+      label: 'Practice type',
+      value: 'Academic medical center',
+    });
+    expect(providerRows['yearsOfExperience']?.value).toBe('11-15 years');
+    expect(providerRows['patientVolume']?.value).toBe('200+ patients');
+    expect(providerRows['referralSource']).toMatchObject({ label: 'Referral source', value: 'Online search' });
+    expect(providerRows['preferredContactMethod']?.value).toBe('Either');
+    expect(providerRows['specialty']?.value).toBe('Psychiatry');
+    expect(providerRows['interestedFeatures']?.value).toBe('Video Consultations, Clinical Notes');
+
+    const patient = groupFormFields(
+      'patient',
+      {
+        preferredAppointmentTimes: 'morning',
+        technologyComfort: 'need-help',
+        hearAboutUs: 'doctor-referral',
+        preferredContactMethod: 'text',
+        languagePreference: 'spanish',
+        servicesInterested: ['ADHD Assessment'],
+      },
+      yesNo,
+    );
+    const patientRows = Object.fromEntries(patient.flatMap((group) => group.rows.map((row) => [row.field, row])));
+    expect(patientRows['preferredAppointmentTimes']).toMatchObject({
+      label: 'Preferred appointment times',
+      value: 'Morning (8am-12pm)',
+    });
+    expect(patientRows['technologyComfort']?.value).toBe('I need help with technology');
+    expect(patientRows['hearAboutUs']?.value).toBe('Doctor referral');
+    expect(patientRows['preferredContactMethod']?.value).toBe('Text message');
+    expect(patientRows['languagePreference']?.value).toBe('Spanish');
+    expect(patientRows['servicesInterested']?.value).toBe('ADHD Assessment');
+  });
+
+  it('keeps a value it has no label for as it was stored, and free text untouched', () => {
+    const groups = groupFormFields('patient', { hearAboutUs: 'radio', city: 'morning' }, yesNo);
+    const rows = Object.fromEntries(groups.flatMap((group) => group.rows.map((row) => [row.field, row.value])));
+    expect(rows['hearAboutUs']).toBe('radio');
+    expect(rows['city']).toBe('morning');
+  });
+
   it('has no care group for a provider form', () => {
     const groups = groupFormFields('provider', { medicalLicense: 'MD-1', interestedFeatures: [] }, yesNo);
     expect(groups.map((group) => group.key)).toEqual(['contact', 'practice', 'preferences', 'other']);

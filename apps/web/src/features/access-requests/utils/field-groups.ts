@@ -1,4 +1,5 @@
 import {
+  accessRequestOptionLabel,
   PATIENT_ACCESS_REQUEST_LABELS,
   PROVIDER_ACCESS_REQUEST_LABELS,
   type AccessRequestKind,
@@ -75,18 +76,22 @@ const PATIENT_GROUPS: Record<FieldGroupKey, readonly (keyof typeof PATIENT_ACCES
   other: ['additionalQuestions', 'hearAboutUs'],
 };
 
-function asText(value: unknown, yesNo: { yes: string; no: string }): string | null {
+/** A stored value as text: choices by their labels, lists joined, yes or no for a flag; null when blank. */
+function asText(value: unknown, label: (option: string) => string, yesNo: { yes: string; no: string }): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value ? yesNo.yes : yesNo.no;
-  if (Array.isArray(value)) return value.length > 0 ? value.map((item) => String(item)).join(', ') : null;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => String(item).trim()).filter((item) => item !== '');
+    return items.length > 0 ? items.map(label).join(', ') : null;
+  }
   if (typeof value !== 'string' && typeof value !== 'number') return null;
   const text = String(value).trim();
-  return text === '' ? null : text;
+  return text === '' ? null : label(text);
 }
 
 /**
- * Every field of a submitted form in labelled groups (labels from @telehealth/shared), in a reading order;
- * empty groups are left out. Fields the requester left blank stay, with a null value.
+ * Every field of a submitted form in labelled groups (field and option labels from @telehealth/shared), in a
+ * reading order; empty groups are left out. Fields the requester left blank stay, with a null value.
  */
 export function groupFormFields(
   kind: AccessRequestKind,
@@ -99,7 +104,11 @@ export function groupFormFields(
   return (Object.keys(groups) as FieldGroupKey[])
     .map((key) => ({
       key,
-      rows: groups[key].map((field) => ({ field, label: labels[field] ?? field, value: asText(form[field], yesNo) })),
+      rows: groups[key].map((field) => ({
+        field,
+        label: labels[field] ?? field,
+        value: asText(form[field], (option) => accessRequestOptionLabel(kind, field, option), yesNo),
+      })),
     }))
     .filter((group) => group.rows.length > 0);
 }

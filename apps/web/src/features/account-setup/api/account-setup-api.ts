@@ -70,8 +70,8 @@ export function useResetPassword() {
   return useMutation({
     mutationFn: async (input: ResetPasswordVariables) => {
       const data = await graphqlRequest(
-        'mutation ResetPassword($token: String, $email: String, $code: String, $newPassword: String!) { resetPassword(token: $token, email: $email, code: $code, newPassword: $newPassword) { success message } }',
-        z.object({ resetPassword: ActionResultSchema }),
+        'mutation ResetPassword($token: String, $email: String, $code: String, $newPassword: String!) { resetPassword(token: $token, email: $email, code: $code, newPassword: $newPassword) { success message email } }',
+        z.object({ resetPassword: ActionResultSchema.extend({ email: z.string() }) }),
         input,
         PUBLIC,
       );

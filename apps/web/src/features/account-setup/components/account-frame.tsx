@@ -1,18 +1,18 @@
+import '../../../components/mantine-styles-public.ts';
 import { Container, Paper, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 
-import { PublicLayout } from '../../../components/layouts/public-layout.tsx';
+import { PublicPage } from '../../../components/public-site/public-page.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
-import { useAppConfig } from '../../../lib/auth.ts';
 
-/** The public frame of the account pages: a narrow card with a heading. */
+/**
+ * The frame of the account pages: the public site's header (with its language switcher) and footer around a
+ * narrow card with a heading.
+ */
 export function AccountFrame({ title, children }: { title: string; children: ReactNode }) {
-  const { t } = useTranslation();
-  const { data: config } = useAppConfig();
   usePageTitle(title);
   return (
-    <PublicLayout practiceName={config?.practiceName ?? t('brandFallback')}>
+    <PublicPage>
       <Container size={520} py="xl" px="md" w="100%">
         <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
           <Stack gap="md">
@@ -23,6 +23,6 @@ export function AccountFrame({ title, children }: { title: string; children: Rea
           </Stack>
         </Paper>
       </Container>
-    </PublicLayout>
+    </PublicPage>
   );
 }

@@ -1,21 +1,38 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { tooManyRequestsMessage } from '@telehealth/shared';
+import { useLocation } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
 
+import { i18n } from '../../../lib/i18n.ts';
 import { mockGraphQL } from '../../../testing/graphql-mock.ts';
 import { renderRoutes } from '../../../testing/render.tsx';
 import { InviteScreen } from './invite-screen.tsx';
 
 const PASSWORD = 'Good-Pass-2026!';
 
+function SignInProbe() {
+  const location = useLocation();
+  return (
+    <>
+      <h1>Sign in page</h1>
+      <output aria-label="login state">{JSON.stringify(location.state ?? {})}</output>
+    </>
+  );
+}
+
 function renderInvite(path: string) {
   return renderRoutes(
     [
       { path: '/invite', element: <InviteScreen /> },
-      { path: '/login', element: <h1>Sign in page</h1> },
+      { path: '/login', element: <SignInProbe /> },
     ],
     path,
   );
 }
+
+afterEach(async () => {
+  await i18n.changeLanguage('en');
+});
 
 function fillPasswords(password: string, confirm: string) {
   fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: password } });
@@ -53,6 +70,12 @@ describe('InviteScreen', () => {
       token: 'tok-123',
       password: PASSWORD,
     });
+
+    // The sign-in page is told the address in router state, not in the URL.
+    fireEvent.click(screen.getByRole('link', { name: 'Go to Sign In' }));
+    expect((await screen.findByRole('status', { name: 'login state' })).textContent).toBe(
+      JSON.stringify({ email: 'new@example.test' }),
+    );
   });
 
   it('explains an expired invitation', async () => {
@@ -87,5 +110,61 @@ describe('InviteScreen', () => {
     renderInvite('/invite');
     expect(await screen.findByRole('heading', { name: 'This invitation link is not valid' })).toBeDefined();
     expect(calls.some((call) => call.operationName === 'InvitationStatus')).toBe(false);
+  });
+
+  it('is in Spanish when chosen there, the password policy and the server’s refusals included', async () => {
+    let answer: () => unknown = () => ({
+      errors: [
+        {
+          message: 'Password must contain a symbol',
+          extensions: { code: 'BAD_USER_INPUT', fieldErrors: { password: 'Password must contain a symbol' } },
+        },
+      ],
+    });
+    mockGraphQL({
+      CurrentUser: () => ({ me: null }),
+      InvitationStatus: () => ({
+        invitationStatus: { status: 'valid', email: 'new@example.test', expiresAt: null },
+      }),
+      AcceptInvitation: () => answer(),
+    });
+    renderInvite('/invite#tok');
+    expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeDefined();
+
+    // The public site's language switcher is on the page.
+    fireEvent.click(screen.getByRole('button', { name: 'Español' }));
+    expect(await screen.findByRole('heading', { name: 'Cree su contraseña' })).toBeDefined();
+    expect(screen.getByText('La contraseña debe contener una letra mayúscula')).toBeDefined();
+
+    const setPassword = () => {
+      fireEvent.change(screen.getByLabelText(/^Nueva contraseña/), { target: { value: PASSWORD } });
+      fireEvent.change(screen.getByLabelText(/^Confirme la nueva contraseña/), { target: { value: PASSWORD } });
+      fireEvent.click(screen.getByRole('button', { name: 'Crear contraseña' }));
+    };
+    fireEvent.change(screen.getByLabelText(/^Nueva contraseña/), { target: { value: 'short' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Crear contraseña' }));
+    expect(
+      await screen.findByText('La contraseña debe tener al menos 8 caracteres', {
+        selector: '.mantine-InputWrapper-error',
+      }),
+    ).toBeDefined();
+
+    setPassword();
+    expect(
+      await screen.findByText('La contraseña debe contener un símbolo', { selector: '.mantine-InputWrapper-error' }),
+    ).toBeDefined();
+
+    answer = () => ({
+      errors: [
+        {
+          message: tooManyRequestsMessage(5 * 60_000),
+          extensions: { code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 300 },
+        },
+      ],
+    });
+    setPassword();
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Demasiados intentos. Inténtelo de nuevo en 5 minutos.',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { INVITATION_VALID_HOURS } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +8,7 @@ import { Link, useLocation } from 'react-router';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { invitationStatusQueryOptions, useAcceptInvitation } from '../api/account-setup-api.ts';
 import { tokenFailureReason, tokenFromHash, validateNewPassword } from '../utils/account-setup.ts';
 import { AccountFrame } from './account-frame.tsx';
@@ -53,7 +55,7 @@ export function InviteScreen() {
     return (
       <AccountFrame title={t('invite.title')}>
         <Alert color="red" variant="light" role="alert">
-          {describeError(status.error)}
+          {translateMessage(describeError(status.error))}
         </Alert>
       </AccountFrame>
     );
@@ -75,7 +77,7 @@ function InvitationRefused({ reason }: { reason: Refusal }) {
   return (
     <AccountFrame title={t(`invite.${reason}Title`)}>
       <Alert color={reason === 'used' ? 'blue' : 'yellow'} variant="light" role="alert">
-        <Text size="sm">{t(`invite.${reason}Next`)}</Text>
+        <Text size="sm">{t(`invite.${reason}Next`, { hours: INVITATION_VALID_HOURS })}</Text>
       </Alert>
       <Group gap="sm">
         <Button component={Link} to="/login" variant={reason === 'used' ? 'filled' : 'default'}>
@@ -110,7 +112,8 @@ function AcceptForm({
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  // The error itself, worded when shown, so the words follow a change of language.
+  const [failure, setFailure] = useState<unknown>(null);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -136,7 +139,7 @@ function AcceptForm({
           }
           const fieldErrors = fieldErrorsFromServer(error);
           if (fieldErrors?.['password']) setErrors({ password: fieldErrors['password'] });
-          else setFailure(describeError(error));
+          else setFailure(error);
         },
       },
     );
@@ -179,7 +182,7 @@ function AcceptForm({
           />
           {failure ? (
             <Alert color="red" variant="light" role="alert">
-              {failure}
+              {translateMessage(describeError(failure))}
             </Alert>
           ) : null}
           <Button type="submit" loading={accept.isPending}>

@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { IconCheck } from '../../../components/icons.tsx';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { passwordRules } from '../utils/account-setup.ts';
 
 export interface PasswordFieldsProps {
@@ -10,6 +11,7 @@ export interface PasswordFieldsProps {
   confirm: string;
   onPasswordChange: (value: string) => void;
   onConfirmChange: (value: string) => void;
+  /** A message of the shared password policy (English; said here in the page's language). */
   passwordError?: string | null | undefined;
   confirmError?: string | null | undefined;
 }
@@ -30,7 +32,7 @@ export function PasswordFields(props: PasswordFieldsProps) {
         onChange={(event) => {
           props.onPasswordChange(event.currentTarget.value);
         }}
-        error={props.passwordError ?? undefined}
+        error={props.passwordError ? translateMessage(props.passwordError, { label: t('password') }) : undefined}
         aria-describedby={rulesId}
       />
       <Stack gap={4} id={rulesId}>
@@ -53,7 +55,7 @@ export function PasswordFields(props: PasswordFieldsProps) {
               }
             >
               <VisuallyHidden>{rule.met ? t('policyMet') : t('policyMissing')}</VisuallyHidden>
-              {rule.message}
+              {translateMessage(rule.message)}
             </List.Item>
           ))}
         </List>

@@ -3,6 +3,7 @@ import {
   EmailSchema,
   PASSWORD_RESET_CODE_LENGTH,
   PASSWORD_RESET_MESSAGES,
+  PASSWORD_RESET_VALID_MINUTES,
   RequestPasswordResetInputSchema,
 } from '@telehealth/shared';
 import { useState, type SubmitEvent } from 'react';
@@ -11,6 +12,7 @@ import { Link, useLocation } from 'react-router';
 
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { useRequestPasswordReset, useResetPassword, type ResetPasswordVariables } from '../api/account-setup-api.ts';
 import { tokenFailureReason, tokenFromHash, validateNewPassword } from '../utils/account-setup.ts';
 import { AccountFrame } from './account-frame.tsx';
@@ -22,7 +24,7 @@ function ResetDone({ email }: { email: string | null }) {
   return (
     <AccountFrame title={t('doneTitle')}>
       <Alert color="teal" variant="light" role="status">
-        {PASSWORD_RESET_MESSAGES.done}
+        {translateMessage(PASSWORD_RESET_MESSAGES.done)}
       </Alert>
       <Button component={Link} to="/login" state={email ? { email } : undefined} style={{ alignSelf: 'flex-start' }}>
         {t('goToSignIn')}
@@ -46,7 +48,7 @@ export function ForgotPasswordScreen() {
     return (
       <AccountFrame title={t('forgot.codeTitle')}>
         <Alert color="blue" variant="light" role="status">
-          {PASSWORD_RESET_MESSAGES.requested}
+          {translateMessage(PASSWORD_RESET_MESSAGES.requested)}
         </Alert>
         <NewPasswordForm
           proof={(newPassword, code) => ({ email: sentTo, code: code ?? '', newPassword })}
@@ -93,7 +95,7 @@ export function ForgotPasswordScreen() {
 
   return (
     <AccountFrame title={t('forgot.title')}>
-      <Text>{t('forgot.intro')}</Text>
+      <Text>{t('forgot.intro', { digits: PASSWORD_RESET_CODE_LENGTH, minutes: PASSWORD_RESET_VALID_MINUTES })}</Text>
       <form onSubmit={onSubmit} noValidate aria-label={t('forgot.title')}>
         <Stack gap="md">
           <TextInput
@@ -107,11 +109,11 @@ export function ForgotPasswordScreen() {
               setEmail(event.currentTarget.value);
               setEmailError(null);
             }}
-            error={emailError}
+            error={emailError ? translateMessage(emailError, { label: t('forgot.email') }) : undefined}
           />
           {request.isError ? (
             <Alert color="red" variant="light" role="alert">
-              {describeError(request.error)}
+              {translateMessage(describeError(request.error))}
             </Alert>
           ) : null}
           <Button type="submit" loading={request.isPending}>
@@ -131,8 +133,9 @@ export function ResetPasswordScreen() {
   const { t } = useTranslation('account');
   const { hash } = useLocation();
   const token = tokenFromHash(hash);
-  const [done, setDone] = useState(false);
-  if (done) return <ResetDone email={null} />;
+  // The address the server answers: the link itself does not say it.
+  const [doneFor, setDoneFor] = useState<string | null>(null);
+  if (doneFor !== null) return <ResetDone email={doneFor || null} />;
   return (
     <AccountFrame title={t('reset.title')}>
       {token === null ? (
@@ -149,8 +152,8 @@ export function ResetPasswordScreen() {
           <Text>{t('reset.intro')}</Text>
           <NewPasswordForm
             proof={(newPassword) => ({ token, newPassword })}
-            onDone={() => {
-              setDone(true);
+            onDone={(email) => {
+              setDoneFor(email);
             }}
           />
         </>
@@ -166,7 +169,7 @@ function NewPasswordForm({
 }: {
   proof: (newPassword: string, code: string | null) => ResetPasswordVariables;
   withCode?: boolean;
-  onDone: () => void;
+  onDone: (email: string) => void;
 }) {
   const { t } = useTranslation('account');
   const reset = useResetPassword();
@@ -174,7 +177,8 @@ function NewPasswordForm({
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<{ code?: string; password?: string; confirm?: string }>({});
-  const [failure, setFailure] = useState<{ message: string; requestNew: boolean } | null>(null);
+  // What went wrong, worded when shown (so the words follow a change of language).
+  const [failure, setFailure] = useState<{ error: unknown; requestNew: boolean } | null>(null);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -201,12 +205,14 @@ function NewPasswordForm({
     }
     setFailure(null);
     reset.mutate(proof(password, withCode ? code.trim() : null), {
-      onSuccess: onDone,
+      onSuccess: (result) => {
+        onDone(result.email);
+      },
       onError: (error) => {
         const reason = tokenFailureReason(error);
         if (reason) {
           setFailure({
-            message: reason === 'expired' ? PASSWORD_RESET_MESSAGES.expired : PASSWORD_RESET_MESSAGES.invalid,
+            error: reason === 'expired' ? PASSWORD_RESET_MESSAGES.expired : PASSWORD_RESET_MESSAGES.invalid,
             requestNew: true,
           });
           return;
@@ -219,7 +225,7 @@ function NewPasswordForm({
           });
           return;
         }
-        setFailure({ message: describeError(error), requestNew: false });
+        setFailure({ error, requestNew: false });
       },
     });
   };
@@ -230,7 +236,7 @@ function NewPasswordForm({
         {withCode ? (
           <TextInput
             id="reset-code"
-            label={t('forgot.code')}
+            label={t('forgot.code', { digits: PASSWORD_RESET_CODE_LENGTH })}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={PASSWORD_RESET_CODE_LENGTH}
@@ -240,7 +246,7 @@ function NewPasswordForm({
               setCode(event.currentTarget.value);
               setErrors(({ code: _code, ...rest }) => rest);
             }}
-            error={errors.code}
+            error={errors.code ? translateMessage(errors.code) : undefined}
           />
         ) : null}
         <PasswordFields
@@ -260,7 +266,9 @@ function NewPasswordForm({
         {failure ? (
           <Alert color="red" variant="light" role="alert">
             <Stack gap={4}>
-              <Text size="sm">{failure.message}</Text>
+              <Text size="sm">
+                {translateMessage(typeof failure.error === 'string' ? failure.error : describeError(failure.error))}
+              </Text>
               {failure.requestNew ? (
                 <Anchor component={Link} to="/forgot-password" size="sm" fw={600}>
                   {t('reset.requestNew')}

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
+import { i18n } from '../../../lib/i18n.ts';
 import { mockGraphQL } from '../../../testing/graphql-mock.ts';
 import { renderRoutes } from '../../../testing/render.tsx';
 import { AccessRequestPanel } from './access-request-panel.tsx';
@@ -15,6 +16,17 @@ function renderPanel(kind: 'provider' | 'patient') {
 function fill(label: RegExp, value: string) {
   fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
+
+/** Fills a field of the provider form by its name, whatever the language of its label. */
+function fillField(name: string, value: string) {
+  const input = document.getElementById(`provider-request-${name}`);
+  if (!input) throw new Error(`No field ${name}`);
+  fireEvent.change(input, { target: { value } });
+}
+
+afterEach(async () => {
+  await i18n.changeLanguage('en');
+});
 
 describe('AccessRequestPanel', () => {
   it('checks the provider form with the shared schema before sending anything', async () => {
@@ -76,5 +88,53 @@ describe('AccessRequestPanel', () => {
     fill(/^Organization name/, 'Reyes Clinic');
     fireEvent.click(screen.getByRole('button', { name: 'Submit Provider Request' }));
     expect(await screen.findByText('An account with this email already exists')).toBeTruthy();
+  });
+
+  it('says the shared schema’s messages, the browser’s own and the server’s, in Spanish', async () => {
+    mockGraphQL({
+      SubmitProviderAccessRequest: () => ({
+        errors: [
+          {
+            message: 'Validation failed: Please enter a valid email address, Please choose a valid specialty',
+            extensions: {
+              code: 'BAD_USER_INPUT',
+              fieldErrors: {
+                email: 'Please enter a valid email address',
+                specialty: 'Please choose a valid specialty',
+              },
+            },
+          },
+        ],
+      }),
+    });
+    await i18n.changeLanguage('es');
+    renderPanel('provider');
+    const submit = await screen.findByRole('button', { name: 'Enviar solicitud de profesional' });
+    fireEvent.click(submit);
+    expect(await screen.findByText('El campo «Número de licencia médica» es obligatorio')).toBeTruthy();
+
+    fillField('firstName', 'Ana 2');
+    fillField('phone', '123');
+    fillField('practiceZip', '1234');
+    fireEvent.click(submit);
+    expect(
+      await screen.findByText('El campo «Nombre» solo puede contener letras, espacios, guiones y apóstrofos'),
+    ).toBeTruthy();
+    expect(screen.getByText('El número de teléfono debe tener entre 10 y 15 dígitos')).toBeTruthy();
+    expect(screen.getByText('Ingrese un código postal válido')).toBeTruthy();
+
+    // Valid here; the server refuses two fields in its English words, shown in Spanish at the fields.
+    fillField('firstName', 'Ana');
+    fillField('lastName', 'Reyes');
+    fillField('email', 'ana@example.org');
+    fillField('phone', '5550101234');
+    fillField('medicalLicense', 'MD-1');
+    fillField('specialty', 'Psychiatry');
+    fillField('yearsOfExperience', '6-10');
+    fillField('organizationName', 'Reyes Clinic');
+    fillField('practiceZip', '02139');
+    fireEvent.click(submit);
+    expect(await screen.findByText('Elija una opción válida en «Especialidad»')).toBeTruthy();
+    expect(screen.getByText('Ingrese una dirección de correo electrónico válida')).toBeTruthy();
   });
 });

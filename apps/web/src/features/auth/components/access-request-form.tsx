@@ -26,10 +26,14 @@ import { useTranslation } from 'react-i18next';
 import { CrisisLines } from '../../../components/crisis-lines.tsx';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { useSubmitAccessRequest, type AccessRequestKind } from '../api/access-requests.ts';
 import { PATIENT_SECTIONS, PROVIDER_SECTIONS, type FieldSpec } from './access-request-fields.ts';
 
 type Values = Record<string, string | string[] | boolean>;
+
+/** The message above the submit button; worded when shown, so it follows a change of language. */
+type FormProblem = { kind: 'fix'; count: number } | { kind: 'tooMany'; minutes: number } | { kind: 'submit' };
 
 function siteLocale(language: string): Locale {
   return language.startsWith('es') ? 'es' : 'en';
@@ -70,7 +74,7 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
   const locale = siteLocale(i18n.language);
   const [values, setValues] = useState<Values>(() => initialValues(kind, locale));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const [formProblem, setFormProblem] = useState<FormProblem | null>(null);
   const languageTouched = useRef(false);
   const submit = useSubmitAccessRequest(kind);
   const sections = kind === 'provider' ? PROVIDER_SECTIONS : PATIENT_SECTIONS;
@@ -98,13 +102,12 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
 
   const label = (name: string) => t(`labels.${kind}.${name}`);
 
-  /** Shared-schema messages are English; the common "is required" one is said in the site's language. */
-  const translateError = (name: string, message: string) =>
-    message.endsWith(' is required') ? t('form.required', { label: label(name) }) : message;
+  /** The shared schema's messages (the browser's own check or the server's) are English until shown. */
+  const translateError = (name: string, message: string) => translateMessage(message, { label: label(name) });
 
   const showErrors = (fieldErrors: FieldErrors) => {
     setErrors(fieldErrors);
-    setFormError(t('form.fixErrors', { count: Object.keys(fieldErrors).length }));
+    setFormProblem({ kind: 'fix', count: Object.keys(fieldErrors).length });
     const order = [...sections.flatMap((section) => section.fields.map((field) => field.name)), 'consentToContact'];
     const first = order.find((name) => name in fieldErrors);
     if (first) document.getElementById(fieldId(kind, first))?.focus();
@@ -112,7 +115,7 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setFormError(null);
+    setFormProblem(null);
     const input = { ...values, locale };
     const schema = kind === 'provider' ? ProviderAccessRequestSchema : PatientAccessRequestSchema;
     const parsed = schema.safeParse(
@@ -136,10 +139,10 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
         }
         if (isGraphQLRequestError(error) && error.code === ERROR_CODES.tooManyRequests) {
           const seconds = Number(error.errors[0]?.extensions?.['retryAfterSeconds'] ?? 0);
-          setFormError(t('form.tooMany', { minutes: Math.max(1, Math.ceil(seconds / 60)) }));
+          setFormProblem({ kind: 'tooMany', minutes: Math.max(1, Math.ceil(seconds / 60)) });
           return;
         }
-        setFormError(t('form.submitError'));
+        setFormProblem({ kind: 'submit' });
       },
     });
   };
@@ -229,6 +232,14 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
     }
   };
 
+  const formError =
+    formProblem?.kind === 'fix'
+      ? t('form.fixErrors', { count: formProblem.count })
+      : formProblem?.kind === 'tooMany'
+        ? t('form.tooMany', { count: formProblem.minutes })
+        : formProblem?.kind === 'submit'
+          ? t('form.submitError')
+          : null;
   const consent = values['consentToContact'] === true;
   const sending = submit.isPending;
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { AppConfig } from '../../../lib/auth.ts';
 import { useDemoSignIn } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 
 /** One-click sign-in as each seeded demo account; rendered only when the server is in demo mode. */
 export function DemoAccounts({ accounts }: { accounts: AppConfig['demoAccounts'] }) {
@@ -13,9 +14,11 @@ export function DemoAccounts({ accounts }: { accounts: AppConfig['demoAccounts']
   const demoSignIn = useDemoSignIn();
   const result = demoSignIn.data;
   const failure = demoSignIn.error
-    ? describeError(demoSignIn.error)
+    ? translateMessage(describeError(demoSignIn.error))
     : result && !result.success
-      ? (result.error ?? t('shared:messages.demoModeOff'))
+      ? result.error
+        ? translateMessage(result.error)
+        : t('shared:messages.demoModeOff')
       : null;
 
   if (accounts.length === 0) return null;
@@ -57,7 +60,7 @@ export function DemoAccounts({ accounts }: { accounts: AppConfig['demoAccounts']
                 }}
               >
                 <Text component="span" fw={600} size="sm">
-                  {account.label}
+                  {t(`shared:roles.${account.role}`)}
                 </Text>
                 <Text component="span" size="xs" c="dimmed">
                   {account.email}

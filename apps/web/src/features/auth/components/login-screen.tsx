@@ -1,17 +1,26 @@
-import { Alert, Box, Button, Divider, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Box, Button, Divider, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { EmailSchema } from '@telehealth/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 
 import { BrandMark } from '../../../components/brand-mark.tsx';
 import { CrisisLines } from '../../../components/crisis-lines.tsx';
 import { EmergencyBanner } from '../../../components/emergency-banner/index.ts';
 import { LanguageSwitcher } from '../../../components/public-site/language-switcher.tsx';
 import type { AppConfig } from '../../../lib/auth.ts';
-import { AccessRequestPanel, type AccessRequestKind } from './access-request-panel.tsx';
+import type { AccessRequestKind } from './access-request-panel.tsx';
 import { DemoAccounts } from './demo-accounts.tsx';
 import classes from './login-screen.module.css';
 import { SignInForm } from './sign-in-form.tsx';
+
+// The request forms are most of the screen's code and few visitors open them: loaded when one is chosen, and
+// already asked for when the pointer or the keyboard reaches its button.
+const loadAccessRequestPanel = () => import('./access-request-panel.tsx');
+const AccessRequestPanel = lazy(async () => ({ default: (await loadAccessRequestPanel()).AccessRequestPanel }));
+const prefetchAccessRequestPanel = () => {
+  void loadAccessRequestPanel();
+};
 
 export interface LoginScreenProps {
   practiceName: string;
@@ -25,9 +34,22 @@ type Mode = 'sign-in' | AccessRequestKind;
 // Long labels ("I'm a Healthcare Provider") wrap instead of being cut off on narrow cards.
 const wrapLabel = { label: { whiteSpace: 'normal', textAlign: 'center' } } as const;
 
+/**
+ * The address the account pages pass in router state (never in the URL) after a password was set or reset,
+ * when it is one.
+ */
+export function emailFromLocationState(state: unknown): string | null {
+  if (state === null || typeof state !== 'object' || !('email' in state)) return null;
+  const parsed = EmailSchema.safeParse(state.email);
+  return parsed.success ? parsed.data : null;
+}
+
 /** /login: sign in, the demo accounts in demo mode, and the way to request access. */
 export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: LoginScreenProps) {
   const { t } = useTranslation(['auth', 'shared']);
+  const location = useLocation();
+  // Read once: the address belongs to this arrival.
+  const [knownEmail] = useState(() => emailFromLocationState(location.state));
   const [mode, setMode] = useState<Mode>('sign-in');
 
   return (
@@ -78,7 +100,7 @@ export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: Logi
                   {t('shared:messages.sessionExpired')}
                 </Alert>
               ) : null}
-              <SignInForm />
+              <SignInForm initialEmail={knownEmail} />
               {demoAccounts ? <DemoAccounts accounts={demoAccounts} /> : null}
               <Divider label={t('newHere')} labelPosition="center" />
               <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
@@ -87,6 +109,8 @@ export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: Logi
                   onClick={() => {
                     setMode('provider');
                   }}
+                  onPointerEnter={prefetchAccessRequestPanel}
+                  onFocus={prefetchAccessRequestPanel}
                   h="auto"
                   mih={42}
                   py={8}
@@ -99,6 +123,8 @@ export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: Logi
                   onClick={() => {
                     setMode('patient');
                   }}
+                  onPointerEnter={prefetchAccessRequestPanel}
+                  onFocus={prefetchAccessRequestPanel}
                   h="auto"
                   mih={42}
                   py={8}
@@ -109,12 +135,14 @@ export function LoginScreen({ practiceName, demoAccounts, sessionExpired }: Logi
               </SimpleGrid>
             </Stack>
           ) : (
-            <AccessRequestPanel
-              kind={mode}
-              onBack={() => {
-                setMode('sign-in');
-              }}
-            />
+            <Suspense fallback={<Loader aria-label={t('loadingForm')} m="xl" />}>
+              <AccessRequestPanel
+                kind={mode}
+                onBack={() => {
+                  setMode('sign-in');
+                }}
+              />
+            </Suspense>
           )}
         </Paper>
         {mode === 'sign-in' ? (

@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { SignInInputSchema, type SignInInput } from '@telehealth/shared';
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { describeError } from '../../../lib/errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { useSignIn } from '../api/sign-in.ts';
 
 type FieldErrors = Partial<Record<keyof SignInInput, string>>;
@@ -24,11 +25,21 @@ export function validateSignIn(values: {
   return { ok: false, errors };
 }
 
-export function SignInForm() {
+export interface SignInFormProps {
+  /** The address to sign in with, when the page before knows it (a password was just set): filled in, password focused. */
+  initialEmail?: string | null | undefined;
+}
+
+export function SignInForm({ initialEmail }: SignInFormProps) {
   const { t } = useTranslation(['auth', 'shared']);
-  const [values, setValues] = useState({ email: '', password: '' });
+  const [values, setValues] = useState({ email: initialEmail ?? '', password: '' });
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const signIn = useSignIn();
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (initialEmail) passwordRef.current?.focus();
+  }, [initialEmail]);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -48,12 +59,19 @@ export function SignInForm() {
     if (fieldErrors[field]) setFieldErrors((current) => ({ ...current, [field]: undefined }));
   };
 
+  // Messages stay in English (the shared schema's, the server's) and are said in the page's language when shown.
   const result = signIn.data;
   const failure = signIn.error
-    ? describeError(signIn.error)
+    ? translateMessage(describeError(signIn.error))
     : result && !result.success
-      ? (result.error ?? t('shared:messages.invalidCredentials'))
+      ? result.error
+        ? translateMessage(result.error)
+        : t('shared:messages.invalidCredentials')
       : null;
+  const emailError = fieldErrors.email ? translateMessage(fieldErrors.email, { label: t('email') }) : undefined;
+  const passwordError = fieldErrors.password
+    ? translateMessage(fieldErrors.password, { label: t('password') })
+    : undefined;
   const pendingStep = result?.success && result.nextStep && result.nextStep !== 'DONE' ? result.nextStep : null;
 
   return (
@@ -82,9 +100,10 @@ export function SignInForm() {
           onChange={(event) => {
             update('email')(event.currentTarget.value);
           }}
-          error={fieldErrors.email}
+          error={emailError}
         />
         <PasswordInput
+          ref={passwordRef}
           id="sign-in-password"
           label={t('password')}
           autoComplete="current-password"
@@ -94,7 +113,7 @@ export function SignInForm() {
           onChange={(event) => {
             update('password')(event.currentTarget.value);
           }}
-          error={fieldErrors.password}
+          error={passwordError}
         />
         <Group justify="flex-end" mt={-6}>
           <Anchor component={Link} to="/forgot-password" size="sm" fw={600}>

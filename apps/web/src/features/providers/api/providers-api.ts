@@ -1,10 +1,17 @@
 import { PAGE_SIZE, type CreateDoctorData } from '@telehealth/shared';
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+  type InfiniteData,
+} from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
 
-const DOCTOR_FIELDS = 'id firstName lastName email specialty experience phone bio isActive createdAt owner';
+const DOCTOR_FIELDS =
+  'id firstName lastName email specialty experience phone bio isActive createdAt owner invitationPending invitationExpiresAt';
 
 export const DoctorSchema = z.object({
   id: z.string(),
@@ -19,6 +26,10 @@ export const DoctorSchema = z.object({
   createdAt: z.string(),
   /** The provider's account id (what a patient's `owner` holds). */
   owner: z.string(),
+  /** Administrators only (null for others): the account has no password yet, so nobody can sign in to it. */
+  invitationPending: z.boolean().nullable(),
+  /** Administrators only: when the newest unused invitation link stops working (may be past); null when none. */
+  invitationExpiresAt: z.string().nullable(),
 });
 export type Doctor = z.infer<typeof DoctorSchema>;
 
@@ -71,13 +82,54 @@ export async function createDoctor(input: CreateDoctorData): Promise<Doctor> {
   return data.createDoctor;
 }
 
-/** Adds a provider (administrators); every provider list and choice is read again. */
+/**
+ * Adds a provider (administrators), and with `sendInvitation` e-mails the new account its invitation; every
+ * provider list and choice is read again.
+ */
 export function useCreateDoctor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createDoctor,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: providerQueryKeys.all });
+    },
+  });
+}
+
+const SEND_INVITATION_MUTATION = `mutation SendInvitation($accountId: ID!) {
+  sendInvitation(accountId: $accountId) { success message expiresAt }
+}`;
+
+/**
+ * E-mails a provider whose account has no password yet a new invitation (administrators; the server checks);
+ * an earlier link stops working. The card shows the new link's expiry at once, and the list is read again.
+ */
+export function useSendProviderInvitation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (provider: Doctor) => {
+      const data = await graphqlRequest(
+        SEND_INVITATION_MUTATION,
+        z.object({ sendInvitation: z.object({ success: z.boolean(), message: z.string(), expiresAt: z.string() }) }),
+        { accountId: provider.owner },
+      );
+      return data.sendInvitation;
+    },
+    onSuccess: async (result, provider) => {
+      queryClient.setQueryData<InfiniteData<DoctorPage>>(providerQueryKeys.list, (current) =>
+        current
+          ? {
+              ...current,
+              pages: current.pages.map((page) => ({
+                ...page,
+                items: page.items.map((item) =>
+                  item.id === provider.id ? { ...item, invitationExpiresAt: result.expiresAt } : item,
+                ),
+              })),
+            }
+          : current,
+      );
+      await queryClient.invalidateQueries({ queryKey: providerQueryKeys.list });
     },
   });
 }

@@ -1,6 +1,7 @@
 import {
   Alert,
   Button,
+  Checkbox,
   Group,
   Modal,
   NumberInput,
@@ -13,7 +14,13 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { BIO_MAX_LENGTH, MAX_EXPERIENCE_YEARS, MOBILE_BREAKPOINT_PX, SPECIALTIES } from '@telehealth/shared';
+import {
+  BIO_MAX_LENGTH,
+  INVITATION_VALID_HOURS,
+  MAX_EXPERIENCE_YEARS,
+  MOBILE_BREAKPOINT_PX,
+  SPECIALTIES,
+} from '@telehealth/shared';
 import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -33,7 +40,10 @@ function fieldId(field: ProviderFormField): string {
   return `provider-${field}`;
 }
 
-/** Administrators add a provider: the record and a provider account that will be invited to set a password. */
+/**
+ * Administrators add a provider: the record and a provider account, which is e-mailed an invitation to set a
+ * password unless the administrator unticks it (docs/decisions/011-provider-invitations.md).
+ */
 export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation('providers');
   const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`);
@@ -82,10 +92,23 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
     setFailure(null);
     createDoctor.mutate(result.data, {
       onSuccess: (doctor) => {
+        const name = `${doctor.firstName} ${doctor.lastName}`;
+        // An existing account that already has a password is linked, and not invited.
+        const invited = result.data.sendInvitation === true && doctor.invitationExpiresAt !== null;
         notifications.show({
           color: 'teal',
           icon: <IconCheck size={18} />,
-          message: t('form.created', { name: `${doctor.firstName} ${doctor.lastName}` }),
+          message: [
+            t('form.created', { name }),
+            invited
+              ? t('form.invitationSent', { email: doctor.email })
+              : doctor.invitationPending
+                ? t('form.invitationNotSent')
+                : null,
+          ]
+            .filter(Boolean)
+            .join(' '),
+          closeButtonProps: { 'aria-label': t('closeNotification') },
         });
         reset();
         onClose();
@@ -210,6 +233,16 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
               </Text>
             }
             inputWrapperOrder={['label', 'input', 'description', 'error']}
+          />
+          <Checkbox
+            id="provider-sendInvitation"
+            label={t('form.sendInvitation')}
+            description={t('form.sendInvitationHint', { hours: INVITATION_VALID_HOURS })}
+            checked={values.sendInvitation}
+            onChange={(event) => {
+              const { checked } = event.currentTarget;
+              setValues((current) => ({ ...current, sendInvitation: checked }));
+            }}
           />
           {failure ? (
             <Alert color="red" variant="light" role="alert">

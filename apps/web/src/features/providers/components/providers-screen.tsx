@@ -112,7 +112,7 @@ export function ProvidersScreen({ role }: { role: Role }) {
         <SimpleGrid cols={GRID_COLS} spacing="md" role="list">
           {providers.map((provider) => (
             <div role="listitem" key={provider.id}>
-              <ProviderCard provider={provider} />
+              <ProviderCard provider={provider} canManage={canAdd} />
             </div>
           ))}
         </SimpleGrid>

@@ -33,7 +33,23 @@ describe('validateCreateDoctor', () => {
         email: 'ines@example.com',
         specialty: 'Psychiatry',
         experience: 0,
+        sendInvitation: true,
       },
+    });
+  });
+
+  it('sends the invitation unless it is unticked', () => {
+    const values = {
+      ...emptyProviderFormValues(),
+      firstName: 'Ines',
+      lastName: 'Carvalho',
+      email: 'ines@example.com',
+      specialty: 'Psychiatry' as const,
+    };
+    expect(emptyProviderFormValues().sendInvitation).toBe(true);
+    expect(validateCreateDoctor({ ...values, sendInvitation: false })).toMatchObject({
+      ok: true,
+      data: { sendInvitation: false },
     });
   });
 

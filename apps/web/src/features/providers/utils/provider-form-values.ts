@@ -11,6 +11,8 @@ export interface ProviderFormValues {
   experience: number | string;
   phone: string;
   bio: string;
+  /** E-mail the new account an invitation to set its password (on unless the administrator unticks it). */
+  sendInvitation: boolean;
 }
 
 export const PROVIDER_FORM_FIELDS = [
@@ -25,12 +27,21 @@ export const PROVIDER_FORM_FIELDS = [
 export type ProviderFormField = (typeof PROVIDER_FORM_FIELDS)[number];
 
 export function emptyProviderFormValues(): ProviderFormValues {
-  return { firstName: '', lastName: '', email: '', specialty: null, experience: '', phone: '', bio: '' };
+  return {
+    firstName: '',
+    lastName: '',
+    email: '',
+    specialty: null,
+    experience: '',
+    phone: '',
+    bio: '',
+    sendInvitation: true,
+  };
 }
 
 /**
  * The createDoctor input checked with the shared schema. An empty experience means 0 years (the
- * specification's rule); blank phone and bio are left out.
+ * specification's rule); blank phone and bio are left out; whether to send the invitation is always said.
  */
 export function validateCreateDoctor(
   values: ProviderFormValues,
@@ -43,6 +54,7 @@ export function validateCreateDoctor(
     experience: values.experience === '' ? 0 : values.experience,
     ...(values.phone.trim() ? { phone: values.phone } : {}),
     ...(values.bio.trim() ? { bio: values.bio } : {}),
+    sendInvitation: values.sendInvitation,
   });
   if (!parsed.success) return { ok: false, errors: fieldErrorsFromZod(parsed.error) };
   const data = Object.fromEntries(
