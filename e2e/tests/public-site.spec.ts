@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures.ts';
+import { DASHBOARD_HEADINGS } from '@telehealth/shared';
+import { demoAccount, expect, submitSignInForm, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { PRACTICE_SETTINGS } from '../support/servers.ts';
 
@@ -114,9 +115,15 @@ test('the public site is its own small page; its links lead into the app', async
   expect(scripts.filter((path) => /^\/assets\/app-[\w-]+\.js$/.test(path))).toEqual([]);
   expect(scripts.some((path) => /^\/assets\/site-[\w-]+\.js$/.test(path))).toBe(true);
 
+  // The sign-in page is part of the site too (decision 013); signing in loads the app.
   await page.getByRole('button', { name: 'Contact & Login' }).click();
   await page.getByRole('link', { name: 'Patient Login' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+  expect(scripts.filter((path) => /^\/assets\/app-[\w-]+\.js$/.test(path))).toEqual([]);
+
+  await submitSignInForm(page, demoAccount('patient').email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: DASHBOARD_HEADINGS.patient })).toBeVisible();
   expect(scripts.some((path) => /^\/assets\/app-[\w-]+\.js$/.test(path))).toBe(true);
 });
 

@@ -31,7 +31,8 @@ function writeFixtureBuild(): string {
     'index.html': { file: 'assets/app.js', imports: ['_react.js'], isEntry: true },
     '_react.js': { file: 'assets/react.js' },
     '_forms.js': { file: 'assets/forms.js', imports: ['_react.js'], css: ['assets/forms.css'] },
-    'src/app/routes/login.tsx': {
+    'site.html': { file: 'assets/site.js', imports: ['_react.js'], isEntry: true },
+    'src/site-login.tsx': {
       file: 'assets/login.js',
       imports: ['_forms.js', '_react.js'],
       css: ['assets/login.css'],
@@ -128,19 +129,28 @@ describe('pages served with their bootstrap', () => {
     }
   });
 
-  it('names the login screen’s files on every page a signed-out visitor ends at the login', async () => {
-    for (const url of ['/login', '/dashboard', '/patients/1/edit', '/index.html', '/.vite/manifest.json']) {
+  it('sends the sign-in page as the site’s page too, naming its own module’s files', async () => {
+    const page = await get('/login');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('src="/assets/site.js"');
+    expect(bootstrapOf(page.body).signedIn).toBe(false);
+    expect(preloads(page.body)).toEqual([
+      'assets/react.js',
+      'assets/login.js',
+      'assets/forms.js',
+      'assets/login.css',
+      'assets/forms.css',
+    ]);
+  });
+
+  it('sends the single-page app for every other path, naming only what a signed-out visitor will use', async () => {
+    for (const url of ['/dashboard', '/patients/1/edit', '/index.html', '/.vite/manifest.json']) {
       const page = await get(url);
       expect(page.statusCode, url).toBe(200);
       expect(page.body, url).toContain('src="/assets/app.js"');
       expect(bootstrapOf(page.body).signedIn).toBe(false);
-      expect(preloads(page.body)).toEqual([
-        'assets/react.js',
-        'assets/login.js',
-        'assets/forms.js',
-        'assets/login.css',
-        'assets/forms.css',
-      ]);
+      // The app sends a signed-out visitor on to the sign-in page at once.
+      expect(preloads(page.body)).toEqual(['assets/react.js']);
     }
     const invite = await get('/invite');
     expect(preloads(invite.body)).toEqual([

@@ -17,16 +17,20 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /**
- * The public site's pages: a small page of their own (site.html, no router, no form library), so a visitor's
- * first page loads fast. Every other path is the single-page app (index.html).
+ * The public site's pages: a small page of their own (site.html: no router, no component library, no query
+ * cache), so a visitor's first page, and the sign-in page everyone passes through, load fast. Every other path
+ * is the single-page app (index.html). Decisions 012 and 013.
  */
-export const SITE_PAGES: ReadonlySet<string> = new Set(['/', '/home', '/coming-soon']);
+export const SITE_PAGES: ReadonlySet<string> = new Set(['/', '/home', '/coming-soon', '/login']);
 
 /** Pages only for people who are not signed in: a live session goes to the dashboard instead. */
 const SIGNED_OUT_PAGES: ReadonlySet<string> = new Set(['/', '/login']);
 
 /** The account pages reached from an e-mail (the single-page app's `account-setup` route module). */
 const ACCOUNT_PAGES: ReadonlySet<string> = new Set(['/invite', '/forgot-password', '/reset-password']);
+
+/** The module a site page loads on its own (src/site-main.tsx), beyond the site's entry. */
+const SITE_PAGE_MODULES: Readonly<Record<string, string[]>> = { '/login': ['src/site-login.tsx'] };
 
 interface ManifestChunk {
   file: string;
@@ -36,14 +40,13 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>;
 
 /**
- * The route module the single-page app will load first for a request, so the page can ask for it at once
- * instead of after its first script has run: signed out, that is the login screen (where every signed-in path
- * leads) or an account page; signed in, the app's frame.
+ * The module a page will load first after its entry, so the page can ask for it at once instead of after its
+ * first script has run: the sign-in page's on the site; in the single-page app, an account page signed out
+ * (any other path then leads to the sign-in page), the app's frame signed in.
  */
-function firstRouteModules(pathname: string, signedIn: boolean | null): string[] {
-  if (signedIn === false) {
-    return [ACCOUNT_PAGES.has(pathname) ? 'src/app/routes/account-setup.tsx' : 'src/app/routes/login.tsx'];
-  }
+function firstModules(pathname: string, signedIn: boolean | null): string[] {
+  if (SITE_PAGES.has(pathname)) return SITE_PAGE_MODULES[pathname] ?? [];
+  if (signedIn === false) return ACCOUNT_PAGES.has(pathname) ? ['src/app/routes/account-setup.tsx'] : [];
   if (signedIn === null) return [];
   return ['src/app/routes/app-layout.tsx', ...(pathname === '/dashboard' ? ['src/app/routes/dashboard.tsx'] : [])];
 }
@@ -170,11 +173,12 @@ export async function registerWebApp(
     const sitePage = SITE_PAGES.has(pathname) ? await templates.get(path.join(distDir, 'site.html')) : null;
     const template = sitePage ?? (await templates.get(path.join(distDir, 'index.html')));
     if (template === null) return reply.code(503).type('text/plain').send('The web app is being rebuilt.');
-    const manifest = sitePage ? null : await manifests.get(path.join(distDir, '.vite/manifest.json'));
+    const modules = firstModules(pathname, signedIn);
+    const manifest = modules.length > 0 ? await manifests.get(path.join(distDir, '.vite/manifest.json')) : null;
     const html = renderPage({
       template,
       bootstrap: { config, signedIn },
-      preload: manifest ? chunkFiles(manifest, firstRouteModules(pathname, signedIn)) : { scripts: [], styles: [] },
+      preload: manifest ? chunkFiles(manifest, modules) : { scripts: [], styles: [] },
     });
 
     // Says whether this browser is signed in: no shared cache may keep it, and the browser must ask again.

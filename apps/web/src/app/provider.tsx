@@ -7,7 +7,7 @@ import { useAppConfig } from '../lib/auth.ts';
 import { i18n } from '../lib/i18n.ts';
 import { AppConfigContext } from '../lib/page-bootstrap.ts';
 import { queryClient } from '../lib/query-client.ts';
-import { cssVariablesResolver, theme } from './theme.ts';
+import { cssVariablesResolver, theme } from '../components/theme.ts';
 
 /** Everything a screen relies on: theme, server-state cache and translations. */
 export function AppProvider({ children }: { children: ReactNode }) {

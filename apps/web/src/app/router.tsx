@@ -24,10 +24,8 @@ export const routes: RouteObject[] = [
     children: [
       {
         Component: PublicOnlyRoute,
-        children: [
-          { index: true, lazy: () => import('./routes/landing.tsx') },
-          { path: 'login', lazy: () => import('./routes/login.tsx') },
-        ],
+        // /login is the public site's own page (site-main.tsx), reached by a document load (guards.tsx).
+        children: [{ index: true, lazy: () => import('./routes/landing.tsx') }],
       },
       {
         Component: PublicRoute,

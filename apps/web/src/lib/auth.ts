@@ -2,7 +2,6 @@ import {
   AppConfigSchema,
   CurrentUserSchema,
   PageBootstrapSchema,
-  SIGN_IN_STEPS,
   type AppConfig,
   type CurrentUser,
 } from '@telehealth/shared';
@@ -13,23 +12,12 @@ import { z } from 'zod';
 import { graphqlRequest, onUnauthenticated } from './graphql.ts';
 import { queryClient, shouldRetryQuery } from './query-client.ts';
 import { broadcastSessionEvent, startSessionSync } from './session-sync.ts';
+import { demoSignIn, isSignedInResult, USER_FIELDS } from './sign-in.ts';
 
 // The session is app-wide state: the route guards, the header, the dashboard and the idle timer all read it,
 // so it lives here rather than in one feature (features never import each other).
 
-const USER_FIELDS = 'userId email name role source';
-
 export type { AppConfig } from '@telehealth/shared';
-
-export const SignInResultSchema = z.object({
-  success: z.boolean(),
-  user: CurrentUserSchema.nullable(),
-  error: z.string().nullable(),
-  nextStep: z.enum(SIGN_IN_STEPS).nullable(),
-});
-export type SignInResultData = z.infer<typeof SignInResultSchema>;
-
-export const SIGN_IN_RESULT_FIELDS = `success user { ${USER_FIELDS} } error nextStep`;
 
 export const sessionQueryKeys = {
   currentUser: ['session', 'me'] as const,
@@ -44,7 +32,6 @@ const APP_CONFIG_QUERY = `query AppConfig {
   }
 }`;
 const SIGN_OUT_MUTATION = 'mutation SignOut { signOut }';
-const DEMO_SIGN_IN_MUTATION = `mutation DemoSignIn($email: String!) { demoSignIn(email: $email) { ${SIGN_IN_RESULT_FIELDS} } }`;
 
 // --- Why the last session ended, so the login screen can say "Your session expired". ------------------------
 
@@ -202,17 +189,12 @@ export function useSignOut() {
   });
 }
 
-export async function demoSignIn(email: string): Promise<SignInResultData> {
-  const data = await graphqlRequest(DEMO_SIGN_IN_MUTATION, z.object({ demoSignIn: SignInResultSchema }), { email });
-  return data.demoSignIn;
-}
-
 /** Signs in as a seeded demo account (demo mode only); on success the user becomes the signed-in person. */
 export function useDemoSignIn() {
   return useMutation({
     mutationFn: demoSignIn,
     onSuccess: (result) => {
-      if (result.success && result.user && result.nextStep === 'DONE') completeSignIn(result.user);
+      if (isSignedInResult(result)) completeSignIn(result.user);
     },
   });
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 import { describeError } from './errors.ts';
 import { GraphQLRequestError } from './graphql.ts';
+// The page's texts (errors.ts uses the page's i18next instance, set up by lib/i18n.ts in the app).
+import './i18n.ts';
 
 const graphqlError = (message: string, code?: string) =>
   new GraphQLRequestError('graphql', [{ message, ...(code ? { extensions: { code } } : {}) }]);

@@ -2,7 +2,8 @@ import { ERROR_CODES } from '@telehealth/shared';
 import { ZodError } from 'zod';
 
 import { isGraphQLRequestError } from './graphql.ts';
-import { i18n } from './i18n.ts';
+// The page's instance (lib/i18n-core.ts), so the public site's sign-in can use this too.
+import i18n from 'i18next';
 
 /**
  * The text a person sees for a failed call, after the specification's error catalogue: the server's own

@@ -62,12 +62,14 @@ function storedLanguage(): string {
 export const DEFAULT_NAMESPACE = 'common';
 
 /**
- * An i18next instance with `englishResources` bundled (English is the fallback of every other language, and
- * the first paint must not wait for it) and every other language loaded on demand. `ready` settles once the
- * chosen language's texts are in, so a page can wait for them instead of flashing English first.
+ * Sets up the page's i18next instance (the library's default one: a page has one language, and code shared by
+ * the public site and the single-page app, such as lib/translate-message.ts, uses it without knowing which page
+ * it runs in) with `englishResources` bundled (English is the fallback of every other language, and the first
+ * paint must not wait for it) and every other language loaded on demand. `ready` settles once the chosen
+ * language's texts are in, so a page can wait for them instead of flashing English first.
  */
 export function createI18n(englishResources: Record<string, ResourceKey>): { i18n: I18n; ready: Promise<unknown> } {
-  const i18n = i18next.createInstance();
+  const i18n = i18next;
   const ready = i18n
     .use(lazyLocaleBackend)
     .use(initReactI18next)

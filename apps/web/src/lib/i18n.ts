@@ -1,4 +1,4 @@
-import { DASHBOARD_HEADINGS, MESSAGES, PATIENT_LABELS, PATIENT_MESSAGES, ROLE_LABELS } from '@telehealth/shared';
+import { DASHBOARD_HEADINGS, PATIENT_LABELS, PATIENT_MESSAGES } from '@telehealth/shared';
 
 import accessRequest from '../locales/en/access-request.json';
 import accessReview from '../locales/en/access-review.json';
@@ -13,18 +13,7 @@ import publicSite from '../locales/en/public.json';
 import screens from '../locales/en/screens.json';
 import session from '../locales/en/session.json';
 import { createI18n } from './i18n-core.ts';
-
-/**
- * The English texts the server and the browser share live in @telehealth/shared; they are the `shared`
- * namespace here so a translation can override them like any other text (locales/es/shared.json).
- */
-const sharedEn = {
-  messages: MESSAGES,
-  roles: ROLE_LABELS,
-  dashboardHeadings: DASHBOARD_HEADINGS,
-  patientMessages: PATIENT_MESSAGES,
-  patientLabels: PATIENT_LABELS,
-} as const;
+import { sharedSignInTexts } from './shared-texts.ts';
 
 /** Every namespace of the app, bundled in English (see createI18n). */
 export const englishResources = {
@@ -40,7 +29,12 @@ export const englishResources = {
   public: publicSite,
   'access-review': accessReview,
   account,
-  shared: sharedEn,
+  shared: {
+    ...sharedSignInTexts,
+    dashboardHeadings: DASHBOARD_HEADINGS,
+    patientMessages: PATIENT_MESSAGES,
+    patientLabels: PATIENT_LABELS,
+  },
 } as const;
 
 export const NAMESPACES = Object.keys(englishResources) as (keyof typeof englishResources)[];

@@ -1,6 +1,7 @@
 import { PATIENT_ACCESS_REQUEST_LABELS, PROVIDER_ACCESS_REQUEST_LABELS } from '@telehealth/shared';
 
-import { i18n } from './i18n.ts';
+// The page's instance, whichever page set it up (lib/i18n-core.ts): the public site's or the single-page app's.
+import i18n from 'i18next';
 
 /**
  * The messages of @telehealth/shared (its zod schemas, and the server's answers) are English, word for word

@@ -1,14 +1,22 @@
 import { MantineProvider } from '@mantine/core';
 import type { CurrentUser } from '@telehealth/shared';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { clearSessionEndReason, endSession, sessionQueryKeys } from '../../lib/auth.ts';
 import '../../lib/i18n.ts';
+import { goToLogin } from '../../lib/login-handoff.ts';
+import type * as LoginHandoffModule from '../../lib/login-handoff.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { AdminRoute, ProtectedRoute, PublicOnlyRoute } from './guards.tsx';
+
+// The sign-in page is a document load (the public site's page): the test sees what it was told instead.
+vi.mock('../../lib/login-handoff.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof LoginHandoffModule>()),
+  goToLogin: vi.fn(),
+}));
 
 const provider: CurrentUser = {
   userId: 'u1',
@@ -18,15 +26,10 @@ const provider: CurrentUser = {
   source: 'server',
 };
 
-function LoginProbe() {
-  const location = useLocation();
-  return <output aria-label="login state">{JSON.stringify(location.state ?? {})}</output>;
-}
-
 function renderAt(path: string) {
   const router = createMemoryRouter(
     [
-      { Component: PublicOnlyRoute, children: [{ path: '/login', Component: LoginProbe }] },
+      { Component: PublicOnlyRoute, children: [{ path: '/', element: <h1>Landing</h1> }] },
       {
         Component: ProtectedRoute,
         children: [
@@ -66,37 +69,31 @@ function signedInAs(user: CurrentUser | null) {
 afterEach(() => {
   queryClient.clear();
   clearSessionEndReason();
+  vi.mocked(goToLogin).mockClear();
 });
 
 describe('route guards', () => {
-  it('sends a signed-out person to /login and remembers the route they asked for', async () => {
+  it('sends a signed-out person to the sign-in page, remembering the route they asked for', async () => {
     signedInAs(null);
-    const router = renderAt('/calendar');
-    expect(await screen.findByLabelText('login state')).toHaveProperty('textContent', '{"from":"/calendar"}');
-    expect(router.state.location.pathname).toBe('/login');
-  });
-
-  it('returns to the remembered route once signed in', async () => {
-    signedInAs(null);
-    const router = renderAt('/calendar');
-    await screen.findByLabelText('login state');
-    act(() => {
-      queryClient.setQueryData(sessionQueryKeys.currentUser, provider);
+    renderAt('/calendar');
+    await waitFor(() => {
+      expect(goToLogin).toHaveBeenCalledWith({ from: '/calendar' }, { replace: true });
     });
-    expect(await screen.findByRole('heading', { name: 'Calendar' })).toBeDefined();
-    expect(router.state.location.pathname).toBe('/calendar');
+    expect(goToLogin).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('heading', { name: 'Calendar' })).toBeNull();
   });
 
-  it('tells /login that the session expired when it ends while in use', async () => {
+  it('tells the sign-in page that the session expired when it ends while in use', async () => {
     signedInAs(provider);
     renderAt('/calendar');
     await screen.findByRole('heading', { name: 'Calendar' });
     act(() => {
       endSession('expired');
     });
-    expect((await screen.findByLabelText('login state')).textContent).toBe(
-      '{"from":"/calendar","sessionExpired":true}',
-    );
+    await waitFor(() => {
+      expect(goToLogin).toHaveBeenCalledWith({ from: '/calendar', sessionExpired: true }, { replace: true });
+    });
+    expect(screen.queryByRole('heading', { name: 'Calendar' })).toBeNull();
   });
 
   it('forgets the route after a deliberate sign-out', async () => {
@@ -106,14 +103,17 @@ describe('route guards', () => {
     act(() => {
       endSession('signed-out');
     });
-    expect((await screen.findByLabelText('login state')).textContent).toBe('{}');
+    await waitFor(() => {
+      expect(goToLogin).toHaveBeenCalledWith({}, { replace: true });
+    });
   });
 
-  it('sends a signed-in person away from /login to the dashboard', async () => {
+  it('sends a signed-in person away from / to the dashboard', async () => {
     signedInAs(provider);
-    const router = renderAt('/login');
+    const router = renderAt('/');
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeDefined();
     expect(router.state.location.pathname).toBe('/dashboard');
+    expect(goToLogin).not.toHaveBeenCalled();
   });
 
   it('shows Access Denied with the administrator message to non-admins under /admin', async () => {

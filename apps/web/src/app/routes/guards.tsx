@@ -1,12 +1,14 @@
 import { Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 
 import { AccessDenied } from '../../components/access-denied.tsx';
-import { CrisisLines } from '../../components/crisis-lines.tsx';
+import { CrisisLines } from '../../components/crisis-lines/index.ts';
 import { FullPageSpinner } from '../../components/full-page-spinner.tsx';
 import { useAppConfig, useCurrentUser, useSessionEndReason } from '../../lib/auth.ts';
 import { describeError } from '../../lib/errors.ts';
+import { goToLogin, type LoginHandoff } from '../../lib/login-handoff.ts';
 import { canUseAdminConsole, decideProtectedRoute, decidePublicOnlyRoute, type SessionCheck } from '../route-guard.ts';
 
 function useSessionCheck(): SessionCheck & { retry: () => void; error: unknown } {
@@ -30,16 +32,15 @@ function useConfigSettled(): boolean {
   return !config.isPending || config.fetchStatus === 'idle';
 }
 
-/** `/` and `/login`: only for people who are not signed in. */
+/** `/` (when the app navigates there itself): only for people who are not signed in. */
 export function PublicOnlyRoute() {
   const { t } = useTranslation();
   const check = useSessionCheck();
   const configSettled = useConfigSettled();
-  const location = useLocation();
-  const decision = decidePublicOnlyRoute(check, location.state);
+  const decision = decidePublicOnlyRoute(check);
 
   if (decision.type === 'redirect') return <Navigate to={decision.to} replace />;
-  if (decision.type === 'checking' || !configSettled) return <FullPageSpinner label={t('checkingSession')} />;
+  if (decision.type !== 'render' || !configSettled) return <FullPageSpinner label={t('checkingSession')} />;
   return <Outlet />;
 }
 
@@ -62,7 +63,9 @@ export function ProtectedRoute() {
     case 'render':
       return <Outlet />;
     case 'redirect':
-      return <Navigate to={decision.to} state={decision.state} replace />;
+      return <Navigate to={decision.to} replace />;
+    case 'sign-in':
+      return <SignInPage handoff={decision.handoff} />;
     case 'checking':
       return <FullPageSpinner label={t('checkingSession')} />;
     case 'check-failed':
@@ -76,6 +79,21 @@ export function AdminRoute() {
   const { data: user } = useCurrentUser();
   if (!canUseAdminConsole(user)) return <AccessDenied message={t('shared:messages.adminRequired')} />;
   return <Outlet />;
+}
+
+/**
+ * Loads the sign-in page (the public site's own page, docs/decisions/013-sign-in-on-the-public-site.md). A
+ * document load also drops everything this page still holds in memory of the person who was signed in.
+ */
+function SignInPage({ handoff }: { handoff: LoginHandoff }) {
+  const { t } = useTranslation();
+  const sent = useRef(false);
+  useEffect(() => {
+    if (sent.current) return;
+    sent.current = true;
+    goToLogin(handoff, { replace: true });
+  }, [handoff]);
+  return <FullPageSpinner label={t('checkingSession')} />;
 }
 
 function SessionCheckFailed({ message, onRetry }: { message: string; onRetry: () => void }) {

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, ScrollRestoration, useRouteError } from 'react-router';
 
-import { CrisisLines } from '../../components/crisis-lines.tsx';
+import { CrisisLines } from '../../components/crisis-lines/index.ts';
 
 export function RootLayout() {
   return (

@@ -1,1 +1,1 @@
-export { LoginScreen, type LoginScreenProps } from './components/login-screen.tsx';
+export { LoginPage, type LoginPageProps } from './components/login-page.tsx';

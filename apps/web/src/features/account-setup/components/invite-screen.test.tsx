@@ -1,33 +1,17 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { tooManyRequestsMessage } from '@telehealth/shared';
-import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { i18n } from '../../../lib/i18n.ts';
 import { mockGraphQL } from '../../../testing/graphql-mock.ts';
 import { renderRoutes } from '../../../testing/render.tsx';
+import { followSignInLink } from '../../../testing/sign-in-link.ts';
 import { InviteScreen } from './invite-screen.tsx';
 
 const PASSWORD = 'Good-Pass-2026!';
 
-function SignInProbe() {
-  const location = useLocation();
-  return (
-    <>
-      <h1>Sign in page</h1>
-      <output aria-label="login state">{JSON.stringify(location.state ?? {})}</output>
-    </>
-  );
-}
-
 function renderInvite(path: string) {
-  return renderRoutes(
-    [
-      { path: '/invite', element: <InviteScreen /> },
-      { path: '/login', element: <SignInProbe /> },
-    ],
-    path,
-  );
+  return renderRoutes([{ path: '/invite', element: <InviteScreen /> }], path);
 }
 
 afterEach(async () => {
@@ -71,11 +55,10 @@ describe('InviteScreen', () => {
       password: PASSWORD,
     });
 
-    // The sign-in page is told the address in router state, not in the URL.
-    fireEvent.click(screen.getByRole('link', { name: 'Go to Sign In' }));
-    expect((await screen.findByRole('status', { name: 'login state' })).textContent).toBe(
-      JSON.stringify({ email: 'new@example.test' }),
-    );
+    // The sign-in page is told the address through this tab's storage, not in the URL.
+    expect(followSignInLink(screen.getByRole('link', { name: 'Go to Sign In' }))).toEqual({
+      email: 'new@example.test',
+    });
   });
 
   it('explains an expired invitation', async () => {

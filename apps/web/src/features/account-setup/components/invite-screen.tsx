@@ -7,6 +7,7 @@ import { Link, useLocation } from 'react-router';
 
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
+import { LOGIN_PATH, writeLoginHandoff } from '../../../lib/login-handoff.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { invitationStatusQueryOptions, useAcceptInvitation } from '../api/account-setup-api.ts';
@@ -29,7 +30,14 @@ export function InviteScreen() {
     return (
       <AccountFrame title={t('invite.doneTitle')}>
         <Text>{t('invite.doneBody', { email: doneEmail })}</Text>
-        <Button component={Link} to="/login" state={{ email: doneEmail }} style={{ alignSelf: 'flex-start' }}>
+        <Button
+          component="a"
+          href={LOGIN_PATH}
+          onClick={() => {
+            writeLoginHandoff({ email: doneEmail });
+          }}
+          style={{ alignSelf: 'flex-start' }}
+        >
           {t('goToSignIn')}
         </Button>
       </AccountFrame>
@@ -80,7 +88,7 @@ function InvitationRefused({ reason }: { reason: Refusal }) {
         <Text size="sm">{t(`invite.${reason}Next`, { hours: INVITATION_VALID_HOURS })}</Text>
       </Alert>
       <Group gap="sm">
-        <Button component={Link} to="/login" variant={reason === 'used' ? 'filled' : 'default'}>
+        <Button component="a" href={LOGIN_PATH} variant={reason === 'used' ? 'filled' : 'default'}>
           {t('goToSignIn')}
         </Button>
         {reason === 'used' ? (

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 
 import { describeError } from '../../../lib/errors.ts';
+import { LOGIN_PATH, writeLoginHandoff } from '../../../lib/login-handoff.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { useRequestPasswordReset, useResetPassword, type ResetPasswordVariables } from '../api/account-setup-api.ts';
@@ -26,7 +27,14 @@ function ResetDone({ email }: { email: string | null }) {
       <Alert color="teal" variant="light" role="status">
         {translateMessage(PASSWORD_RESET_MESSAGES.done)}
       </Alert>
-      <Button component={Link} to="/login" state={email ? { email } : undefined} style={{ alignSelf: 'flex-start' }}>
+      <Button
+        component="a"
+        href={LOGIN_PATH}
+        onClick={() => {
+          if (email) writeLoginHandoff({ email });
+        }}
+        style={{ alignSelf: 'flex-start' }}
+      >
         {t('goToSignIn')}
       </Button>
     </AccountFrame>
@@ -119,7 +127,7 @@ export function ForgotPasswordScreen() {
           <Button type="submit" loading={request.isPending}>
             {t('forgot.send')}
           </Button>
-          <Anchor component={Link} to="/login" size="sm">
+          <Anchor href={LOGIN_PATH} size="sm">
             {t('backToSignIn')}
           </Anchor>
         </Stack>

@@ -23,7 +23,7 @@ import {
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { CrisisLines } from '../../../components/crisis-lines.tsx';
+import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';

@@ -1,40 +1,36 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { SignInInputSchema, type SignInInput } from '@telehealth/shared';
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 
-import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
-import { useSignIn } from '../api/sign-in.ts';
+import { IconEye, IconEyeOff } from '../../../components/icons.tsx';
+import type { SignInResultData } from '../../../lib/sign-in.ts';
+import { loadSignInLogic, useSignInLogic } from '../hooks/use-sign-in-logic.ts';
+import type { SignInFieldErrors } from '../utils/sign-in-logic.ts';
+import classes from './login-page.module.css';
 
-type FieldErrors = Partial<Record<keyof SignInInput, string>>;
-
-/** Checks the form with the shared schema; the first problem of each field is shown at that field. */
-export function validateSignIn(values: {
-  email: string;
-  password: string;
-}): { ok: true; data: SignInInput } | { ok: false; errors: FieldErrors } {
-  const parsed = SignInInputSchema.safeParse(values);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  const errors: FieldErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0];
-    if ((field === 'email' || field === 'password') && !errors[field]) errors[field] = issue.message;
-  }
-  return { ok: false, errors };
-}
+type Attempt =
+  | { state: 'idle' }
+  | { state: 'pending' }
+  | { state: 'answered'; result: SignInResultData }
+  | { state: 'failed'; error: unknown }
+  /** The sign-in logic did not arrive (the connection dropped). */
+  | { state: 'unavailable' };
 
 export interface SignInFormProps {
   /** The address to sign in with, when the page before knows it (a password was just set): filled in, password focused. */
   initialEmail?: string | null | undefined;
+  /** The server signed the person in: the page goes on (the form stays busy meanwhile). */
+  onSignedIn: (result: SignInResultData) => void;
 }
 
-export function SignInForm({ initialEmail }: SignInFormProps) {
+export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
   const { t } = useTranslation(['auth', 'shared']);
+  const id = useId();
   const [values, setValues] = useState({ email: initialEmail ?? '', password: '' });
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const signIn = useSignIn();
+  const logic = useSignInLogic();
+  const [fieldErrors, setFieldErrors] = useState<SignInFieldErrors>({});
+  const [attempt, setAttempt] = useState<Attempt>({ state: 'idle' });
+  const [passwordShown, setPasswordShown] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -43,93 +39,161 @@ export function SignInForm({ initialEmail }: SignInFormProps) {
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const result = validateSignIn(values);
-    if (!result.ok) {
-      setFieldErrors(result.errors);
-      const firstInvalid = result.errors.email ? 'email' : 'password';
-      document.getElementById(`sign-in-${firstInvalid}`)?.focus();
-      return;
-    }
-    setFieldErrors({});
-    signIn.mutate(result.data);
+    if (attempt.state === 'pending') return;
+    setAttempt({ state: 'pending' });
+    loadSignInLogic().then(
+      (loaded) => {
+        const checked = loaded.validateSignIn(values);
+        if (!checked.ok) {
+          setAttempt({ state: 'idle' });
+          setFieldErrors(checked.errors);
+          (checked.errors.email ? emailRef : passwordRef).current?.focus();
+          return;
+        }
+        setFieldErrors({});
+        loaded.signIn(checked.data).then(
+          (result) => {
+            if (loaded.isSignedInResult(result)) onSignedIn(result);
+            else setAttempt({ state: 'answered', result });
+          },
+          (error: unknown) => {
+            setAttempt({ state: 'failed', error });
+          },
+        );
+      },
+      () => {
+        setAttempt({ state: 'unavailable' });
+      },
+    );
   };
 
-  const update = (field: keyof SignInInput) => (value: string) => {
+  const update = (field: keyof SignInFieldErrors, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));
     if (fieldErrors[field]) setFieldErrors((current) => ({ ...current, [field]: undefined }));
   };
 
-  // Messages stay in English (the shared schema's, the server's) and are said in the page's language when shown.
-  const result = signIn.data;
-  const failure = signIn.error
-    ? translateMessage(describeError(signIn.error))
-    : result && !result.success
-      ? result.error
-        ? translateMessage(result.error)
-        : t('shared:messages.invalidCredentials')
-      : null;
-  const emailError = fieldErrors.email ? translateMessage(fieldErrors.email, { label: t('email') }) : undefined;
-  const passwordError = fieldErrors.password
-    ? translateMessage(fieldErrors.password, { label: t('password') })
-    : undefined;
+  // Messages stay in English (the shared schema's, the server's) and are said in the page's language when shown
+  // (there are none before the logic has arrived).
+  const say = (message: string, label?: string) =>
+    logic ? logic.translateMessage(message, label ? { label } : {}) : message;
+  const result = attempt.state === 'answered' ? attempt.result : null;
+  const failure =
+    attempt.state === 'unavailable'
+      ? t('signInUnavailable')
+      : attempt.state === 'failed'
+        ? say(logic ? logic.describeError(attempt.error) : t('shared:messages.unexpected'))
+        : result && !result.success
+          ? result.error
+            ? say(result.error)
+            : t('shared:messages.invalidCredentials')
+          : null;
   const pendingStep = result?.success && result.nextStep && result.nextStep !== 'DONE' ? result.nextStep : null;
+  const emailError = fieldErrors.email ? say(fieldErrors.email, t('email')) : null;
+  const passwordError = fieldErrors.password ? say(fieldErrors.password, t('password')) : null;
+  const busy = attempt.state === 'pending';
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t('heading')}>
-      <Stack gap="md">
-        {failure ? (
-          <Alert color="red" variant="light" title={t('shared:messages.loginFailed')} role="alert">
-            {failure}
-          </Alert>
-        ) : null}
-        {pendingStep ? (
-          <Alert color="yellow" variant="light" title={t('additionalSteps')} role="alert">
-            {t('additionalStepsBody', { step: pendingStep })}
-          </Alert>
-        ) : null}
-        <TextInput
+    <form className={classes.form} onSubmit={onSubmit} noValidate aria-label={t('heading')}>
+      {failure ? (
+        <div className={classes.alertError} role="alert">
+          <p className={classes.alertTitle}>{t('shared:messages.loginFailed')}</p>
+          <p className={classes.alertBody}>{failure}</p>
+        </div>
+      ) : null}
+      {pendingStep ? (
+        <div className={classes.alertWarning} role="alert">
+          <p className={classes.alertTitle}>{t('additionalSteps')}</p>
+          <p className={classes.alertBody}>{t('additionalStepsBody', { step: pendingStep })}</p>
+        </div>
+      ) : null}
+
+      <div className={classes.field}>
+        <label className={classes.label} htmlFor="sign-in-email">
+          {t('email')}
+          <span className={classes.required} aria-hidden>
+            *
+          </span>
+        </label>
+        <input
+          ref={emailRef}
           id="sign-in-email"
-          label={t('email')}
-          placeholder={t('emailPlaceholder')}
+          className={classes.input}
           type="email"
+          name="email"
           autoComplete="username"
           inputMode="email"
+          placeholder={t('emailPlaceholder')}
           required
-          size="md"
+          aria-invalid={emailError ? true : undefined}
+          aria-describedby={emailError ? `${id}-email-error` : undefined}
           value={values.email}
           onChange={(event) => {
-            update('email')(event.currentTarget.value);
+            update('email', event.currentTarget.value);
           }}
-          error={emailError}
         />
-        <PasswordInput
-          ref={passwordRef}
-          id="sign-in-password"
-          label={t('password')}
-          autoComplete="current-password"
-          required
-          size="md"
-          value={values.password}
-          onChange={(event) => {
-            update('password')(event.currentTarget.value);
-          }}
-          error={passwordError}
-        />
-        <Group justify="flex-end" mt={-6}>
-          <Anchor component={Link} to="/forgot-password" size="sm" fw={600}>
-            {t('forgotPassword')}
-          </Anchor>
-        </Group>
-        <Button
-          type="submit"
-          size="md"
-          fullWidth
-          loading={signIn.isPending}
-          loaderProps={{ 'aria-label': t('signingIn') }}
-        >
-          {t('signIn')}
-        </Button>
-      </Stack>
+        {emailError ? (
+          <p className={classes.fieldError} id={`${id}-email-error`}>
+            {emailError}
+          </p>
+        ) : null}
+      </div>
+
+      <div className={classes.field}>
+        <label className={classes.label} htmlFor="sign-in-password">
+          {t('password')}
+          <span className={classes.required} aria-hidden>
+            *
+          </span>
+        </label>
+        <div className={classes.inputBox}>
+          <input
+            ref={passwordRef}
+            id="sign-in-password"
+            className={classes.passwordInput}
+            type={passwordShown ? 'text' : 'password'}
+            name="password"
+            autoComplete="current-password"
+            required
+            aria-invalid={passwordError ? true : undefined}
+            aria-describedby={passwordError ? `${id}-password-error` : undefined}
+            value={values.password}
+            onChange={(event) => {
+              update('password', event.currentTarget.value);
+            }}
+          />
+          <button
+            type="button"
+            className={classes.reveal}
+            aria-label={t('showPassword')}
+            aria-pressed={passwordShown}
+            onClick={() => {
+              setPasswordShown((shown) => !shown);
+            }}
+          >
+            {passwordShown ? <IconEyeOff /> : <IconEye />}
+          </button>
+        </div>
+        {passwordError ? (
+          <p className={classes.fieldError} id={`${id}-password-error`}>
+            {passwordError}
+          </p>
+        ) : null}
+      </div>
+
+      <a className={classes.forgot} href="/forgot-password">
+        {t('forgotPassword')}
+      </a>
+
+      <button type="submit" className={classes.primaryButton} disabled={busy} aria-busy={busy}>
+        {busy ? (
+          <>
+            <span className={classes.spinner} aria-hidden />
+            {t('signingIn')}
+          </>
+        ) : (
+          t('signIn')
+        )}
+      </button>
     </form>
   );
 }

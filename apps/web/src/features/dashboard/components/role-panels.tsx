@@ -2,7 +2,7 @@ import { Card, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@m
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { CrisisLines } from '../../../components/crisis-lines.tsx';
+import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import {
   IconCalendar,
   IconChart,
@@ -125,7 +125,7 @@ export function PatientPanel() {
           </List>
         </Card>
         <div style={{ alignSelf: 'start' }}>
-          <CrisisLines p="lg" />
+          <CrisisLines />
         </div>
       </SimpleGrid>
     </Section>

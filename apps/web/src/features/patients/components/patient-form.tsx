@@ -19,7 +19,7 @@ import { useMemo, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
-import { CrisisLines } from '../../../components/crisis-lines.tsx';
+import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { IconCheck, IconShield } from '../../../components/icons.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';

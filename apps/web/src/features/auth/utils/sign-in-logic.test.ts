@@ -1,7 +1,7 @@
 import { PASSWORD_MESSAGES } from '@telehealth/shared';
 import { describe, expect, it } from 'vitest';
 
-import { validateSignIn } from './sign-in-form.tsx';
+import { validateSignIn } from './sign-in-logic.ts';
 
 describe('validateSignIn', () => {
   it('puts the shared schema messages at the fields', () => {

@@ -1,0 +1,1 @@
+export { CrisisLines } from './crisis-lines.tsx';

@@ -1,0 +1,163 @@
+import { accountLockedMessage, MESSAGES, type CurrentUser } from '@telehealth/shared';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { i18n } from '../../../lib/i18n.ts';
+import { mockGraphQL } from '../../../testing/graphql-mock.ts';
+import { LoginPage, type LoginPageProps } from './login-page.tsx';
+
+const patient: CurrentUser = {
+  userId: 'u1',
+  email: 'patient@demo.test',
+  name: 'Pat Patient',
+  role: 'patient',
+  source: 'database',
+};
+
+function renderLogin(props: Partial<LoginPageProps> = {}) {
+  const onSignedIn = vi.fn();
+  render(
+    <LoginPage
+      practiceName="Test Practice"
+      demoAccounts={null}
+      sessionExpired={false}
+      knownEmail={null}
+      onSignedIn={onSignedIn}
+      {...props}
+    />,
+  );
+  return { onSignedIn };
+}
+
+function signInResult(error: string) {
+  return () => ({ signIn: { success: false, user: null, error, nextStep: null } });
+}
+
+// The request forms load on demand (Mantine and the form, several megabytes of source for a test worker to
+// transform). Loading that module here, once, keeps a busy machine's transform time out of the test's wait for
+// the form; the test still goes through the page's own on-demand import.
+beforeAll(async () => {
+  await import('./access-request-host.tsx');
+}, 60_000);
+
+afterEach(async () => {
+  await i18n.changeLanguage('en');
+});
+
+describe('LoginPage', () => {
+  it('fills in the address it was handed and puts the cursor in the password field', async () => {
+    mockGraphQL({});
+    renderLogin({ knownEmail: 'new@example.test' });
+    const email = screen.getByRole<HTMLInputElement>('textbox', { name: /^Email/ });
+    expect(email.value).toBe('new@example.test');
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByLabelText(/^Password/));
+    });
+  });
+
+  it('signs in with the checked address and goes on only when the server says DONE', async () => {
+    let answer: () => unknown = signInResult(MESSAGES.invalidCredentials);
+    const { calls } = mockGraphQL({ SignIn: () => answer() });
+    const { onSignedIn } = renderLogin();
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: '  Patient@Demo.TEST ' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'DemoPass-2026!' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(MESSAGES.invalidCredentials);
+    expect(calls[0]?.variables).toEqual({ email: 'patient@demo.test', password: 'DemoPass-2026!' });
+    expect(onSignedIn).not.toHaveBeenCalled();
+
+    answer = () => ({ signIn: { success: true, user: patient, error: null, nextStep: 'DONE' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => {
+      expect(onSignedIn).toHaveBeenCalledTimes(1);
+    });
+    // The page is on its way to the app: the button stays busy instead of inviting a second sign-in.
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: /Signing in/ }).disabled).toBe(true);
+  });
+
+  it('says when the account needs a sign-in step this page does not offer yet', async () => {
+    mockGraphQL({
+      SignIn: () => ({
+        signIn: { success: true, user: null, error: null, nextStep: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
+      }),
+    });
+    const { onSignedIn } = renderLogin();
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'patient@demo.test' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'DemoPass-2026!' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('CONFIRM_SIGN_IN_WITH_TOTP_CODE');
+    expect(onSignedIn).not.toHaveBeenCalled();
+  });
+
+  it('shows the password on request and says the session expired', () => {
+    mockGraphQL({});
+    renderLogin({ sessionExpired: true });
+    expect(screen.getByRole('status').textContent).toContain(MESSAGES.sessionExpired);
+    const password = screen.getByLabelText<HTMLInputElement>(/^Password/);
+    expect(password.type).toBe('password');
+    fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
+    expect(password.type).toBe('text');
+    expect(screen.getByRole('button', { name: 'Show password' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('signs in as a demo account with one click', async () => {
+    const { calls } = mockGraphQL({
+      DemoSignIn: () => ({ demoSignIn: { success: true, user: patient, error: null, nextStep: 'DONE' } }),
+    });
+    const { onSignedIn } = renderLogin({
+      demoAccounts: [{ email: 'patient@demo.test', role: 'patient', label: 'Patient' }],
+    });
+    fireEvent.click(screen.getByRole('button', { name: /Patient.*patient@demo\.test/ }));
+    await waitFor(() => {
+      expect(onSignedIn).toHaveBeenCalledTimes(1);
+    });
+    expect(calls[0]?.variables).toEqual({ email: 'patient@demo.test' });
+  });
+
+  it('opens a request form on demand and comes back to sign-in', async () => {
+    mockGraphQL({});
+    renderLogin();
+    fireEvent.click(screen.getByRole('button', { name: "I'm a Patient" }));
+    expect(await screen.findByRole('heading', { name: 'Request patient access' })).toBeDefined();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Back to Home' })[0]!);
+    expect(await screen.findByRole('heading', { name: 'Sign in to your account' })).toBeDefined();
+  });
+
+  it('says the shared schema’s messages and the server’s refusals in Spanish', async () => {
+    let answer = signInResult(MESSAGES.invalidCredentials);
+    mockGraphQL({ SignIn: () => answer() });
+    await i18n.changeLanguage('es');
+    renderLogin();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Iniciar sesión' }));
+    expect(await screen.findByText('El correo electrónico es obligatorio')).toBeDefined();
+    expect(screen.getByText('La contraseña es obligatoria')).toBeDefined();
+
+    fireEvent.change(screen.getByLabelText(/^Correo electrónico/), { target: { value: 'not-an-email' } });
+    fireEvent.change(screen.getByLabelText(/^Contraseña/), { target: { value: 'x' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
+    expect(await screen.findByText('Ingrese una dirección de correo electrónico válida')).toBeDefined();
+
+    fireEvent.change(screen.getByLabelText(/^Correo electrónico/), { target: { value: 'someone@example.test' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => {
+      expect(alert.textContent).toContain('Credenciales no válidas');
+    });
+    expect(alert.textContent).toContain('Error al iniciar sesión');
+
+    answer = signInResult(accountLockedMessage(5 * 60_000));
+    fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
+    await waitFor(() => {
+      expect(screen.getByRole('alert').textContent).toContain(
+        'El acceso a esta cuenta está bloqueado; inténtelo de nuevo en 5 minutos.',
+      );
+    });
+
+    // Switching back shows the server's English words, exactly as sent.
+    fireEvent.click(screen.getByRole('button', { name: 'English' }));
+    await waitFor(() => {
+      expect(screen.getByRole('alert').textContent).toContain(accountLockedMessage(5 * 60_000));
+    });
+  });
+});

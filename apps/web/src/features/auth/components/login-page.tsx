@@ -1,0 +1,179 @@
+import type { AppConfig } from '@telehealth/shared';
+import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { BrandMark } from '../../../components/brand-mark.tsx';
+import { CrisisLines } from '../../../components/crisis-lines/index.ts';
+import { EmergencyBanner } from '../../../components/emergency-banner/index.ts';
+import { LanguageSwitcher } from '../../../components/public-site/language-switcher.tsx';
+import type { SignInResultData } from '../../../lib/sign-in.ts';
+import type { AccessRequestKind } from '../api/access-requests.ts';
+import { DemoAccounts } from './demo-accounts.tsx';
+import classes from './login-page.module.css';
+import { SignInForm } from './sign-in-form.tsx';
+
+// The request forms are most of the page's code and few visitors open them: loaded (with Mantine, which they
+// are built with, and their texts) when one is chosen, and already asked for when the pointer or the keyboard
+// reaches its button.
+const loadAccessRequestHost = async () => {
+  const host = await import('./access-request-host.tsx');
+  await host.loadAccessRequestTexts();
+  return host;
+};
+const prefetchAccessRequestHost = () => {
+  loadAccessRequestHost().catch(() => undefined);
+};
+
+/** Catches a form that failed to load (the network), so the page stays and says what to do. */
+class LoadFailureBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+const lazyAccessRequestHost = () => lazy(async () => ({ default: (await loadAccessRequestHost()).AccessRequestHost }));
+
+/** A request form, loaded on demand; a failed load offers another try (a new load: React keeps a failed one). */
+function AccessRequestForm({ kind, onBack }: { kind: AccessRequestKind; onBack: () => void }) {
+  const { t } = useTranslation(['auth', 'errors']);
+  const [attempt, setAttempt] = useState(() => ({ key: 0, Host: lazyAccessRequestHost() }));
+  const { Host } = attempt;
+  const failure = (
+    <div className={classes.stack}>
+      <div className={classes.alertError} role="alert">
+        <p className={classes.alertBody}>{t('formLoadFailed')}</p>
+      </div>
+      <div className={classes.twoColumns}>
+        <button
+          type="button"
+          className={classes.outlineButton}
+          onClick={() => {
+            setAttempt((previous) => ({ key: previous.key + 1, Host: lazyAccessRequestHost() }));
+          }}
+        >
+          {t('errors:retry')}
+        </button>
+        <button type="button" className={classes.outlineButton} onClick={onBack}>
+          {t('backToHome')}
+        </button>
+      </div>
+    </div>
+  );
+  return (
+    <LoadFailureBoundary key={attempt.key} fallback={failure}>
+      <Suspense
+        fallback={
+          <div className={classes.loading} role="status" aria-label={t('loadingForm')}>
+            <span className={classes.spinner} aria-hidden />
+          </div>
+        }
+      >
+        <Host kind={kind} onBack={onBack} />
+      </Suspense>
+    </LoadFailureBoundary>
+  );
+}
+
+export interface LoginPageProps {
+  practiceName: string;
+  /** The demo accounts to offer, or null when the server is not in demo mode. */
+  demoAccounts: AppConfig['demoAccounts'] | null;
+  /** The previous session ended by itself (idle time-out, or the server ended it). */
+  sessionExpired: boolean;
+  /** The address a password was just set for: filled in, the password field focused. */
+  knownEmail: string | null;
+  /** The server signed the person in (by the form or a demo account): the page goes on. */
+  onSignedIn: (result: SignInResultData) => void;
+}
+
+type Mode = 'sign-in' | AccessRequestKind;
+
+/** /login: sign in, the demo accounts in demo mode, and the way to request access. */
+export function LoginPage({ practiceName, demoAccounts, sessionExpired, knownEmail, onSignedIn }: LoginPageProps) {
+  const { t } = useTranslation(['auth', 'shared']);
+  const [mode, setMode] = useState<Mode>('sign-in');
+  const brandLabel = t('brandHome', { practiceName });
+
+  return (
+    <div className={mode === 'sign-in' ? classes.page : classes.formPage}>
+      <aside className={classes.aside} aria-label={t('aside.title')}>
+        <a href="/" className={classes.asideBrand} aria-label={brandLabel}>
+          <BrandMark size={40} inverted />
+          <span>{practiceName}</span>
+        </a>
+        <div className={classes.asideText}>
+          <h2 className={classes.asideTitle}>{t('aside.title')}</h2>
+          <p className={classes.asideBody}>{t('aside.body')}</p>
+        </div>
+        <CrisisLines />
+      </aside>
+
+      <main className={classes.main} id="main-content">
+        <div className={classes.topRow}>
+          <a href="/" className={classes.mobileBrand} aria-label={brandLabel}>
+            <BrandMark size={34} />
+            <span>{practiceName}</span>
+          </a>
+          <LanguageSwitcher />
+        </div>
+        <EmergencyBanner />
+        {mode === 'sign-in' ? (
+          <section className={classes.card} aria-labelledby="sign-in-heading">
+            <div className={classes.stack}>
+              <div>
+                <h1 className={classes.heading} id="sign-in-heading">
+                  {t('heading')}
+                </h1>
+                <p className={classes.subheading}>{t('subheading')}</p>
+              </div>
+              {sessionExpired ? (
+                <div className={classes.alertInfo} role="status">
+                  <p className={classes.alertTitle}>{t('sessionExpiredTitle')}</p>
+                  <p className={classes.alertBody}>{t('shared:messages.sessionExpired')}</p>
+                </div>
+              ) : null}
+              <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} />
+              {demoAccounts ? <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} /> : null}
+              <p className={classes.divider}>{t('newHere')}</p>
+              <div className={classes.twoColumns}>
+                {(['provider', 'patient'] as const).map((kind) => (
+                  <button
+                    key={kind}
+                    type="button"
+                    className={classes.outlineButton}
+                    onClick={() => {
+                      setMode(kind);
+                    }}
+                    onPointerEnter={prefetchAccessRequestHost}
+                    onFocus={prefetchAccessRequestHost}
+                  >
+                    {kind === 'provider' ? t('requestProvider') : t('requestPatient')}
+                  </button>
+                ))}
+              </div>
+            </div>
+          </section>
+        ) : (
+          <div className={classes.wideCard}>
+            <AccessRequestForm
+              kind={mode}
+              onBack={() => {
+                setMode('sign-in');
+              }}
+            />
+          </div>
+        )}
+        {/* The patient form says it in its own crisis information; once per screen is enough. */}
+        {mode === 'patient' ? null : (
+          <CrisisLines className={mode === 'sign-in' ? classes.crisisBelowNarrow : classes.crisisBelowWide} />
+        )}
+      </main>
+    </div>
+  );
+}

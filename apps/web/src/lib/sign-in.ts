@@ -1,0 +1,40 @@
+import { CurrentUserSchema, SIGN_IN_STEPS, type CurrentUser, type SignInInput } from '@telehealth/shared';
+import { z } from 'zod';
+
+import { graphqlRequest } from './graphql.ts';
+
+// The sign-in calls, without a query cache: the public site's login page (no TanStack Query) and the
+// single-page app (lib/auth.ts) both use them.
+
+export const USER_FIELDS = 'userId email name role source';
+
+export const SignInResultSchema = z.object({
+  success: z.boolean(),
+  user: CurrentUserSchema.nullable(),
+  error: z.string().nullable(),
+  nextStep: z.enum(SIGN_IN_STEPS).nullable(),
+});
+export type SignInResultData = z.infer<typeof SignInResultSchema>;
+
+const SIGN_IN_RESULT_FIELDS = `success user { ${USER_FIELDS} } error nextStep`;
+
+const SIGN_IN_MUTATION = `mutation SignIn($email: String!, $password: String!) {
+  signIn(email: $email, password: $password) { ${SIGN_IN_RESULT_FIELDS} }
+}`;
+const DEMO_SIGN_IN_MUTATION = `mutation DemoSignIn($email: String!) { demoSignIn(email: $email) { ${SIGN_IN_RESULT_FIELDS} } }`;
+
+export async function signIn(input: SignInInput): Promise<SignInResultData> {
+  const data = await graphqlRequest(SIGN_IN_MUTATION, z.object({ signIn: SignInResultSchema }), input);
+  return data.signIn;
+}
+
+/** Signs in as a seeded demo account (the server refuses outside demo mode). */
+export async function demoSignIn(email: string): Promise<SignInResultData> {
+  const data = await graphqlRequest(DEMO_SIGN_IN_MUTATION, z.object({ demoSignIn: SignInResultSchema }), { email });
+  return data.demoSignIn;
+}
+
+/** Whether the server signed the person in, with nothing left to do. */
+export function isSignedInResult(result: SignInResultData): result is SignInResultData & { user: CurrentUser } {
+  return result.success && result.user !== null && result.nextStep === 'DONE';
+}
