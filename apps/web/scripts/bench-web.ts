@@ -163,12 +163,12 @@ function section(
     '',
     `For comparison, \`/login\` loads ${loginJs.total.toFixed(1)} kB gzipped in ${loginJs.files.length} files.`,
     '',
-    "How the figures are reached (decision 012): `/` is the public site's own page (React, i18next and the public",
-    'components, no router, forms or schemas), its configuration written into the HTML by the server, assets',
-    "precompressed and immutable. `/login` is the single-page app: the server names the login route's files in",
-    'the HTML and writes "signed out" into it, so nothing waits for a request; it loads only its Mantine',
-    "components' styles. What holds `/login` back is the JavaScript itself (React DOM, React Router, zod with the",
-    'shared schemas, TanStack Query, Mantine) that must arrive and run before its first screen renders.',
+    'How the figures are reached (decisions 012 and 013): `/`, `/home`, `/coming-soon` and `/login` are the',
+    "public site's own page (React, i18next and plain-CSS components; no router, query cache or component",
+    'library), its configuration written into the HTML by the server, assets precompressed and immutable. On',
+    '`/login` the sign-in logic (the shared schemas, the GraphQL client) loads just after the first paint, and',
+    'the request forms with their component library only when a visitor opens one; signing in loads the',
+    'single-page app. The `/login` total above counts what Lighthouse saw load, including that deferred code.',
     '',
   ].join('\n');
 }
