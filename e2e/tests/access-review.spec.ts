@@ -1,51 +1,14 @@
-import { randomBytes } from 'node:crypto';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, submitSignInForm, test } from '../support/fixtures.ts';
+import { submitPatientRequest, uniqueLetters, type Requester } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
 
 const NEW_PASSWORD = 'Invited-Pass-2026!';
 
-function uniqueLetters(): string {
-  return Array.from(randomBytes(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
-}
-
-interface Requester {
-  firstName: string;
-  lastName: string;
-  email: string;
-}
-
 function newRequester(): Requester {
   const letters = uniqueLetters();
   return { firstName: 'Robin', lastName: `Review${letters}`, email: `robin.${letters}@example.test` };
-}
-
-/** A visitor's patient access request, sent to the API as the public form would send it. */
-async function submitPatientRequest(request: APIRequestContext, origin: string, person: Requester): Promise<void> {
-  const response = await request.post('/graphql', {
-    headers: { origin },
-    data: {
-      query: 'mutation($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success } }',
-      variables: {
-        input: {
-          ...person,
-          dateOfBirth: '1990-04-12',
-          phone: '555-010-2030',
-          reasonForInterest: 'Help with anxiety and sleep.',
-          servicesInterested: [],
-          consentToContact: true,
-        },
-      },
-    },
-  });
-  expect(response.ok()).toBe(true);
-  const body = (await response.json()) as {
-    errors?: unknown;
-    data?: { submitPatientAccessRequest: { success: boolean } };
-  };
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  expect(body.data?.submitPatientAccessRequest.success).toBe(true);
 }
 
 /** Opens the new request of `person` on the review page. */

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { expect, fetchCurrentUser, signInByApi, submitSignInForm, test } from '../support/fixtures.ts';
+import { approvePatientRequest, submitPatientRequest, uniqueLetters } from '../support/access-requests.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
 
 const FIRST_PASSWORD = 'First-Pass-2026!';
@@ -12,36 +12,21 @@ test('a person who forgot the password resets it with the e-mailed code, and the
   browser,
 }) => {
   const origin = new URL(baseURL ?? '').origin;
-  const letters = Array.from(randomBytes(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
-  const email = `sam.${letters}@example.test`;
+  const person = {
+    firstName: 'Sam',
+    lastName: `Reset${uniqueLetters()}`,
+    email: `sam.${uniqueLetters()}@example.test`,
+  };
+  const { email } = person;
 
   // An account of its own: a patient request, approved, its invitation accepted (through the API).
-  const submitted = await page.request.post('/graphql', {
-    headers: { origin },
-    data: {
-      query: 'mutation($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success } }',
-      variables: {
-        input: {
-          firstName: 'Sam',
-          lastName: `Reset${letters}`,
-          email,
-          dateOfBirth: '1985-09-30',
-          phone: '555-010-4050',
-          reasonForInterest: 'Therapy.',
-          consentToContact: true,
-        },
-      },
-    },
+  await submitPatientRequest(page.request, origin, person, {
+    dateOfBirth: '1985-09-30',
+    phone: '555-010-4050',
+    reasonForInterest: 'Therapy.',
   });
-  expect(((await submitted.json()) as { errors?: unknown }).errors).toBeUndefined();
   await signInAs('admin');
-  await page.goto('/admin/access-requests');
-  await page.getByRole('button', { name: `Review: Sam Reset${letters}` }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('combobox', { name: 'Primary provider' }).click();
-  await page.getByRole('option', { name: 'Maya Okafor' }).click();
-  await dialog.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('The request is approved and an invitation has been sent.')).toBeVisible();
+  await approvePatientRequest(page, person);
   const invitation = await mailTextFromOutbox(page, email, 'Invitation');
   const token = /\/invite#([^\s]+)/.exec(invitation)?.[1] ?? '';
   expect(token).not.toBe('');

@@ -1,12 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
+import { approvePatientRequest, submitPatientRequest, uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
-
-function uniqueLetters(): string {
-  return Array.from(randomBytes(8), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
-}
 
 /** Chooses Spanish with the public site's language switcher and waits until the page speaks it. */
 async function chooseSpanish(page: Page): Promise<void> {
@@ -126,32 +122,15 @@ test('after setting a password from an invitation, sign-in knows the address and
   const origin = new URL(baseURL ?? '').origin;
   const letters = uniqueLetters();
   const person = { firstName: 'Lucía', lastName: `Prefill${letters}`, email: `lucia.${letters}@example.test` };
-  const submitted = await page.request.post('/graphql', {
-    headers: { origin },
-    data: {
-      query: 'mutation($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success } }',
-      variables: {
-        input: {
-          ...person,
-          dateOfBirth: '1988-02-03',
-          phone: '555-010-4060',
-          reasonForInterest: 'Terapia.',
-          languagePreference: 'spanish',
-          consentToContact: true,
-        },
-      },
-    },
+  await submitPatientRequest(page.request, origin, person, {
+    dateOfBirth: '1988-02-03',
+    phone: '555-010-4060',
+    reasonForInterest: 'Terapia.',
+    languagePreference: 'spanish',
   });
-  expect(((await submitted.json()) as { errors?: unknown }).errors).toBeUndefined();
 
   await signInAs('admin');
-  await page.goto('/admin/access-requests');
-  await page.getByRole('button', { name: `Review: ${person.firstName} ${person.lastName}` }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('combobox', { name: 'Primary provider' }).click();
-  await page.getByRole('option', { name: 'Maya Okafor' }).click();
-  await dialog.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('The request is approved and an invitation has been sent.')).toBeVisible();
+  await approvePatientRequest(page, person);
   const link = await linkFromOutbox(page, person.email, 'Invitation');
   expect(link).toMatch(/\/invite#/);
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { SignInResultData } from '../../../lib/sign-in.ts';
 import { loadSignInLogic, useSignInLogic } from '../hooks/use-sign-in-logic.ts';
 import classes from './login-page.module.css';
+import { Notice } from './notice.tsx';
 
 type Attempt =
   | { state: 'idle' }
@@ -69,10 +70,9 @@ export function DemoAccounts({ accounts, onSignedIn }: DemoAccountsProps) {
         <p className={classes.demoText}>{t('demo.description')}</p>
       </div>
       {failure ? (
-        <div className={classes.alertError} role="alert">
-          <p className={classes.alertTitle}>{t('shared:messages.loginFailed')}</p>
-          <p className={classes.alertBody}>{failure}</p>
-        </div>
+        <Notice tone="error" title={t('shared:messages.loginFailed')}>
+          {failure}
+        </Notice>
       ) : null}
       <div className={classes.twoColumns}>
         {accounts.map((account) => {

@@ -10,6 +10,7 @@ import type { SignInResultData } from '../../../lib/sign-in.ts';
 import type { AccessRequestKind } from '../api/access-requests.ts';
 import { DemoAccounts } from './demo-accounts.tsx';
 import classes from './login-page.module.css';
+import { Notice } from './notice.tsx';
 import { SignInForm } from './sign-in-form.tsx';
 
 // The request forms are most of the page's code and few visitors open them: loaded (with Mantine, which they
@@ -46,9 +47,7 @@ function AccessRequestForm({ kind, onBack }: { kind: AccessRequestKind; onBack: 
   const { Host } = attempt;
   const failure = (
     <div className={classes.stack}>
-      <div className={classes.alertError} role="alert">
-        <p className={classes.alertBody}>{t('formLoadFailed')}</p>
-      </div>
+      <Notice tone="error">{t('formLoadFailed')}</Notice>
       <div className={classes.twoColumns}>
         <button
           type="button"
@@ -133,10 +132,9 @@ export function LoginPage({ practiceName, demoAccounts, sessionExpired, knownEma
                 <p className={classes.subheading}>{t('subheading')}</p>
               </div>
               {sessionExpired ? (
-                <div className={classes.alertInfo} role="status">
-                  <p className={classes.alertTitle}>{t('sessionExpiredTitle')}</p>
-                  <p className={classes.alertBody}>{t('shared:messages.sessionExpired')}</p>
-                </div>
+                <Notice tone="info" title={t('sessionExpiredTitle')}>
+                  {t('shared:messages.sessionExpired')}
+                </Notice>
               ) : null}
               <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} />
               {demoAccounts ? <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} /> : null}

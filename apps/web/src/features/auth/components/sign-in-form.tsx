@@ -6,6 +6,7 @@ import type { SignInResultData } from '../../../lib/sign-in.ts';
 import { loadSignInLogic, useSignInLogic } from '../hooks/use-sign-in-logic.ts';
 import type { SignInFieldErrors } from '../utils/sign-in-logic.ts';
 import classes from './login-page.module.css';
+import { Notice } from './notice.tsx';
 
 type Attempt =
   | { state: 'idle' }
@@ -95,25 +96,18 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
   return (
     <form className={classes.form} onSubmit={onSubmit} noValidate aria-label={t('heading')}>
       {failure ? (
-        <div className={classes.alertError} role="alert">
-          <p className={classes.alertTitle}>{t('shared:messages.loginFailed')}</p>
-          <p className={classes.alertBody}>{failure}</p>
-        </div>
+        <Notice tone="error" title={t('shared:messages.loginFailed')}>
+          {failure}
+        </Notice>
       ) : null}
       {pendingStep ? (
-        <div className={classes.alertWarning} role="alert">
-          <p className={classes.alertTitle}>{t('additionalSteps')}</p>
-          <p className={classes.alertBody}>{t('additionalStepsBody', { step: pendingStep })}</p>
-        </div>
+        <Notice tone="warning" title={t('additionalSteps')}>
+          {t('additionalStepsBody', { step: pendingStep })}
+        </Notice>
       ) : null}
 
       <div className={classes.field}>
-        <label className={classes.label} htmlFor="sign-in-email">
-          {t('email')}
-          <span className={classes.required} aria-hidden>
-            *
-          </span>
-        </label>
+        <RequiredLabel htmlFor="sign-in-email">{t('email')}</RequiredLabel>
         <input
           ref={emailRef}
           id="sign-in-email"
@@ -139,12 +133,7 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
       </div>
 
       <div className={classes.field}>
-        <label className={classes.label} htmlFor="sign-in-password">
-          {t('password')}
-          <span className={classes.required} aria-hidden>
-            *
-          </span>
-        </label>
+        <RequiredLabel htmlFor="sign-in-password">{t('password')}</RequiredLabel>
         <div className={classes.inputBox}>
           <input
             ref={passwordRef}
@@ -195,5 +184,17 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
         )}
       </button>
     </form>
+  );
+}
+
+/** A required field's label: the star is for the eye; the input's `required` says it to assistive technology. */
+function RequiredLabel({ htmlFor, children }: { htmlFor: string; children: string }) {
+  return (
+    <label className={classes.label} htmlFor={htmlFor}>
+      {children}
+      <span className={classes.required} aria-hidden>
+        *
+      </span>
+    </label>
   );
 }
