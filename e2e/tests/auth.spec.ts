@@ -58,6 +58,7 @@ test('signing out from the user menu ends the session on the server', async ({ p
   await page.getByRole('menuitem', { name: 'Logout' }).click();
 
   await expect(page).toHaveURL(LOGIN_URL);
+  await expect(page.getByRole('status')).toContainText('You have signed out.');
   await page.goto('/dashboard');
   await expect(page).toHaveURL(LOGIN_URL);
   expect(await currentUser()).toBeNull();

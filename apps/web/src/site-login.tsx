@@ -44,7 +44,7 @@ export function SiteLoginPage() {
     <LoginPage
       practiceName={config?.practiceName ?? t('brandFallback')}
       demoAccounts={config?.demoMode ? config.demoAccounts : null}
-      sessionExpired={handoff.sessionExpired === true}
+      sessionEnded={handoff.sessionExpired ? 'expired' : handoff.signedOut ? 'signed-out' : null}
       knownEmail={handoff.email ?? null}
       onSignedIn={() => {
         broadcastSessionEvent({ type: 'signed-in' });

@@ -48,10 +48,10 @@ describe('decideProtectedRoute', () => {
     });
   });
 
-  it('forgets the path after a deliberate sign-out', () => {
+  it('forgets the path after a deliberate sign-out, and says the person signed out', () => {
     expect(decideProtectedRoute({ user: null, failed: false }, at('/notes'), 'signed-out')).toEqual({
       type: 'sign-in',
-      handoff: {},
+      handoff: { signedOut: true },
     });
   });
 });

@@ -43,6 +43,7 @@ export function decideProtectedRoute(
     if (from && from !== HOME_AFTER_SIGN_IN) handoff.from = from;
   }
   if (endReason === 'expired') handoff.sessionExpired = true;
+  if (endReason === 'signed-out') handoff.signedOut = true;
   return { type: 'sign-in', handoff };
 }
 

@@ -26,7 +26,10 @@ describe('parseLoginHandoff', () => {
       sessionExpired: true,
       email: 'ana@example.com',
     });
-    expect(parseLoginHandoff({ from: '//evil.test', sessionExpired: 'yes', email: 'not an address' })).toEqual({});
+    expect(parseLoginHandoff({ signedOut: true })).toEqual({ signedOut: true });
+    expect(
+      parseLoginHandoff({ from: '//evil.test', sessionExpired: 'yes', signedOut: 1, email: 'not an address' }),
+    ).toEqual({});
     expect(parseLoginHandoff(undefined)).toEqual({});
   });
 });

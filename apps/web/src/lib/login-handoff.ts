@@ -1,12 +1,14 @@
 /**
  * What a page tells the sign-in page it sends the person to: where to return after signing in, whether the
- * session expired, the address a password was just set for. /login is the public site's own page
+ * session expired or the person signed out, the address a password was just set for. /login is the public site's own page
  * (docs/decisions/013-sign-in-on-the-public-site.md), so this crosses a document load: it goes through this
  * tab's sessionStorage, never the URL (a path may name a record, an address is personal).
  */
 export interface LoginHandoff {
   from?: string;
   sessionExpired?: boolean;
+  /** The person signed out on purpose (the page confirms it). */
+  signedOut?: boolean;
   email?: string;
 }
 
@@ -44,13 +46,14 @@ function plausibleEmail(value: unknown): string | null {
   return email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(email) ? email : null;
 }
 
-/** Only the known fields, each checked: a safe return path, `true`, a plausible address. */
+/** Only the known fields, each checked: a safe return path, `true` for the flags, a plausible address. */
 export function parseLoginHandoff(value: unknown): LoginHandoff {
   if (value === null || typeof value !== 'object') return {};
   const handoff: LoginHandoff = {};
   const from = 'from' in value ? safeReturnPath(value.from) : null;
   if (from) handoff.from = from;
   if ('sessionExpired' in value && value.sessionExpired === true) handoff.sessionExpired = true;
+  if ('signedOut' in value && value.signedOut === true) handoff.signedOut = true;
   const email = 'email' in value ? plausibleEmail(value.email) : null;
   if (email) handoff.email = email;
   return handoff;

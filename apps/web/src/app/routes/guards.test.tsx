@@ -104,7 +104,7 @@ describe('route guards', () => {
       endSession('signed-out');
     });
     await waitFor(() => {
-      expect(goToLogin).toHaveBeenCalledWith({}, { replace: true });
+      expect(goToLogin).toHaveBeenCalledWith({ signedOut: true }, { replace: true });
     });
   });
 

@@ -1,5 +1,5 @@
 import { accountLockedMessage, MESSAGES, type CurrentUser } from '@telehealth/shared';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { i18n } from '../../../lib/i18n.ts';
@@ -20,7 +20,7 @@ function renderLogin(props: Partial<LoginPageProps> = {}) {
     <LoginPage
       practiceName="Test Practice"
       demoAccounts={null}
-      sessionExpired={false}
+      sessionEnded={null}
       knownEmail={null}
       onSignedIn={onSignedIn}
       {...props}
@@ -91,13 +91,22 @@ describe('LoginPage', () => {
 
   it('shows the password on request and says the session expired', () => {
     mockGraphQL({});
-    renderLogin({ sessionExpired: true });
+    renderLogin({ sessionEnded: 'expired' });
     expect(screen.getByRole('status').textContent).toContain(MESSAGES.sessionExpired);
     const password = screen.getByLabelText<HTMLInputElement>(/^Password/);
     expect(password.type).toBe('password');
     fireEvent.click(screen.getByRole('button', { name: 'Show password' }));
     expect(password.type).toBe('text');
     expect(screen.getByRole('button', { name: 'Show password' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('confirms a deliberate sign-out, and says nothing when the page was opened directly', () => {
+    mockGraphQL({});
+    renderLogin({ sessionEnded: 'signed-out' });
+    expect(screen.getByRole('status').textContent).toContain('You have signed out.');
+    cleanup();
+    renderLogin();
+    expect(screen.queryByRole('status')).toBeNull();
   });
 
   it('signs in as a demo account with one click', async () => {

@@ -83,8 +83,11 @@ export interface LoginPageProps {
   practiceName: string;
   /** The demo accounts to offer, or null when the server is not in demo mode. */
   demoAccounts: AppConfig['demoAccounts'] | null;
-  /** The previous session ended by itself (idle time-out, or the server ended it). */
-  sessionExpired: boolean;
+  /**
+   * How the previous session ended, when the page was sent here by that: by itself ('expired': idle time-out,
+   * or the server ended it) or by signing out.
+   */
+  sessionEnded: 'expired' | 'signed-out' | null;
   /** The address a password was just set for: filled in, the password field focused. */
   knownEmail: string | null;
   /** The server signed the person in (by the form or a demo account): the page goes on. */
@@ -94,7 +97,7 @@ export interface LoginPageProps {
 type Mode = 'sign-in' | AccessRequestKind;
 
 /** /login: sign in, the demo accounts in demo mode, and the way to request access. */
-export function LoginPage({ practiceName, demoAccounts, sessionExpired, knownEmail, onSignedIn }: LoginPageProps) {
+export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail, onSignedIn }: LoginPageProps) {
   const { t } = useTranslation(['auth', 'shared']);
   const [mode, setMode] = useState<Mode>('sign-in');
   const brandLabel = t('brandHome', { practiceName });
@@ -131,9 +134,9 @@ export function LoginPage({ practiceName, demoAccounts, sessionExpired, knownEma
                 </h1>
                 <p className={classes.subheading}>{t('subheading')}</p>
               </div>
-              {sessionExpired ? (
+              {sessionEnded ? (
                 <Notice tone="info" title={t('sessionExpiredTitle')}>
-                  {t('shared:messages.sessionExpired')}
+                  {sessionEnded === 'expired' ? t('shared:messages.sessionExpired') : t('signedOutBody')}
                 </Notice>
               ) : null}
               <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} />
