@@ -91,7 +91,7 @@ export function endSession(reason: SessionEndReason, options: { broadcast?: bool
 }
 
 /** Makes `user` the signed-in person in this tab, after a sign-in the server confirmed. */
-export function completeSignIn(user: CurrentUser): void {
+function completeSignIn(user: CurrentUser): void {
   setSessionEndReason(null);
   forgetUserData();
   queryClient.setQueryData(sessionQueryKeys.currentUser, user);

@@ -8,7 +8,7 @@ import { graphqlRequest } from './graphql.ts';
 
 export const USER_FIELDS = 'userId email name role source';
 
-export const SignInResultSchema = z.object({
+const SignInResultSchema = z.object({
   success: z.boolean(),
   user: CurrentUserSchema.nullable(),
   error: z.string().nullable(),

@@ -7,12 +7,13 @@ import { Link, useLocation } from 'react-router';
 
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { LOGIN_PATH, writeLoginHandoff } from '../../../lib/login-handoff.ts';
+import { LOGIN_PATH } from '../../../lib/login-handoff.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { invitationStatusQueryOptions, useAcceptInvitation } from '../api/account-setup-api.ts';
 import { tokenFailureReason, tokenFromHash, validateNewPassword } from '../utils/account-setup.ts';
 import { AccountFrame } from './account-frame.tsx';
+import { GoToSignInButton } from './go-to-sign-in-button.tsx';
 import { PasswordFields } from './password-fields.tsx';
 
 type Refusal = 'invalid' | 'expired' | 'used';
@@ -30,16 +31,7 @@ export function InviteScreen() {
     return (
       <AccountFrame title={t('invite.doneTitle')}>
         <Text>{t('invite.doneBody', { email: doneEmail })}</Text>
-        <Button
-          component="a"
-          href={LOGIN_PATH}
-          onClick={() => {
-            writeLoginHandoff({ email: doneEmail });
-          }}
-          style={{ alignSelf: 'flex-start' }}
-        >
-          {t('goToSignIn')}
-        </Button>
+        <GoToSignInButton email={doneEmail} />
       </AccountFrame>
     );
   }

@@ -11,12 +11,13 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 
 import { describeError } from '../../../lib/errors.ts';
-import { LOGIN_PATH, writeLoginHandoff } from '../../../lib/login-handoff.ts';
+import { LOGIN_PATH } from '../../../lib/login-handoff.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { useRequestPasswordReset, useResetPassword, type ResetPasswordVariables } from '../api/account-setup-api.ts';
 import { tokenFailureReason, tokenFromHash, validateNewPassword } from '../utils/account-setup.ts';
 import { AccountFrame } from './account-frame.tsx';
+import { GoToSignInButton } from './go-to-sign-in-button.tsx';
 import { PasswordFields } from './password-fields.tsx';
 
 /** The last step of every reset: the password is changed; sign in again. */
@@ -27,16 +28,7 @@ function ResetDone({ email }: { email: string | null }) {
       <Alert color="teal" variant="light" role="status">
         {translateMessage(PASSWORD_RESET_MESSAGES.done)}
       </Alert>
-      <Button
-        component="a"
-        href={LOGIN_PATH}
-        onClick={() => {
-          if (email) writeLoginHandoff({ email });
-        }}
-        style={{ alignSelf: 'flex-start' }}
-      >
-        {t('goToSignIn')}
-      </Button>
+      <GoToSignInButton email={email} />
     </AccountFrame>
   );
 }

@@ -1,19 +1,11 @@
 import type { AppConfig } from '@telehealth/shared';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { SignInResultData } from '../../../lib/sign-in.ts';
-import { loadSignInLogic, useSignInLogic } from '../hooks/use-sign-in-logic.ts';
+import { useSignInAttempt } from '../hooks/use-sign-in-attempt.ts';
 import classes from './login-page.module.css';
 import { Notice } from './notice.tsx';
-
-type Attempt =
-  | { state: 'idle' }
-  | { state: 'pending'; email: string }
-  | { state: 'refused'; result: SignInResultData }
-  | { state: 'failed'; error: unknown }
-  /** The sign-in logic did not arrive (the connection dropped). */
-  | { state: 'unavailable' };
 
 export interface DemoAccountsProps {
   accounts: AppConfig['demoAccounts'];
@@ -25,41 +17,11 @@ export interface DemoAccountsProps {
 export function DemoAccounts({ accounts, onSignedIn }: DemoAccountsProps) {
   const { t } = useTranslation(['auth', 'shared']);
   const headingId = useId();
-  const logic = useSignInLogic();
-  const [attempt, setAttempt] = useState<Attempt>({ state: 'idle' });
+  const { attempt, run, failure } = useSignInAttempt(onSignedIn);
 
   if (accounts.length === 0) return null;
 
-  const signInAs = (email: string) => {
-    setAttempt({ state: 'pending', email });
-    loadSignInLogic().then(
-      (loaded) =>
-        loaded.demoSignIn(email).then(
-          (result) => {
-            if (loaded.isSignedInResult(result)) onSignedIn(result);
-            else setAttempt({ state: 'refused', result });
-          },
-          (error: unknown) => {
-            setAttempt({ state: 'failed', error });
-          },
-        ),
-      () => {
-        setAttempt({ state: 'unavailable' });
-      },
-    );
-  };
-
-  const say = (message: string) => (logic ? logic.translateMessage(message) : message);
-  const failure =
-    attempt.state === 'unavailable'
-      ? t('signInUnavailable')
-      : attempt.state === 'failed'
-        ? say(logic ? logic.describeError(attempt.error) : t('shared:messages.unexpected'))
-        : attempt.state === 'refused'
-          ? attempt.result.error
-            ? say(attempt.result.error)
-            : t('shared:messages.demoModeOff')
-          : null;
+  const failureText = failure(t('shared:messages.demoModeOff'));
 
   return (
     <section className={classes.demo} aria-labelledby={headingId}>
@@ -69,14 +31,14 @@ export function DemoAccounts({ accounts, onSignedIn }: DemoAccountsProps) {
         </h2>
         <p className={classes.demoText}>{t('demo.description')}</p>
       </div>
-      {failure ? (
+      {failureText ? (
         <Notice tone="error" title={t('shared:messages.loginFailed')}>
-          {failure}
+          {failureText}
         </Notice>
       ) : null}
       <div className={classes.twoColumns}>
         {accounts.map((account) => {
-          const pending = attempt.state === 'pending' && attempt.email === account.email;
+          const pending = attempt.state === 'pending' && attempt.key === account.email;
           return (
             <button
               key={account.email}
@@ -85,7 +47,7 @@ export function DemoAccounts({ accounts, onSignedIn }: DemoAccountsProps) {
               disabled={attempt.state === 'pending'}
               aria-busy={pending}
               onClick={() => {
-                signInAs(account.email);
+                run(account.email, (loaded) => loaded.demoSignIn(account.email));
               }}
             >
               <span>

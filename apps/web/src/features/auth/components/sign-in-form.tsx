@@ -3,18 +3,10 @@ import { useTranslation } from 'react-i18next';
 
 import { IconEye, IconEyeOff } from '../../../components/icons.tsx';
 import type { SignInResultData } from '../../../lib/sign-in.ts';
-import { loadSignInLogic, useSignInLogic } from '../hooks/use-sign-in-logic.ts';
+import { useSignInAttempt } from '../hooks/use-sign-in-attempt.ts';
 import type { SignInFieldErrors } from '../utils/sign-in-logic.ts';
 import classes from './login-page.module.css';
 import { Notice } from './notice.tsx';
-
-type Attempt =
-  | { state: 'idle' }
-  | { state: 'pending' }
-  | { state: 'answered'; result: SignInResultData }
-  | { state: 'failed'; error: unknown }
-  /** The sign-in logic did not arrive (the connection dropped). */
-  | { state: 'unavailable' };
 
 export interface SignInFormProps {
   /** The address to sign in with, when the page before knows it (a password was just set): filled in, password focused. */
@@ -27,9 +19,8 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
   const { t } = useTranslation(['auth', 'shared']);
   const id = useId();
   const [values, setValues] = useState({ email: initialEmail ?? '', password: '' });
-  const logic = useSignInLogic();
+  const { attempt, run, say, failure } = useSignInAttempt(onSignedIn);
   const [fieldErrors, setFieldErrors] = useState<SignInFieldErrors>({});
-  const [attempt, setAttempt] = useState<Attempt>({ state: 'idle' });
   const [passwordShown, setPasswordShown] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -40,32 +31,16 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (attempt.state === 'pending') return;
-    setAttempt({ state: 'pending' });
-    loadSignInLogic().then(
-      (loaded) => {
-        const checked = loaded.validateSignIn(values);
-        if (!checked.ok) {
-          setAttempt({ state: 'idle' });
-          setFieldErrors(checked.errors);
-          (checked.errors.email ? emailRef : passwordRef).current?.focus();
-          return;
-        }
-        setFieldErrors({});
-        loaded.signIn(checked.data).then(
-          (result) => {
-            if (loaded.isSignedInResult(result)) onSignedIn(result);
-            else setAttempt({ state: 'answered', result });
-          },
-          (error: unknown) => {
-            setAttempt({ state: 'failed', error });
-          },
-        );
-      },
-      () => {
-        setAttempt({ state: 'unavailable' });
-      },
-    );
+    run('form', (loaded) => {
+      const checked = loaded.validateSignIn(values);
+      if (!checked.ok) {
+        setFieldErrors(checked.errors);
+        (checked.errors.email ? emailRef : passwordRef).current?.focus();
+        return null;
+      }
+      setFieldErrors({});
+      return loaded.signIn(checked.data);
+    });
   };
 
   const update = (field: keyof SignInFieldErrors, value: string) => {
@@ -73,21 +48,8 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
     if (fieldErrors[field]) setFieldErrors((current) => ({ ...current, [field]: undefined }));
   };
 
-  // Messages stay in English (the shared schema's, the server's) and are said in the page's language when shown
-  // (there are none before the logic has arrived).
-  const say = (message: string, label?: string) =>
-    logic ? logic.translateMessage(message, label ? { label } : {}) : message;
   const result = attempt.state === 'answered' ? attempt.result : null;
-  const failure =
-    attempt.state === 'unavailable'
-      ? t('signInUnavailable')
-      : attempt.state === 'failed'
-        ? say(logic ? logic.describeError(attempt.error) : t('shared:messages.unexpected'))
-        : result && !result.success
-          ? result.error
-            ? say(result.error)
-            : t('shared:messages.invalidCredentials')
-          : null;
+  const failureText = failure(t('shared:messages.invalidCredentials'));
   const pendingStep = result?.success && result.nextStep && result.nextStep !== 'DONE' ? result.nextStep : null;
   const emailError = fieldErrors.email ? say(fieldErrors.email, t('email')) : null;
   const passwordError = fieldErrors.password ? say(fieldErrors.password, t('password')) : null;
@@ -95,9 +57,9 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
 
   return (
     <form className={classes.form} onSubmit={onSubmit} noValidate aria-label={t('heading')}>
-      {failure ? (
+      {failureText ? (
         <Notice tone="error" title={t('shared:messages.loginFailed')}>
-          {failure}
+          {failureText}
         </Notice>
       ) : null}
       {pendingStep ? (
