@@ -4,7 +4,8 @@ import { describeDemoAccounts, ensureDemoAccounts } from './demo/demo-accounts.t
 import { ensureDemoPractice } from './demo/demo-practice.ts';
 import { appDependencies, openRuntime } from './runtime.ts';
 
-const SWEEP_INTERVAL_MS = 30_000;
+// Retries mail that failed; this beat goes when mail delivery becomes a job.
+const MAIL_RETRY_INTERVAL_MS = 30_000;
 
 async function main(): Promise<void> {
   let config: Config;
@@ -43,20 +44,8 @@ async function main(): Promise<void> {
   // Mail written before a restart (or while the mail server was away) goes out now.
   runtime.mail.wake();
 
-  // The automatic logoff: sessions past their deadline are ended and recorded even if nobody comes back.
-  // The same beat retries mail that failed and forgets rate-limit hits older than any window.
-  let sweeps = 0;
-  const sweep = setInterval(() => {
-    runtime.authService
-      .sweepExpiredSessions()
-      .catch((error: unknown) => app.log.error({ err: error }, 'session sweep failed'));
-    runtime.mail.wake();
-    if (sweeps++ % 120 === 0) {
-      runtime.rateLimiter
-        .prune(runtime.database.db)
-        .catch((error: unknown) => app.log.error({ err: error }, 'rate-limit pruning failed'));
-    }
-  }, SWEEP_INTERVAL_MS);
+  // The automatic logoff and rate-limit pruning are jobs on the queue's crontab (jobs/tasks.ts).
+  const sweep = setInterval(() => runtime.mail.wake(), MAIL_RETRY_INTERVAL_MS);
   sweep.unref();
 
   let stopping = false;

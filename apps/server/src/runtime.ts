@@ -6,6 +6,8 @@ import { createAuth, type Auth } from './auth/auth.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { InvitationsService } from './auth/invitations.service.ts';
 import { PasswordResetService } from './auth/password-reset.service.ts';
+import { JobQueue, type ExtraTask } from './jobs/queue.ts';
+import { crontab, taskHandlers } from './jobs/tasks.ts';
 import { MailService } from './mail/mail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
@@ -34,8 +36,13 @@ export interface Runtime {
   invitations: InvitationsService;
   passwordReset: PasswordResetService;
   accessRequests: AccessRequestsService;
+  /** The job queue; its worker runs unless the runtime was opened with `runJobs: false`. */
+  jobs: JobQueue;
   secret: string;
-  /** Closes the pool, then stops the embedded PostgreSQL if this runtime started one. */
+  /**
+   * Stops the job queue (running jobs finish or are released), closes the pool, then stops the embedded
+   * PostgreSQL if this runtime started one. Safe to call twice.
+   */
   close(): Promise<void>;
 }
 
@@ -57,15 +64,20 @@ export function appDependencies(runtime: Runtime): AppDependencies {
   };
 }
 
+export interface RuntimeOptions {
+  /** Use the embedded PostgreSQL a running server started (commands run beside the server). */
+  shareRunningServer?: boolean;
+  /** false: install the queue's schema (so jobs can be added) but run no jobs here. Default true. */
+  runJobs?: boolean;
+  /** Tasks beyond jobs/tasks.ts, for tests of the queue itself. */
+  extraTasks?: Record<string, ExtraTask>;
+}
+
 /**
  * Opens the database the configuration names (DATABASE_URL, else the embedded server under DATA_DIR),
- * applies the migrations and builds the services that need it.
+ * applies the migrations, builds the services that need it and starts the job queue.
  */
-export async function openRuntime(
-  config: Config,
-  log: Log,
-  options: { shareRunningServer?: boolean } = {},
-): Promise<Runtime> {
+export async function openRuntime(config: Config, log: Log, options: RuntimeOptions = {}): Promise<Runtime> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl ?? (options.shareRunningServer ? runningEmbeddedDatabaseUrl(config.dataDir) : undefined);
   if (!url) {
@@ -73,6 +85,7 @@ export async function openRuntime(
     url = embedded.url;
   }
   let database: DatabaseHandle | undefined;
+  let jobs: JobQueue | undefined;
   try {
     await migrateDatabase(url);
     database = connectDatabase(url);
@@ -100,7 +113,18 @@ export async function openRuntime(
       secret,
       maxPerHour: config.accessRequestsPerHour,
     });
+    jobs = new JobQueue({
+      url,
+      log,
+      handlers: taskHandlers({ db: database.db, authService, rateLimiter }),
+      crontab,
+      ...(options.extraTasks ? { extraTasks: options.extraTasks } : {}),
+    });
+    if (options.runJobs === false) await jobs.installSchema();
+    else await jobs.start();
     const opened = database;
+    const queue = jobs;
+    let closing: Promise<void> | undefined;
     return {
       config,
       database: opened,
@@ -113,14 +137,20 @@ export async function openRuntime(
       invitations,
       passwordReset,
       accessRequests,
+      jobs: queue,
       secret,
-      async close() {
-        await mail.close();
-        await opened.close();
-        await embedded?.stop();
+      close() {
+        closing ??= (async () => {
+          await queue.stop();
+          await mail.close();
+          await opened.close();
+          await embedded?.stop();
+        })();
+        return closing;
       },
     };
   } catch (error) {
+    await jobs?.stop();
     await database?.close();
     await embedded?.stop();
     throw error;

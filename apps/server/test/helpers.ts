@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
-import { appDependencies, openRuntime, type Runtime } from '../src/runtime.ts';
+import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
@@ -28,22 +28,9 @@ export async function createTestDatabase(): Promise<string> {
   return url.toString();
 }
 
-export interface TestApp {
-  app: FastifyInstance;
-  runtime: Runtime;
-  databaseUrl: string;
-}
-
-/**
- * The real app on a real database, configured like production except for what `env` changes.
- * Demo accounts are created unless `demo: false`.
- */
-export async function createTestApp(
-  env: Record<string, string> = {},
-  options: { databaseUrl?: string; demo?: boolean } = {},
-): Promise<TestApp> {
-  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const config = loadConfig({
+/** The configuration of a test: like production, except for what `env` changes. */
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
@@ -51,7 +38,39 @@ export async function createTestApp(
     DEMO_MODE: 'true',
     ...env,
   });
-  const runtime = await openRuntime(config, silentLog);
+}
+
+/**
+ * A runtime (database, services, job queue with its worker) on the given database, closed when the file is
+ * done (or earlier by the test: close() may be called twice).
+ */
+export async function openTestRuntime(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
+  const runtime = await openRuntime(testConfig(databaseUrl, env), silentLog, options);
+  afterAll(() => runtime.close());
+  return runtime;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  databaseUrl: string;
+}
+
+/**
+ * The real app on a real database, configured like production except for what `env` changes: its job queue
+ * runs a worker, as in production (wait for its work with `runtime.jobs.drain()`).
+ * Demo accounts are created unless `demo: false`.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { databaseUrl?: string; demo?: boolean } = {},
+): Promise<TestApp> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const runtime = await openRuntime(testConfig(databaseUrl, env), silentLog);
   if (options.demo !== false) await ensureDemoAccounts(runtime.auth, runtime.database.db);
   const app = await buildApp(appDependencies(runtime));
   afterAll(async () => {

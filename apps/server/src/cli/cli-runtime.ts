@@ -8,7 +8,8 @@ export async function withCliRuntime(work: (runtime: Runtime) => Promise<number>
   let runtime: Runtime | undefined;
   let code = 1;
   try {
-    runtime = await openRuntime(loadConfig(), quietLog as never, { shareRunningServer: true });
+    // A command adds jobs (the server runs them) but runs none itself.
+    runtime = await openRuntime(loadConfig(), quietLog as never, { shareRunningServer: true, runJobs: false });
     code = await work(runtime);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

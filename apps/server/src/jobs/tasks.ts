@@ -1,0 +1,68 @@
+import type { JobHelpers } from 'graphile-worker';
+import { z } from 'zod';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { Database } from '../db/client.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+
+/*
+ * Every background task of the server, in one place: its name, the payload it accepts and its handler; and
+ * the recurring ones in one crontab.
+ *
+ * Adding a task (appointment reminders, waitlist offers, alerts will):
+ *   1. Add its payload schema to `taskPayloads`. Payloads hold ids, never health data or addresses: they sit in
+ *      graphile_worker's tables and may appear in logs. The handler reads the rest from the database.
+ *   2. Add its handler to `taskHandlers`. Throwing fails the attempt and the queue retries it with backoff
+ *      (exp(attempt) seconds: 3 s, 7 s, 20 s, ...) up to its max attempts. A handler may run twice (an
+ *      instance can die after the work and before the job is marked done): make it idempotent.
+ *   3. Create jobs with `addJob(tx, name, payload, options)` inside the transaction that causes them (the job
+ *      exists exactly when that change commits), or add a line to `crontab` for work on a schedule. A task
+ *      that must run one at a time uses a `queueName`; one that must be pending only once uses a `jobKey`.
+ */
+
+/** What a crontab job receives: graphile-worker adds `_cron: { ts, backfilled }`. */
+const CronPayloadSchema = z.looseObject({});
+
+export const taskPayloads = {
+  /** Ends every session past its deadline and records SESSION_EXPIRED for each (the automatic logoff). */
+  'sessions:sweep': CronPayloadSchema,
+  /** Forgets rate-limit hits older than any window. */
+  'rate-limits:prune': CronPayloadSchema,
+} satisfies Record<string, z.ZodType<Record<string, unknown>>>;
+
+export type TaskName = keyof typeof taskPayloads;
+/** What `addJob` accepts for a task. */
+export type TaskPayload<N extends TaskName> = z.input<(typeof taskPayloads)[N]>;
+/** What a task's handler receives, after the payload was checked against its schema. */
+export type ParsedTaskPayload<N extends TaskName> = z.output<(typeof taskPayloads)[N]>;
+
+export type TaskHandler<N extends TaskName> = (payload: ParsedTaskPayload<N>, helpers: JobHelpers) => Promise<void>;
+export type TaskHandlers = { [N in TaskName]: TaskHandler<N> };
+
+/** The services the handlers use; the runtime passes its own. */
+export interface TaskServices {
+  db: Database;
+  authService: AuthService;
+  rateLimiter: RateLimiter;
+}
+
+export function taskHandlers(services: TaskServices): TaskHandlers {
+  return {
+    'sessions:sweep': async () => {
+      await services.authService.sweepExpiredSessions();
+    },
+    'rate-limits:prune': async () => {
+      await services.rateLimiter.prune(services.db);
+    },
+  };
+}
+
+/**
+ * Recurring work, in graphile-worker's crontab format (UTC; minute hour day month weekday task ?options).
+ * Every instance runs the same crontab and each entry is scheduled once per time however many run. Give each
+ * line a fixed `id` (changing it can run a time twice). `jobKey` keeps one pending job per entry when an
+ * attempt fails and waits for its retry; `max` bounds the retries of work the next run redoes anyway.
+ */
+export const crontab = [
+  '* * * * * sessions:sweep ?id=sessions-sweep&jobKey=cron:sessions-sweep&max=3',
+  '17 * * * * rate-limits:prune ?id=rate-limits-prune&jobKey=cron:rate-limits-prune&max=3',
+].join('\n');

@@ -1,0 +1,180 @@
+import { parseCrontab, type JobHelpers } from 'graphile-worker';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '../src/db/client.ts';
+import { addJob } from '../src/jobs/add-job.ts';
+import type { ExtraTask } from '../src/jobs/queue.ts';
+import { crontab } from '../src/jobs/tasks.ts';
+import type { Runtime } from '../src/runtime.ts';
+import { createTestDatabase, openTestRuntime, sleep } from './helpers.ts';
+
+interface Run {
+  n: number;
+  attempt: number;
+  instance: string;
+  ok: boolean;
+  ran_at: Date;
+}
+
+/**
+ * Tasks of these tests only: each run of a job leaves a row in test_job_runs, so a job that ran twice (or
+ * never) shows. `instance` names the runtime that ran it.
+ */
+function testTasks(instance: string): Record<string, ExtraTask> {
+  const record = async (payload: unknown, helpers: JobHelpers, ok: boolean) => {
+    const { n } = payload as { n: number };
+    await helpers.query('INSERT INTO test_job_runs (n, attempt, instance, ok) VALUES ($1, $2, $3, $4)', [
+      n,
+      helpers.job.attempts,
+      instance,
+      ok,
+    ]);
+  };
+  return {
+    'test:record': async (payload, helpers) => {
+      // Long enough for another instance to look for work meanwhile.
+      await sleep(10);
+      await record(payload, helpers, true);
+    },
+    'test:flaky': async (payload, helpers) => {
+      const ok = helpers.job.attempts > 1;
+      await record(payload, helpers, ok);
+      if (!ok) throw new Error('the first attempt fails');
+    },
+  };
+}
+
+async function sqlQuery<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const runs = (url: string) => sqlQuery<Run>(url, 'SELECT * FROM test_job_runs ORDER BY ran_at, n');
+
+describe('the job queue', () => {
+  let url: string;
+
+  beforeAll(async () => {
+    url = await createTestDatabase();
+    await sqlQuery(
+      url,
+      `CREATE TABLE test_job_runs (n int NOT NULL, attempt int NOT NULL, instance text NOT NULL, ok boolean NOT NULL,
+                                   ran_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+    );
+  });
+
+  const open = (instance: string): Promise<Runtime> => openTestRuntime(url, {}, { extraTasks: testTasks(instance) });
+
+  it('adds a job exactly when the transaction that adds it commits', async () => {
+    const runtime = await open('a');
+    const db = runtime.database.db;
+    // Scheduled an hour ahead so that it stays in the queue to be looked at.
+    await db.transaction(async (tx) => {
+      await addJob(tx, 'rate-limits:prune', {}, { jobKey: 'test:committed', delayMs: 3_600_000 });
+    });
+    await db
+      .transaction(async (tx) => {
+        await addJob(tx, 'rate-limits:prune', {}, { jobKey: 'test:rolled-back', delayMs: 3_600_000 });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    const keys = await sqlQuery<{ key: string }>(url, `SELECT key FROM graphile_worker.jobs WHERE key LIKE 'test:%'`);
+    expect(keys.map((k) => k.key)).toEqual(['test:committed']);
+    await sqlQuery(url, `SELECT graphile_worker.remove_job('test:committed')`);
+    // A payload that does not fit the task's schema fails the change that adds it.
+    await expect(
+      addJob(db, 'rate-limits:prune', 'not an object' as unknown as Record<string, never>),
+    ).rejects.toThrow();
+    await runtime.close();
+  });
+
+  it('runs a job that came due while no server ran, once, when a server is back', async () => {
+    const first = await open('first');
+    const due = await sqlQuery<{ id: string }>(
+      url,
+      `SELECT id::text FROM graphile_worker.add_job('test:record', json_build_object('n', 1), run_at => now() + interval '1 second')`,
+    );
+    await first.close();
+
+    // While no server runs: the first job comes due, and a change adds another one.
+    const offline = connectDatabase(url);
+    await offline.db.transaction(async (tx) => {
+      await tx.execute(`SELECT graphile_worker.add_job('test:record', json_build_object('n', 2))`);
+    });
+    await offline.close();
+    while (
+      (
+        await sqlQuery<{ due: boolean }>(url, 'SELECT run_at <= now() AS due FROM graphile_worker.jobs WHERE id = $1', [
+          due[0]!.id,
+        ])
+      )[0]?.due !== true
+    )
+      await sleep(100);
+    expect(await runs(url)).toEqual([]);
+
+    const second = await open('second');
+    await second.jobs.drain();
+    const done = await runs(url);
+    expect(done.map((r) => [r.n, r.instance, r.ok])).toEqual(
+      expect.arrayContaining([
+        [1, 'second', true],
+        [2, 'second', true],
+      ]),
+    );
+    expect(done).toHaveLength(2);
+    await second.close();
+    await sqlQuery(url, 'DELETE FROM test_job_runs');
+  });
+
+  it('runs each job once when two instances share the database', async () => {
+    const jobs = 60;
+    const [a, b] = await Promise.all([open('a'), open('b')]);
+    await sqlQuery(
+      url,
+      `SELECT graphile_worker.add_job('test:record', json_build_object('n', n)) FROM generate_series(1, $1::int) AS n`,
+      [jobs],
+    );
+    await Promise.all([a.jobs.drain(), b.jobs.drain()]);
+    const done = await runs(url);
+    expect(done.map((r) => r.n).sort((x, y) => x - y)).toEqual(Array.from({ length: jobs }, (_, i) => i + 1));
+    expect(done.every((r) => r.ok && r.attempt === 1)).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+    await sqlQuery(url, 'DELETE FROM test_job_runs');
+  });
+
+  it('retries a failed job after a backoff, then it succeeds', async () => {
+    const runtime = await open('a');
+    await sqlQuery(url, `SELECT graphile_worker.add_job('test:flaky', json_build_object('n', 7), max_attempts => 3)`);
+    await runtime.jobs.drain({ scheduled: true });
+    const [failed, succeeded, ...more] = await runs(url);
+    expect(more).toEqual([]);
+    expect(failed).toMatchObject({ n: 7, attempt: 1, ok: false });
+    expect(succeeded).toMatchObject({ n: 7, attempt: 2, ok: true });
+    // graphile-worker waits exp(1) ≈ 2.7 s after a first failure; the database's clock enforces the floor.
+    expect(succeeded!.ran_at.getTime() - failed!.ran_at.getTime()).toBeGreaterThan(2_000);
+    const left = await sqlQuery(url, `SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'test:flaky'`);
+    expect(left).toEqual([]);
+    await runtime.close();
+  });
+});
+
+describe('the crontab', () => {
+  it('sweeps expired sessions every minute and prunes rate-limit hits every hour, each under a fixed id', () => {
+    const items = parseCrontab(crontab);
+    const byId = new Map(items.map((item) => [item.identifier, item]));
+    expect(byId.get('sessions-sweep')).toMatchObject({ task: 'sessions:sweep' });
+    expect(byId.get('rate-limits-prune')).toMatchObject({ task: 'rate-limits:prune' });
+    // Every minute of every hour: the automatic logoff is never more than a minute late.
+    const sweep = byId.get('sessions-sweep')!;
+    for (const minute of [0, 1, 29, 59]) {
+      for (const hour of [0, 13, 23]) {
+        expect(sweep.match({ min: minute, hour, date: 15, month: 6, dow: 3 })).toBe(true);
+      }
+    }
+  });
+});
