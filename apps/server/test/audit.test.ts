@@ -1,35 +1,39 @@
-import { sql } from 'drizzle-orm';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { asc, eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
-import { appendAuditEntry, verifyAuditChain } from '../src/audit/audit.repository.ts';
-import { auditEntries } from '../src/db/schema.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { anchorAuditChain, readAuditAnchors } from '../src/audit/audit-anchors.ts';
+import { computeChecksum, sealAuditChain, verifyAuditTrail, type AuditAnchor } from '../src/audit/audit-chain.ts';
+import { appendAuditEntry, type AuditRecord } from '../src/audit/audit.repository.ts';
+import { connectDatabase, migrateDatabase, type Database } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
+import { auditChain, auditEntries } from '../src/db/schema.ts';
+import { createTestApp, createTestDatabase, sleep, TestClient, type TestApp } from './helpers.ts';
 
 const actor = { sessionId: 's1', userId: 'u1', userRole: 'provider', clientIp: '127.0.0.1', userAgent: 'test' };
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  const client = new TestClient(t.app);
-  await client.signIn('provider@demo.test', DEMO_PASSWORD);
-  await client.signIn('provider@demo.test', 'Wrong-Password-1');
-  await appendAuditEntry(t.runtime.database.db, {
-    event: 'PATIENT_VIEW',
-    level: 'INFO',
-    actor,
-    details: {
-      patientIds: ['p1'],
-      password: 'hunter2',
-      nested: { accessToken: 'abc', ssn: '123-45-6789', kept: 'yes' },
-    },
-  });
-  await client.signIn('admin@demo.test', DEMO_PASSWORD);
+const record = (details: Record<string, unknown> = {}): AuditRecord => ({
+  event: 'LOGIN',
+  level: 'INFO',
+  actor,
+  details,
 });
 
+/** A migrated database of its own, without the app: for the tests that tamper with the chain. */
+async function freshDatabase(): Promise<{ url: string; db: Database }> {
+  const url = await createTestDatabase();
+  await migrateDatabase(url);
+  const handle = connectDatabase(url);
+  afterAll(() => handle.close());
+  return { url, db: handle.db };
+}
+
 /** Runs SQL as a superuser with triggers off, the way someone tampering with the database would. */
-async function tamper(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: t.databaseUrl });
+async function tamper(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query('SET session_replication_role = replica');
@@ -39,7 +43,90 @@ async function tamper(statement: string): Promise<void> {
   }
 }
 
-describe('audit trail', () => {
+async function unsealedCount(db: Database): Promise<number> {
+  const result = await db.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM audit_entries e WHERE NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id)`,
+  );
+  return result.rows[0]!.n;
+}
+
+/**
+ * Seals until every committed entry is in the chain. A transaction still running anywhere in the same
+ * PostgreSQL (other test files' databases included) holds sealing back for a moment, hence the retries.
+ */
+async function sealEverything(db: Database): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    await sealAuditChain(db, { wait: true });
+    if ((await unsealedCount(db)) === 0) return;
+    await sleep(25);
+  }
+  throw new Error('entries stayed unsealed');
+}
+
+async function chainOrder(db: Database) {
+  return db
+    .select({ position: auditChain.position, entryId: auditChain.entryId, xactId: auditEntries.xactId })
+    .from(auditChain)
+    .innerJoin(auditEntries, eq(auditEntries.id, auditChain.entryId))
+    .orderBy(asc(auditChain.position));
+}
+
+/** A connection with an open transaction, for interleavings that a pool would not show. */
+async function openTransaction(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  const db = drizzle(client, { schema });
+  return {
+    append: async (details: Record<string, unknown>) => {
+      await appendAuditEntry(db, record(details));
+      const [row] = await db
+        .select({ id: auditEntries.id })
+        .from(auditEntries)
+        .where(sql`${auditEntries.details}->>'name' = ${String(details.name)}`);
+      return row!.id;
+    },
+    commit: async () => {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
+
+/** Runs `work` while noting the text of every statement a pg client sends (the database still runs them). */
+async function watchingStatements<T>(statements: string[], work: () => Promise<T>): Promise<T> {
+  const spy = vi.spyOn(pg.Client.prototype, 'query');
+  try {
+    return await work();
+  } finally {
+    for (const [first] of spy.mock.calls as unknown[][]) {
+      statements.push(typeof first === 'string' ? first : ((first as { text?: string } | null)?.text ?? ''));
+    }
+    spy.mockRestore();
+  }
+}
+
+describe('audit entries', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const client = new TestClient(t.app);
+    await client.signIn('provider@demo.test', DEMO_PASSWORD);
+    await client.signIn('provider@demo.test', 'Wrong-Password-1');
+    await appendAuditEntry(t.runtime.database.db, {
+      event: 'PATIENT_VIEW',
+      level: 'INFO',
+      actor,
+      details: {
+        patientIds: ['p1'],
+        password: 'hunter2',
+        nested: { accessToken: 'abc', ssn: '123-45-6789', kept: 'yes' },
+      },
+    });
+    await client.signIn('admin@demo.test', DEMO_PASSWORD);
+  });
+
   it('stores the specification fields, classification and retention', async () => {
     const rows = await t.runtime.database.db.select().from(auditEntries).orderBy(auditEntries.id);
     const view = rows.find((r) => r.event === 'PATIENT_VIEW')!;
@@ -57,59 +144,416 @@ describe('audit trail', () => {
     const login = rows.find((r) => r.event === 'LOGIN')!;
     expect(login).toMatchObject({ hipaaRequired: false, retentionYears: 3 });
     expect(rows.find((r) => r.event === 'ADMIN_LOGIN')?.retentionYears).toBe(7);
-    expect(login.checksum).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('verifies an intact chain', async () => {
-    const result = await verifyAuditChain(t.runtime.database.db);
-    expect(result.ok).toBe(true);
-    expect(result.entries).toBeGreaterThanOrEqual(4);
-  });
-
-  it('refuses UPDATE, DELETE and TRUNCATE', async () => {
+  it('seals every entry into a chain that verifies', async () => {
     const db = t.runtime.database.db;
-    await expect(db.execute(sql`UPDATE audit_entries SET level = 'ERROR'`)).rejects.toThrow();
-    await expect(db.execute(sql`DELETE FROM audit_entries`)).rejects.toThrow();
-    await expect(db.execute(sql`TRUNCATE audit_entries`)).rejects.toThrow();
-    const cause = await db
-      .execute(sql`DELETE FROM audit_entries`)
-      .catch((e: unknown) => (e as { cause?: Error }).cause?.message);
-    expect(cause).toMatch(/append-only/);
-    expect((await verifyAuditChain(db)).ok).toBe(true);
+    await sealEverything(db);
+    const result = await verifyAuditTrail(db);
+    expect(result).toMatchObject({ ok: true, broken: null, unsealed: { count: 0, stranded: 0 } });
+    const entries = await db.select({ id: auditEntries.id }).from(auditEntries);
+    expect(result.positions).toBe(entries.length);
+    expect(result.head?.checksum).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('detects a changed entry and names it', async () => {
+  it('stamps each entry with the transaction that inserted it, whatever the inserter says', async () => {
     const db = t.runtime.database.db;
-    const [target] = await db
-      .select()
+    const stamped = await db.transaction(async (tx) => {
+      await tx.insert(auditEntries).values({
+        timestamp: new Date(),
+        event: 'LOGIN',
+        level: 'INFO',
+        userId: 'u1',
+        userRole: 'provider',
+        details: { name: 'forged-xact' },
+        hipaaRequired: false,
+        retentionYears: 3,
+        xactId: '3',
+      });
+      const [row] = await tx
+        .execute<{ same: boolean }>(
+          sql`SELECT xact_id = pg_current_xact_id() AS same FROM audit_entries WHERE details->>'name' = 'forged-xact'`,
+        )
+        .then((r) => r.rows);
+      return row?.same;
+    });
+    expect(stamped).toBe(true);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE on the entries and on the chain', async () => {
+    const db = t.runtime.database.db;
+    await sealEverything(db);
+    for (const table of ['audit_entries', 'audit_chain']) {
+      const column = table === 'audit_entries' ? 'level' : 'checksum';
+      await expect(db.execute(sql.raw(`UPDATE ${table} SET ${column} = ${column}`))).rejects.toThrow();
+      await expect(db.execute(sql.raw(`DELETE FROM ${table}`))).rejects.toThrow();
+      await expect(db.execute(sql.raw(`TRUNCATE ${table}`))).rejects.toThrow();
+      const cause = await db
+        .execute(sql.raw(`DELETE FROM ${table}`))
+        .catch((e: unknown) => (e as { cause?: Error }).cause?.message);
+      expect(cause).toBe(`${table} is append-only: DELETE is not allowed`);
+    }
+    expect((await verifyAuditTrail(db)).ok).toBe(true);
+  });
+
+  it('lets audited transactions write without waiting for each other', async () => {
+    const open = await openTransaction(t.databaseUrl);
+    await open.append({ name: 'held-open' });
+    // With a lock shared by audited transactions, this would wait for the open one to end.
+    await appendAuditEntry(t.runtime.database.db, record({ name: 'not-waiting' }));
+    await open.commit();
+    await sealEverything(t.runtime.database.db);
+    const order = await chainOrder(t.runtime.database.db);
+    const names = await t.runtime.database.db
+      .select({ id: auditEntries.id, name: sql<string>`${auditEntries.details}->>'name'` })
+      .from(auditEntries);
+    const positionOf = (name: string) =>
+      order.findIndex((link) => link.entryId === names.find((n) => n.name === name)!.id);
+    // The open transaction began first: its entry comes first although it committed last.
+    expect(positionOf('held-open')).toBeLessThan(positionOf('not-waiting'));
+  });
+
+  it('writes a read and its audit entry in one statement, without BEGIN and COMMIT', async () => {
+    const admin = new TestClient(t.app);
+    await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+    const created = await admin.gql<{ createPatient: { id: string } }>(
+      'mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }',
+      { i: { firstName: 'Una', lastName: 'Statement', email: 'una@example.net', dateOfBirth: '1990-02-03' } },
+    );
+    const id = created.data!.createPatient.id;
+    const statements: string[] = [];
+    const [list, get] = await watchingStatements(statements, async () => [
+      await admin.gql<{ listPatients: { items: { id: string }[] } }>(
+        'query { listPatients(limit: 1, filter: { search: "una@example" }) { items { id } nextToken } }',
+      ),
+      await admin.gql<{ getPatient: { id: string } }>('query($id: ID!) { getPatient(id: $id) { id } }', { id }),
+    ]);
+    expect(list.data).toEqual({ listPatients: { items: [{ id }], nextToken: null } });
+    expect(get.data).toEqual({ getPatient: { id } });
+    expect(statements.filter((s) => /^\s*(BEGIN|COMMIT)/i.test(s))).toEqual([]);
+    const reads = statements.filter((s) => s.includes('"patients"'));
+    expect(reads).toHaveLength(2);
+    for (const read of reads) expect(read).toMatch(/insert into "audit_entries"/i);
+
+    const views = await t.runtime.database.db
+      .select({ details: auditEntries.details })
       .from(auditEntries)
-      .where(sql`event = 'PATIENT_VIEW'`);
-    await tamper(`UPDATE audit_entries SET details = '{"patientIds":["someone-else"]}' WHERE id = ${target!.id}`);
-    const result = await verifyAuditChain(db);
-    expect(result).toMatchObject({ ok: false, brokenAt: target!.id });
-    await tamper(`UPDATE audit_entries SET details = '${JSON.stringify(target!.details)}' WHERE id = ${target!.id}`);
-    expect((await verifyAuditChain(db)).ok).toBe(true);
+      .where(sql`${auditEntries.event} = 'PATIENT_VIEW' AND ${auditEntries.details}->'patientIds' ? ${id}`)
+      .orderBy(auditEntries.id);
+    expect(views.map((v) => v.details)).toEqual([{ patientIds: [id], page: 'first', count: 1 }, { patientIds: [id] }]);
   });
 
-  it('detects a removed entry at the entry after it', async () => {
+  it('records no view for a patient outside the scope, only the attempt', async () => {
+    const admin = new TestClient(t.app);
+    await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+    const created = await admin.gql<{ createPatient: { id: string } }>(
+      'mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }',
+      { i: { firstName: 'Out', lastName: 'Ofscope', email: 'out.of@example.net', dateOfBirth: '1990-02-03' } },
+    );
+    const id = created.data!.createPatient.id;
+    const provider = new TestClient(t.app);
+    await provider.signIn('provider2@demo.test', DEMO_PASSWORD);
+    const get = await provider.gql('query($id: ID!) { getPatient(id: $id) { id } }', { id });
+    expect(get.errors?.[0]?.message).toBe('Patient not found');
+    const entries = await t.runtime.database.db
+      .select({ event: auditEntries.event })
+      .from(auditEntries)
+      .where(sql`${auditEntries.details}->'patientIds' ? ${id}`)
+      .orderBy(auditEntries.id);
+    expect(entries.map((e) => e.event)).toEqual(['PATIENT_CREATE', 'UNAUTHORIZED_ACCESS']);
+  });
+});
+
+describe('the sealer', () => {
+  it('seals 60 concurrent audited writes, in order, while sealing runs beside them', async () => {
+    const t = await createTestApp();
     const db = t.runtime.database.db;
-    const rows = await db.select().from(auditEntries).orderBy(auditEntries.id);
-    const removed = rows[1]!;
-    await tamper(`DELETE FROM audit_entries WHERE id = ${removed.id}`);
-    const result = await verifyAuditChain(db);
-    expect(result).toMatchObject({ ok: false, brokenAt: rows[2]!.id });
-    if (!result.ok) expect(result.reason).toMatch(/removed/);
-  });
-
-  it('keeps the chain across concurrent writers', async () => {
-    const fresh = await createTestApp({}, { demo: false });
-    const db = fresh.runtime.database.db;
-    await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        appendAuditEntry(db, { event: 'LOGIN', level: 'INFO', actor, details: { i } }),
+    const admin = new TestClient(t.app);
+    await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+    let writing = true;
+    const sealer = (async () => {
+      while (writing) {
+        await sealAuditChain(db, { batchSize: 7 });
+        await sleep(2);
+      }
+    })();
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        admin.gql('mutation($i: CreatePatientInput!) { createPatient(input: $i) { id } }', {
+          i: { firstName: 'Con', lastName: 'Current', email: `con.${i}@example.net`, dateOfBirth: '1980-01-01' },
+        }),
       ),
     );
-    const result = await verifyAuditChain(db);
-    expect(result).toEqual({ ok: true, entries: 40 });
+    writing = false;
+    await sealer;
+    expect(results.flatMap((r) => r.errors ?? [])).toEqual([]);
+    await sealEverything(db);
+
+    const order = await chainOrder(db);
+    const entries = await db.select({ id: auditEntries.id, event: auditEntries.event }).from(auditEntries);
+    expect(entries.filter((e) => e.event === 'PATIENT_CREATE')).toHaveLength(60);
+    expect(order.map((l) => l.position)).toEqual(entries.map((_, i) => i + 1));
+    expect(new Set(order.map((l) => l.entryId))).toEqual(new Set(entries.map((e) => e.id)));
+    const sorted = [...order].sort((a, b) =>
+      BigInt(a.xactId) === BigInt(b.xactId) ? a.entryId - b.entryId : BigInt(a.xactId) < BigInt(b.xactId) ? -1 : 1,
+    );
+    expect(order).toEqual(sorted);
+    expect(await verifyAuditTrail(db)).toMatchObject({ ok: true, positions: entries.length });
+  });
+
+  it('seals an entry that committed late after the entries sealed while it was open', async () => {
+    const { url, db } = await freshDatabase();
+    const first = await openTransaction(url);
+    const firstId = await first.append({ name: 'first' });
+    const late = await openTransaction(url);
+    const lateId = await late.append({ name: 'late' });
+    const after = await openTransaction(url);
+    const afterId = await after.append({ name: 'after' });
+    await after.commit();
+    await first.commit();
+
+    // "first" began before "late": sealed now. "after" committed already but began after "late", which is
+    // still open: it waits, or "late" could no longer take its place before it.
+    const sealed = async () => (await chainOrder(db)).map((l) => l.entryId);
+    for (let attempt = 0; attempt < 400 && (await sealed()).length === 0; attempt++) {
+      await sealAuditChain(db);
+      await sleep(25);
+    }
+    await sealAuditChain(db);
+    expect(await sealed()).toEqual([firstId]);
+
+    await late.commit();
+    await sealEverything(db);
+    expect(await sealed()).toEqual([firstId, lateId, afterId]);
+    expect((await verifyAuditTrail(db)).ok).toBe(true);
+  });
+
+  it('lets one sealer work at a time and never forks the chain', async () => {
+    const { url, db } = await freshDatabase();
+    // A sealer at work elsewhere (another instance): this one steps aside.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query('SELECT pg_advisory_xact_lock(727003)');
+    await appendAuditEntry(db, record({ name: 'while-busy' }));
+    expect(await sealAuditChain(db)).toMatchObject({ sealed: 0, busy: true });
+    await other.query('COMMIT');
+    await other.end();
+
+    let writing = true;
+    const writers = Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        for (let i = 0; i < 12; i++) await appendAuditEntry(db, record({ name: `w${w}-${i}` }));
+      }),
+    ).finally(() => {
+      writing = false;
+    });
+    const sealers = Array.from({ length: 4 }, async (_, s) => {
+      while (writing) {
+        await sealAuditChain(db, { batchSize: 5, wait: s % 2 === 0 });
+        await sleep(1);
+      }
+    });
+    await Promise.all([writers, ...sealers]);
+    await sealEverything(db);
+
+    const order = await chainOrder(db);
+    expect(order).toHaveLength(97);
+    expect(order.map((l) => l.position)).toEqual(order.map((_, i) => i + 1));
+    expect(new Set(order.map((l) => l.entryId)).size).toBe(97);
+    expect((await verifyAuditTrail(db)).ok).toBe(true);
+  });
+});
+
+describe('verification', () => {
+  let url: string;
+  let db: Database;
+  let anchorsFile: string;
+  const log = { lines: [] as unknown[], info: (obj: object) => log.lines.push(obj) };
+
+  beforeAll(async () => {
+    ({ url, db } = await freshDatabase());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-anchors-'));
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    anchorsFile = path.join(dir, 'audit-anchors.log');
+  });
+
+  const anchors = (): AuditAnchor[] => readAuditAnchors(anchorsFile)?.anchors ?? [];
+  const links = () => db.select().from(auditChain).orderBy(asc(auditChain.position));
+
+  it('anchors the head outside the database once per head', async () => {
+    for (let i = 0; i < 10; i++) await appendAuditEntry(db, record({ name: `e${i}` }));
+    await sealEverything(db);
+    const anchor = await anchorAuditChain(db, { file: anchorsFile, log });
+    expect(anchor).toMatchObject({ position: 10 });
+    expect(await anchorAuditChain(db, { file: anchorsFile, log })).toBeNull();
+    expect(anchors()).toEqual([anchor]);
+    expect(log.lines).toEqual([{ auditAnchor: anchor }]);
+    expect(fs.statSync(anchorsFile).mode & 0o777).toBe(0o600);
+
+    for (let i = 10; i < 14; i++) await appendAuditEntry(db, record({ name: `e${i}` }));
+    await sealEverything(db);
+    await anchorAuditChain(db, { file: anchorsFile, log });
+    expect(anchors().map((a) => a.position)).toEqual([10, 14]);
+    expect(await verifyAuditTrail(db, { anchors: anchors() })).toMatchObject({
+      ok: true,
+      positions: 14,
+      anchors: { checked: 2, problems: [] },
+    });
+  });
+
+  it('names a changed entry', async () => {
+    const [, , target] = await links();
+    const [entry] = await db.select().from(auditEntries).where(eq(auditEntries.id, target!.entryId));
+    await tamper(url, `UPDATE audit_entries SET user_id = 'someone-else' WHERE id = ${entry!.id}`);
+    const result = await verifyAuditTrail(db, { anchors: anchors() });
+    expect(result).toMatchObject({ ok: false, broken: { position: 3, entryId: entry!.id } });
+    expect(result.broken?.reason).toMatch(/changed/);
+    await tamper(url, `UPDATE audit_entries SET user_id = '${entry!.userId}' WHERE id = ${entry!.id}`);
+    expect((await verifyAuditTrail(db, { anchors: anchors() })).ok).toBe(true);
+  });
+
+  it('detects a chain rewritten after a change through the anchors', async () => {
+    // A thorough forger changes an entry and recomputes every checksum after it: the chain holds by itself,
+    // but no longer has the checksum anchored before.
+    const before = await links();
+    const entries = await db.select().from(auditEntries).orderBy(asc(auditEntries.id));
+    await tamper(url, `UPDATE audit_entries SET user_id = 'forged' WHERE id = ${before[4]!.entryId}`);
+    const rechain = async (change: (id: number) => Partial<(typeof entries)[number]>) => {
+      let prev = before[3]!.checksum;
+      for (const link of before.slice(4)) {
+        const { id: _id, xactId: _x, ...content } = entries.find((e) => e.id === link.entryId)!;
+        const checksum = computeChecksum({ ...content, ...change(link.entryId) }, prev);
+        await tamper(
+          url,
+          `UPDATE audit_chain SET prev_checksum = '${prev}', checksum = '${checksum}' WHERE position = ${link.position}`,
+        );
+        prev = checksum;
+      }
+    };
+    await rechain((id) => (id === before[4]!.entryId ? { userId: 'forged' } : {}));
+    const result = await verifyAuditTrail(db, { anchors: anchors() });
+    expect(result.broken).toBeNull();
+    expect(result.ok).toBe(false);
+    expect(result.anchors.problems.map((p) => p.anchor.position)).toEqual([10, 14]);
+    expect(result.anchors.problems[0]?.reason).toMatch(/changed/);
+
+    await tamper(url, `UPDATE audit_entries SET user_id = 'u1' WHERE id = ${before[4]!.entryId}`);
+    await rechain(() => ({}));
+    expect((await verifyAuditTrail(db, { anchors: anchors() })).ok).toBe(true);
+  });
+
+  it('detects the newest entries removed through the anchors', async () => {
+    const before = await links();
+    const removed = before.slice(-3);
+    const ids = removed.map((l) => l.entryId).join(',');
+    await tamper(
+      url,
+      `DELETE FROM audit_chain WHERE entry_id IN (${ids}); DELETE FROM audit_entries WHERE id IN (${ids})`,
+    );
+    const alone = await verifyAuditTrail(db);
+    // By itself, the shorter chain still verifies: only the anchor knows it was longer.
+    expect(alone).toMatchObject({ ok: true, positions: 11 });
+    const result = await verifyAuditTrail(db, { anchors: anchors() });
+    expect(result).toMatchObject({ ok: false, broken: null, positions: 11 });
+    expect(result.anchors.problems).toHaveLength(1);
+    expect(result.anchors.problems[0]).toMatchObject({ anchor: { position: 14 } });
+    expect(result.anchors.problems[0]?.reason).toMatch(
+      /beyond the chain's head \(11\): the newest entries were removed/,
+    );
+  });
+
+  it('names a removed entry, and a removed position', async () => {
+    const before = await links();
+    await tamper(url, `DELETE FROM audit_entries WHERE id = ${before[1]!.entryId}`);
+    let result = await verifyAuditTrail(db);
+    expect(result).toMatchObject({ ok: false, broken: { position: 2, entryId: before[1]!.entryId } });
+    expect(result.broken?.reason).toMatch(/removed/);
+
+    await tamper(url, `DELETE FROM audit_chain WHERE position = 2`);
+    result = await verifyAuditTrail(db);
+    expect(result).toMatchObject({ ok: false, broken: { position: 2, entryId: null } });
+    expect(result.broken?.reason).toMatch(/position 2 is missing/);
+  });
+
+  it('reports entries inserted behind the head, which no sealer would reach', async () => {
+    const [first] = await links();
+    await tamper(
+      url,
+      `INSERT INTO audit_entries (timestamp, event, level, user_id, user_role, details, hipaa_required, retention_years, xact_id)
+       VALUES (now(), 'LOGIN', 'INFO', 'u1', 'provider', '{}', false, 3, '${first!.xactId}')`,
+    );
+    const result = await verifyAuditTrail(db);
+    expect(result.unsealed).toMatchObject({ count: 1, stranded: 1 });
+  });
+});
+
+describe('migration 0004', () => {
+  it('keeps the entries chained before it, as the first positions', async () => {
+    const url = await createTestDatabase();
+    const folder = path.resolve(import.meta.dirname, '../drizzle');
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-0003-'));
+    afterAll(() => fs.rmSync(before, { recursive: true, force: true }));
+    fs.mkdirSync(path.join(before, 'meta'));
+    const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as {
+      entries: { tag: string }[];
+    };
+    const upTo = journal.entries.findIndex((e) => e.tag.startsWith('0004'));
+    for (const entry of journal.entries.slice(0, upTo)) {
+      fs.copyFileSync(path.join(folder, `${entry.tag}.sql`), path.join(before, `${entry.tag}.sql`));
+    }
+    fs.writeFileSync(
+      path.join(before, 'meta/_journal.json'),
+      JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }),
+    );
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    await migrate(drizzle(client), { migrationsFolder: before });
+
+    // Entries chained the way the code before 0004 did: in id order, under a lock.
+    let prev = '0'.repeat(64);
+    for (let i = 0; i < 5; i++) {
+      const content = {
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i, 123)),
+        sessionId: null,
+        event: 'LOGIN',
+        level: 'INFO',
+        userId: `legacy-${i}`,
+        userRole: 'admin',
+        clientIp: '10.0.0.1',
+        userAgent: null,
+        url: null,
+        referrer: null,
+        details: { email: `legacy${i}@example.net`, n: i },
+        hipaaRequired: false,
+        retentionYears: 3,
+      };
+      const checksum = computeChecksum(content, prev);
+      await client.query(
+        `INSERT INTO audit_entries (timestamp, session_id, event, level, user_id, user_role, client_ip, user_agent, url,
+           referrer, details, hipaa_required, retention_years, prev_checksum, checksum)
+         VALUES ($1, null, 'LOGIN', 'INFO', $2, 'admin', '10.0.0.1', null, null, null, $3, false, 3, $4, $5)`,
+        [content.timestamp, content.userId, JSON.stringify(content.details), prev, checksum],
+      );
+      prev = checksum;
+    }
+    await client.end();
+
+    await migrateDatabase(url);
+    const handle = connectDatabase(url);
+    try {
+      const db = handle.db;
+      const kept = await verifyAuditTrail(db);
+      expect(kept).toMatchObject({ ok: true, positions: 5, unsealed: { count: 0 } });
+      expect(kept.head?.checksum).toBe(prev);
+      await appendAuditEntry(db, record({ name: 'after-0004' }));
+      await sealEverything(db);
+      const order = await chainOrder(db);
+      expect(order.map((l) => l.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(await verifyAuditTrail(db)).toMatchObject({ ok: true, positions: 6 });
+    } finally {
+      await handle.close();
+    }
   });
 });

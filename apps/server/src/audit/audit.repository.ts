@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { asc, desc, gt, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   redactAuditDetails,
   retentionYearsFor,
@@ -8,7 +6,7 @@ import {
   type AuditEvent,
   type AuditLevel,
 } from '@telehealth/shared';
-import type { Database, Executor } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { auditEntries } from '../db/schema.ts';
 
 /** Who did it and from where: filled from the request by the caller. */
@@ -36,46 +34,63 @@ export const ANONYMOUS_ACTOR: Omit<AuditActor, 'clientIp' | 'userAgent'> = {
   userRole: 'unknown',
 };
 
-const GENESIS_CHECKSUM = '0'.repeat(64);
-/** Serialises appends so each entry chains to the one before it; any constant shared by every instance. */
-const AUDIT_CHAIN_LOCK_KEY = 727_002;
-
-type AuditRow = typeof auditEntries.$inferSelect;
-type ChainedContent = Omit<AuditRow, 'id' | 'checksum' | 'prevChecksum'>;
+type AuditEntryValues = Omit<typeof auditEntries.$inferInsert, 'id' | 'xactId'>;
 
 /**
- * Appends entries to the audit trail inside the caller's transaction (or a new one), so an entry exists
- * exactly when the change it records does.
+ * Appends entries to the audit trail in the caller's transaction (or on their own), so an entry exists
+ * exactly when the change it records does. One plain INSERT: no lock and no read of the entry before, so
+ * audited transactions never wait for each other. The sealer chains the entries once they have committed
+ * (audit-chain.ts).
  */
 export async function appendAuditEntries(executor: Executor, records: AuditRecord[]): Promise<void> {
   if (records.length === 0) return;
-  const run = async (tx: Executor) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY})`);
-    const [last] = await tx
-      .select({ checksum: auditEntries.checksum })
-      .from(auditEntries)
-      .orderBy(desc(auditEntries.id))
-      .limit(1);
-    let prevChecksum = last?.checksum ?? GENESIS_CHECKSUM;
-    const rows = records.map((record) => {
-      const content = toContent(record);
-      const checksum = computeChecksum(content, prevChecksum);
-      const row = { ...content, prevChecksum, checksum };
-      prevChecksum = checksum;
-      return row;
-    });
-    await tx.insert(auditEntries).values(rows);
-  };
-  if (executor instanceof PgTransaction) await run(executor);
-  else await executor.transaction(run);
+  await executor.insert(auditEntries).values(records.map(toValues));
 }
 
 export function appendAuditEntry(executor: Executor, record: AuditRecord): Promise<void> {
   return appendAuditEntries(executor, [record]);
 }
 
-function toContent(record: AuditRecord): ChainedContent {
-  // Millisecond precision, like the column, so the checksum recomputes exactly from the stored row.
+/**
+ * The INSERT of one audit entry as SQL, to run as a data-modifying CTE of the read it records: the read and
+ * its entry are then one statement (one round trip, no BEGIN and COMMIT), and the entry exists exactly when
+ * the read took place. `extraDetails`, a jsonb expression evaluated by the same statement (the ids of the rows
+ * read, say), is merged into the record's details. With `from`, one entry is written per row of it (none
+ * when the read found nothing); without, exactly one.
+ */
+export function auditEntryInsertSql(record: AuditRecord, options: { extraDetails?: SQL; from?: SQL } = {}): SQL {
+  const values = toValues(record);
+  const columns = sql.join(
+    [
+      auditEntries.timestamp,
+      auditEntries.sessionId,
+      auditEntries.event,
+      auditEntries.level,
+      auditEntries.userId,
+      auditEntries.userRole,
+      auditEntries.clientIp,
+      auditEntries.userAgent,
+      auditEntries.url,
+      auditEntries.referrer,
+      auditEntries.details,
+      auditEntries.hipaaRequired,
+      auditEntries.retentionYears,
+    ].map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+  const details = options.extraDetails
+    ? sql`${JSON.stringify(values.details)}::jsonb || ${options.extraDetails}`
+    : sql`${JSON.stringify(values.details)}::jsonb`;
+  return sql`INSERT INTO ${auditEntries} (${columns})
+    SELECT ${values.timestamp.toISOString()}::timestamptz, ${values.sessionId}::text, ${values.event}::text,
+      ${values.level}::text, ${values.userId}::text, ${values.userRole}::text, ${values.clientIp}::text,
+      ${values.userAgent}::text, ${values.url}::text, ${values.referrer}::text, ${details},
+      ${values.hipaaRequired}::boolean, ${values.retentionYears}::int
+    ${options.from ? sql`FROM ${options.from}` : sql``}`;
+}
+
+function toValues(record: AuditRecord): AuditEntryValues & { timestamp: Date; details: unknown } {
+  // Millisecond precision, like the column, so the stored time is the one given.
   const timestamp = new Date(Math.floor((record.timestamp ?? new Date()).getTime()));
   return {
     timestamp,
@@ -94,28 +109,7 @@ function toContent(record: AuditRecord): ChainedContent {
   };
 }
 
-/** SHA-256 over the entry's content in a canonical form (sorted keys) and the previous entry's checksum. */
-export function computeChecksum(content: ChainedContent, prevChecksum: string): string {
-  const canonical = canonicalJson({
-    ...content,
-    timestamp: content.timestamp.toISOString(),
-    prevChecksum,
-  });
-  return createHash('sha256').update(canonical).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-/** PostgreSQL's jsonb cannot hold U+0000; dropping it keeps the stored details equal to the hashed ones. */
+/** PostgreSQL's jsonb cannot hold U+0000: drop it rather than fail the change the entry records. */
 function stripNulChars(value: unknown): unknown {
   if (typeof value === 'string') return value.replaceAll('\u0000', '');
   if (Array.isArray(value)) return value.map(stripNulChars);
@@ -123,45 +117,4 @@ function stripNulChars(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replaceAll('\u0000', ''), stripNulChars(v)]));
   }
   return value;
-}
-
-export type ChainVerification =
-  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; reason: string };
-
-/** Walks the whole chain in order and names the first entry whose checksum or link does not hold. */
-export async function verifyAuditChain(db: Database, batchSize = 5000): Promise<ChainVerification> {
-  let prevChecksum = GENESIS_CHECKSUM;
-  let lastId = 0;
-  let count = 0;
-  for (;;) {
-    const rows = await db
-      .select()
-      .from(auditEntries)
-      .where(gt(auditEntries.id, lastId))
-      .orderBy(asc(auditEntries.id))
-      .limit(batchSize);
-    for (const row of rows) {
-      count += 1;
-      const { id, checksum, prevChecksum: storedPrev, ...content } = row;
-      if (storedPrev !== prevChecksum) {
-        return {
-          ok: false,
-          entries: count,
-          brokenAt: id,
-          reason: 'does not link to the entry before it (an entry was removed or inserted)',
-        };
-      }
-      if (computeChecksum(content, prevChecksum) !== checksum) {
-        return {
-          ok: false,
-          entries: count,
-          brokenAt: id,
-          reason: 'its content does not match its checksum (the entry was changed)',
-        };
-      }
-      prevChecksum = checksum;
-      lastId = id;
-    }
-    if (rows.length < batchSize) return { ok: true, entries: count };
-  }
 }

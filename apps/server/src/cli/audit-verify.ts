@@ -1,13 +1,87 @@
-import { verifyAuditChain } from '../audit/audit.repository.ts';
+// npm run audit:verify [-- --anchors FILE ...]: walks the audit chain, checks it against the anchors (by default
+// DATA_DIR/audit-anchors.log; name other copies, one --anchors each, for instance every instance's file) and
+// says how many entries are not sealed yet. Exit 0 when everything holds, 1 otherwise.
+import { parseArgs } from 'node:util';
+import { auditAnchorsPath, readAuditAnchors } from '../audit/audit-anchors.ts';
+import { verifyAuditTrail, type AuditAnchor } from '../audit/audit-chain.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
-await withCliRuntime(async ({ database }) => {
-  const result = await verifyAuditChain(database.db);
-  if (result.ok) {
-    console.log(`Audit trail intact: ${result.entries} entries verified.`);
-    return 0;
+const { values } = parseArgs({ options: { anchors: { type: 'string', multiple: true } } });
+
+/** Unsealed entries older than this suggest no server is sealing (the sealer runs within a second). */
+const STALE_UNSEALED_MS = 60_000;
+
+await withCliRuntime(async ({ config, database }) => {
+  const files = values.anchors?.length ? values.anchors : [auditAnchorsPath(config.dataDir)];
+  const anchors: AuditAnchor[] = [];
+  const notes: string[] = [];
+  for (const file of files) {
+    const read = readAuditAnchors(file);
+    if (!read) {
+      notes.push(`No anchors file at ${file}: the removal of the newest entries cannot be detected from it.`);
+      continue;
+    }
+    anchors.push(...read.anchors);
+    notes.push(`${count(read.anchors.length, 'anchor')} read from ${file}.`);
+    if (read.unreadable.length > 0) {
+      notes.push(`  ${count(read.unreadable.length, 'line')} of it unreadable (line ${read.unreadable.join(', ')}).`);
+    }
   }
-  console.error(`Audit trail BROKEN at entry ${result.brokenAt}: ${result.reason}.`);
-  console.error(`${result.entries - 1} entries before it verified.`);
-  return 1;
+
+  const result = await verifyAuditTrail(database.db, { anchors });
+  const lines: string[] = [];
+  if (result.broken) {
+    const entry = result.broken.entryId === null ? '' : ` (entry id ${result.broken.entryId})`;
+    lines.push(`Audit chain BROKEN at position ${result.broken.position}${entry}: ${result.broken.reason}.`);
+    lines.push(`  The ${count(result.broken.position - 1, 'position')} before it verified.`);
+  } else if (result.head) {
+    lines.push(`Audit chain intact: ${count(result.positions, 'sealed entry', 'sealed entries')} verified.`);
+  } else {
+    lines.push('Audit chain empty: nothing sealed yet.');
+  }
+
+  lines.push(...notes);
+  if (result.anchors.problems.length > 0) {
+    lines.push(`${count(result.anchors.problems.length, 'anchor')} of ${result.anchors.checked} do NOT match:`);
+    for (const { anchor, reason } of result.anchors.problems) {
+      lines.push(`  anchored ${anchor.at} at position ${anchor.position}: ${reason}.`);
+    }
+  } else if (result.anchors.checked > 0) {
+    const newest = result.anchors.newest!;
+    lines.push(
+      `All ${count(result.anchors.checked, 'anchor')} match the chain (newest: position ${newest.position}, ${newest.at}).`,
+    );
+  }
+
+  const { unsealed } = result;
+  if (unsealed.stranded > 0) {
+    lines.push(
+      `${count(unsealed.stranded, 'unsealed entry', 'unsealed entries')} lie behind the chain's head and can never be sealed: they were inserted after their place was sealed.`,
+    );
+  }
+  if (unsealed.count === 0) {
+    lines.push('Every entry is sealed.');
+  } else {
+    const age = unsealed.oldest ? Date.now() - unsealed.oldest.getTime() : 0;
+    lines.push(
+      `${count(unsealed.count, 'entry', 'entries')} not sealed yet (the oldest written ${formatAge(age)} ago).` +
+        (age > STALE_UNSEALED_MS
+          ? ' The server seals entries within about a second: is it running, and is a transaction holding it back?'
+          : ''),
+    );
+  }
+
+  (result.ok ? console.log : console.error)(lines.join('\n'));
+  return result.ok ? 0 : 1;
 });
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+function formatAge(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, ms)} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
+}

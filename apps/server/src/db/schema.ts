@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -107,9 +109,12 @@ export const signInFailures = pgTable(
   (t) => [index('sign_in_failures_email_failed_at_idx').on(t.email, t.failedAt)],
 );
 
+/** PostgreSQL's 64-bit transaction id (`xid8`), read and written as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
 /**
- * The audit trail: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE), each entry's checksum
- * chaining to the previous entry's, so a changed or removed entry is detectable.
+ * The audit trail: append-only (triggers refuse UPDATE, DELETE and TRUNCATE). Entries are inserted without a
+ * checksum, stamped with the inserting transaction; the sealer links them into `audit_chain` (decision 015).
  */
 export const auditEntries = pgTable(
   'audit_entries',
@@ -128,16 +133,33 @@ export const auditEntries = pgTable(
     details: jsonb('details').notNull(),
     hipaaRequired: boolean('hipaa_required').notNull(),
     retentionYears: integer('retention_years').notNull(),
-    prevChecksum: text('prev_checksum').notNull(),
-    checksum: text('checksum').notNull(),
+    /** The inserting transaction (a trigger sets it); 0 for the entries chained before migration 0004. */
+    xactId: xid8('xact_id')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [
     index('audit_entries_timestamp_idx').on(t.timestamp),
     index('audit_entries_user_id_idx').on(t.userId, t.timestamp),
     index('audit_entries_event_idx').on(t.event, t.timestamp),
+    index('audit_entries_seal_order_idx').on(t.xactId, t.id),
     check('audit_entries_level_check', sql`${t.level} in ('INFO', 'WARNING', 'ERROR')`),
   ],
 );
+
+/**
+ * The SHA-256 chain over the audit entries, in seal order: append-only like the entries. Each position's
+ * checksum covers its entry's content and the previous position's checksum.
+ */
+export const auditChain = pgTable('audit_chain', {
+  position: bigint('position', { mode: 'number' }).primaryKey(),
+  entryId: bigint('entry_id', { mode: 'number' }).notNull().unique(),
+  /** The entry's transaction, copied so the sealer finds where it stopped without reading the entry. */
+  xactId: xid8('xact_id').notNull(),
+  prevChecksum: text('prev_checksum').notNull(),
+  checksum: text('checksum').notNull(),
+  sealedAt: timestamp('sealed_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Providers (the specification's Doctor), each linked to a provider account. */
 export const providers = pgTable('providers', {

@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
 import { patients } from '../db/schema.ts';
 import type { PatientCursor } from './cursor.ts';
@@ -30,15 +31,29 @@ function visible(scope: PatientScope, filter: PatientFilter = {}): SQL {
   return and(...conditions)!;
 }
 
+/**
+ * The patient, if the caller's scope reaches it. With `audit`, the same statement writes that audit entry
+ * (details get `patientIds`) when the patient is found: one round trip, no transaction.
+ */
 export async function findVisiblePatient(
-  tx: Executor,
+  executor: Executor,
   id: string,
   scope: PatientScope,
+  audit?: AuditRecord,
 ): Promise<PatientRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(patients)
-    .where(and(eq(patients.id, id), visible(scope)));
+  const where = and(eq(patients.id, id), visible(scope));
+  if (!audit) {
+    const [row] = await executor.select().from(patients).where(where);
+    return row;
+  }
+  const found = executor.$with('found').as(executor.select().from(patients).where(where));
+  const entry = executor.$with('audit_entry', {}).as(
+    auditEntryInsertSql(audit, {
+      from: sql`${found}`,
+      extraDetails: sql`jsonb_build_object('patientIds', jsonb_build_array(${found.id}))`,
+    }),
+  );
+  const [row] = await executor.with(found, entry).select().from(found);
   return row;
 }
 
@@ -51,12 +66,22 @@ export async function patientExists(tx: Executor, id: string): Promise<boolean> 
   return row !== undefined;
 }
 
-/** One page in the list order, starting after the cursor; fetches one extra row to know if more follow. */
+/**
+ * One page in the list order, starting after the cursor; fetches one extra row to know if more follow.
+ * With `audit`, the same statement writes that audit entry, its details getting the ids on the page
+ * (`patientIds`) and their `count`: one round trip, no transaction.
+ */
 export async function listPatientsPage(
-  tx: Executor,
-  options: { scope: PatientScope; filter: PatientFilter; after: PatientCursor | null; limit: number },
+  executor: Executor,
+  options: {
+    scope: PatientScope;
+    filter: PatientFilter;
+    after: PatientCursor | null;
+    limit: number;
+    audit?: AuditRecord;
+  },
 ): Promise<{ rows: PatientRow[]; next: PatientCursor | null }> {
-  const { scope, filter, after, limit } = options;
+  const { scope, filter, after, limit, audit } = options;
   const where = after
     ? and(
         visible(scope, filter),
@@ -64,16 +89,41 @@ export async function listPatientsPage(
       )
     : visible(scope, filter);
   // The cursor takes the sort keys as the database computed them, so its lower() and ours never disagree.
-  const rows = await tx
-    .select({ patient: patients, sortLast: sql<string>`${lowerLast}`, sortFirst: sql<string>`${lowerFirst}` })
-    .from(patients)
-    .where(where)
-    .orderBy(asc(lowerLast), asc(lowerFirst), asc(patients.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const next = rows.length > limit && last ? ([last.sortLast, last.sortFirst, last.patient.id] as const) : null;
-  return { rows: page.map((r) => r.patient), next };
+  const page = executor.$with('page').as(
+    executor
+      .select({
+        ...getTableColumns(patients),
+        sortLast: sql<string>`${lowerLast}`.as('sort_last'),
+        sortFirst: sql<string>`${lowerFirst}`.as('sort_first'),
+      })
+      .from(patients)
+      .where(where)
+      .orderBy(asc(lowerLast), asc(lowerFirst), asc(patients.id))
+      .limit(limit + 1),
+  );
+  const shown = sql`(SELECT ${page.id}, ${page.sortLast}, ${page.sortFirst} FROM ${page}
+    ORDER BY ${page.sortLast}, ${page.sortFirst}, ${page.id} LIMIT ${limit}) shown`;
+  const withs = audit
+    ? [
+        page,
+        executor.$with('audit_entry', {}).as(
+          auditEntryInsertSql(audit, {
+            extraDetails: sql`(SELECT jsonb_build_object(
+              'patientIds', coalesce(jsonb_agg(shown.id ORDER BY shown.sort_last, shown.sort_first, shown.id), '[]'::jsonb),
+              'count', count(*)) FROM ${shown})`,
+          }),
+        ),
+      ]
+    : [page];
+  const rows = await executor
+    .with(...withs)
+    .select()
+    .from(page)
+    .orderBy(asc(page.sortLast), asc(page.sortFirst), asc(page.id));
+  const shownRows = rows.slice(0, limit);
+  const last = shownRows.at(-1);
+  const next = rows.length > limit && last ? ([last.sortLast, last.sortFirst, last.id] as const) : null;
+  return { rows: shownRows.map(({ sortLast: _last, sortFirst: _first, ...patient }) => patient), next };
 }
 
 export async function countPatients(tx: Executor, scope: PatientScope, filter: PatientFilter): Promise<number> {

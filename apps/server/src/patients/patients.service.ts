@@ -8,7 +8,7 @@ import {
   UpdatePatientInputSchema,
   type AuditEvent,
 } from '@telehealth/shared';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { appendAuditEntry, type AuditActor, type AuditRecord } from '../audit/audit.repository.ts';
 import type { SessionUser } from '../auth/auth.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { AppError, forbidden, notFound, parseInput } from '../errors.ts';
@@ -57,17 +57,15 @@ export class PatientsService {
     const filter = parseInput(PatientFilterSchema, args.filter ?? {});
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
-    return this.#db.transaction(async (tx) => {
-      const page = await listPatientsPage(tx, { scope, filter, after, limit });
-      await this.#audit(
-        tx,
-        caller,
-        'PATIENT_VIEW',
-        page.rows.map((r) => r.id),
-        { page: after ? 'next' : 'first', count: page.rows.length },
-      );
-      return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
+    // The page and its audit entry in one statement.
+    const page = await listPatientsPage(this.#db, {
+      scope,
+      filter,
+      after,
+      limit,
+      audit: this.#auditRecord(caller, 'PATIENT_VIEW', { page: after ? 'next' : 'first' }),
     });
+    return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
   }
 
   async count(caller: Caller, filter: PatientFilter | null | undefined): Promise<number> {
@@ -77,10 +75,14 @@ export class PatientsService {
 
   async get(caller: Caller, id: string): Promise<PatientRow> {
     const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotViewOne);
-    return this.#withVisiblePatient(caller, id, scope, async (tx, row) => {
-      await this.#audit(tx, caller, 'PATIENT_VIEW', [row.id], {});
-      return row;
-    });
+    // The record and its audit entry in one statement.
+    const row = UUID.test(id)
+      ? await findVisiblePatient(this.#db, id, scope, this.#auditRecord(caller, 'PATIENT_VIEW', {}))
+      : undefined;
+    if (row) return row;
+    // Answered like a missing record; an existing one outside the caller's scope is recorded.
+    if (UUID.test(id) && (await patientExists(this.#db, id))) await this.#recordOutOfScope(caller, id);
+    throw notFound(PATIENT_MESSAGES.notFound);
   }
 
   async create(caller: Caller, input: unknown): Promise<PatientRow> {
@@ -159,17 +161,19 @@ export class PatientsService {
         throw notFound(PATIENT_MESSAGES.notFound);
       });
     } catch (error) {
-      if (outOfScope) {
-        await appendAuditEntry(this.#db, {
-          event: 'UNAUTHORIZED_ACCESS',
-          level: 'WARNING',
-          actor: caller.actor,
-          url: caller.operation,
-          details: { patientIds: [id], reason: "not in the caller's scope" },
-        });
-      }
+      if (outOfScope) await this.#recordOutOfScope(caller, id);
       throw error;
     }
+  }
+
+  #recordOutOfScope(caller: Caller, id: string): Promise<void> {
+    return appendAuditEntry(this.#db, {
+      event: 'UNAUTHORIZED_ACCESS',
+      level: 'WARNING',
+      actor: caller.actor,
+      url: caller.operation,
+      details: { patientIds: [id], reason: "not in the caller's scope" },
+    });
   }
 
   async #deny(caller: Caller, message: string, details: Record<string, unknown>): Promise<never> {
@@ -192,12 +196,10 @@ export class PatientsService {
   }
 
   #audit(tx: Executor, caller: Caller, event: AuditEvent, patientIds: string[], details: Record<string, unknown>) {
-    return appendAuditEntry(tx, {
-      event,
-      level: 'INFO',
-      actor: caller.actor,
-      url: caller.operation,
-      details: { patientIds, ...details },
-    });
+    return appendAuditEntry(tx, this.#auditRecord(caller, event, { patientIds, ...details }));
+  }
+
+  #auditRecord(caller: Caller, event: AuditEvent, details: Record<string, unknown>): AuditRecord {
+    return { event, level: 'INFO', actor: caller.actor, url: caller.operation, details };
   }
 }
