@@ -1,18 +1,59 @@
-// The floor to compare GraphQL with: a bare Fastify route running the same list query through the same
-// repository, with no session, no GraphQL and no audit entry. Started by patients.bench.ts.
+// The floors to compare GraphQL with, started by patients.bench.ts:
+// - /floor/patients: a bare Fastify route running the same list query through the same repository, with no
+//   session, no GraphQL and no audit entry.
+// - /floor/audited-patients: the work of an audited read without GraphQL: the same session resolution (cookie
+//   check, the one statement that slides the deadline, the refreshed cookie), then the same page query with
+//   its audit entry in one statement. GraphQL against it is the cost of GraphQL and the service; it against
+//   the bare route is the cost of the session and the audit entry.
+import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
+import { actorFor, AuthService } from '../src/auth/auth.service.ts';
+import { createAuth } from '../src/auth/auth.ts';
+import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/client.ts';
+import { requestMeta } from '../src/graphql/context.ts';
 import { listPatientsPage } from '../src/patients/patients.repository.ts';
 
 const url = process.env.FLOOR_DATABASE_URL;
 const port = Number(process.env.FLOOR_PORT ?? 3799);
 if (!url) throw new Error('FLOOR_DATABASE_URL is required');
 
+// The server's own configuration (AUTH_SECRET, session times) from the environment the bench passes on.
+const config = loadConfig({ ...process.env, DATABASE_URL: url });
+const secret = config.authSecret;
+if (!secret) throw new Error('AUTH_SECRET is required: the audited floor checks the server session cookies');
 const { db } = connectDatabase(url);
+const authService = new AuthService({ auth: createAuth({ db, config, secret }), db, config, secret });
+const cookieName = await authService.sessionCookieName();
+
 const app = Fastify({ logger: false });
+await app.register(cookie);
+
 app.get('/floor/patients', async () => {
   const page = await listPatientsPage(db, { scope: { kind: 'all' }, filter: {}, after: null, limit: 50 });
   return { items: page.rows, next: page.next };
 });
+
+app.get('/floor/audited-patients', async (request, reply) => {
+  const meta = requestMeta(request, cookieName);
+  const { session } = await authService.resolveSession(meta);
+  if (!session || !meta.sessionCookie) return reply.code(401).send({ error: 'no session' });
+  void reply.header('set-cookie', await authService.refreshCookieHeader(meta.sessionCookie, session));
+  const page = await listPatientsPage(db, {
+    scope: { kind: 'all' },
+    filter: {},
+    after: null,
+    limit: 50,
+    audit: {
+      event: 'PATIENT_VIEW',
+      level: 'INFO',
+      actor: actorFor(session, meta),
+      url: 'floor',
+      details: { page: 'first' },
+    },
+  });
+  return { items: page.rows, next: page.next };
+});
+
 await app.listen({ port, host: '127.0.0.1' });
 console.log('floor ready');
