@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { EmailSchema, PhoneSchema } from '@telehealth/shared';
+import { EmailSchema, isRole, PhoneSchema, ROLES, type Role } from '@telehealth/shared';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
@@ -68,6 +68,24 @@ const EnvSchema = z.object({
     })
     .transform((list) => list.map((address) => address.toLowerCase()))
     .optional(),
+  MFA_REQUIRED_ROLES: z
+    .string()
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((part) => part.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .superRefine((list, ctx) => {
+      const bad = list.filter((role) => !isRole(role));
+      if (bad.length > 0)
+        ctx.addIssue({
+          code: 'custom',
+          message: `not a role: ${bad.join(', ')} (roles are ${ROLES.join(', ')}, separated by commas)`,
+        });
+    })
+    .transform((list) => [...new Set(list.filter(isRole))])
+    .optional(),
   CLINIC_PHONE: PhoneSchema.optional(),
   CONTACT_EMAIL: EmailSchema.optional(),
   BOOKING_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
@@ -111,6 +129,8 @@ export interface Config {
   /** Where notifications of new access requests go; empty means every active administrator account. */
   adminEmails: string[];
   clinicPhone: string | null;
+  /** Roles whose accounts must use two-factor sign-in: without it, signing in leads to setting it up. */
+  mfaRequiredRoles: Role[];
   /**
    * The public address for questions: CONTACT_EMAIL, else the first ADMIN_EMAIL, else contact@ the PUBLIC_URL
    * host when that is a domain name, else contact@demo.test in demo mode; null otherwise (the pages then show no
@@ -174,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM ?? `"${e.PRACTICE_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicUrl).hostname}>`,
     adminEmails: e.ADMIN_EMAIL ?? [],
     clinicPhone: e.CLINIC_PHONE ?? null,
+    mfaRequiredRoles: e.MFA_REQUIRED_ROLES ?? [],
     contactEmail:
       e.CONTACT_EMAIL ?? e.ADMIN_EMAIL?.[0] ?? defaultContactEmail(publicUrl) ?? (demoMode ? DEMO_CONTACT_EMAIL : null),
     bookingUrl: e.BOOKING_URL ?? null,

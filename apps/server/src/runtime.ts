@@ -8,6 +8,7 @@ import { InvitationsService } from './auth/invitations.service.ts';
 import { PasswordResetService } from './auth/password-reset.service.ts';
 import { JobQueue, type ExtraTask } from './jobs/queue.ts';
 import { crontab, taskHandlers } from './jobs/tasks.ts';
+import { TwoFactorService } from './auth/two-factor.service.ts';
 import { MailService } from './mail/mail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
@@ -38,6 +39,7 @@ export interface Runtime {
   accessRequests: AccessRequestsService;
   /** The job queue; its worker runs unless the runtime was opened with `runJobs: false`. */
   jobs: JobQueue;
+  twoFactor: TwoFactorService;
   secret: string;
   /**
    * Stops the job queue (running jobs finish or are released), closes the pool, then stops the embedded
@@ -48,8 +50,18 @@ export interface Runtime {
 
 /** What buildApp needs from a runtime. */
 export function appDependencies(runtime: Runtime): AppDependencies {
-  const { config, database, authService, patients, providers, mail, invitations, passwordReset, accessRequests } =
-    runtime;
+  const {
+    config,
+    database,
+    authService,
+    patients,
+    providers,
+    mail,
+    invitations,
+    passwordReset,
+    accessRequests,
+    twoFactor,
+  } = runtime;
   return {
     config,
     db: database.db,
@@ -61,6 +73,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     invitations,
     passwordReset,
     accessRequests,
+    twoFactor,
   };
 }
 
@@ -122,6 +135,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     });
     if (options.runJobs === false) await jobs.installSchema();
     else await jobs.start();
+    const twoFactor = new TwoFactorService({ auth, db: database.db, config, authService, secret });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -138,6 +152,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       passwordReset,
       accessRequests,
       jobs: queue,
+      twoFactor,
       secret,
       close() {
         closing ??= (async () => {

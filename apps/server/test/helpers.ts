@@ -87,9 +87,15 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
   setCookies: string[];
 }
 
-/** A browser-like client: keeps the session cookie between calls, like a browser would. */
+/**
+ * A browser-like client: keeps the session cookie between calls, like a browser would (and the other cookies
+ * the server sets, such as a sign-in's two-factor challenge, in `otherCookies`).
+ */
 export class TestClient {
+  /** `name=value` of the session cookie, or undefined. */
   cookie: string | undefined;
+  /** Every other cookie the server has set and not removed, by name. */
+  readonly otherCookies = new Map<string, string>();
   readonly #app: FastifyInstance;
 
   constructor(app: FastifyInstance) {
@@ -103,7 +109,10 @@ export class TestClient {
     const response = await this.#app.inject({
       method: 'POST',
       url: '/graphql',
-      headers: { 'content-type': 'application/json', ...(this.cookie ? { cookie: this.cookie } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(this.#cookieHeader() ? { cookie: this.#cookieHeader() } : {}),
+      },
       payload: { query, variables },
     });
     const setCookies = [response.headers['set-cookie'] ?? []].flat();
@@ -111,8 +120,11 @@ export class TestClient {
       const [pair] = header.split(';');
       const [name, ...rest] = (pair ?? '').split('=');
       const value = rest.join('=');
-      if (!name?.includes('session_token')) continue;
-      this.cookie = value && !/max-age=0/i.test(header) ? `${name}=${value}` : undefined;
+      const removed = !value || /max-age=0/i.test(header);
+      if (!name) continue;
+      if (name.includes('session_token')) this.cookie = removed ? undefined : `${name}=${value}`;
+      else if (removed) this.otherCookies.delete(name);
+      else this.otherCookies.set(name, value);
     }
     const body = response.json<{ data: T | null; errors?: GraphQLResponse['errors'] }>();
     return {
@@ -121,6 +133,13 @@ export class TestClient {
       ...(body.errors ? { errors: body.errors } : {}),
       setCookies,
     };
+  }
+
+  #cookieHeader(): string {
+    return [
+      ...(this.cookie ? [this.cookie] : []),
+      ...[...this.otherCookies].map(([name, value]) => `${name}=${value}`),
+    ].join('; ');
   }
 
   async signIn(email: string, password: string) {

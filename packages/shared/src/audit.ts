@@ -58,6 +58,21 @@ export const ACCESS_EVENTS = [
   'OUTBOX_VIEW',
 ] as const;
 
+/**
+ * Two-factor sign-in. A wrong code at sign-in is a FAILED_LOGIN (its reason names the code), a passed one is the
+ * LOGIN or ADMIN_LOGIN entry (its details name the second factor); these record everything around them.
+ */
+export const TWO_FACTOR_EVENTS = [
+  'TWO_FACTOR_CHALLENGE',
+  'TWO_FACTOR_SETUP_STARTED',
+  'TWO_FACTOR_SETUP_FAILED',
+  'TWO_FACTOR_ENABLED',
+  'TWO_FACTOR_DISABLED',
+  'TWO_FACTOR_DISABLE_FAILED',
+  'TWO_FACTOR_RESET',
+  'RECOVERY_CODE_USED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -66,6 +81,7 @@ export const AUDIT_EVENTS = [
     ...ERROR_EVENTS,
     ...ACCOUNT_EVENTS,
     ...ACCESS_EVENTS,
+    ...TWO_FACTOR_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -74,7 +90,8 @@ export type AuditEvent =
   | (typeof ERROR_EVENTS)[number]
   | (typeof SESSION_EVENTS)[number]
   | (typeof ACCOUNT_EVENTS)[number]
-  | (typeof ACCESS_EVENTS)[number];
+  | (typeof ACCESS_EVENTS)[number]
+  | (typeof TWO_FACTOR_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -10,3 +10,4 @@ export * from './options.ts';
 export * from './patients.ts';
 export * from './providers.ts';
 export * from './sanitize.ts';
+export * from './two-factor.ts';

@@ -10,6 +10,8 @@ export const MESSAGES = {
   defaultDenied: "You don't have permission to access this resource.",
   unexpected: 'An unexpected error occurred',
   demoModeOff: 'Demo accounts are not available on this server.',
+  /** The sign-in result when a second step (a code, or setting up two-factor) remains: the specification's words. */
+  additionalStepsRequired: 'Additional authentication steps required',
 } as const;
 
 /** The message for a locked account, saying when sign-in may be tried again. */

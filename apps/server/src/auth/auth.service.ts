@@ -1,20 +1,26 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import {
   accountLockedMessage,
+  ChallengeResponseSchema,
   isRole,
+  isTotpCode,
   MESSAGES,
   SIGN_IN_LOCKOUT,
   SignInInputSchema,
+  TWO_FACTOR_MESSAGES,
   type CurrentUser,
   type Role,
   type SignInResult,
+  type SignInStep,
 } from '@telehealth/shared';
 import { ANONYMOUS_ACTOR, appendAuditEntry, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { sessions, signInFailures, users } from '../db/schema.ts';
+import { sessions, signInFailures, twoFactors, users } from '../db/schema.ts';
 import type { Auth } from './auth.ts';
+import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
+import { SignInChallenges, type CookieJar } from './sign-in-challenges.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -24,6 +30,8 @@ export interface RequestMeta {
   referrer: string | null;
   /** The raw (signed) session cookie value, if the request carried one. */
   sessionCookie: string | null;
+  /** Every cookie of the request, for the sign-in challenges (sign-in-challenges.ts); none when absent. */
+  cookies?: CookieJar;
 }
 
 export interface SessionUser {
@@ -63,13 +71,35 @@ export function actorFor(session: ActiveSession | null, meta: RequestMeta): Audi
   };
 }
 
-const failure = (error: string): SignInResult => ({ success: false, user: null, error, nextStep: null });
+const failure = (error: string, nextStep: SignInStep | null = null): SignInResult => ({
+  success: false,
+  user: null,
+  error,
+  nextStep,
+});
+
+/** A sign-in that needs one more step: the specification's wrapper "fails" with this message and the step. */
+const pendingStep = (nextStep: SignInStep): SignInResult => failure(MESSAGES.additionalStepsRequired, nextStep);
+
+type UserRow = typeof users.$inferSelect;
+
+/** An account whose password was right and that owes a second step (a code, or setting up two-factor). */
+export interface ChallengedAccount {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+/** How the second step was passed, as recorded in the LOGIN entry. */
+type SecondFactor = 'totp' | 'recovery code' | 'totp set-up';
 
 export class AuthService {
   readonly #auth: Auth;
   readonly #db: Database;
   readonly #config: Config;
   readonly #secret: string;
+  readonly #challenges: SignInChallenges;
+  readonly #recoveryCodes: RecoveryCodeHasher;
   #cookieName: string | undefined;
 
   constructor(options: { auth: Auth; db: Database; config: Config; secret: string }) {
@@ -77,6 +107,12 @@ export class AuthService {
     this.#db = options.db;
     this.#config = options.config;
     this.#secret = options.secret;
+    this.#challenges = new SignInChallenges({
+      auth: options.auth,
+      secret: options.secret,
+      secureCookies: options.config.secureCookies,
+    });
+    this.#recoveryCodes = recoveryCodeHasher(options.secret);
   }
 
   get idleMs(): number {
@@ -105,7 +141,7 @@ export class AuthService {
     const { email, password } = parsed.data;
     const anonymous = actorFor(null, meta);
 
-    const lockedFor = await this.#lockRemainingMs(email);
+    const lockedFor = await this.lockRemainingMs(email);
     if (lockedFor > 0) {
       await appendAuditEntry(this.#db, {
         event: 'FAILED_LOGIN',
@@ -118,12 +154,17 @@ export class AuthService {
     }
 
     const response = await this.#signInWithPassword(email, password, meta);
-    if (!response) return { result: failure(await this.#recordFailure(email, meta)), setCookies: [] };
+    if (!response) return { result: failure(await this.recordFailure(email, meta)), setCookies: [] };
 
-    const token = response.response.token;
+    const body: unknown = response.response;
+    const challenged = (body as { twoFactorRedirect?: unknown } | null)?.twoFactorRedirect === true;
+    const token = hasToken(body) ? body.token : null;
+    if (!challenged && !token) throw new Error('better-auth answered a sign-in with neither a session nor a challenge');
     const [row] = await this.#db.select().from(users).where(eq(users.email, email)).limit(1);
     if (!row || !row.isActive || !isRole(row.role)) {
-      await this.#db.delete(sessions).where(eq(sessions.token, token));
+      if (token) await this.#db.delete(sessions).where(eq(sessions.token, token));
+      // A challenge the plugin may have opened goes too; its cookie is not passed on.
+      if (row) await this.#challenges.discardFor(row.id);
       await appendAuditEntry(this.#db, {
         event: 'FAILED_LOGIN',
         level: 'WARNING',
@@ -133,7 +174,243 @@ export class AuthService {
       });
       return { result: failure(MESSAGES.accountDisabled), setCookies: [] };
     }
+    const account: ChallengedAccount = { id: row.id, email, role: row.role };
 
+    // Enrolled: better-auth's twoFactor plugin made no session but a code challenge (its cookie is passed on).
+    // The failures are kept until the sign-in is complete, so a right password does not reset the code's count.
+    if (challenged || !token) {
+      if (current) await this.#endSession(current, meta, 'replaced by a new sign-in');
+      await this.#recordChallenge(account, 'CONFIRM_SIGN_IN_WITH_TOTP_CODE', meta);
+      return { result: pendingStep('CONFIRM_SIGN_IN_WITH_TOTP_CODE'), setCookies: response.headers.getSetCookie() };
+    }
+
+    // A role that must use two-factor, not set up yet: no session, only the set-up (sign-in-challenges.ts).
+    if (this.#config.mfaRequiredRoles.includes(row.role) && !row.twoFactorEnabled) {
+      await this.#db.delete(sessions).where(eq(sessions.token, token));
+      if (current) await this.#endSession(current, meta, 'replaced by a new sign-in');
+      const cookie = await this.#challenges.createSetupChallenge(row.id);
+      await this.#recordChallenge(account, 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP', meta);
+      return {
+        result: pendingStep('CONTINUE_SIGN_IN_WITH_TOTP_SETUP'),
+        setCookies: [cookie, ...(current ? [await this.clearCookieHeader()] : [])],
+      };
+    }
+
+    return this.#completeSignIn(row, token, meta, current, response.headers.getSetCookie(), null);
+  }
+
+  /**
+   * The second step of a sign-in: the code of the authenticator app, or a recovery code (each works once).
+   * better-auth's twoFactor plugin checks it against the challenge named by the request's cookie and creates the
+   * session; a wrong code counts toward the same lockout as a wrong password.
+   */
+  async confirmSignIn(
+    input: { challengeResponse: unknown },
+    meta: RequestMeta,
+    current: ActiveSession | null,
+  ): Promise<SignInOutcome> {
+    const cookies = meta.cookies ?? {};
+    const challenge = await this.#challenges.findCodeChallenge(cookies);
+    const [row] = challenge ? await this.#db.select().from(users).where(eq(users.id, challenge.userId)).limit(1) : [];
+    if (!challenge || !row) {
+      return {
+        result: failure(TWO_FACTOR_MESSAGES.challengeExpired),
+        setCookies: await this.#challenges.discard(cookies),
+      };
+    }
+    const parsed = ChallengeResponseSchema.safeParse(input.challengeResponse);
+    if (!parsed.success) {
+      return {
+        result: failure(TWO_FACTOR_MESSAGES.codeRequired, 'CONFIRM_SIGN_IN_WITH_TOTP_CODE'),
+        setCookies: [],
+      };
+    }
+    const email = row.email;
+    const actor = { ...actorFor(null, meta), userId: row.id, userRole: row.role ?? 'unknown' };
+
+    const lockedFor = await this.lockRemainingMs(email);
+    if (lockedFor > 0) {
+      await appendAuditEntry(this.#db, {
+        event: 'FAILED_LOGIN',
+        level: 'WARNING',
+        actor,
+        url: meta.url,
+        details: { email, reason: 'account locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
+      });
+      return { result: failure(accountLockedMessage(lockedFor)), setCookies: [] };
+    }
+
+    const response = parsed.data;
+    const totp = isTotpCode(response);
+    const code = totp ? response.replace(/\s+/g, '') : this.#recoveryCodes.hash(response);
+    const outcome = (await this.#codeWasJustUsed(row.id, code, totp))
+      ? { ok: false as const, reason: 'INVALID_CODE' }
+      : await this.#verifySecondFactor(challenge.cookieHeader, code, totp, meta);
+
+    if (!outcome.ok) {
+      switch (outcome.reason) {
+        case 'INVALID_CODE':
+        case 'INVALID_BACKUP_CODE': {
+          const message = await this.recordFailure(email, meta, {
+            reason: 'invalid two-factor code',
+            event: 'FAILED_LOGIN',
+          });
+          const locked = message !== MESSAGES.invalidCredentials;
+          return {
+            result: locked
+              ? failure(message)
+              : failure(TWO_FACTOR_MESSAGES.invalidCode, 'CONFIRM_SIGN_IN_WITH_TOTP_CODE'),
+            setCookies: [],
+          };
+        }
+        case 'ACCOUNT_TEMPORARILY_LOCKED': {
+          // The plugin's own lock after 10 wrong codes in a row (across challenges), beside ours.
+          const [state] = await this.#db
+            .select({ lockedUntil: twoFactors.lockedUntil })
+            .from(twoFactors)
+            .where(eq(twoFactors.userId, row.id));
+          await appendAuditEntry(this.#db, {
+            event: 'FAILED_LOGIN',
+            level: 'WARNING',
+            actor,
+            url: meta.url,
+            details: { email, reason: 'two-factor locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
+          });
+          const remaining = (state?.lockedUntil?.getTime() ?? Date.now()) - Date.now();
+          return { result: failure(accountLockedMessage(remaining)), setCookies: [] };
+        }
+        default:
+          // The challenge was spent, expired, or the account's two-factor was reset meanwhile.
+          return {
+            result: failure(TWO_FACTOR_MESSAGES.challengeExpired),
+            setCookies: await this.#challenges.discard(cookies),
+          };
+      }
+    }
+
+    if (totp) {
+      await this.#db
+        .update(twoFactors)
+        .set({ lastCodeHash: hashCode(code), lastCodeAt: new Date() })
+        .where(eq(twoFactors.userId, row.id));
+    } else {
+      const [state] = await this.#db
+        .select({ backupCodes: twoFactors.backupCodes })
+        .from(twoFactors)
+        .where(eq(twoFactors.userId, row.id));
+      await appendAuditEntry(this.#db, {
+        event: 'RECOVERY_CODE_USED',
+        level: 'WARNING',
+        actor,
+        url: meta.url,
+        details: { email, recoveryCodesRemaining: countCodes(state?.backupCodes) },
+      });
+    }
+    return this.#completeSignIn(row, outcome.token, meta, current, outcome.setCookies, totp ? 'totp' : 'recovery code');
+  }
+
+  /** The account a set-up challenge belongs to (CONTINUE_SIGN_IN_WITH_TOTP_SETUP), if the request names one. */
+  async setupChallengeAccount(meta: RequestMeta): Promise<ChallengedAccount | null> {
+    const challenge = await this.#challenges.findSetupChallenge(meta.cookies ?? {});
+    if (!challenge) return null;
+    const [row] = await this.#db.select().from(users).where(eq(users.id, challenge.userId)).limit(1);
+    if (!row || !row.isActive || !isRole(row.role)) return null;
+    return { id: row.id, email: row.email, role: row.role };
+  }
+
+  /**
+   * Ends a sign-in that had to set up two-factor first, once it is set up: the set-up challenge goes and the
+   * session starts. Answers the sign-in result and the cookies to set.
+   */
+  async completeSetupSignIn(account: ChallengedAccount, meta: RequestMeta): Promise<SignInOutcome> {
+    const [row] = await this.#db.select().from(users).where(eq(users.id, account.id)).limit(1);
+    if (!row) throw new Error('the account of a set-up challenge disappeared');
+    const ctx = await this.#auth.$context;
+    const session = await ctx.internalAdapter.createSession(row.id, false, {
+      ipAddress: meta.ip ?? '',
+      userAgent: meta.userAgent ?? '',
+    });
+    const cleared = await this.#challenges.discard(meta.cookies ?? {});
+    const maxAge = Math.max(1, Math.round(this.idleMs / 1000));
+    const secure = this.#config.secureCookies ? '; Secure' : '';
+    const signed = `${session.token}.${createHmac('sha256', this.#secret).update(session.token).digest('base64')}`;
+    const cookie = `${await this.sessionCookieName()}=${encodeURIComponent(signed)}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+    return this.#completeSignIn(row, session.token, meta, null, [...cleared, cookie], 'totp set-up');
+  }
+
+  /** Records that a password was right and which step remains. */
+  async #recordChallenge(account: ChallengedAccount, step: SignInStep, meta: RequestMeta): Promise<void> {
+    await appendAuditEntry(this.#db, {
+      event: 'TWO_FACTOR_CHALLENGE',
+      level: 'INFO',
+      actor: { ...actorFor(null, meta), userId: account.id, userRole: account.role },
+      url: meta.url,
+      details: { email: account.email, nextStep: step },
+    });
+  }
+
+  /** A code is accepted once: the same code again while it is still valid (90 s) counts as wrong. */
+  async #codeWasJustUsed(userId: string, code: string, totp: boolean): Promise<boolean> {
+    if (!totp) return false;
+    const [state] = await this.#db
+      .select({ lastCodeHash: twoFactors.lastCodeHash, lastCodeAt: twoFactors.lastCodeAt })
+      .from(twoFactors)
+      .where(eq(twoFactors.userId, userId));
+    return (
+      state?.lastCodeHash === hashCode(code) && (state.lastCodeAt?.getTime() ?? 0) > Date.now() - TOTP_REUSE_WINDOW_MS
+    );
+  }
+
+  /** Asks the plugin to check the code against the challenge; only the challenge's cookie is passed on. */
+  async #verifySecondFactor(
+    cookieHeader: string,
+    code: string,
+    totp: boolean,
+    meta: RequestMeta,
+  ): Promise<{ ok: true; token: string; setCookies: string[] } | { ok: false; reason: string }> {
+    // Not the session cookie: with one, the plugin would check the code for that session's account instead.
+    const headers = new Headers({ cookie: cookieHeader });
+    if (meta.ip) headers.set('x-forwarded-for', meta.ip);
+    if (meta.userAgent) headers.set('user-agent', meta.userAgent);
+    try {
+      const result = totp
+        ? await this.#auth.api.verifyTOTP({ body: { code }, headers, returnHeaders: true })
+        : await this.#auth.api.verifyBackupCode({ body: { code }, headers, returnHeaders: true });
+      // verifyBackupCode leaves the token out only with `disableSession`, which is not asked for.
+      const token = result.response.token;
+      if (!token) throw new Error('better-auth passed a second factor without creating a session');
+      return { ok: true, token, setCookies: result.headers.getSetCookie() };
+    } catch (error) {
+      const reason = (error as { body?: { code?: unknown } } | null)?.body?.code;
+      if (typeof reason === 'string' && KNOWN_TWO_FACTOR_REFUSALS.has(reason)) return { ok: false, reason };
+      throw error;
+    }
+  }
+
+  /**
+   * The end of every sign-in: the account is active with a role (else the new session goes), an earlier
+   * session of this browser ends, the failures are forgotten and the sign-in is recorded.
+   */
+  async #completeSignIn(
+    row: UserRow,
+    token: string,
+    meta: RequestMeta,
+    current: ActiveSession | null,
+    setCookies: string[],
+    secondFactor: SecondFactor | null,
+  ): Promise<SignInOutcome> {
+    const email = row.email;
+    if (!row.isActive || !isRole(row.role)) {
+      await this.#db.delete(sessions).where(eq(sessions.token, token));
+      await appendAuditEntry(this.#db, {
+        event: 'FAILED_LOGIN',
+        level: 'WARNING',
+        actor: { ...actorFor(null, meta), userId: row.id },
+        url: meta.url,
+        details: { email, reason: row.isActive ? 'no role' : 'account inactive' },
+      });
+      return { result: failure(MESSAGES.accountDisabled), setCookies: [await this.clearCookieHeader()] };
+    }
     const [created] = await this.#db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
     if (current) await this.#endSession(current, meta, 'replaced by a new sign-in');
     const user = toSessionUser(row, row.role);
@@ -150,12 +427,12 @@ export class AuthService {
           userAgent: meta.userAgent,
         },
         url: meta.url,
-        details: { email },
+        details: secondFactor ? { email, secondFactor } : { email },
       });
     });
     return {
       result: { success: true, user: toCurrentUser(user), error: null, nextStep: 'DONE' },
-      setCookies: response.headers.getSetCookie(),
+      setCookies,
     };
   }
 
@@ -172,10 +449,15 @@ export class AuthService {
     }
   }
 
-  /** Ends the session on the server (sign-out) and records it. */
+  /** Ends the session on the server (sign-out) and records it; a half-finished sign-in ends too. */
   async signOut(session: ActiveSession | null, meta: RequestMeta): Promise<string[]> {
     if (session) await this.#endSession(session, meta, 'signed out');
-    return [await this.clearCookieHeader()];
+    return [await this.clearCookieHeader(), ...(await this.#challenges.discard(meta.cookies ?? {}))];
+  }
+
+  /** Ends an account's half-finished sign-ins (its two-factor was turned off or reset). */
+  discardChallengesOf(userId: string): Promise<void> {
+    return this.#challenges.discardFor(userId);
   }
 
   async clearCookieHeader(): Promise<string> {
@@ -304,7 +586,8 @@ export class AuthService {
     });
   }
 
-  async #lockRemainingMs(email: string): Promise<number> {
+  /** How long sign-in for this e-mail stays locked (0: not locked). */
+  async lockRemainingMs(email: string): Promise<number> {
     const since = new Date(Date.now() - SIGN_IN_LOCKOUT.windowMs);
     const recent = await this.#db
       .select({ failedAt: signInFailures.failedAt })
@@ -317,24 +600,40 @@ export class AuthService {
     return first ? first.failedAt.getTime() + SIGN_IN_LOCKOUT.windowMs - Date.now() : 0;
   }
 
-  /** Records a failed attempt; answers the message to show, which names the lock once it starts. */
-  async #recordFailure(email: string, meta: RequestMeta): Promise<string> {
+  /**
+   * Records a failed attempt (a wrong password, or a wrong code: `reason`); answers the message to show: the
+   * lock's once it starts, else MESSAGES.invalidCredentials.
+   */
+  async recordFailure(
+    email: string,
+    meta: RequestMeta,
+    what: {
+      reason: string;
+      event: 'FAILED_LOGIN' | 'TWO_FACTOR_SETUP_FAILED' | 'TWO_FACTOR_DISABLE_FAILED';
+      /** Who tried, when known better than "someone with this e-mail" (a signed-in caller). */
+      actor?: AuditActor;
+    } = { reason: 'invalid credentials', event: 'FAILED_LOGIN' },
+  ): Promise<string> {
     const [account] = await this.#db
       .select({ id: users.id, role: users.role })
       .from(users)
       .where(eq(users.email, email));
-    const actor = { ...actorFor(null, meta), userId: account?.id ?? 'anonymous', userRole: account?.role ?? 'unknown' };
+    const actor = what.actor ?? {
+      ...actorFor(null, meta),
+      userId: account?.id ?? 'anonymous',
+      userRole: account?.role ?? 'unknown',
+    };
     await this.#db.transaction(async (tx) => {
       await tx.insert(signInFailures).values({ email });
       await appendAuditEntry(tx, {
-        event: 'FAILED_LOGIN',
+        event: what.event,
         level: 'WARNING',
         actor,
         url: meta.url,
-        details: { email, reason: 'invalid credentials' },
+        details: { email, reason: what.reason },
       });
     });
-    const lockedFor = await this.#lockRemainingMs(email);
+    const lockedFor = await this.lockRemainingMs(email);
     if (lockedFor <= 0) return MESSAGES.invalidCredentials;
     await appendAuditEntry(this.#db, {
       event: 'ACCOUNT_LOCKED',
@@ -364,6 +663,38 @@ function toSessionUser(
 ): SessionUser {
   const name = [row.firstName, row.lastName].filter(Boolean).join(' ') || row.name;
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName, name, role };
+}
+
+/** The plugin's refusals of a code that are answered to the person (anything else is unexpected). */
+const KNOWN_TWO_FACTOR_REFUSALS = new Set([
+  'INVALID_CODE',
+  'INVALID_BACKUP_CODE',
+  'ACCOUNT_TEMPORARILY_LOCKED',
+  'INVALID_TWO_FACTOR_COOKIE',
+  'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE',
+  'TOTP_NOT_ENABLED',
+  'BACKUP_CODES_NOT_ENABLED',
+]);
+
+/** A code stays valid for its 30-second step and one on either side. */
+const TOTP_REUSE_WINDOW_MS = 90_000;
+
+function hashCode(code: string): string {
+  return createHash('sha256').update(code).digest('hex');
+}
+
+/** The number of codes left in the stored list. */
+function countCodes(stored: string | undefined): number {
+  try {
+    const codes = JSON.parse(stored ?? '[]') as unknown;
+    return Array.isArray(codes) ? codes.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function hasToken(body: unknown): body is { token: string } {
+  return typeof (body as { token?: unknown } | null)?.token === 'string';
 }
 
 function isUnauthorized(error: unknown): boolean {

@@ -1,8 +1,20 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { generateRandomString } from 'better-auth/crypto';
+import { twoFactor } from 'better-auth/plugins/two-factor';
+import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, TWO_FACTOR_CHALLENGE_SECONDS } from '@telehealth/shared';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
+import { recoveryCodeHasher } from './recovery-codes.ts';
+
+/** Ten recovery codes in lower-case letters and digits (`abcde-12345`): easier to copy from paper than mixed case. */
+export function generateRecoveryCodes(): string[] {
+  return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
+    const code = generateRandomString(RECOVERY_CODE_LENGTH, 'a-z', '0-9');
+    return `${code.slice(0, 5)}-${code.slice(5)}`;
+  });
+}
 
 /**
  * better-auth does the identity work: password hashing (scrypt, memory-hard), credential checks, session
@@ -10,6 +22,7 @@ import * as schema from '../db/schema.ts';
  */
 export function createAuth(options: { db: Database; config: Config; secret: string }) {
   const { db, config, secret } = options;
+  const recoveryCodes = recoveryCodeHasher(secret);
   return betterAuth({
     appName: config.practiceName,
     baseURL: config.publicUrl,
@@ -21,6 +34,7 @@ export function createAuth(options: { db: Database; config: Config; secret: stri
         sessions: schema.sessions,
         auth_accounts: schema.authAccounts,
         verifications: schema.verifications,
+        two_factors: schema.twoFactors,
       },
     }),
     user: {
@@ -54,6 +68,26 @@ export function createAuth(options: { db: Database; config: Config; secret: stri
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/' },
       database: { generateId: 'uuid' },
     },
+    plugins: [
+      // TOTP at sign-in: the plugin turns a password sign-in of an enrolled account into a challenge (a signed
+      // httpOnly cookie naming a verification row, TWO_FACTOR_CHALLENGE_SECONDS long, no session) and completes
+      // it with a code or a recovery code. Enrolment and its state are ours (two-factor.service.ts).
+      twoFactor({
+        issuer: config.practiceName,
+        twoFactorCookieMaxAge: TWO_FACTOR_CHALLENGE_SECONDS,
+        schema: { twoFactor: { modelName: 'two_factors' } },
+        backupCodeOptions: {
+          amount: RECOVERY_CODE_COUNT,
+          length: RECOVERY_CODE_LENGTH,
+          customBackupCodesGenerate: generateRecoveryCodes,
+          // Stored as hashes (recovery-codes.ts): callers pass the hash of what the person typed.
+          storeBackupCodes: {
+            encrypt: (json) => Promise.resolve(recoveryCodes.hashList(json)),
+            decrypt: (stored) => Promise.resolve(stored),
+          },
+        },
+      }),
+    ],
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     logger: { disabled: true },

@@ -34,3 +34,13 @@ export async function hasPassword(tx: Executor, userId: string): Promise<boolean
     .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, 'credential')));
   return !!row?.password;
 }
+
+/** Whether `password` is the account's password (better-auth's verifier, constant time). */
+export async function verifyPassword(auth: Auth, tx: Executor, userId: string, password: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ password: authAccounts.password })
+    .from(authAccounts)
+    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, 'credential')));
+  if (!row?.password) return false;
+  return (await auth.$context).password.verify({ hash: row.password, password });
+}

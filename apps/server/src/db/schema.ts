@@ -37,6 +37,8 @@ export const users = pgTable(
     image: text('image'),
     /** The language of the e-mails the account receives: en or es. */
     language: text('language').notNull().default('en'),
+    /** Set by the two-factor set-up (better-auth's twoFactor plugin reads it at sign-in). */
+    twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -97,6 +99,29 @@ export const verifications = pgTable(
   },
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
 );
+
+/**
+ * An account's authenticator key and recovery codes (better-auth's twoFactor plugin, model "twoFactor"). The
+ * key is encrypted by better-auth with a key derived from AUTH_SECRET; the recovery codes are a JSON list of
+ * SHA-256 hashes, one removed as each is used. A row is `verified` once a code from the app confirmed it.
+ */
+export const twoFactors = pgTable('two_factors', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  backupCodes: text('backup_codes').notNull(),
+  verified: boolean('verified').notNull().default(false),
+  /** The plugin's count of consecutive wrong codes, and the lock it sets after too many. */
+  failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  /** The last code accepted at sign-in (SHA-256) and when: a code is accepted once (NIST SP 800-63B 5.1.4.2). */
+  lastCodeHash: text('last_code_hash'),
+  lastCodeAt: timestamp('last_code_at', { withTimezone: true }),
+  ...timestamps,
+});
 
 /** Failed sign-ins by email (existing or not), for the lockout window. */
 export const signInFailures = pgTable(

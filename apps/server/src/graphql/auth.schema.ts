@@ -10,7 +10,7 @@ import { publicAppConfig } from '../app-config.ts';
 import { toCurrentUser } from '../auth/auth.service.ts';
 import { builder } from './builder.ts';
 
-const CurrentUserRef = builder.objectRef<CurrentUser>('CurrentUser').implement({
+export const CurrentUserRef = builder.objectRef<CurrentUser>('CurrentUser').implement({
   fields: (t) => ({
     userId: t.exposeID('userId'),
     email: t.exposeString('email'),
@@ -20,7 +20,7 @@ const CurrentUserRef = builder.objectRef<CurrentUser>('CurrentUser').implement({
   }),
 });
 
-const SignInResultRef = builder.objectRef<SignInResult>('SignInResult').implement({
+export const SignInResultRef = builder.objectRef<SignInResult>('SignInResult').implement({
   fields: (t) => ({
     success: t.exposeBoolean('success'),
     user: t.field({ type: CurrentUserRef, nullable: true, resolve: (r) => r.user }),
@@ -99,6 +99,20 @@ builder.mutationField('signIn', (t) =>
   }),
 );
 
+builder.mutationField('confirmSignIn', (t) =>
+  t.field({
+    type: SignInResultRef,
+    description:
+      'Public. The second step of a sign-in that answered CONFIRM_SIGN_IN_WITH_TOTP_CODE: the code of the authenticator app, or one of the recovery codes (each works once). The challenge is a cookie set by signIn and lasts 5 minutes. A wrong code counts toward the sign-in lockout and answers the same step again; an expired or spent challenge answers no step (sign in again).',
+    args: { challengeResponse: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { result, setCookies } = await ctx.authService.confirmSignIn(args, ctx.meta, ctx.session);
+      for (const cookie of setCookies) void ctx.reply.header('set-cookie', cookie);
+      return result;
+    },
+  }),
+);
+
 builder.mutationField('demoSignIn', (t) =>
   t.field({
     type: SignInResultRef,
@@ -136,6 +150,11 @@ export const PUBLIC_ROOT_FIELDS = new Set([
   'me',
   'appConfig',
   'signIn',
+  'confirmSignIn',
+  // They check for themselves: a session, or the set-up challenge of a sign-in (CONTINUE_SIGN_IN_WITH_TOTP_SETUP),
+  // which allows nothing else.
+  'startTotpSetup',
+  'confirmTotpSetup',
   'demoSignIn',
   'signOut',
   'submitProviderAccessRequest',

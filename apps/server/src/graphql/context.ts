@@ -10,6 +10,7 @@ import {
 } from '../auth/auth.service.ts';
 import type { InvitationsService } from '../auth/invitations.service.ts';
 import type { PasswordResetService } from '../auth/password-reset.service.ts';
+import type { TwoFactorService } from '../auth/two-factor.service.ts';
 import type { PublicCaller } from '../caller.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -28,6 +29,7 @@ export interface Services {
   invitations: InvitationsService;
   passwordReset: PasswordResetService;
   accessRequests: AccessRequestsService;
+  twoFactor: TwoFactorService;
 }
 
 export interface GraphQLContext extends Services {
@@ -66,6 +68,7 @@ export function requestMeta(request: FastifyRequest, sessionCookieName: string):
     url: request.url,
     referrer: header('referer'),
     sessionCookie: request.cookies[sessionCookieName] ?? null,
+    cookies: request.cookies,
   };
 }
 

@@ -4,6 +4,7 @@ import './patients.schema.ts';
 import './access-requests.schema.ts';
 import './account-setup.schema.ts';
 import './mail.schema.ts';
+import './two-factor.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -12,6 +12,7 @@ import {
   ResetPasswordInputSchema,
   SignInInputSchema,
   tooManyRequestsMessage,
+  TWO_FACTOR_MESSAGES,
   validationFailedMessage,
 } from '@telehealth/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +92,7 @@ function constantMessages(): string[] {
     ...Object.values(MESSAGES),
     ...Object.values(PASSWORD_MESSAGES),
     ...Object.values(PASSWORD_RESET_MESSAGES),
+    ...Object.values(TWO_FACTOR_MESSAGES),
     INVITATION_MESSAGES.invalid,
     INVITATION_MESSAGES.expired,
     INVITATION_MESSAGES.used,

@@ -1,0 +1,333 @@
+import { createHash } from 'node:crypto';
+import { base32 } from '@better-auth/utils/base32';
+import { createOTP } from '@better-auth/utils/otp';
+import { generateRandomString, symmetricDecrypt, symmetricEncrypt } from 'better-auth/crypto';
+import { and, eq } from 'drizzle-orm';
+import {
+  accountLockedMessage,
+  DisableTwoFactorInputSchema,
+  isTotpCode,
+  MESSAGES,
+  TOTP_CODE_LENGTH,
+  TotpCodeSchema,
+  TWO_FACTOR_MESSAGES,
+  type CurrentUser,
+  type TotpSetup,
+  type TwoFactorStatus,
+} from '@telehealth/shared';
+import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { requireAdmin } from '../caller.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { twoFactors, users } from '../db/schema.ts';
+import type { AppError } from '../errors.ts';
+import { badUserInput, notFound, parseInput, unauthenticated } from '../errors.ts';
+import type { Caller } from '../patients/patients.service.ts';
+import { rateLimited } from '../rate-limit/rate-limiter.ts';
+import {
+  actorFor,
+  type ActiveSession,
+  type AuthService,
+  type ChallengedAccount,
+  type RequestMeta,
+} from './auth.service.ts';
+import { generateRecoveryCodes, type Auth } from './auth.ts';
+import { verifyPassword } from './passwords.ts';
+import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
+
+/** What confirming a set-up answers: the recovery codes (shown once) and, when it ended a sign-in, its cookies. */
+export interface TotpSetupConfirmation {
+  recoveryCodes: string[];
+  user: CurrentUser | null;
+  setCookies: string[];
+}
+
+/** The key of an authenticator app: as better-auth's twoFactor plugin makes it (32 random characters). */
+const KEY_LENGTH = 32;
+const TOTP_PERIOD_SECONDS = 30;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Two-factor sign-in (TOTP) for every role: enrolment (from the account menu, or as the only thing a sign-in of
+ * a role in MFA_REQUIRED_ROLES may do before it has two-factor), turning it off, an administrator's reset, and
+ * the state the security screen shows. Keys, codes and recovery codes are stored as better-auth's twoFactor
+ * plugin reads them at sign-in (auth.service.ts confirmSignIn), with its OTP and encryption utilities.
+ */
+export class TwoFactorService {
+  readonly #auth: Auth;
+  readonly #db: Database;
+  readonly #config: Config;
+  readonly #authService: AuthService;
+  readonly #recoveryCodes: RecoveryCodeHasher;
+
+  constructor(options: { auth: Auth; db: Database; config: Config; authService: AuthService; secret: string }) {
+    this.#auth = options.auth;
+    this.#db = options.db;
+    this.#config = options.config;
+    this.#authService = options.authService;
+    this.#recoveryCodes = recoveryCodeHasher(options.secret);
+  }
+
+  /** Whether the account has two-factor on, and how many recovery codes it has left. */
+  async status(userId: string): Promise<TwoFactorStatus> {
+    const [row] = await this.#db
+      .select({ verified: twoFactors.verified, backupCodes: twoFactors.backupCodes, enabled: users.twoFactorEnabled })
+      .from(users)
+      .leftJoin(twoFactors, eq(twoFactors.userId, users.id))
+      .where(eq(users.id, userId));
+    const enabled = !!row?.enabled && row.verified === true;
+    return { enabled, recoveryCodesRemaining: enabled ? countCodes(row.backupCodes) : 0 };
+  }
+
+  /**
+   * `startTotpSetup`: a new key for the caller's authenticator app. The caller is the signed-in user, or the
+   * account of a sign-in that must set up two-factor first (its challenge cookie); anyone else is refused.
+   */
+  async startSetup(session: ActiveSession | null, meta: RequestMeta): Promise<TotpSetup> {
+    const { account, actor } = await this.#enrollingAccount(session, meta);
+    const [existing] = await this.#db
+      .select({ verified: twoFactors.verified })
+      .from(twoFactors)
+      .where(eq(twoFactors.userId, account.id));
+    if (existing?.verified) throw badUserInput(TWO_FACTOR_MESSAGES.alreadyEnabled);
+
+    const ctx = await this.#auth.$context;
+    const key = generateRandomString(KEY_LENGTH);
+    const secret = await symmetricEncrypt({ key: ctx.secretConfig, data: key });
+    await this.#db.transaction(async (tx) => {
+      // A set-up started before and never confirmed is replaced: only the newest key can be confirmed.
+      await tx
+        .insert(twoFactors)
+        .values({ userId: account.id, secret, backupCodes: '[]', verified: false })
+        .onConflictDoUpdate({
+          target: twoFactors.userId,
+          set: {
+            secret,
+            backupCodes: '[]',
+            verified: false,
+            failedVerificationCount: 0,
+            lockedUntil: null,
+            updatedAt: new Date(),
+          },
+        });
+      await appendAuditEntry(tx, {
+        event: 'TWO_FACTOR_SETUP_STARTED',
+        level: 'INFO',
+        actor,
+        url: meta.url,
+        details: { accountId: account.id },
+      });
+    });
+    const uri = createOTP(key, { digits: TOTP_CODE_LENGTH, period: TOTP_PERIOD_SECONDS }).url(
+      this.#config.practiceName,
+      account.email,
+    );
+    // The query is form-encoded (a space as `+`), which several authenticator apps show as a plus sign; the key
+    // URI format asks for %20. A `+` in the issuer itself is already `%2B`, and base32 has none.
+    const [path, query = ''] = uri.split('?');
+    const otpauthUri = `${path}?${query.replaceAll('+', '%20')}`;
+    return { secret: base32.encode(key, { padding: false }), otpauthUri };
+  }
+
+  /**
+   * `confirmTotpSetup`: a code from the app proves it holds the key; two-factor is then on and ten recovery codes
+   * are made (answered once, stored as hashes). For a sign-in that had to set up two-factor, the sign-in is then
+   * complete (a wrong code there counts toward the lockout, as at any sign-in).
+   */
+  async confirmSetup(
+    session: ActiveSession | null,
+    meta: RequestMeta,
+    input: { code: unknown },
+  ): Promise<TotpSetupConfirmation> {
+    const { account, actor, signingIn } = await this.#enrollingAccount(session, meta);
+    const code = parseInput(TotpCodeSchema, input.code);
+    if (signingIn) await this.#refuseWhileLocked(account.email);
+
+    const [row] = await this.#db.select().from(twoFactors).where(eq(twoFactors.userId, account.id));
+    if (!row) throw badUserInput(TWO_FACTOR_MESSAGES.setupNotStarted);
+    if (row.verified) throw badUserInput(TWO_FACTOR_MESSAGES.alreadyEnabled);
+
+    if (!(await this.#totpMatches(row.secret, code))) {
+      if (signingIn) {
+        const message = await this.#authService.recordFailure(account.email, meta, {
+          reason: 'invalid two-factor code',
+          event: 'TWO_FACTOR_SETUP_FAILED',
+          actor,
+        });
+        if (message !== MESSAGES.invalidCredentials)
+          throw lockedError(await this.#authService.lockRemainingMs(account.email));
+      } else {
+        await appendAuditEntry(this.#db, {
+          event: 'TWO_FACTOR_SETUP_FAILED',
+          level: 'WARNING',
+          actor,
+          url: meta.url,
+          details: { accountId: account.id, reason: 'invalid two-factor code' },
+        });
+      }
+      throw badUserInput(TWO_FACTOR_MESSAGES.invalidCode);
+    }
+
+    const recoveryCodes = generateRecoveryCodes();
+    const confirmed = await this.#db.transaction(async (tx) => {
+      const updated = await tx
+        .update(twoFactors)
+        .set({
+          verified: true,
+          backupCodes: this.#recoveryCodes.hashList(JSON.stringify(recoveryCodes)),
+          failedVerificationCount: 0,
+          lockedUntil: null,
+          // The code that confirmed the set-up is spent: it will not sign in again.
+          lastCodeHash: createHash('sha256').update(code).digest('hex'),
+          lastCodeAt: new Date(),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(twoFactors.id, row.id), eq(twoFactors.verified, false), eq(twoFactors.secret, row.secret)))
+        .returning({ id: twoFactors.id });
+      if (updated.length === 0) return false;
+      await tx.update(users).set({ twoFactorEnabled: true, updatedAt: new Date() }).where(eq(users.id, account.id));
+      await appendAuditEntry(tx, {
+        event: 'TWO_FACTOR_ENABLED',
+        level: 'INFO',
+        actor,
+        url: meta.url,
+        details: { accountId: account.id, method: 'totp', recoveryCodes: recoveryCodes.length },
+      });
+      return true;
+    });
+    // A second confirmation (another tab) or a new set-up started meanwhile.
+    if (!confirmed) throw badUserInput(TWO_FACTOR_MESSAGES.setupNotStarted);
+
+    if (!signingIn) return { recoveryCodes, user: null, setCookies: [] };
+    const outcome = await this.#authService.completeSetupSignIn(account, meta);
+    return { recoveryCodes, user: outcome.result.user, setCookies: outcome.setCookies };
+  }
+
+  /**
+   * `disableTwoFactor`: with the account's password and a current code (or a recovery code). Wrong ones count
+   * toward the sign-in lockout: a stolen session must not be a way to try passwords.
+   */
+  async disable(
+    session: ActiveSession,
+    meta: RequestMeta,
+    input: { code: unknown; password: unknown },
+  ): Promise<TwoFactorStatus> {
+    const user = session.user;
+    const actor = actorFor(session, meta);
+    const { code, password } = parseInput(DisableTwoFactorInputSchema, input);
+    if (this.#config.mfaRequiredRoles.includes(user.role)) throw badUserInput(TWO_FACTOR_MESSAGES.requiredForRole);
+    await this.#refuseWhileLocked(user.email);
+
+    const [row] = await this.#db
+      .select()
+      .from(twoFactors)
+      .where(and(eq(twoFactors.userId, user.id), eq(twoFactors.verified, true)));
+    if (!row) throw badUserInput(TWO_FACTOR_MESSAGES.notEnabled);
+
+    const passwordRight = await verifyPassword(this.#auth, this.#db, user.id, password);
+    const codeRight = isTotpCode(code)
+      ? await this.#totpMatches(row.secret, code.replace(/\s+/g, ''))
+      : parseCodes(row.backupCodes).includes(this.#recoveryCodes.hash(code));
+    if (!passwordRight || !codeRight) {
+      const message = await this.#authService.recordFailure(user.email, meta, {
+        reason: passwordRight ? 'invalid two-factor code' : 'invalid password',
+        event: 'TWO_FACTOR_DISABLE_FAILED',
+        actor,
+      });
+      if (message !== MESSAGES.invalidCredentials)
+        throw lockedError(await this.#authService.lockRemainingMs(user.email));
+      throw badUserInput(TWO_FACTOR_MESSAGES.invalidPasswordOrCode);
+    }
+
+    await this.#db.transaction(async (tx) => {
+      await tx.delete(twoFactors).where(eq(twoFactors.userId, user.id));
+      await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, user.id));
+      await appendAuditEntry(tx, {
+        event: 'TWO_FACTOR_DISABLED',
+        level: 'WARNING',
+        actor,
+        url: meta.url,
+        details: { accountId: user.id, confirmedWith: isTotpCode(code) ? 'totp' : 'recovery code' },
+      });
+    });
+    return { enabled: false, recoveryCodesRemaining: 0 };
+  }
+
+  /**
+   * `resetTwoFactor`: an administrator turns off another account's two-factor (a lost phone and no recovery
+   * codes). The account signs in with its password next time (and must set two-factor up again if its role
+   * requires it). Audited; anyone else is refused and recorded.
+   */
+  async reset(caller: Caller, accountId: string): Promise<boolean> {
+    await requireAdmin(this.#db, caller, { operation: caller.operation, accountId });
+    if (!UUID.test(accountId)) throw notFound(TWO_FACTOR_MESSAGES.accountNotFound);
+    const found = await this.#db.transaction(async (tx) => {
+      const [account] = await tx
+        .select({ id: users.id, role: users.role, enabled: users.twoFactorEnabled })
+        .from(users)
+        .where(eq(users.id, accountId))
+        .for('update');
+      if (!account) return false;
+      await tx.delete(twoFactors).where(eq(twoFactors.userId, accountId));
+      await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, accountId));
+      await appendAuditEntry(tx, {
+        event: 'TWO_FACTOR_RESET',
+        level: 'WARNING',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { accountId, accountRole: account.role, wasEnabled: account.enabled },
+      });
+      return true;
+    });
+    if (!found) throw notFound(TWO_FACTOR_MESSAGES.accountNotFound);
+    await this.#authService.discardChallengesOf(accountId);
+    return true;
+  }
+
+  /** The account being enrolled: the signed-in user's, else a sign-in's that must set up two-factor first. */
+  async #enrollingAccount(
+    session: ActiveSession | null,
+    meta: RequestMeta,
+  ): Promise<{ account: ChallengedAccount; actor: AuditActor; signingIn: boolean }> {
+    if (session) {
+      const { id, email, role } = session.user;
+      return { account: { id, email, role }, actor: actorFor(session, meta), signingIn: false };
+    }
+    const account = await this.#authService.setupChallengeAccount(meta);
+    if (!account) throw unauthenticated();
+    return {
+      account,
+      actor: { ...actorFor(null, meta), userId: account.id, userRole: account.role },
+      signingIn: true,
+    };
+  }
+
+  async #refuseWhileLocked(email: string): Promise<void> {
+    const lockedFor = await this.#authService.lockRemainingMs(email);
+    if (lockedFor > 0) throw lockedError(lockedFor);
+  }
+
+  async #totpMatches(encryptedKey: string, code: string): Promise<boolean> {
+    const ctx = await this.#auth.$context;
+    const key = await symmetricDecrypt({ key: ctx.secretConfig, data: encryptedKey });
+    return createOTP(key, { digits: TOTP_CODE_LENGTH, period: TOTP_PERIOD_SECONDS }).verify(code);
+  }
+}
+
+function lockedError(retryAfterMs: number): AppError {
+  return rateLimited(retryAfterMs, accountLockedMessage(retryAfterMs));
+}
+
+function parseCodes(stored: string | null | undefined): string[] {
+  try {
+    const codes = JSON.parse(stored ?? '[]') as unknown;
+    return Array.isArray(codes) ? codes.filter((code): code is string => typeof code === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function countCodes(stored: string | null | undefined): number {
+  return parseCodes(stored).length;
+}
