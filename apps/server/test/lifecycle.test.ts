@@ -67,6 +67,12 @@ async function graphql(port: number, query: string, variables: Record<string, un
 
 const SIGN_IN = 'mutation S($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }';
 
+/**
+ * Each test starts the real server (initdb, migrations, the job queue's schema, the demo practice) once or twice;
+ * on two busy cores one start alone can take 20 s.
+ */
+const SERVER_TEST_TIMEOUT_MS = 120_000;
+
 // The embedded server's life cycle; with TEST_DATABASE_URL the suite runs on an external server instead.
 describe.skipIf(inject('databaseKind') !== 'embedded')('embedded PostgreSQL life cycle', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-lifecycle-'));
@@ -78,38 +84,46 @@ describe.skipIf(inject('databaseKind') !== 'embedded')('embedded PostgreSQL life
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('recovers after SIGKILL without losing acknowledged writes, and a normal stop leaves no postgres behind', async () => {
-    const port = 3900 + Math.floor(Math.random() * 90);
-    const first = await startServer(dataDir, port);
-    children.push(first);
-    const signedIn = await graphql(port, SIGN_IN, { e: 'admin@demo.test', p: DEMO_PASSWORD });
-    expect(signedIn.body.data.signIn?.success).toBe(true);
-    const cookie = signedIn.cookies[0]!.split(';')[0]!;
+  it(
+    'recovers after SIGKILL without losing acknowledged writes, and a normal stop leaves no postgres behind',
+    async () => {
+      const port = 3900 + Math.floor(Math.random() * 90);
+      const first = await startServer(dataDir, port);
+      children.push(first);
+      const signedIn = await graphql(port, SIGN_IN, { e: 'admin@demo.test', p: DEMO_PASSWORD });
+      expect(signedIn.body.data.signIn?.success).toBe(true);
+      const cookie = signedIn.cookies[0]!.split(';')[0]!;
 
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first.once('exit', resolve));
-    expect(postgresProcessesFor(dataDir).length).toBeGreaterThan(0); // the orphan the next start must handle
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      expect(postgresProcessesFor(dataDir).length).toBeGreaterThan(0); // the orphan the next start must handle
 
-    const second = await startServer(dataDir, port);
-    children.push(second);
-    // The session written before the kill survived: the acknowledged write is still there.
-    const me = await graphql(port, '{ me { userId } }', {}, cookie);
-    expect(me.body.data.me?.userId).toEqual(expect.any(String));
+      const second = await startServer(dataDir, port);
+      children.push(second);
+      // The session written before the kill survived: the acknowledged write is still there.
+      const me = await graphql(port, '{ me { userId } }', {}, cookie);
+      expect(me.body.data.me?.userId).toEqual(expect.any(String));
 
-    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
-    second.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(postgresProcessesFor(dataDir)).toEqual([]);
-  });
+      const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
+      second.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(postgresProcessesFor(dataDir)).toEqual([]);
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 
-  it('refuses a second server on a data folder in use', async () => {
-    const port = 3990 + Math.floor(Math.random() * 9);
-    const running = await startServer(dataDir, port);
-    children.push(running);
-    await expect(startServer(dataDir, port + 100)).rejects.toThrow(/already using the data folder/);
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGTERM');
-    await exited;
-    expect(postgresProcessesFor(dataDir)).toEqual([]);
-  });
+  it(
+    'refuses a second server on a data folder in use',
+    async () => {
+      const port = 3990 + Math.floor(Math.random() * 9);
+      const running = await startServer(dataDir, port);
+      children.push(running);
+      await expect(startServer(dataDir, port + 100)).rejects.toThrow(/already using the data folder/);
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGTERM');
+      await exited;
+      expect(postgresProcessesFor(dataDir)).toEqual([]);
+    },
+    SERVER_TEST_TIMEOUT_MS,
+  );
 });
