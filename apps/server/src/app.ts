@@ -5,6 +5,8 @@ import { isDatabaseReachable } from './db/client.ts';
 import type { Services } from './graphql/context.ts';
 import type pg from 'pg';
 import { graphqlPlugin } from './graphql/plugin.ts';
+import { registerJsonBodyParser } from './http/json-body.ts';
+import { registerErrorHandler } from './http/request-errors.ts';
 import { serializeError } from './log-redaction.ts';
 import { registerWebApp } from './web/web-app.ts';
 
@@ -36,6 +38,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     trustProxy: process.env.TRUST_PROXY === 'true',
     bodyLimit: 1_048_576,
   });
+
+  // Before any route: a bad request gets its 4xx and a clear message on every route, never a 500.
+  registerErrorHandler(app);
+  registerJsonBodyParser(app);
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

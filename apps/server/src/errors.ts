@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { ERROR_CODES, MESSAGES, validationFailedMessage } from '@telehealth/shared';
+import {
+  ERROR_CODES,
+  formatMessage,
+  MESSAGES,
+  REQUEST_MESSAGES,
+  validationFailedMessage,
+  type MessageParams,
+} from '@telehealth/shared';
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
@@ -22,6 +29,28 @@ export function isAppError(error: Error): error is AppError {
     error instanceof AppError || (error.name === 'AppError' && typeof (error as { code?: unknown }).code === 'string')
   );
 }
+
+/**
+ * A request refused before GraphQL runs (not JSON, no query, too large, ...), answered with its HTTP status. The
+ * status is named `statusCode` so that Fastify treats it like its own errors.
+ */
+export class RequestError extends AppError {
+  readonly statusCode: number;
+  constructor(
+    statusCode: number,
+    code: ErrorCode,
+    messageKey: keyof typeof REQUEST_MESSAGES,
+    params: MessageParams = {},
+  ) {
+    super(code, formatMessage(REQUEST_MESSAGES[messageKey], params), { messageId: `request.${messageKey}`, params });
+    this.name = 'RequestError';
+    this.statusCode = statusCode;
+  }
+}
+
+/** A 400 for a body that is not a GraphQL request. */
+export const badRequest = (messageKey: keyof typeof REQUEST_MESSAGES, params: MessageParams = {}) =>
+  new RequestError(400, ERROR_CODES.badRequest, messageKey, params);
 
 export const unauthenticated = () => new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired);
 export const forbidden = (message: string = MESSAGES.defaultDenied) => new AppError(ERROR_CODES.forbidden, message);

@@ -30,7 +30,53 @@ export const ERROR_CODES = {
   internal: 'INTERNAL_SERVER_ERROR',
   /** A rate limit refused the call; `extensions.retryAfterSeconds` says when to try again. */
   tooManyRequests: 'TOO_MANY_REQUESTS',
+  /** The HTTP request is not a GraphQL request at all (not JSON, not an object, no query, ...): HTTP 400. */
+  badRequest: 'BAD_REQUEST',
+  /** The body is over the size limit: HTTP 413. */
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  /** The body is not `application/json`: HTTP 415. */
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  /** GraphQL is only served over POST: HTTP 405. */
+  methodNotAllowed: 'METHOD_NOT_ALLOWED',
+  /** The GraphQL document does not parse or is not valid for the schema, or goes over a limit: HTTP 400. */
+  graphqlValidationFailed: 'GRAPHQL_VALIDATION_FAILED',
 } as const;
+
+/**
+ * What is wrong with a request that never reaches GraphQL's execution: said to whoever sent it (a developer or a
+ * tool, never the web app's own requests). `{{name}}` is a parameter, sent beside the message in
+ * `extensions.params`.
+ */
+export const REQUEST_MESSAGES = {
+  methodNotAllowed: 'Use POST for GraphQL requests.',
+  unsupportedMediaType: 'GraphQL requests must have a JSON body (Content-Type: application/json).',
+  emptyBody: 'The request body is empty. Send a JSON object with a query.',
+  notJson: 'The request body is not valid JSON.',
+  forbiddenKey: 'The request body may not use "__proto__" or "constructor" as a key.',
+  bodyTooLarge: 'The request body is larger than the limit of {{limitKilobytes}} KB.',
+  batchNotSupported: 'Send one GraphQL operation per request: a JSON array of operations is not accepted.',
+  notAnObject: 'The request body must be a JSON object with a query.',
+  queryMissing: 'The request has no query: send the GraphQL document as text in "query".',
+  queryNotText: 'The query must be a GraphQL document as text.',
+  variablesNotObject: '"variables" must be a JSON object.',
+  extensionsNotObject: '"extensions" must be a JSON object.',
+  operationNameNotText: '"operationName" must be text.',
+  unreadable: 'The request could not be read.',
+  tooManyAliases: 'The query uses more than {{limit}} aliases.',
+  tooDeep: 'The query is nested more than {{limit}} levels deep.',
+  tooCostly: 'The query asks for too much at once (its cost is over the limit of {{limit}}).',
+  tooManyDirectives: 'The query uses more than {{limit}} directives.',
+} as const;
+
+/** Parameters of a message: each `{{name}}` in its text. */
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** A message's text with its `{{name}}` placeholders filled in (the same syntax the browser's i18next uses). */
+export function formatMessage(template: string, params: MessageParams = {}): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (placeholder, name: string) =>
+    name in params ? String(params[name]) : placeholder,
+  );
+}
 
 /** The message for a call refused by a rate limit, saying when to try again. */
 export function tooManyRequestsMessage(retryAfterMs: number): string {

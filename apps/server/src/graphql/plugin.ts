@@ -1,22 +1,44 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { GraphQLError, Kind, type DocumentNode } from 'graphql';
+import { GraphQLError, Kind, Location, type DocumentNode } from 'graphql';
 import mercurius from 'mercurius';
 import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
-import { AppError, isAppError } from '../errors.ts';
+import { AppError, badRequest, isAppError } from '../errors.ts';
+import { requestErrorBody, requestErrorFrom } from '../http/request-errors.ts';
 import { requestMeta, withSession, type GraphQLContext, type Services } from './context.ts';
+import { checkGraphQLBody, checkGraphQLMethodAndType } from './http.ts';
+import { GRAPHQL_PARSE_OPTIONS, graphqlValidationRules } from './limits.ts';
 import { PUBLIC_ROOT_FIELDS, schema } from './schema.ts';
 
 /** GraphQL at /graphql: Mercurius with JIT, the Pothos schema, one authentication checkpoint, masked errors. */
 export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services) => {
   const cookieName = await services.authService.sessionCookieName();
 
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1_048_576;
+  const formatErrors = (errors: readonly Error[], hasData: boolean) => {
+    const formatted = errors.flatMap(unwrapErrors).map((error) => formatError(error, app));
+    const failedWith = (code: string) => !hasData && formatted.some((e) => e.extensions?.code === code);
+    const statusCode = failedWith(ERROR_CODES.internal)
+      ? 500
+      : failedWith(ERROR_CODES.graphqlValidationFailed)
+        ? 400
+        : 200;
+    return { statusCode, errors: formatted };
+  };
+
   await app.register(mercurius, {
     schema,
     path: '/graphql',
     jit: 1,
     graphiql: false,
-    queryDepth: 12,
+    // Depth, aliases, cost and directives are graphql-armor's validation rules; tokens are graphql-js's limit.
+    validationRules: graphqlValidationRules({ production: services.config.nodeEnv === 'production' }),
+    graphql: {
+      parseOptions: GRAPHQL_PARSE_OPTIONS,
+      // "Did you mean ...?" would tell anyone the names of fields they may not see (graphql-js 16.10+; the
+      // option is missing from Mercurius's types).
+      validateOptions: { hideSuggestions: true } as { maxErrors?: number },
+    },
     context: async (request, reply): Promise<GraphQLContext> => {
       const meta = requestMeta(request, cookieName);
       const { session } = await services.authService.resolveSession(meta);
@@ -28,16 +50,35 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
       return withSession({ ...services, request, reply, meta, session });
     },
     errorFormatter: (execution) => {
-      const errors = (execution.errors ?? []).flatMap(unwrapErrors).map((error) => formatError(error, app));
-      const failedWith = (code: string) => execution.data == null && errors.some((e) => e.extensions?.code === code);
-      return {
-        statusCode: failedWith(ERROR_CODES.internal) ? 500 : failedWith(VALIDATION_FAILED) ? 400 : 200,
-        response: { data: execution.data ?? null, errors },
-      };
+      const { statusCode, errors } = formatErrors(execution.errors ?? [], execution.data != null);
+      return { statusCode, response: { data: execution.data ?? null, errors } };
+    },
+    // Errors thrown before or outside the execution (an unreadable body, a document that does not parse or
+    // validate) come to this route's own handler rather than Mercurius's, which would first build the context
+    // (a session query) for a request that is refused anyway.
+    errorHandler: false,
+    additionalRouteOptions: {
+      preValidation: checkGraphQLBody,
+      errorHandler: (error, _request, reply) => {
+        const refused = requestErrorFrom(error, bodyLimit);
+        if (refused) {
+          void reply.code(refused.statusCode).send(requestErrorBody(refused));
+          return;
+        }
+        const { statusCode, errors } = formatErrors([error], false);
+        void reply.code(statusCode).send({ data: null, errors });
+      },
     },
   });
 
-  // The single checkpoint: an operation that touches any non-public root field needs a session.
+  // Mercurius reads a query that is not GraphQL as a JSON syntax tree; we only take GraphQL text, which the
+  // parser marks with its Location.
+  app.graphql.addHook('preValidation', (_schema, document) =>
+    document.loc instanceof Location ? Promise.resolve() : Promise.reject(badRequest('queryNotText')),
+  );
+
+  // The single checkpoint: an operation that touches any non-public root field needs a session. Introspection
+  // (`__schema`, `__type`) is not public, so anonymous callers cannot read the schema.
   app.graphql.addHook('preExecution', (_schema, document, context) => {
     const ctx = context as unknown as GraphQLContext;
     if (ctx.session || rootFieldNames(document).every((name) => PUBLIC_ROOT_FIELDS.has(name))) {
@@ -46,20 +87,8 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
     return Promise.reject(new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired));
   });
 
-  // Queries over GET would let a cross-site link run operations with the user's cookie, and a form can post
-  // text/plain across sites without a preflight: POST with a JSON body only.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/graphql')) return;
-    if (request.method === 'GET') {
-      await reply
-        .code(405)
-        .header('allow', 'POST')
-        .send({ errors: [{ message: 'Use POST for GraphQL requests.' }] });
-    } else if (request.method === 'POST' && !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-      await reply
-        .code(415)
-        .send({ errors: [{ message: 'GraphQL requests must have a JSON body (Content-Type: application/json).' }] });
-    }
+    if (request.url.split('?', 1)[0] === '/graphql') await checkGraphQLMethodAndType(request, reply);
   });
 });
 
@@ -82,8 +111,6 @@ function rootFieldNames(document: DocumentNode): string[] {
   return names;
 }
 
-const VALIDATION_FAILED = 'GRAPHQL_VALIDATION_FAILED';
-
 interface FormattedError {
   message: string;
   locations?: readonly { line: number; column: number }[];
@@ -103,12 +130,20 @@ function formatError(error: GraphQLError | Error, app: FastifyInstance): Formatt
     return { message: original.message, ...base, extensions: { ...original.publicExtensions, code: original.code } };
   }
   if (!original) {
-    // Parse and validation errors describe the request, not the server: safe to show.
-    return { message: graphqlError.message, ...base, extensions: { code: VALIDATION_FAILED } };
+    // Parse and validation errors describe the request, not the server: safe to show. Variable values are
+    // checked by Mercurius without graphql's hideSuggestions, so their suggestions are removed here.
+    return {
+      message: graphqlError.message.replace(DID_YOU_MEAN, ''),
+      ...base,
+      extensions: { ...graphqlError.extensions, code: ERROR_CODES.graphqlValidationFailed },
+    };
   }
   app.log.error({ err: original }, 'unexpected error in a GraphQL operation');
   return { message: MESSAGES.unexpected, ...base, extensions: { code: ERROR_CODES.internal } };
 }
+
+/** graphql-js's suggestion, always the end of a message: ` Did you mean "name"?` or `... "a", or "b"?`. */
+const DID_YOU_MEAN = / ?Did you mean .*\?$/s;
 
 function findOriginal(error: GraphQLError): Error | undefined {
   // Mercurius and graphql-jit may wrap (or re-class) the thrown error, so it is followed by shape, not class.

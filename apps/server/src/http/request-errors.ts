@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
+import { badRequest, isAppError, RequestError } from '../errors.ts';
+
+/** Fastify's own errors for a request it could not read, as our RequestErrors with a clear message. */
+function fromFastifyError(error: FastifyError, bodyLimit: number): RequestError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new RequestError(413, ERROR_CODES.payloadTooLarge, 'bodyTooLarge', {
+        limitKilobytes: Math.floor(bodyLimit / 1024),
+      });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new RequestError(415, ERROR_CODES.unsupportedMediaType, 'unsupportedMediaType');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest('emptyBody');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return badRequest('notJson');
+    default:
+      // Any other refusal of the request itself (a bad Content-Length, an aborted upload, ...).
+      return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500
+        ? new RequestError(error.statusCode, ERROR_CODES.badRequest, 'unreadable')
+        : null;
+  }
+}
+
+/**
+ * The RequestError an error thrown while reading or checking a request stands for, or null for a fault of the
+ * server. Fastify's errors carry a 4xx `statusCode`; ours are RequestErrors already.
+ */
+export function requestErrorFrom(error: unknown, bodyLimit: number): RequestError | null {
+  if (error instanceof RequestError) return error;
+  if (!(error instanceof Error) || isAppError(error)) return null;
+  const { code } = error as Partial<FastifyError>;
+  return typeof code === 'string' && code.startsWith('FST_ERR_')
+    ? fromFastifyError(error as FastifyError, bodyLimit)
+    : null;
+}
+
+/** The JSON body of a refused request, in the shape of GraphQL errors so every client reads one shape. */
+export function requestErrorBody(error: RequestError) {
+  return { errors: [{ message: error.message, extensions: { ...error.publicExtensions, code: error.code } }] };
+}
+
+/**
+ * The error handler of every route outside GraphQL (which has its own, see graphql/http.ts): a refused request
+ * gets its 4xx and a clear message; anything else is a fault of the server, logged in full and answered
+ * generically.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler(async (error, request, reply) => {
+    const refused = requestErrorFrom(error, app.initialConfig.bodyLimit ?? 1_048_576);
+    if (refused) return reply.code(refused.statusCode).send(requestErrorBody(refused));
+    request.log.error({ err: error }, 'unexpected error');
+    return reply
+      .code(500)
+      .send({ errors: [{ message: MESSAGES.unexpected, extensions: { code: ERROR_CODES.internal } }] });
+  });
+}
