@@ -30,7 +30,7 @@ const app = Fastify({ logger: false });
 await app.register(cookie);
 
 app.get('/floor/patients', async () => {
-  const page = await listPatientsPage(db, { scope: { kind: 'all' }, filter: {}, after: null, limit: 50 });
+  const page = await listPatientsPage(db, { scope: { kind: 'any' }, filter: {}, after: null, limit: 50 });
   return { items: page.rows, next: page.next };
 });
 
@@ -40,7 +40,7 @@ app.get('/floor/audited-patients', async (request, reply) => {
   if (!session || !meta.sessionCookie) return reply.code(401).send({ error: 'no session' });
   void reply.header('set-cookie', await authService.refreshCookieHeader(meta.sessionCookie, session));
   const page = await listPatientsPage(db, {
-    scope: { kind: 'all' },
+    scope: { kind: 'any' },
     filter: {},
     after: null,
     limit: 50,

@@ -212,7 +212,7 @@ describe('createDoctor invites the new provider', () => {
         .where(and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), eq(auditEntries.userRole, role)))
         .orderBy(desc(auditEntries.id))
         .limit(1);
-      expect(refused).toMatchObject({ url: 'createDoctor', details: { permission: 'providers.create' } });
+      expect(refused).toMatchObject({ url: 'createDoctor', details: { permission: 'provider:create:any' } });
     }
   });
 });
@@ -238,7 +238,7 @@ describe('sendInvitation', () => {
         .limit(1);
       expect(refused).toMatchObject({
         url: 'sendInvitation',
-        details: { permission: 'invitations.send', accountId: doctor.owner },
+        details: { permission: 'user:manage:any', accountId: doctor.owner },
       });
     }
     expect(await mailsTo(doctor.email)).toHaveLength(1);

@@ -6,6 +6,7 @@ export * from './auth.ts';
 export * from './constants.ts';
 export * from './messages.ts';
 export * from './roles.ts';
+export * from './permissions.ts';
 export * from './options.ts';
 export * from './patients.ts';
 export * from './providers.ts';

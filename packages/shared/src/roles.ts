@@ -19,20 +19,3 @@ export const DASHBOARD_HEADINGS: Record<Role, string> = {
   provider: 'Provider Dashboard',
   patient: 'Patient Portal',
 };
-
-export const PERMISSIONS = ['patients.read', 'patients.write', 'patients.delete', 'admin.console'] as const;
-export type Permission = (typeof PERMISSIONS)[number];
-
-/**
- * Which role holds which permission. Providers' patient permissions are limited to the patients they own;
- * that narrowing is the server's (see the patients service), this table only says whether the action exists.
- */
-export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
-  admin: ['patients.read', 'patients.write', 'patients.delete', 'admin.console'],
-  provider: ['patients.read', 'patients.write'],
-  patient: [],
-};
-
-export function hasPermission(role: Role | null | undefined, permission: Permission): boolean {
-  return role != null && ROLE_PERMISSIONS[role].includes(permission);
-}

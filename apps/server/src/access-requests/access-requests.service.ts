@@ -19,9 +19,10 @@ import {
   type PatientAccessRequestData,
   type ProviderAccessRequestData,
 } from '@telehealth/shared';
+import { authorize } from '../access/authorize.ts';
+import type { Caller, PublicCaller } from '../access/caller.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
-import { requireAdmin, type PublicCaller } from '../caller.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
@@ -29,7 +30,6 @@ import type { MailService } from '../mail/mail.service.ts';
 import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
 import { CursorCodec } from '../patients/cursor.ts';
 import { insertPatient } from '../patients/patients.repository.ts';
-import type { Caller } from '../patients/patients.service.ts';
 import { insertProvider, isProviderAccount } from '../providers/providers.repository.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
 import {
@@ -150,7 +150,7 @@ export class AccessRequestsService {
   }
 
   async list(caller: Caller, args: { status?: string | null; limit?: number | null; nextToken?: string | null }) {
-    await this.#requireAdmin(caller);
+    await authorize(this.#db, caller, 'access-request:review');
     const { status } = parseInput(AccessRequestListFilterSchema, { status: args.status ?? null });
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
@@ -173,12 +173,12 @@ export class AccessRequestsService {
   }
 
   async counts(caller: Caller): Promise<Record<AccessRequestStatus, number>> {
-    await this.#requireAdmin(caller);
+    await authorize(this.#db, caller, 'access-request:review');
     return countAccessRequestsByStatus(this.#db);
   }
 
   async get(caller: Caller, id: string): Promise<AccessRequestDetail> {
-    await this.#requireAdmin(caller);
+    await authorize(this.#db, caller, 'access-request:review');
     return this.#db.transaction(async (tx) => {
       const row = UUID.test(id) ? await findAccessRequest(tx, id) : undefined;
       if (!row) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
@@ -198,7 +198,7 @@ export class AccessRequestsService {
    * record or the patient record (owned by the chosen provider, linked to the account), and invites the person.
    */
   async approve(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
-    await this.#requireAdmin(caller);
+    await authorize(this.#db, caller, 'access-request:review');
     const { id, ownerProviderId } = parseInput(ApproveAccessRequestInputSchema, input);
     if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
     const detail = await this.#db.transaction(async (tx) => {
@@ -288,7 +288,7 @@ export class AccessRequestsService {
 
   /** Declines a new request with a reason, which stays with the request for administrators. */
   async decline(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
-    await this.#requireAdmin(caller);
+    await authorize(this.#db, caller, 'access-request:review');
     const { id, reason } = parseInput(DeclineAccessRequestInputSchema, input);
     if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
     return this.#db.transaction(async (tx) => {
@@ -315,15 +315,6 @@ export class AccessRequestsService {
       ? ((await this.#invitations.states(tx, [row.accountId])).get(row.accountId) ?? null)
       : null;
     return { ...row, emailHasAccount: account !== undefined, invitation };
-  }
-
-  #requireAdmin(caller: Caller): Promise<void> {
-    return requireAdmin(
-      this.#db,
-      caller,
-      { permission: 'accessRequests.review' },
-      ACCESS_REQUEST_MESSAGES.cannotReview,
-    );
   }
 
   #audit(

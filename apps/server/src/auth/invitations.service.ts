@@ -8,15 +8,15 @@ import {
   type InvitationStatus,
   type Locale,
 } from '@telehealth/shared';
+import { authorize } from '../access/authorize.ts';
+import type { Caller, PublicCaller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
-import { requireAdmin, type PublicCaller } from '../caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { accessRequests, accountTokens, authAccounts, users } from '../db/schema.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { invitationMail } from '../mail/templates.ts';
-import type { Caller } from '../patients/patients.service.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { findTokenByLink, issueAccountToken, markTokenUsed, tokenState } from './account-tokens.ts';
 import type { Auth } from './auth.ts';
@@ -218,7 +218,7 @@ export class InvitationsService {
    * administrator added). Earlier invitations of the account stop working.
    */
   async send(caller: Caller, accountId: string): Promise<{ expiresAt: Date }> {
-    await requireAdmin(this.#db, caller, { permission: 'invitations.send', accountId });
+    await authorize(this.#db, caller, 'user:manage', { details: { accountId } });
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId);
     const [user] = isUuid ? await this.#db.select().from(users).where(eq(users.id, accountId)) : [];
     if (!user) throw notFound(INVITATION_MESSAGES.accountNotFound);

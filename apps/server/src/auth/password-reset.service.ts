@@ -9,7 +9,7 @@ import {
   ResetPasswordInputSchema,
 } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
-import type { PublicCaller } from '../caller.ts';
+import type { PublicCaller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { sessions, signInFailures, users } from '../db/schema.ts';

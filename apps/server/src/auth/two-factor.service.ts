@@ -16,13 +16,13 @@ import {
   type TwoFactorStatus,
 } from '@telehealth/shared';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
-import { requireAdmin } from '../caller.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { twoFactors, users } from '../db/schema.ts';
 import type { AppError } from '../errors.ts';
 import { badUserInput, notFound, parseInput, unauthenticated } from '../errors.ts';
-import type { Caller } from '../patients/patients.service.ts';
+import { authorize } from '../access/authorize.ts';
+import type { Caller } from '../access/caller.ts';
 import { rateLimited } from '../rate-limit/rate-limiter.ts';
 import {
   actorFor,
@@ -260,7 +260,7 @@ export class TwoFactorService {
    * requires it). Audited; anyone else is refused and recorded.
    */
   async reset(caller: Caller, accountId: string): Promise<boolean> {
-    await requireAdmin(this.#db, caller, { operation: caller.operation, accountId });
+    await authorize(this.#db, caller, 'user:manage', { details: { accountId } });
     if (!UUID.test(accountId)) throw notFound(TWO_FACTOR_MESSAGES.accountNotFound);
     const found = await this.#db.transaction(async (tx) => {
       const [account] = await tx

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller, PublicCaller } from '../access/caller.ts';
 import type { AccessRequestsService } from '../access-requests/access-requests.service.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
 import {
@@ -11,12 +12,11 @@ import {
 import type { InvitationsService } from '../auth/invitations.service.ts';
 import type { PasswordResetService } from '../auth/password-reset.service.ts';
 import type { TwoFactorService } from '../auth/two-factor.service.ts';
-import type { PublicCaller } from '../caller.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { unauthenticated } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import type { Caller, PatientsService } from '../patients/patients.service.ts';
+import type { PatientsService } from '../patients/patients.service.ts';
 import type { ProvidersService } from '../providers/providers.service.ts';
 
 export interface Services {

@@ -1,13 +1,8 @@
 import { PATIENT_OPTIONAL_TEXT_FIELDS } from '@telehealth/shared';
 import type { PatientRow } from '../patients/patients.repository.ts';
-import type { Caller } from '../patients/patients.service.ts';
 import type { ProviderView } from '../providers/providers.service.ts';
 import { builder } from './builder.ts';
-import { requireUser, type GraphQLContext } from './context.ts';
-
-function callerOf(ctx: GraphQLContext, operation: string): Caller {
-  return { user: requireUser(ctx), actor: ctx.actor, operation };
-}
+import { callerOf } from './context.ts';
 
 const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
   description: 'A patient of the practice. Every field is protected health information.',

@@ -2,13 +2,13 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { MAX_PAGE_SIZE, PAGE_SIZE, type Locale } from '@telehealth/shared';
+import { authorize, refuse } from '../access/authorize.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
+import type { Caller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { mailOutbox, users } from '../db/schema.ts';
-import { forbidden } from '../errors.ts';
 import { CursorCodec } from '../patients/cursor.ts';
-import type { Caller } from '../patients/patients.service.ts';
 import type { MailContent, MailContext, MailKind } from './templates.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -30,7 +30,6 @@ const BATCH_SIZE = 20;
 
 export const OUTBOX_MESSAGES = {
   demoOnly: 'The outbox can be read only while demo mode is on.',
-  adminOnly: 'Administrator access required.',
 } as const;
 
 /**
@@ -201,21 +200,10 @@ export class MailService {
     caller: Caller,
     args: { limit?: number | null; nextToken?: string | null },
   ): Promise<{ items: OutboxRow[]; nextToken: string | null }> {
-    const denial =
-      caller.user.role !== 'admin'
-        ? OUTBOX_MESSAGES.adminOnly
-        : !this.#config.demoMode
-          ? OUTBOX_MESSAGES.demoOnly
-          : null;
-    if (denial) {
-      await appendAuditEntry(this.#db, {
-        event: 'UNAUTHORIZED_ACCESS',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { resource: 'mail outbox', reason: denial },
-      });
-      throw forbidden(denial);
+    await authorize(this.#db, caller, 'mail:read');
+    // Outside demo mode the outbox holds real people's mail (invitation links among them): nobody reads it here.
+    if (!this.#config.demoMode) {
+      await refuse(this.#db, caller, OUTBOX_MESSAGES.demoOnly, { resource: 'mail outbox', reason: 'demo mode is off' });
     }
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;

@@ -1,4 +1,5 @@
 import { and, asc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Reach } from '../access/authorize.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
 import { patients } from '../db/schema.ts';
@@ -7,8 +8,8 @@ import type { PatientCursor } from './cursor.ts';
 export type PatientRow = typeof patients.$inferSelect;
 export type NewPatientRow = typeof patients.$inferInsert;
 
-/** Which patients a caller may see: all of them, or those whose primary provider they are. */
-export type PatientScope = { kind: 'all' } | { kind: 'owner'; ownerId: string };
+/** Which patients a caller may see: all of them, or their own (primary provider, or the patient's own record). */
+export type PatientScope = Reach<'patient'>;
 
 export interface PatientFilter {
   search?: string | null | undefined;
@@ -21,7 +22,7 @@ const searchText = sql`lower(${patients.firstName} || ' ' || ${patients.lastName
 
 function visible(scope: PatientScope, filter: PatientFilter = {}): SQL {
   const conditions: SQL[] = [isNull(patients.deletedAt)];
-  if (scope.kind === 'owner') conditions.push(eq(patients.ownerId, scope.ownerId));
+  if (scope.kind === 'own') conditions.push(eq(patients[scope.field], scope.callerId));
   if (filter.isActive != null) conditions.push(eq(patients.isActive, filter.isActive));
   const term = filter.search?.trim().toLowerCase();
   if (term) {

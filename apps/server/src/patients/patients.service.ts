@@ -1,6 +1,5 @@
 import {
   CreatePatientInputSchema,
-  hasPermission,
   MAX_PAGE_SIZE,
   PAGE_SIZE,
   PATIENT_MESSAGES,
@@ -8,10 +7,11 @@ import {
   UpdatePatientInputSchema,
   type AuditEvent,
 } from '@telehealth/shared';
-import { appendAuditEntry, type AuditActor, type AuditRecord } from '../audit/audit.repository.ts';
-import type { SessionUser } from '../auth/auth.service.ts';
+import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
+import type { Caller } from '../access/caller.ts';
+import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, forbidden, notFound, parseInput } from '../errors.ts';
+import { AppError, notFound, parseInput } from '../errors.ts';
 import { ERROR_CODES } from '@telehealth/shared';
 import { CursorCodec } from './cursor.ts';
 import {
@@ -23,22 +23,16 @@ import {
   softDeletePatient,
   updatePatientRow,
   type PatientFilter,
+  type NewPatientRow,
   type PatientRow,
-  type PatientScope,
 } from './patients.repository.ts';
 import { isProviderAccount } from '../providers/providers.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface Caller {
-  user: SessionUser;
-  actor: AuditActor;
-  operation: string;
-}
-
 /**
- * The one checkpoint for patient records: every operation checks the caller's permission and scope, reads or
- * writes, and records the audit entry in the same transaction.
+ * Patient records: every operation asks the access checkpoint for the caller's reach (every record, or their
+ * own), reads or writes within it, and records the audit entry in the same statement or transaction.
  */
 export class PatientsService {
   readonly #db: Database;
@@ -53,7 +47,7 @@ export class PatientsService {
     caller: Caller,
     args: { limit?: number | null; nextToken?: string | null; filter?: PatientFilter | null },
   ) {
-    const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotView);
+    const scope = await authorize(this.#db, caller, 'patient:read');
     const filter = parseInput(PatientFilterSchema, args.filter ?? {});
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
@@ -69,51 +63,63 @@ export class PatientsService {
   }
 
   async count(caller: Caller, filter: PatientFilter | null | undefined): Promise<number> {
-    const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotView);
+    const scope = await authorize(this.#db, caller, 'patient:read');
     return countPatients(this.#db, scope, parseInput(PatientFilterSchema, filter ?? {}));
   }
 
   async get(caller: Caller, id: string): Promise<PatientRow> {
-    const scope = await this.#scopeFor(caller, 'patients.read', PATIENT_MESSAGES.cannotViewOne);
+    const scope = await authorize(this.#db, caller, 'patient:read', { message: PATIENT_MESSAGES.cannotViewOne });
     // The record and its audit entry in one statement.
     const row = UUID.test(id)
       ? await findVisiblePatient(this.#db, id, scope, this.#auditRecord(caller, 'PATIENT_VIEW', {}))
       : undefined;
     if (row) return row;
     // Answered like a missing record; an existing one outside the caller's scope is recorded.
-    if (UUID.test(id) && (await patientExists(this.#db, id))) await this.#recordOutOfScope(caller, id);
+    if (UUID.test(id) && (await patientExists(this.#db, id))) {
+      await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [id] });
+    }
     throw notFound(PATIENT_MESSAGES.notFound);
   }
 
   async create(caller: Caller, input: unknown): Promise<PatientRow> {
-    await this.#scopeFor(caller, 'patients.write', PATIENT_MESSAGES.cannotCreate);
+    const reach = await authorize(this.#db, caller, 'patient:create');
     const data = parseInput(CreatePatientInputSchema, input);
     const { owner, isActive, ...fields } = data;
-    let ownerId: string | null = caller.user.role === 'provider' ? caller.user.id : null;
-    if (owner != null && owner !== ownerId) {
-      if (caller.user.role !== 'admin') return this.#deny(caller, PATIENT_MESSAGES.cannotAssign, {});
+    // Created with the own scope, the record is the caller's own; naming another primary provider takes `any`.
+    const ownership: Pick<NewPatientRow, 'ownerId' | 'accountId'> =
+      reach.kind === 'own' ? { [reach.field]: reach.callerId } : {};
+    if (owner != null) {
+      ownership.ownerId = owner;
+      await authorize(this.#db, caller, 'patient:create', {
+        record: ownership,
+        message: PATIENT_MESSAGES.cannotAssign,
+      });
       await this.#requireProvider(owner);
-      ownerId = owner;
     }
     return this.#db.transaction(async (tx) => {
-      const row = await insertPatient(tx, { ...fields, isActive: isActive ?? true, ownerId });
+      const row = await insertPatient(tx, { ...fields, isActive: isActive ?? true, ...ownership });
       await this.#audit(tx, caller, 'PATIENT_CREATE', [row.id], {});
       return row;
     });
   }
 
   async update(caller: Caller, input: unknown): Promise<PatientRow> {
-    const scope = await this.#scopeFor(caller, 'patients.write', PATIENT_MESSAGES.cannotUpdate);
+    const scope = await authorize(this.#db, caller, 'patient:update');
     const { id, owner, ...changes } = parseInput(UpdatePatientInputSchema, input);
     const values: Record<string, unknown> = Object.fromEntries(
       Object.entries(changes).filter(([, v]) => v !== undefined),
     );
     if (owner !== undefined) {
-      if (caller.user.role !== 'admin') return this.#deny(caller, PATIENT_MESSAGES.cannotAssign, { patientId: id });
+      // The changed record must stay within the caller's reach: with `own`, only the caller can be named.
+      await authorize(this.#db, caller, 'patient:update', {
+        record: { ownerId: owner },
+        message: PATIENT_MESSAGES.cannotAssign,
+        details: { patientIds: [id] },
+      });
       if (owner !== null) await this.#requireProvider(owner);
       values.ownerId = owner;
     }
-    return this.#withVisiblePatient(caller, id, scope, async (tx) => {
+    return this.#withVisiblePatient(caller, 'patient:update', id, scope, async (tx) => {
       const row = await updatePatientRow(tx, id, values);
       // Which fields changed, never their values: the audit trail is no second copy of the record.
       await this.#audit(tx, caller, 'PATIENT_UPDATE', [id], { fields: Object.keys(values).sort() });
@@ -122,22 +128,12 @@ export class PatientsService {
   }
 
   async delete(caller: Caller, id: string): Promise<{ id: string }> {
-    const scope = await this.#scopeFor(caller, 'patients.delete', PATIENT_MESSAGES.cannotDelete);
-    return this.#withVisiblePatient(caller, id, scope, async (tx) => {
+    const scope = await authorize(this.#db, caller, 'patient:delete');
+    return this.#withVisiblePatient(caller, 'patient:delete', id, scope, async (tx) => {
       await softDeletePatient(tx, id, caller.user.id);
       await this.#audit(tx, caller, 'PATIENT_DELETE', [id], { retained: true });
       return { id };
     });
-  }
-
-  /** The records a caller may reach for a permission; a caller without it is refused (and recorded). */
-  async #scopeFor(
-    caller: Caller,
-    permission: 'patients.read' | 'patients.write' | 'patients.delete',
-    message: string,
-  ): Promise<PatientScope> {
-    if (!hasPermission(caller.user.role, permission)) return this.#deny(caller, message, { permission });
-    return caller.user.role === 'admin' ? { kind: 'all' } : { kind: 'owner', ownerId: caller.user.id };
   }
 
   /**
@@ -147,8 +143,9 @@ export class PatientsService {
    */
   async #withVisiblePatient<T>(
     caller: Caller,
+    action: 'patient:update' | 'patient:delete',
     id: string,
-    scope: PatientScope,
+    scope: Reach<'patient'>,
     work: (tx: Executor, row: PatientRow) => Promise<T>,
   ): Promise<T> {
     const isUuid = UUID.test(id);
@@ -161,30 +158,9 @@ export class PatientsService {
         throw notFound(PATIENT_MESSAGES.notFound);
       });
     } catch (error) {
-      if (outOfScope) await this.#recordOutOfScope(caller, id);
+      if (outOfScope) await recordOutOfReach(this.#db, caller, action, { patientIds: [id] });
       throw error;
     }
-  }
-
-  #recordOutOfScope(caller: Caller, id: string): Promise<void> {
-    return appendAuditEntry(this.#db, {
-      event: 'UNAUTHORIZED_ACCESS',
-      level: 'WARNING',
-      actor: caller.actor,
-      url: caller.operation,
-      details: { patientIds: [id], reason: "not in the caller's scope" },
-    });
-  }
-
-  async #deny(caller: Caller, message: string, details: Record<string, unknown>): Promise<never> {
-    await appendAuditEntry(this.#db, {
-      event: 'UNAUTHORIZED_ACCESS',
-      level: 'WARNING',
-      actor: caller.actor,
-      url: caller.operation,
-      details,
-    });
-    throw forbidden(message);
   }
 
   async #requireProvider(accountId: string): Promise<void> {

@@ -1,14 +1,21 @@
 import { eq } from 'drizzle-orm';
-import { CreateDoctorInputSchema, MAX_PAGE_SIZE, PAGE_SIZE, PROVIDER_MESSAGES } from '@telehealth/shared';
+import {
+  CreateDoctorInputSchema,
+  hasPermission,
+  MAX_PAGE_SIZE,
+  PAGE_SIZE,
+  PROVIDER_MESSAGES,
+} from '@telehealth/shared';
+import { authorize } from '../access/authorize.ts';
+import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import { hasPassword } from '../auth/passwords.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import { badUserInput, forbidden, parseInput } from '../errors.ts';
+import { badUserInput, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { CursorCodec } from '../patients/cursor.ts';
-import type { Caller } from '../patients/patients.service.ts';
 import { findProviderByAccount, insertProvider, listProvidersPage, type ProviderRow } from './providers.repository.ts';
 
 /** A provider as the API answers it; administrators also learn whether the account still waits for a password. */
@@ -34,10 +41,12 @@ export class ProvidersService {
   async list(caller: Caller, args: { limit?: number | null; nextToken?: string | null }) {
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
-    const isAdmin = caller.user.role === 'admin';
-    const page = await listProvidersPage(this.#db, { activeOnly: !isAdmin, after, limit });
+    await authorize(this.#db, caller, 'provider:read');
+    // Those who manage accounts also see inactive providers and whether an account still waits for a password.
+    const manages = hasPermission(caller.user.role, 'user:manage:any');
+    const page = await listProvidersPage(this.#db, { activeOnly: !manages, after, limit });
     return {
-      items: await this.#withInvitations(this.#db, isAdmin, page.rows),
+      items: await this.#withInvitations(this.#db, manages, page.rows),
       nextToken: page.next ? this.#cursors.encode(page.next) : null,
     };
   }
@@ -48,16 +57,7 @@ export class ProvidersService {
    * provider account with the same email is linked instead; it is invited only if it has no password yet.
    */
   async create(caller: Caller, input: unknown): Promise<ProviderView> {
-    if (caller.user.role !== 'admin') {
-      await appendAuditEntry(this.#db, {
-        event: 'UNAUTHORIZED_ACCESS',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { permission: 'providers.create' },
-      });
-      throw forbidden(PROVIDER_MESSAGES.cannotCreate);
-    }
+    await authorize(this.#db, caller, 'provider:create');
     const data = parseInput(CreateDoctorInputSchema, input);
     const created = await this.#db.transaction(async (tx) => {
       const [existing] = await tx.select().from(users).where(eq(users.email, data.email));
@@ -118,8 +118,8 @@ export class ProvidersService {
     return created.view;
   }
 
-  async #withInvitations(tx: Executor, isAdmin: boolean, rows: ProviderRow[]): Promise<ProviderView[]> {
-    if (!isAdmin) return rows.map((row) => ({ ...row, invitation: null }));
+  async #withInvitations(tx: Executor, withStates: boolean, rows: ProviderRow[]): Promise<ProviderView[]> {
+    if (!withStates) return rows.map((row) => ({ ...row, invitation: null }));
     const states = await this.#invitations.states(
       tx,
       rows.map((row) => row.accountId),

@@ -1,4 +1,4 @@
-import { hasPermission, type CurrentUser } from '@telehealth/shared';
+import { can, type CurrentUser } from '@telehealth/shared';
 
 import type { SessionEndReason } from '../lib/auth.ts';
 import { HOME_AFTER_SIGN_IN, safeReturnPath, type LoginHandoff } from '../lib/login-handoff.ts';
@@ -47,12 +47,12 @@ export function decideProtectedRoute(
   return { type: 'sign-in', handoff };
 }
 
-/** /admin and everything under it. */
+/** /admin and everything under it: the console of those who manage the practice's accounts. */
 export function canUseAdminConsole(user: CurrentUser | null | undefined): boolean {
-  return hasPermission(user?.role, 'admin.console');
+  return can(user?.role, 'user:manage');
 }
 
-/** /patients: roles that may read patient records (the server narrows providers to their own patients). */
+/** /patients: roles that may read patient records in some scope (the server narrows "own" to their own). */
 export function canReadPatients(user: CurrentUser | null | undefined): boolean {
-  return hasPermission(user?.role, 'patients.read');
+  return can(user?.role, 'patient:read');
 }

@@ -1,11 +1,15 @@
 import { Badge, Grid, Group, Stack, Text, Title } from '@mantine/core';
-import type { CurrentUser } from '@telehealth/shared';
+import type { CurrentUser, Role } from '@telehealth/shared';
+import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { DebugPanel } from './debug-panel.tsx';
 import { DemoRoleSwitcher } from './demo-role-switcher.tsx';
 import { LiveClock } from './live-clock.tsx';
 import { AdminPanel, PatientPanel, ProviderPanel } from './role-panels.tsx';
+
+/** The specification's dashboard differs by role: its heading, and the links of the role's panel. */
+const ROLE_PANELS: Record<Role, ComponentType> = { admin: AdminPanel, provider: ProviderPanel, patient: PatientPanel };
 
 export interface DashboardProps {
   user: CurrentUser;
@@ -17,6 +21,7 @@ export interface DashboardProps {
 export function Dashboard({ user, demoMode, version }: DashboardProps) {
   const { t } = useTranslation(['dashboard', 'shared']);
   const roleLabel = t(`shared:roles.${user.role}`);
+  const RolePanel = ROLE_PANELS[user.role];
 
   return (
     <Stack gap="xl">
@@ -35,9 +40,7 @@ export function Dashboard({ user, demoMode, version }: DashboardProps) {
         <LiveClock />
       </Group>
 
-      {user.role === 'admin' ? <AdminPanel /> : null}
-      {user.role === 'provider' ? <ProviderPanel /> : null}
-      {user.role === 'patient' ? <PatientPanel /> : null}
+      <RolePanel />
 
       {demoMode ? (
         <Grid gap="md">

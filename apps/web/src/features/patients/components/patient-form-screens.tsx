@@ -1,5 +1,5 @@
 import { Anchor, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { hasPermission, type Role } from '@telehealth/shared';
+import { can, scopeOf, type Role } from '@telehealth/shared';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -32,9 +32,9 @@ function ScreenHeader({ title, subtitle }: { title: string; subtitle: string }) 
   );
 }
 
-function canAssignOwner(role: Role): boolean {
-  // The server lets administrators alone choose a patient's primary provider.
-  return role === 'admin';
+/** Choosing a patient's primary provider takes the action's `any` scope; with `own` the record is the caller's. */
+function canAssignOwner(role: Role, action: 'patient:create' | 'patient:update'): boolean {
+  return scopeOf(role, action) === 'any';
 }
 
 /** `/patients/new`: New Patient Registration. */
@@ -42,11 +42,11 @@ export function PatientCreateScreen({ role }: { role: Role }) {
   const { t } = useTranslation(['patients', 'common']);
   const title = t('form.newTitle');
   usePageTitle(title);
-  if (!hasPermission(role, 'patients.write')) return <WriteDenied message={t('form.createDenied')} />;
+  if (!can(role, 'patient:create')) return <WriteDenied message={t('form.createDenied')} />;
   return (
     <Stack gap="lg">
       <ScreenHeader title={title} subtitle={t('form.newSubtitle')} />
-      <PatientForm mode="create" canAssignOwner={canAssignOwner(role)} />
+      <PatientForm mode="create" canAssignOwner={canAssignOwner(role, 'patient:create')} />
     </Stack>
   );
 }
@@ -54,7 +54,7 @@ export function PatientCreateScreen({ role }: { role: Role }) {
 /** `/patients/:id/edit`: the record's fields, saving only what changed. */
 export function PatientEditScreen({ id, role }: { id: string; role: Role }) {
   const { t } = useTranslation(['patients', 'shared']);
-  const allowed = hasPermission(role, 'patients.write');
+  const allowed = can(role, 'patient:update');
   const patient = usePatient(allowed ? id : undefined);
   usePageTitle(t('form.editTitle'));
 
@@ -89,7 +89,12 @@ export function PatientEditScreen({ id, role }: { id: string; role: Role }) {
           title={t('form.editTitle')}
           subtitle={t('form.editSubtitle', { name: patientFullName(patient.data) })}
         />
-        <PatientForm key={patient.data.id} mode="edit" patient={patient.data} canAssignOwner={canAssignOwner(role)} />
+        <PatientForm
+          key={patient.data.id}
+          mode="edit"
+          patient={patient.data}
+          canAssignOwner={canAssignOwner(role, 'patient:update')}
+        />
       </>
     );
   }

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { hasPermission, PATIENT_MESSAGES, PatientFilterSchema, type Role } from '@telehealth/shared';
+import { can, PATIENT_MESSAGES, PatientFilterSchema, scopeOf, type Role } from '@telehealth/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -52,9 +52,13 @@ export interface PatientListScreenProps {
 export function PatientListScreen({ role }: PatientListScreenProps) {
   const { t } = useTranslation(['patients', 'shared']);
   const queryClient = useQueryClient();
-  const canWrite = hasPermission(role, 'patients.write');
-  const canDelete = hasPermission(role, 'patients.delete');
-  const isAdmin = role === 'admin';
+  // Every role's reach for update and delete is its reach for read or narrower only by the scope the list
+  // already applies (docs/decisions/020), so a card shows the actions the table grants.
+  const canCreate = can(role, 'patient:create');
+  const canEdit = can(role, 'patient:update');
+  const canDelete = can(role, 'patient:delete');
+  // Who sees every patient also sees whose patient each one is.
+  const seesAll = scopeOf(role, 'patient:read') === 'any';
   usePageTitle(t('list.title'));
 
   const [search, setSearch] = useState('');
@@ -65,7 +69,7 @@ export function PatientListScreen({ role }: PatientListScreenProps) {
 
   const list = usePatientList(filter);
   const count = usePatientCount(filter);
-  const providers = useProviderOptions(isAdmin);
+  const providers = useProviderOptions(seesAll);
 
   const [openPatient, setOpenPatient] = useState<PatientSummary | null>(null);
   const [deletingPatient, setDeletingPatient] = useState<PatientSummary | null>(null);
@@ -116,7 +120,7 @@ export function PatientListScreen({ role }: PatientListScreenProps) {
       <PatientListEmpty
         filtered={filtered}
         searching={filter.search.trim() !== ''}
-        canWrite={canWrite}
+        canCreate={canCreate}
         onClearSearch={() => {
           setSearch('');
         }}
@@ -146,9 +150,9 @@ export function PatientListScreen({ role }: PatientListScreenProps) {
             <div role="listitem" key={patient.id}>
               <PatientCard
                 patient={patient}
-                canEdit={canWrite}
+                canEdit={canEdit}
                 canDelete={canDelete}
-                providerName={isAdmin ? providerNameOf(patient.owner) : undefined}
+                providerName={seesAll ? providerNameOf(patient.owner) : undefined}
                 onOpen={setOpenPatient}
                 onDelete={setDeletingPatient}
               />
@@ -175,9 +179,9 @@ export function PatientListScreen({ role }: PatientListScreenProps) {
       <Group justify="space-between" align="flex-end" gap="md">
         <Stack gap={4}>
           <Title order={1}>{t('list.title')}</Title>
-          <Text c="dimmed">{isAdmin ? t('list.subtitleAdmin') : t('list.subtitleProvider')}</Text>
+          <Text c="dimmed">{seesAll ? t('list.subtitleAdmin') : t('list.subtitleProvider')}</Text>
         </Stack>
-        {canWrite ? (
+        {canCreate ? (
           <Button component={Link} to="/patients/new" leftSection={<IconPlus size={18} />} size="md">
             {t('list.addNew')}
           </Button>
@@ -248,8 +252,8 @@ export function PatientListScreen({ role }: PatientListScreenProps) {
         onClose={() => {
           setOpenPatient(null);
         }}
-        canEdit={canWrite}
-        providerNameOf={isAdmin ? providerNameOf : undefined}
+        canEdit={canEdit}
+        providerNameOf={seesAll ? providerNameOf : undefined}
       />
       <DeletePatientModal
         patient={deletingPatient}

@@ -73,12 +73,12 @@ export function PatientListError({ title, message, onRetry }: { title: string; m
 export function PatientListEmpty({
   filtered,
   searching,
-  canWrite,
+  canCreate,
   onClearSearch,
 }: {
   filtered: boolean;
   searching: boolean;
-  canWrite: boolean;
+  canCreate: boolean;
   onClearSearch: () => void;
 }) {
   const { t } = useTranslation('patients');
@@ -116,9 +116,9 @@ export function PatientListEmpty({
             {t('list.emptyTitle')}
           </Title>
         }
-        description={canWrite ? t('list.emptyBody') : t('list.emptyBodyReadOnly')}
+        description={canCreate ? t('list.emptyBody') : t('list.emptyBodyReadOnly')}
       >
-        {canWrite ? (
+        {canCreate ? (
           <EmptyState.Actions>
             <Button component={Link} to="/patients/new" leftSection={<IconPlus size={18} />}>
               {t('list.addFirst')}

@@ -13,7 +13,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import type { Role } from '@telehealth/shared';
+import { can, type Role } from '@telehealth/shared';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -26,18 +26,13 @@ import { ProviderCard } from './provider-card.tsx';
 
 const GRID_COLS = { base: 1, sm: 2, lg: 3 } as const;
 
-/** The server lets administrators alone add providers. */
-export function canAddProviders(role: Role): boolean {
-  return role === 'admin';
-}
-
 /** `/doctors` (Providers): every signed-in person sees the practice's providers; administrators add them. */
 export function ProvidersScreen({ role }: { role: Role }) {
   const { t } = useTranslation('providers');
   usePageTitle(t('title'));
   const list = useDoctorList();
   const [addOpened, addModal] = useDisclosure(false);
-  const canAdd = canAddProviders(role);
+  const canAdd = can(role, 'provider:create');
   const providers = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
 
   let body: ReactNode;

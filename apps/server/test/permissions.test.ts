@@ -1,0 +1,293 @@
+/**
+ * The permission matrix, walked from the shared table: every role x every action x the caller's own record and
+ * another's, through the real GraphQL operations. What each cell expects is derived from ROLE_PERMISSIONS and
+ * OWN_RECORDS, never written here, so changing a grant changes the expectations; declaring a permission without
+ * a cell below fails the first test.
+ */
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_PASSWORD,
+  ownershipField,
+  PATIENT_MESSAGES,
+  PERMISSION_DENIED_MESSAGES,
+  parsePermission,
+  PERMISSIONS,
+  ROLES,
+  scopeOf,
+  type Permission,
+  type ResourceAction,
+  type Role,
+} from '@telehealth/shared';
+import { auditEntries, patients } from '../src/db/schema.ts';
+import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+
+/** own: the caller's own record; other: another's record; none: the action has no records to own. */
+type Target = 'own' | 'other' | 'none';
+
+interface Fixture {
+  role: Role;
+  client: TestClient;
+  userId: string;
+}
+
+/** A cell's operations as one caller, against one target; `answers` says whether the call succeeded. */
+interface Cell {
+  /** The action acts on records that can be someone's own (both targets are walked), or on none. */
+  perRecord: boolean;
+  /** The own target is an existing record the caller owns (a role that owns none has no such target). */
+  ownTargetIsExisting?: boolean;
+  /** The message of a caller without the action, when not the table's default. */
+  deniedMessage?: string;
+  /**
+   * Runs the operation. Answers the response and, for a list, whether the target record was in it (a list
+   * answers a caller out of reach with fewer records, not with an error).
+   */
+  run(caller: Fixture, target: Target): Promise<{ response: GraphQLResponse; listed?: boolean }>;
+  /** How a record out of reach is answered: like a missing one, or refused. */
+  outOfReach?: { code: 'NOT_FOUND' | 'FORBIDDEN'; message: string };
+}
+
+const PATIENT_FIELDS = 'id firstName lastName owner';
+const GET = `query ($id: ID!) { getPatient(id: $id) { ${PATIENT_FIELDS} } }`;
+const LIST = `query ($filter: PatientFilterInput) { listPatients(limit: 100, filter: $filter) { items { id } nextToken } }`;
+const COUNT = 'query ($filter: PatientFilterInput) { countPatients(filter: $filter) }';
+const CREATE = `mutation ($input: CreatePatientInput!) { createPatient(input: $input) { ${PATIENT_FIELDS} } }`;
+const UPDATE = `mutation ($input: UpdatePatientInput!) { updatePatient(input: $input) { ${PATIENT_FIELDS} } }`;
+const DELETE = 'mutation ($input: DeletePatientInput!) { deletePatient(input: $input) { id } }';
+const LIST_DOCTORS = '{ listDoctors(limit: 100) { items { id } nextToken } }';
+const CREATE_DOCTOR = 'mutation ($input: CreateDoctorInput!) { createDoctor(input: $input) { id owner } }';
+const LIST_REQUESTS = '{ listAccessRequests { items { id } nextToken } accessRequestCounts { new } }';
+const OUTBOX = '{ listOutbox(limit: 5) { items { id } nextToken } }';
+/** Every operation that manages another account: resend its invitation, reset its two-factor sign-in. */
+const MANAGE_ACCOUNT =
+  'mutation ($id: ID!) { sendInvitation(accountId: $id) { success } resetTwoFactor(accountId: $id) }';
+
+let t: TestApp;
+const callers = new Map<Role, Fixture>();
+/** A provider that no caller is: whose records are "another's" for everyone. */
+let otherProviderId: string;
+/** An account without a password, to which an invitation can be sent again and again. */
+let invitedAccountId: string;
+let serial = 0;
+
+const uniqueEmail = (label: string) => `${label}.${++serial}@matrix.example`;
+
+/**
+ * A fresh patient record for the target: the caller's own (its ownership field holds the caller's id), or
+ * another provider's. A patient account has one linked record at a time, so that one is reused.
+ */
+async function patientRecord(caller: Fixture, target: 'own' | 'other'): Promise<{ id: string; email: string }> {
+  const db = t.runtime.database.db;
+  const field = target === 'own' ? ownershipField(caller.role, 'patient') : null;
+  if (target === 'own' && !field) throw new Error(`${caller.role} owns no patient record`);
+  if (field === 'accountId') {
+    const [linked] = await db
+      .select({ id: patients.id, email: patients.email })
+      .from(patients)
+      .where(and(eq(patients.accountId, caller.userId), isNull(patients.deletedAt)));
+    if (linked) return linked;
+  }
+  const email = uniqueEmail(`patient-${caller.role}-${target}`);
+  const [row] = await db
+    .insert(patients)
+    .values({
+      firstName: 'Matrix',
+      lastName: `Cell${serial}`,
+      email,
+      dateOfBirth: '1980-04-02',
+      ownerId: field === 'ownerId' ? caller.userId : otherProviderId,
+      accountId: field === 'accountId' ? caller.userId : null,
+    })
+    .returning({ id: patients.id, email: patients.email });
+  return row!;
+}
+
+const record = (caller: Fixture, target: Target) => patientRecord(caller, target === 'own' ? 'own' : 'other');
+
+const CELLS: Record<ResourceAction, Cell> = {
+  'patient:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const { id, email } = await record(caller, target);
+      const filter = { search: email };
+      const list = await caller.client.gql<{ listPatients: { items: { id: string }[] } }>(LIST, { filter });
+      const count = await caller.client.gql<{ countPatients: number }>(COUNT, { filter });
+      const listed = list.data?.listPatients.items.some((p) => p.id === id);
+      // The list and the count agree with each other; getPatient is the cell's verdict.
+      expect(count.data?.countPatients ?? null).toBe(list.data ? list.data.listPatients.items.length : null);
+      if (!list.data) expect(list.errors?.[0]?.message).toBe(PATIENT_MESSAGES.cannotView);
+      const response = await caller.client.gql(GET, { id });
+      return { response, ...(list.data ? { listed: listed ?? false } : {}) };
+    },
+    deniedMessage: PATIENT_MESSAGES.cannotViewOne,
+  },
+  'patient:create': {
+    perRecord: true,
+    outOfReach: { code: 'FORBIDDEN', message: PATIENT_MESSAGES.cannotAssign },
+    run: async (caller, target) => ({
+      // Own: naming no one, so the record is the caller's own (or nobody's, for a caller reaching every record).
+      response: await caller.client.gql(CREATE, {
+        input: {
+          firstName: 'Matrix',
+          lastName: 'Created',
+          email: uniqueEmail('created'),
+          dateOfBirth: '1979-09-30',
+          ...(target === 'other' ? { owner: otherProviderId } : {}),
+        },
+      }),
+    }),
+  },
+  'patient:update': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const { id } = await record(caller, target);
+      return { response: await caller.client.gql(UPDATE, { input: { id, city: 'Salem' } }) };
+    },
+  },
+  'patient:delete': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const { id } = await record(caller, target);
+      return { response: await caller.client.gql(DELETE, { input: { id } }) };
+    },
+  },
+  'provider:read': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(LIST_DOCTORS) }),
+  },
+  'provider:create': {
+    perRecord: false,
+    run: async (caller) => ({
+      response: await caller.client.gql(CREATE_DOCTOR, {
+        input: {
+          firstName: 'Matrix',
+          lastName: 'Doctor',
+          email: uniqueEmail('doctor'),
+          specialty: 'Psychiatry',
+          sendInvitation: false,
+        },
+      }),
+    }),
+  },
+  'access-request:review': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(LIST_REQUESTS) }),
+  },
+  'mail:read': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(OUTBOX) }),
+  },
+  'user:manage': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(MANAGE_ACCOUNT, { id: invitedAccountId }) }),
+  },
+};
+
+/** What the table says about one cell. */
+function expectedOutcome(role: Role, action: ResourceAction, target: Target): 'allowed' | 'denied' | 'out-of-reach' {
+  const scope = scopeOf(role, action);
+  if (!scope) return 'denied';
+  if (scope === 'any' || target !== 'other') return 'allowed';
+  return 'out-of-reach';
+}
+
+async function denialsOf(userId: string, since: number) {
+  return t.runtime.database.db
+    .select({ id: auditEntries.id, url: auditEntries.url, details: auditEntries.details })
+    .from(auditEntries)
+    .where(
+      and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), eq(auditEntries.userId, userId), gt(auditEntries.id, since)),
+    );
+}
+
+async function lastAuditId(): Promise<number> {
+  const [row] = await t.runtime.database.db
+    .select({ id: sql<number>`coalesce(max(${auditEntries.id}), 0)::int` })
+    .from(auditEntries);
+  return row?.id ?? 0;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const role of ROLES) {
+    const account = DEMO_ACCOUNTS.find((a) => a.role === role);
+    if (!account) throw new Error(`no demo account for ${role}`);
+    const client = new TestClient(t.app);
+    const signedIn = await client.signIn(account.email, DEMO_PASSWORD);
+    callers.set(role, { role, client, userId: signedIn.user!.userId });
+  }
+  const other = new TestClient(t.app);
+  otherProviderId = (await other.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
+  const admin = callers.get('admin')!.client;
+  const invited = await admin.gql<{ createDoctor: { owner: string } }>(CREATE_DOCTOR, {
+    input: {
+      firstName: 'Invited',
+      lastName: 'Later',
+      email: uniqueEmail('invited'),
+      specialty: 'Psychology',
+      sendInvitation: false,
+    },
+  });
+  invitedAccountId = invited.data!.createDoctor.owner;
+});
+
+describe('the permission matrix', () => {
+  it('has a cell for every declared permission', () => {
+    for (const permission of PERMISSIONS) {
+      const { action, scope } = parsePermission(permission);
+      const cell = (CELLS as Partial<Record<string, Cell>>)[action];
+      expect(cell, `no test cell for ${permission}`).toBeDefined();
+      if (scope === 'own') expect(cell?.perRecord, `${permission} needs an own-record cell`).toBe(true);
+    }
+  });
+
+  for (const role of ROLES) {
+    for (const action of Object.keys(CELLS) as ResourceAction[]) {
+      const cell = CELLS[action];
+      const targets: Target[] = cell.perRecord ? ['own', 'other'] : ['none'];
+      for (const target of targets) {
+        const expected = expectedOutcome(role, action, target);
+        it(`${role} ${action} on ${target === 'none' ? 'the resource' : `${target === 'own' ? 'its own' : "another's"} record`}: ${expected}`, async () => {
+          const caller = callers.get(role)!;
+          const resource = parsePermission(`${action}:any` as Permission).resource;
+          // A role that owns no record of the resource has no own record: it reaches all of them or none.
+          if (target === 'own' && cell.ownTargetIsExisting && !ownershipField(role, resource)) {
+            expect(scopeOf(role, action)).not.toBe('own');
+            return;
+          }
+          const since = await lastAuditId();
+          const { response, listed } = await cell.run(caller, target);
+          const denials = await denialsOf(caller.userId, since);
+          if (expected === 'allowed') {
+            expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+            expect(response.data).not.toBeNull();
+            if (listed !== undefined) expect(listed).toBe(true);
+            expect(denials).toEqual([]);
+          } else if (expected === 'denied') {
+            const message = cell.deniedMessage ?? PERMISSION_DENIED_MESSAGES[action];
+            expect(response.data).toBeNull();
+            expect(response.errors?.[0]).toMatchObject({ message, extensions: { code: 'FORBIDDEN' } });
+            expect(denials.length).toBeGreaterThanOrEqual(1);
+            expect(denials.every((d) => d.url !== null)).toBe(true);
+          } else {
+            const answer = cell.outOfReach;
+            if (!answer) throw new Error(`${action} has records but no out-of-reach answer`);
+            if (listed !== undefined) expect(listed).toBe(false);
+            expect(response.data).toBeNull();
+            expect(response.errors?.[0]).toMatchObject({ message: answer.message, extensions: { code: answer.code } });
+            expect(denials).toHaveLength(1);
+            expect(denials[0]?.details).toMatchObject({ permission: `${action}:any` });
+          }
+        });
+      }
+    }
+  }
+});

@@ -1,0 +1,137 @@
+import { ACCESS_REQUEST_MESSAGES } from './access-requests.ts';
+import { MESSAGES } from './messages.ts';
+import { PATIENT_MESSAGES } from './patients.ts';
+import { PROVIDER_MESSAGES } from './providers.ts';
+import type { Role } from './roles.ts';
+
+/**
+ * Every permission the product checks: an action on a resource in a scope. `any` reaches every record of the
+ * resource; `own` only the caller's own records (OWN_RECORDS says which those are). A permission is declared
+ * here together with the server operation that checks it and its cells in the permission matrix test
+ * (apps/server/test/permissions.test.ts fails for a permission it has no cell for). Permissions of features
+ * not built yet (appointments, notes, the audit log screens) are declared with those features; see
+ * docs/decisions/020-access-checkpoint-and-accounts.md.
+ */
+export const PERMISSIONS = [
+  'patient:read:own',
+  'patient:read:any',
+  'patient:create:own',
+  'patient:create:any',
+  'patient:update:own',
+  'patient:update:any',
+  'patient:delete:any',
+  'provider:read:any',
+  'provider:create:any',
+  'access-request:review:any',
+  'mail:read:any',
+  'user:manage:any',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const SCOPES = ['own', 'any'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+type ActionOf<P> = P extends `${infer R}:${infer A}:${Scope}` ? `${R}:${A}` : never;
+type ResourceOf<P> = P extends `${infer R}:${string}` ? R : never;
+
+/** An action on a resource, whatever the scope (`patient:read`): what a service asks for. */
+export type ResourceAction = ActionOf<Permission>;
+export type Resource = ResourceOf<Permission>;
+
+/**
+ * The grants: which role holds which permission. `any` includes `own`. Deny by default: what is not here is
+ * refused, and an account without a role gets nothing.
+ */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  admin: [
+    'patient:read:any',
+    'patient:create:any',
+    'patient:update:any',
+    'patient:delete:any',
+    'provider:read:any',
+    'provider:create:any',
+    'access-request:review:any',
+    'mail:read:any',
+    'user:manage:any',
+  ],
+  provider: ['patient:read:own', 'patient:create:own', 'patient:update:own', 'provider:read:any'],
+  // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
+  patient: ['provider:read:any'],
+};
+
+/**
+ * What makes a record the caller's own, per resource and role: the record's field that holds the caller's
+ * account id. A patient record is a provider's own when the provider is its primary provider (`ownerId`, the
+ * GraphQL `owner`), and a patient's own when it is the record linked to their account (`accountId`). A role
+ * without an entry owns no record of that resource. Every resource with an `own` permission has an entry.
+ */
+export const OWN_RECORDS = {
+  patient: { provider: 'ownerId', patient: 'accountId' },
+} as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
+
+export type OwnedResource = keyof typeof OWN_RECORDS;
+/** The fields that can make a record of this resource someone's own. */
+export type OwnershipField<R extends Resource> = R extends OwnedResource
+  ? (typeof OWN_RECORDS)[R][keyof (typeof OWN_RECORDS)[R]]
+  : never;
+
+/** The field that makes a record of `resource` the role's own, or null when the role owns none. */
+export function ownershipField<R extends Resource>(
+  role: Role | null | undefined,
+  resource: R,
+): OwnershipField<R> | null {
+  if (!role || !(resource in OWN_RECORDS)) return null;
+  const fields: Partial<Record<Role, string>> = OWN_RECORDS[resource as OwnedResource];
+  return (fields[role] as OwnershipField<R> | undefined) ?? null;
+}
+
+/**
+ * What a caller without any scope of the action is told: the specification's wording where it has one
+ * ('Permission denied: Cannot view patients', 'Administrator access required.').
+ */
+export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, string>> = {
+  'patient:read': PATIENT_MESSAGES.cannotView,
+  'patient:create': PATIENT_MESSAGES.cannotCreate,
+  'patient:update': PATIENT_MESSAGES.cannotUpdate,
+  'patient:delete': PATIENT_MESSAGES.cannotDelete,
+  'provider:read': MESSAGES.defaultDenied,
+  'provider:create': PROVIDER_MESSAGES.cannotCreate,
+  'access-request:review': ACCESS_REQUEST_MESSAGES.cannotReview,
+  'mail:read': MESSAGES.adminRequired,
+  'user:manage': MESSAGES.adminRequired,
+};
+
+/** The widest scope in which the role may perform the action, or null when it may not at all. */
+export function scopeOf(role: Role | null | undefined, action: ResourceAction): Scope | null {
+  if (!role) return null;
+  const granted: readonly string[] = ROLE_PERMISSIONS[role];
+  if (granted.includes(`${action}:any`)) return 'any';
+  if (granted.includes(`${action}:own`)) return 'own';
+  return null;
+}
+
+/** Whether the role may perform the action in some scope (on its own records at least). */
+export function can(role: Role | null | undefined, action: ResourceAction): boolean {
+  return scopeOf(role, action) !== null;
+}
+
+/** Whether the role holds the permission (`any` includes `own`). */
+export function hasPermission(role: Role | null | undefined, permission: Permission): boolean {
+  const { action, scope } = parsePermission(permission);
+  const held = scopeOf(role, action);
+  return held === 'any' || held === scope;
+}
+
+export function parsePermission(permission: Permission): {
+  resource: Resource;
+  action: ResourceAction;
+  scope: Scope;
+} {
+  const [resource, verb, scope] = permission.split(':') as [Resource, string, Scope];
+  return { resource, action: `${resource}:${verb}` as ResourceAction, scope };
+}
+
+/** The roles that hold a permission (for example, who is told that an access request waits). */
+export function rolesWith(permission: Permission): Role[] {
+  return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => hasPermission(role, permission));
+}
