@@ -4,9 +4,6 @@ import { describeDemoAccounts, ensureDemoAccounts } from './demo/demo-accounts.t
 import { ensureDemoPractice } from './demo/demo-practice.ts';
 import { appDependencies, openRuntime } from './runtime.ts';
 
-// Retries mail that failed; this beat goes when mail delivery becomes a job.
-const MAIL_RETRY_INTERVAL_MS = 30_000;
-
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -41,19 +38,14 @@ async function main(): Promise<void> {
         : 'SMTP_URL is not set: e-mails (invitations, password resets) are kept in the outbox and NOT sent; set SMTP_URL',
     );
   }
-  // Mail written before a restart (or while the mail server was away) goes out now.
-  runtime.mail.wake();
-
-  // The automatic logoff and rate-limit pruning are jobs on the queue's crontab (jobs/tasks.ts).
-  const sweep = setInterval(() => runtime.mail.wake(), MAIL_RETRY_INTERVAL_MS);
-  sweep.unref();
+  // Background work (mail delivery, the automatic logoff, rate-limit pruning) runs as jobs: the runtime started
+  // the queue and stops it in close(). This file keeps no timers but the forced-shutdown guard.
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping: finishing requests in flight');
-    clearInterval(sweep);
     const force = setTimeout(() => {
       app.log.error('requests did not finish in 20 s; stopping anyway');
       void runtime.close().finally(() => process.exit(1));

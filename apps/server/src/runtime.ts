@@ -109,7 +109,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const mail = new MailService({ db: database.db, config, log, secret });
     const rateLimiter = new RateLimiter(secret);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
-    const providers = new ProvidersService({ db: database.db, secret, invitations, mail });
+    const providers = new ProvidersService({ db: database.db, secret, invitations });
     const passwordReset = new PasswordResetService({
       auth,
       db: database.db,
@@ -129,12 +129,16 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     jobs = new JobQueue({
       url,
       log,
-      handlers: taskHandlers({ db: database.db, authService, rateLimiter }),
+      handlers: taskHandlers({ db: database.db, authService, rateLimiter, mail }),
       crontab,
       ...(options.extraTasks ? { extraTasks: options.extraTasks } : {}),
     });
-    if (options.runJobs === false) await jobs.installSchema();
-    else await jobs.start();
+    if (options.runJobs === false) {
+      await jobs.installSchema();
+    } else {
+      await jobs.start();
+      await mail.addMissingDeliveryJobs();
+    }
     const twoFactor = new TwoFactorService({ auth, db: database.db, config, authService, secret });
     const opened = database;
     const queue = jobs;
@@ -157,7 +161,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       close() {
         closing ??= (async () => {
           await queue.stop();
-          await mail.close();
+          mail.close();
           await opened.close();
           await embedded?.stop();
         })();

@@ -31,6 +31,29 @@ function testTasks(instance: string): Record<string, ExtraTask> {
     ]);
   };
   return {
+    // The shape of a task that keeps itself going (the audit sealer): it adds its successor first, keyed and
+    // in a named queue, then works longer than the successor's delay.
+    'test:chain': async (payload, helpers) => {
+      const { n } = payload as { n: number };
+      const started = new Date();
+      if (n < CHAIN_LENGTH) {
+        await helpers.query(
+          `SELECT graphile_worker.add_job('test:chain', json_build_object('n', $1::int), job_key => 'test:chain',
+                                          queue_name => 'test-chain', run_at => now() + interval '300 milliseconds')`,
+          [n + 1],
+        );
+      }
+      const keyed = await helpers.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE key = 'test:chain'`,
+      );
+      await sleep(400);
+      await helpers.query('INSERT INTO test_chain_runs (n, instance, started_at, keyed) VALUES ($1, $2, $3, $4)', [
+        n,
+        instance,
+        started,
+        keyed.rows[0]?.count,
+      ]);
+    },
     'test:record': async (payload, helpers) => {
       // Long enough for another instance to look for work meanwhile.
       await sleep(10);
@@ -54,6 +77,8 @@ async function sqlQuery<T extends pg.QueryResultRow>(url: string, text: string, 
   }
 }
 
+const CHAIN_LENGTH = 4;
+
 const runs = (url: string) => sqlQuery<Run>(url, 'SELECT * FROM test_job_runs ORDER BY ran_at, n');
 
 describe('the job queue', () => {
@@ -64,7 +89,9 @@ describe('the job queue', () => {
     await sqlQuery(
       url,
       `CREATE TABLE test_job_runs (n int NOT NULL, attempt int NOT NULL, instance text NOT NULL, ok boolean NOT NULL,
-                                   ran_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+                                   ran_at timestamptz NOT NULL DEFAULT clock_timestamp());
+       CREATE TABLE test_chain_runs (n int NOT NULL, instance text NOT NULL, keyed int NOT NULL,
+                                     started_at timestamptz NOT NULL, finished_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
     );
   });
 
@@ -145,6 +172,26 @@ describe('the job queue', () => {
     expect(done.every((r) => r.ok && r.attempt === 1)).toBe(true);
     await Promise.all([a.close(), b.close()]);
     await sqlQuery(url, 'DELETE FROM test_job_runs');
+  });
+
+  it('keeps a self-rescheduling task to one pending job, and its runs one at a time, across two instances', async () => {
+    const [a, b] = await Promise.all([open('a'), open('b')]);
+    await sqlQuery(
+      url,
+      `SELECT graphile_worker.add_job('test:chain', json_build_object('n', 1), job_key => 'test:chain', queue_name => 'test-chain')`,
+    );
+    await Promise.all([a.jobs.drain({ scheduled: true }), b.jobs.drain({ scheduled: true })]);
+    const chain = await sqlQuery<{ n: number; keyed: number; started_at: Date; finished_at: Date }>(
+      url,
+      'SELECT n, keyed, started_at, finished_at FROM test_chain_runs ORDER BY started_at',
+    );
+    expect(chain.map((run) => run.n)).toEqual([1, 2, 3, 4]);
+    // Each successor was due while its predecessor still worked, and waited for it (the named queue).
+    for (let i = 1; i < chain.length; i++)
+      expect(chain[i]!.started_at.getTime()).toBeGreaterThanOrEqual(chain[i - 1]!.finished_at.getTime());
+    // Adding the successor under the key took the key from the running job: one keyed job at any time.
+    expect(chain.every((run) => run.keyed === 1)).toBe(true);
+    await Promise.all([a.close(), b.close()]);
   });
 
   it('retries a failed job after a backoff, then it succeeds', async () => {

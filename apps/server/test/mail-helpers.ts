@@ -20,8 +20,8 @@ export interface TestSmtpServer {
   waitFor(match: (mail: ReceivedMail) => boolean, timeoutMs?: number): Promise<ReceivedMail>;
 }
 
-/** A real SMTP server on loopback (random port, no TLS, no authentication) that keeps what arrives. */
-export async function startSmtpServer(): Promise<TestSmtpServer> {
+/** A real SMTP server on loopback (a random port unless given; no TLS, no authentication) that keeps what arrives. */
+export async function startSmtpServer(options: { port?: number } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -42,7 +42,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return {

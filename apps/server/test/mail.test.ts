@@ -1,10 +1,11 @@
 import net from 'node:net';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { accessRequests, mailOutbox } from '../src/db/schema.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { deliveryJobKey, MAX_DELIVERY_ATTEMPTS } from '../src/mail/mail.service.ts';
+import { createTestApp, openTestRuntime, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken, resetCode, startSmtpServer, type TestSmtpServer } from './mail-helpers.ts';
 
 const SUBMIT_PATIENT =
@@ -41,6 +42,19 @@ const patientForm = (email: string, overrides: Record<string, unknown> = {}) => 
   consentToContact: true,
   ...overrides,
 });
+
+/** The job that delivers a mail, if there is one; `waits` when it is scheduled for later (a retry). */
+async function deliveryJob(t: TestApp, mailId: string) {
+  const result = await t.runtime.database.db.execute<{
+    attempts: number;
+    max_attempts: number;
+    last_error: string | null;
+    waits: boolean;
+  }>(
+    sql`SELECT attempts, max_attempts, last_error, run_at > now() AS waits FROM graphile_worker.jobs WHERE key = ${deliveryJobKey(mailId)}`,
+  );
+  return result.rows[0];
+}
 
 /** A loopback port with nothing listening. */
 async function closedPort(): Promise<number> {
@@ -80,7 +94,7 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
       input: patientForm(email, { languagePreference: 'spanish' }),
     });
     expect(response.data).toHaveProperty('submitPatientAccessRequest.success', true);
-    await t.runtime.mail.idle();
+    await t.runtime.jobs.drain();
 
     const intake = await smtp.waitFor((m) => m.to.includes('intake@practice.example'));
     const director = await smtp.waitFor((m) => m.to.includes('director@practice.example'));
@@ -123,7 +137,7 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
       owner: providerId,
     });
     expect(approved.data?.approveAccessRequest.status).toBe('approved');
-    await t.runtime.mail.idle();
+    await t.runtime.jobs.drain();
 
     const invitation = await smtp.waitFor((m) => m.to.includes(email) && m.subject.startsWith('Set your password'));
     for (const secret of HEALTH) expect(`${invitation.raw}${invitation.text}${invitation.html}`).not.toContain(secret);
@@ -143,7 +157,7 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
 
   it('delivers the reset code, and the code resets the password', async () => {
     await gqlFrom(t.app, '10.3.0.3', REQUEST_RESET, { email: 'provider2@demo.test' });
-    await t.runtime.mail.idle();
+    await t.runtime.jobs.drain();
     const mail = await smtp.waitFor(
       (m) => m.to.includes('provider2@demo.test') && m.subject.startsWith('Reset your password'),
     );
@@ -156,6 +170,28 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
     });
     expect(response.data?.resetPassword.success).toBe(true);
     expect((await new TestClient(t.app).signIn('provider2@demo.test', 'Reset-Via-Smtp-1!')).success).toBe(true);
+  });
+
+  it('delivers mail written before delivery was a job once a server starts, and nothing twice', async () => {
+    const email = 'before.jobs@mail.example';
+    // A row as the outbox held it before delivery became a job: queued, with no job.
+    await t.runtime.database.db.insert(mailOutbox).values({
+      toAddress: email,
+      subject: 'Written before the queue',
+      textBody: 'Hello',
+      kind: 'invitation',
+      language: 'en',
+      status: 'queued',
+    });
+    const before = smtp.received.length;
+    const restarted = await openTestRuntime(t.databaseUrl, { SMTP_URL: smtp.url });
+    await restarted.jobs.drain();
+    await t.runtime.jobs.drain();
+    const mail = await smtp.waitFor((m) => m.to.includes(email));
+    expect(mail.subject).toBe('Written before the queue');
+    // Mail already delivered (or with a job of its own) was left alone.
+    expect(smtp.received.slice(before).map((m) => m.to)).toEqual([[email]]);
+    await restarted.close();
   });
 
   it('lets administrators read the outbox in demo mode, with delivered bodies erased', async () => {
@@ -183,22 +219,39 @@ describe('with SMTP_URL: mail is delivered through a real SMTP server', () => {
 
 describe('with SMTP_URL and the mail server away', () => {
   let t: TestApp;
+  let port: number;
+  const email = 'ava.stone@mail.example';
 
   beforeAll(async () => {
-    t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${await closedPort()}?ignoreTLS=true`, DEMO_MODE: 'false' });
+    port = await closedPort();
+    t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true`, DEMO_MODE: 'false' });
   });
 
   it('records the failure with the reason, keeps the mail for a retry, and still answers the visitor', async () => {
-    const email = 'ava.stone@mail.example';
     const response = await gqlFrom(t.app, '10.4.0.1', SUBMIT_PATIENT, { input: patientForm(email) });
     expect(response.data).toHaveProperty('submitPatientAccessRequest.success', true);
-    await t.runtime.mail.idle();
+    await t.runtime.jobs.drain();
     const [ack] = await t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
     expect(ack).toMatchObject({ status: 'failed', attempts: 1 });
     expect(ack?.error).toMatch(/ECONNREFUSED|connect/i);
     expect(ack?.textBody).toContain('1-2 business days');
-    // Not due yet: a retry waits a while after a failure.
-    expect(await t.runtime.mail.deliverPending()).toBe(0);
+    // Its job waits for a retry, after a pause the database counts; neither its row nor its error holds the
+    // address or the mail server's words.
+    const job = await deliveryJob(t, ack!.id);
+    expect(job).toMatchObject({ attempts: 1, max_attempts: MAX_DELIVERY_ATTEMPTS, waits: true });
+    expect(job?.last_error).not.toContain(email);
+    expect(job?.last_error).not.toMatch(/ECONNREFUSED/);
+  });
+
+  it('delivers the mail when the mail server is back, through the retry', async () => {
+    const smtp = await startSmtpServer({ port });
+    await t.runtime.jobs.drain({ scheduled: true });
+    const ack = await smtp.waitFor((m) => m.to.includes(email));
+    expect(ack.text).toContain('1-2 business days');
+    const [row] = await t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
+    expect(row).toMatchObject({ status: 'sent', error: null, textBody: null, htmlBody: null });
+    expect(row!.attempts).toBeGreaterThan(1);
+    expect(await deliveryJob(t, row!.id)).toBeUndefined();
   });
 
   it('keeps the outbox closed outside demo mode, even to administrators', async () => {
@@ -241,7 +294,7 @@ describe('without SMTP_URL', () => {
     const stored = await t.runtime.database.db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt));
     for (const secret of HEALTH) expect(JSON.stringify(stored)).not.toContain(secret);
     expect(t.runtime.mail.sends).toBe(false);
-    expect(await t.runtime.mail.deliverPending()).toBe(0);
+    for (const mail of stored) expect(await deliveryJob(t, mail.id)).toBeUndefined();
   });
 });
 

@@ -145,7 +145,6 @@ export class AccessRequestsService {
       });
       throw rateLimited(wait);
     }
-    this.#mail.wake();
     return { message: ACCESS_REQUEST_MESSAGES.received };
   }
 
@@ -282,7 +281,6 @@ export class AccessRequestsService {
       if (!updated) throw new Error('approved request vanished');
       return this.#detail(tx, updated);
     });
-    this.#mail.wake();
     return detail;
   }
 

@@ -70,7 +70,7 @@ export class InvitationsService {
 
   /**
    * Issues an invitation inside the caller's transaction: the token, the mail in the outbox and the audit
-   * entry exist exactly when the change that caused them does. Call `mail.wake()` after the commit.
+   * entry exist exactly when the change that caused them does.
    */
   async issue(
     tx: Executor,
@@ -240,7 +240,6 @@ export class InvitationsService {
         url: caller.operation,
       });
     });
-    this.#mail.wake();
     return { expiresAt: issued.expiresAt };
   }
 }

@@ -114,7 +114,6 @@ export class PasswordResetService {
       await this.#audit(this.#db, caller, 'RATE_LIMITED', 'WARNING', { bucket: refused.bucket });
       throw rateLimited(refused.wait);
     }
-    this.#mail.wake();
     return { message: PASSWORD_RESET_MESSAGES.requested };
   }
 

@@ -2,6 +2,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Database } from '../db/client.ts';
+import type { MailService } from '../mail/mail.service.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
 /*
@@ -23,6 +24,8 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 const CronPayloadSchema = z.looseObject({});
 
 export const taskPayloads = {
+  /** Sends one mail from the outbox (added with the mail, in the same transaction, when SMTP_URL is set). */
+  'mail:deliver': z.object({ mailId: z.uuid() }),
   /** Ends every session past its deadline and records SESSION_EXPIRED for each (the automatic logoff). */
   'sessions:sweep': CronPayloadSchema,
   /** Forgets rate-limit hits older than any window. */
@@ -43,10 +46,17 @@ export interface TaskServices {
   db: Database;
   authService: AuthService;
   rateLimiter: RateLimiter;
+  mail: MailService;
 }
 
 export function taskHandlers(services: TaskServices): TaskHandlers {
   return {
+    'mail:deliver': async ({ mailId }, helpers) => {
+      await services.mail.deliver(mailId, {
+        final: helpers.job.attempts >= helpers.job.max_attempts,
+        abort: helpers.abortPromise,
+      });
+    },
     'sessions:sweep': async () => {
       await services.authService.sweepExpiredSessions();
     },

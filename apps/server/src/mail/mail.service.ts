@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { MAX_PAGE_SIZE, PAGE_SIZE, type Locale } from '@telehealth/shared';
@@ -8,6 +8,7 @@ import type { Caller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { mailOutbox, users } from '../db/schema.ts';
+import { addJob } from '../jobs/add-job.ts';
 import { CursorCodec } from '../patients/cursor.ts';
 import type { MailContent, MailContext, MailKind } from './templates.ts';
 
@@ -22,11 +23,16 @@ export interface OutgoingMail {
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 
-/** A mail that failed this many times is given up (and its body erased). */
-export const MAX_DELIVERY_ATTEMPTS = 5;
-/** A mail claimed by an instance that died mid-send is tried again after this long. */
-const STALE_SENDING_MINUTES = 10;
-const BATCH_SIZE = 20;
+/**
+ * Delivery attempts before a mail is given up (and its body erased). The queue waits exp(attempt) seconds
+ * between them (3 s, 7 s, 20 s, 55 s, 2.5 min, 7 min, 18 min, 50 min, 2 h 15): about three and a half hours.
+ */
+export const MAX_DELIVERY_ATTEMPTS = 10;
+
+/** The job that delivers one mail: one per mail, so a mail's job can be found (and never added twice). */
+export function deliveryJobKey(mailId: string): string {
+  return `mail:deliver:${mailId}`;
+}
 
 export const OUTBOX_MESSAGES = {
   demoOnly: 'The outbox can be read only while demo mode is on.',
@@ -35,9 +41,9 @@ export const OUTBOX_MESSAGES = {
 /**
  * The transactional outbox. A mail is written in the same transaction as the change that causes it, so an
  * approval never loses its invitation and a rolled-back change never sends one. Without SMTP_URL the row is
- * the end of the road (status kept; administrators read it at /admin/outbox in demo mode). With it, a
- * deliverer claims queued rows (SKIP LOCKED, so several instances share the work), sends them and records
- * the outcome; failures are retried with a growing pause.
+ * the end of the road (status kept; administrators read it at /admin/outbox in demo mode). With it, the same
+ * transaction adds a `mail:deliver` job; the job queue runs it on one instance, and retries it with backoff
+ * when the mail server refuses or is away. The row stays the record of each mail and its status.
  */
 export class MailService {
   readonly #db: Database;
@@ -45,8 +51,6 @@ export class MailService {
   readonly #log: Log;
   readonly #transport: Transporter | null;
   readonly #cursors: CursorCodec;
-  #running: Promise<void> | null = null;
-  #again = false;
 
   constructor(options: { db: Database; config: Config; log: Log; secret: string }) {
     this.#db = options.db;
@@ -72,7 +76,7 @@ export class MailService {
     return this.#transport !== null;
   }
 
-  /** Writes mails into the outbox inside the caller's transaction. Call wake() after it commits. */
+  /** Writes mails into the outbox, and with SMTP_URL their delivery jobs, inside the caller's transaction. */
   async enqueue(tx: Executor, mails: OutgoingMail[]): Promise<void> {
     if (mails.length === 0) return;
     const status = this.sends ? 'queued' : 'kept';
@@ -93,7 +97,37 @@ export class MailService {
     if (!this.sends) {
       for (const row of rows)
         this.#log.info({ mailId: row.id, kind: row.kind }, 'mail kept in the outbox (SMTP_URL is not set)');
+      return;
     }
+    for (const row of rows) await this.#addDeliveryJob(tx, row.id);
+  }
+
+  #addDeliveryJob(tx: Executor, mailId: string, mode?: 'unsafe_dedupe'): Promise<string | null> {
+    return addJob(
+      tx,
+      'mail:deliver',
+      { mailId },
+      { jobKey: deliveryJobKey(mailId), maxAttempts: MAX_DELIVERY_ATTEMPTS, ...(mode ? { jobKeyMode: mode } : {}) },
+    );
+  }
+
+  /**
+   * Gives a delivery job to every mail still to be sent that has none: mail written before delivery became a
+   * job. A mail whose job exists (pending, running, or given up) keeps it, so this is safe at every start and
+   * on several instances at once.
+   */
+  async addMissingDeliveryJobs(): Promise<void> {
+    if (!this.sends) return;
+    const undelivered = await this.#db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(
+        and(
+          inArray(mailOutbox.status, ['queued', 'sending', 'failed']),
+          lt(mailOutbox.attempts, MAX_DELIVERY_ATTEMPTS),
+        ),
+      );
+    for (const { id } of undelivered) await this.#addDeliveryJob(this.#db, id, 'unsafe_dedupe');
   }
 
   /** Where notifications for administrators go: ADMIN_EMAIL, else every active administrator account. */
@@ -107,92 +141,60 @@ export class MailService {
     return rows.map((r) => ({ email: r.email, language: r.language === 'es' ? 'es' : 'en' }));
   }
 
-  /** Starts delivering queued mail in the background; a call while a delivery runs makes it go round again. */
-  wake(): void {
-    if (!this.#transport) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#deliverUntilDone().finally(() => {
-      this.#running = null;
-    });
-  }
-
-  /** Resolves when no delivery is running (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.#running) await this.#running;
-  }
-
-  async close(): Promise<void> {
-    await this.idle();
+  /** Closes the mail server connection (after the job queue stopped). */
+  close(): void {
     this.#transport?.close();
   }
 
-  async #deliverUntilDone(): Promise<void> {
-    try {
-      do {
-        this.#again = false;
-        while ((await this.deliverPending()) > 0) {
-          // Keep going while there is work; a batch that found nothing ends the round.
-        }
-      } while (this.#again);
-    } catch (error) {
-      this.#log.error({ err: error }, 'mail delivery failed');
-    }
-  }
-
-  /** Claims a batch of mail that is due and sends it. Answers how many were claimed. */
-  async deliverPending(): Promise<number> {
+  /**
+   * Sends one mail from the outbox: the `mail:deliver` job. Throws when sending failed, so that the queue
+   * retries it with backoff; `final` says this was the last attempt (the mail is then given up and its body
+   * erased). `abort` rejects when the server is shutting down: the attempt then counts as failed and another
+   * instance (or this one, back) retries it. A mail no longer waiting (sent, kept, removed) is left alone, so
+   * a job that runs twice sends once.
+   */
+  async deliver(mailId: string, attempt: { final: boolean; abort?: Promise<void> }): Promise<void> {
+    const [mail] = await this.#db
+      .update(mailOutbox)
+      .set({ status: 'sending', attempts: sql`${mailOutbox.attempts} + 1`, lastAttemptAt: sql`now()` })
+      .where(and(eq(mailOutbox.id, mailId), inArray(mailOutbox.status, ['queued', 'sending', 'failed'])))
+      .returning();
+    if (!mail) return;
     const transport = this.#transport;
-    if (!transport) return 0;
-    const claimed = await this.#db.execute<{
-      id: string;
-      to_address: string;
-      subject: string;
-      text_body: string | null;
-      html_body: string | null;
-      attempts: number;
-      kind: string;
-    }>(sql`
-      UPDATE ${mailOutbox} SET status = 'sending', attempts = attempts + 1, last_attempt_at = now()
-      WHERE id IN (
-        SELECT id FROM ${mailOutbox}
-        WHERE status = 'queued'
-           OR (status = 'sending' AND last_attempt_at < now() - make_interval(mins => ${STALE_SENDING_MINUTES}))
-           OR (status = 'failed' AND attempts < ${MAX_DELIVERY_ATTEMPTS} AND last_attempt_at < now() - make_interval(secs => 30 * power(2, attempts)::int))
-        ORDER BY created_at
-        LIMIT ${BATCH_SIZE}
-        FOR UPDATE SKIP LOCKED)
-      RETURNING id, to_address, subject, text_body, html_body, attempts, kind`);
-    for (const mail of claimed.rows) {
-      try {
-        await transport.sendMail({
-          from: this.#config.mailFrom,
-          to: mail.to_address,
-          subject: mail.subject,
-          text: mail.text_body ?? '',
-          ...(mail.html_body ? { html: mail.html_body } : {}),
-        });
-        // The body may hold a link that sets a password: once delivered, the copy here has no use.
-        await this.#db
-          .update(mailOutbox)
-          .set({ status: 'sent', sentAt: new Date(), error: null, textBody: null, htmlBody: null })
-          .where(eq(mailOutbox.id, mail.id));
-      } catch (error) {
-        const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
-        const givenUp = mail.attempts >= MAX_DELIVERY_ATTEMPTS;
-        await this.#db
-          .update(mailOutbox)
-          .set({ status: 'failed', error: message, ...(givenUp ? { textBody: null, htmlBody: null } : {}) })
-          .where(eq(mailOutbox.id, mail.id));
-        this.#log.warn(
-          { mailId: mail.id, kind: mail.kind, attempt: mail.attempts, givenUp, reason: message },
-          'mail delivery failed',
-        );
-      }
+    if (!transport) {
+      // Queued by an instance with SMTP_URL, run by one without: keep it, as this instance keeps its own mail.
+      await this.#db.update(mailOutbox).set({ status: 'kept' }).where(eq(mailOutbox.id, mail.id));
+      this.#log.warn({ mailId: mail.id, kind: mail.kind }, 'mail kept in the outbox (SMTP_URL is not set here)');
+      return;
     }
-    return claimed.rows.length;
+    try {
+      const sending = transport.sendMail({
+        from: this.#config.mailFrom,
+        to: mail.toAddress,
+        subject: mail.subject,
+        text: mail.textBody ?? '',
+        ...(mail.htmlBody ? { html: mail.htmlBody } : {}),
+      });
+      await (attempt.abort ? Promise.race([sending, attempt.abort]) : sending);
+      // The body may hold a link that sets a password: once delivered, the copy here has no use.
+      await this.#db
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: sql`now()`, error: null, textBody: null, htmlBody: null })
+        .where(eq(mailOutbox.id, mail.id));
+    } catch (error) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+      await this.#db
+        .update(mailOutbox)
+        .set({ status: 'failed', error: message, ...(attempt.final ? { textBody: null, htmlBody: null } : {}) })
+        .where(eq(mailOutbox.id, mail.id));
+      this.#log.warn(
+        { mailId: mail.id, kind: mail.kind, attempt: mail.attempts, givenUp: attempt.final, reason: message },
+        'mail delivery failed',
+      );
+      // The reason stays in the outbox: a mail server's answer may quote the address, which the queue's
+      // table and log should not hold (they take the message and stack, not the cause).
+      throw new Error(`mail delivery failed (the reason is in mail_outbox.error of ${mail.id})`, { cause: error });
+    }
   }
 
   /** The outbox, newest first: administrators only, and only while demo mode is on. */

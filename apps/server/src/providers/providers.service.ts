@@ -14,7 +14,6 @@ import { hasPassword } from '../auth/passwords.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { badUserInput, parseInput } from '../errors.ts';
-import type { MailService } from '../mail/mail.service.ts';
 import { CursorCodec } from '../patients/cursor.ts';
 import { findProviderByAccount, insertProvider, listProvidersPage, type ProviderRow } from './providers.repository.ts';
 
@@ -29,13 +28,11 @@ export class ProvidersService {
   readonly #db: Database;
   readonly #cursors: CursorCodec;
   readonly #invitations: InvitationsService;
-  readonly #mail: MailService;
 
-  constructor(options: { db: Database; secret: string; invitations: InvitationsService; mail: MailService }) {
+  constructor(options: { db: Database; secret: string; invitations: InvitationsService }) {
     this.#db = options.db;
     this.#cursors = new CursorCodec(`${options.secret}:providers`);
     this.#invitations = options.invitations;
-    this.#mail = options.mail;
   }
 
   async list(caller: Caller, args: { limit?: number | null; nextToken?: string | null }) {
@@ -112,10 +109,9 @@ export class ProvidersService {
       }
       const [view] = await this.#withInvitations(tx, true, [row]);
       if (!view) throw new Error('created provider vanished');
-      return { view, invited: invite };
+      return view;
     });
-    if (created.invited) this.#mail.wake();
-    return created.view;
+    return created;
   }
 
   async #withInvitations(tx: Executor, withStates: boolean, rows: ProviderRow[]): Promise<ProviderView[]> {
