@@ -12,12 +12,12 @@ import { usePageTitle } from './hooks/use-page-title.ts';
 import { HOME_AFTER_SIGN_IN, takeLoginHandoff } from './lib/login-handoff.ts';
 import { useAppConfigValue } from './lib/page-bootstrap.ts';
 import { broadcastSessionEvent, startSessionSync } from './lib/session-sync.ts';
-import { sharedSignInTexts } from './lib/shared-texts.ts';
+import { sharedTexts } from './lib/shared-texts.ts';
 import auth from './locales/en/auth.json';
 import errors from './locales/en/errors.json';
 
 /** The English texts this page adds to the site's (errors and shared: what the server and the schemas say). */
-export const englishResources = { auth, errors, shared: sharedSignInTexts };
+export const englishResources = { auth, errors, shared: sharedTexts };
 
 // What the page before said (lib/login-handoff.ts), read once for this page load.
 const handoff = takeLoginHandoff();

@@ -44,6 +44,7 @@ export const INVITATION_MESSAGES = {
   sent: 'The invitation has been sent.',
   alreadyHasPassword: 'This account already has a password; the person can use Forgot Password.',
   accountNotFound: 'Account not found',
+  accountInactive: 'This account is not active',
 } as const;
 
 export const RequestPasswordResetInputSchema = z.object({

@@ -12,13 +12,33 @@ export const MESSAGES = {
   demoModeOff: 'Demo accounts are not available on this server.',
   /** The sign-in result when a second step (a code, or setting up two-factor) remains: the specification's words. */
   additionalStepsRequired: 'Additional authentication steps required',
+  // Plurals (i18next's `_one`/`_other`, chosen by the `count` parameter): see accountLockedMessage and
+  // tooManyRequestsMessage.
+  accountLocked_one:
+    'Too many failed sign-in attempts. Sign-in for this account is locked; please try again in {{count}} minute.',
+  accountLocked_other:
+    'Too many failed sign-in attempts. Sign-in for this account is locked; please try again in {{count}} minutes.',
+  tooManyRequests_one: 'Too many attempts. Please try again in {{count}} minute.',
+  tooManyRequests_other: 'Too many attempts. Please try again in {{count}} minutes.',
+  /** A refused input: every problem (each a message of the shared schemas), joined by commas. */
+  validationFailed: 'Validation failed: {{problems}}',
 } as const;
+
+/** Whole minutes until `retryAfterMs` has passed, at least one: what the lockout messages say. */
+export function minutesToWait(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 60_000));
+}
+
+/** Picks `key_one` or `key_other` of a catalogue section by `count`, as i18next does for English. */
+export function pluralTemplate(section: Readonly<Record<string, string>>, key: string, count: number): string {
+  const form = new Intl.PluralRules('en').select(count);
+  return section[`${key}_${form}`] ?? section[`${key}_other`] ?? section[key] ?? key;
+}
 
 /** The message for a locked account, saying when sign-in may be tried again. */
 export function accountLockedMessage(retryAfterMs: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
-  const unit = minutes === 1 ? 'minute' : 'minutes';
-  return `Too many failed sign-in attempts. Sign-in for this account is locked; please try again in ${minutes} ${unit}.`;
+  const count = minutesToWait(retryAfterMs);
+  return formatMessage(pluralTemplate(MESSAGES, 'accountLocked', count), { count });
 }
 
 /** GraphQL error codes carried in extensions.code. */
@@ -80,6 +100,6 @@ export function formatMessage(template: string, params: MessageParams = {}): str
 
 /** The message for a call refused by a rate limit, saying when to try again. */
 export function tooManyRequestsMessage(retryAfterMs: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
-  return `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  const count = minutesToWait(retryAfterMs);
+  return formatMessage(pluralTemplate(MESSAGES, 'tooManyRequests', count), { count });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH } from './auth.ts';
+import { formatMessage, MESSAGES } from './messages.ts';
 import { hasScriptPattern, sanitizeFreeText, sanitizeText } from './sanitize.ts';
 
 export const NAME_MIN_LENGTH = 2;
@@ -269,5 +270,5 @@ export function deleteConfirmation(firstName: string, lastName: string): string 
 
 /** "Validation failed: " and every problem, joined by commas. */
 export function validationFailedMessage(problems: readonly string[]): string {
-  return `Validation failed: ${problems.join(', ')}`;
+  return formatMessage(MESSAGES.validationFailed, { problems: problems.join(', ') });
 }

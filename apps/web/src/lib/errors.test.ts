@@ -1,5 +1,13 @@
-import { MESSAGES } from '@telehealth/shared';
-import { describe, expect, it } from 'vitest';
+import {
+  accountLockedMessage,
+  MESSAGE_CATALOGUE,
+  MESSAGES,
+  PATIENT_MESSAGES,
+  tooManyRequestsMessage,
+  validationFailedMessage,
+} from '@telehealth/shared';
+import i18n from 'i18next';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { describeError } from './errors.ts';
 import { GraphQLRequestError } from './graphql.ts';
@@ -44,5 +52,52 @@ describe('describeError', () => {
 
   it('says when the server could not be reached', () => {
     expect(describeError(new GraphQLRequestError('network', []))).toMatch(/could not reach the server/i);
+  });
+});
+
+describe('server errors in the page language, by message id', () => {
+  const withId = (message: string, messageId: string, params: Record<string, unknown> = {}) =>
+    new GraphQLRequestError('graphql', [{ message, extensions: { code: 'BAD_USER_INPUT', messageId, params } }]);
+
+  beforeAll(async () => {
+    await i18n.loadLanguages('es');
+    await i18n.changeLanguage('es');
+  });
+  afterAll(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it('says a catalogue message in Spanish, with its parameters and plural', () => {
+    expect(describeError(withId(PATIENT_MESSAGES.notFound, 'patientMessages.notFound'))).toBe(
+      'No se encontró el paciente',
+    );
+    expect(describeError(withId(tooManyRequestsMessage(60_000), 'messages.tooManyRequests', { count: 1 }))).toBe(
+      'Demasiados intentos. Inténtelo de nuevo en 1 minuto.',
+    );
+    expect(describeError(withId(accountLockedMessage(5 * 60_000), 'messages.accountLocked', { count: 5 }))).toMatch(
+      /en 5 minutos\.$/,
+    );
+    const problems = 'First name is required, Please enter a valid email address';
+    expect(describeError(withId(validationFailedMessage([problems]), 'messages.validationFailed', { problems }))).toBe(
+      'Error de validación: El campo «Nombre» es obligatorio, Ingrese una dirección de correo electrónico válida',
+    );
+  });
+
+  it("keeps the server's words when the id is unknown or missing: English text is never looked up", () => {
+    expect(describeError(withId('Something new', 'patientMessages.somethingNew'))).toBe('Something new');
+    // The catalogue's English text without its id stays as it came.
+    expect(describeError(graphqlError(PATIENT_MESSAGES.notFound, 'NOT_FOUND'))).toBe(PATIENT_MESSAGES.notFound);
+  });
+
+  it('has every catalogue message in Spanish, with the same parameters and the same numbers', () => {
+    const english = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}|\d+/g)].map((m) => m[0]).sort();
+    for (const [section, entries] of Object.entries(MESSAGE_CATALOGUE)) {
+      for (const [key, text] of Object.entries(entries as Record<string, string>)) {
+        const spanish: unknown = i18n.getResource('es', 'shared', `${section}.${key}`);
+        expect(typeof spanish, `${section}.${key}`).toBe('string');
+        expect(spanish, `${section}.${key}`).not.toBe(text);
+        expect(english(String(spanish)), `${section}.${key}`).toEqual(english(text));
+      }
+    }
   });
 });

@@ -1,13 +1,39 @@
 import { ERROR_CODES } from '@telehealth/shared';
 import { ZodError } from 'zod';
 
-import { isGraphQLRequestError } from './graphql.ts';
+import { isGraphQLRequestError, type GraphQLErrorEntry } from './graphql.ts';
+import { translateMessage } from './translate-message.ts';
 // The page's instance (lib/i18n-core.ts), so the public site's sign-in can use this too.
 import i18n from 'i18next';
 
+function isParams(value: unknown): value is Record<string, string | number> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number')
+  );
+}
+
+/**
+ * One error of the server in the page's language, found by its message id (`extensions.messageId`, a key of the
+ * `shared` namespace) and filled with `extensions.params`; the server's own English when the browser does not
+ * know the id (a newer server). Never found by matching the English text.
+ */
+export function translateServerError(entry: GraphQLErrorEntry): string {
+  const { messageId, params } = entry.extensions ?? {};
+  if (typeof messageId !== 'string' || messageId.length === 0) return entry.message;
+  const values: Record<string, string | number> = isParams(params) ? { ...params } : {};
+  const key = `shared:${messageId}`;
+  if (!i18n.exists(key, values)) return entry.message;
+  // A refused input lists the shared schemas' messages, which the browser says as it says its own checks.
+  if (typeof values['problems'] === 'string') values['problems'] = translateMessage(values['problems']);
+  // The key comes from the server at run time, so it is not one of the typed keys.
+  return (i18n.t as (key: string, options: Record<string, unknown>) => string)(key, values);
+}
+
 /**
  * The text a person sees for a failed call, after the specification's error catalogue: the server's own
- * message where it is meant for people, generic wording where it is not.
+ * message (by its id) where it is meant for people, generic wording where it is not.
  */
 export function describeError(error: unknown): string {
   if (isGraphQLRequestError(error)) {
@@ -19,7 +45,8 @@ export function describeError(error: unknown): string {
     const joined = messages.join(', ');
     if (joined.includes('UnauthorizedException')) return i18n.t('errors:authenticationExpired');
     if (joined.includes('ValidationException')) return i18n.t('errors:invalidData');
-    return joined || i18n.t('shared:messages.unexpected');
+    const translated = error.errors.filter((entry) => entry.message.length > 0).map(translateServerError);
+    return translated.join(', ') || i18n.t('shared:messages.unexpected');
   }
   if (error instanceof ZodError) {
     // The server answered with a shape this browser does not understand (e.g. an older or newer server).

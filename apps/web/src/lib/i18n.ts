@@ -1,4 +1,4 @@
-import { DASHBOARD_HEADINGS, PATIENT_LABELS, PATIENT_MESSAGES } from '@telehealth/shared';
+import { DASHBOARD_HEADINGS, PATIENT_LABELS } from '@telehealth/shared';
 
 import accessRequest from '../locales/en/access-request.json';
 import accessReview from '../locales/en/access-review.json';
@@ -13,7 +13,7 @@ import publicSite from '../locales/en/public.json';
 import screens from '../locales/en/screens.json';
 import session from '../locales/en/session.json';
 import { createI18n } from './i18n-core.ts';
-import { sharedSignInTexts } from './shared-texts.ts';
+import { sharedTexts } from './shared-texts.ts';
 
 /** Every namespace of the app, bundled in English (see createI18n). */
 export const englishResources = {
@@ -30,9 +30,8 @@ export const englishResources = {
   'access-review': accessReview,
   account,
   shared: {
-    ...sharedSignInTexts,
+    ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,
-    patientMessages: PATIENT_MESSAGES,
     patientLabels: PATIENT_LABELS,
   },
 } as const;

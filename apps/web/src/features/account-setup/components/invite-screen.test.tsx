@@ -141,7 +141,12 @@ describe('InviteScreen', () => {
       errors: [
         {
           message: tooManyRequestsMessage(5 * 60_000),
-          extensions: { code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 300 },
+          extensions: {
+            code: 'TOO_MANY_REQUESTS',
+            messageId: 'messages.tooManyRequests',
+            params: { count: 5 },
+            retryAfterSeconds: 300,
+          },
         },
       ],
     });

@@ -9,7 +9,6 @@ import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { LOGIN_PATH } from '../../../lib/login-handoff.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
 import { invitationStatusQueryOptions, useAcceptInvitation } from '../api/account-setup-api.ts';
 import { tokenFailureReason, tokenFromHash, validateNewPassword } from '../utils/account-setup.ts';
 import { AccountFrame } from './account-frame.tsx';
@@ -55,7 +54,7 @@ export function InviteScreen() {
     return (
       <AccountFrame title={t('invite.title')}>
         <Alert color="red" variant="light" role="alert">
-          {translateMessage(describeError(status.error))}
+          {describeError(status.error)}
         </Alert>
       </AccountFrame>
     );
@@ -182,7 +181,7 @@ function AcceptForm({
           />
           {failure ? (
             <Alert color="red" variant="light" role="alert">
-              {translateMessage(describeError(failure))}
+              {describeError(failure)}
             </Alert>
           ) : null}
           <Button type="submit" loading={accept.isPending}>

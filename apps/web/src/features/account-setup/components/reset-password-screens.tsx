@@ -113,7 +113,7 @@ export function ForgotPasswordScreen() {
           />
           {request.isError ? (
             <Alert color="red" variant="light" role="alert">
-              {translateMessage(describeError(request.error))}
+              {describeError(request.error)}
             </Alert>
           ) : null}
           <Button type="submit" loading={request.isPending}>
@@ -267,7 +267,7 @@ function NewPasswordForm({
           <Alert color="red" variant="light" role="alert">
             <Stack gap={4}>
               <Text size="sm">
-                {translateMessage(typeof failure.error === 'string' ? failure.error : describeError(failure.error))}
+                {typeof failure.error === 'string' ? translateMessage(failure.error) : describeError(failure.error)}
               </Text>
               {failure.requestNew ? (
                 <Anchor component={Link} to="/forgot-password" size="sm" fw={600}>

@@ -62,7 +62,7 @@ export function useSignInAttempt(onSignedIn: (result: SignInResultData) => void)
       case 'unavailable':
         return t('signInUnavailable');
       case 'failed':
-        return say(logic ? logic.describeError(attempt.error) : t('shared:messages.unexpected'));
+        return logic ? logic.describeError(attempt.error) : t('shared:messages.unexpected');
       case 'answered':
         if (attempt.result.success) return null;
         return attempt.result.error ? say(attempt.result.error) : refusal;

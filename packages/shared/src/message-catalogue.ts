@@ -1,0 +1,42 @@
+import { ACCESS_REQUEST_MESSAGES } from './access-requests.ts';
+import { INVITATION_MESSAGES, PASSWORD_RESET_MESSAGES } from './account-setup.ts';
+import { PASSWORD_MESSAGES } from './auth.ts';
+import { formatMessage, MESSAGES, pluralTemplate, REQUEST_MESSAGES, type MessageParams } from './messages.ts';
+import { PATIENT_MESSAGES } from './patients.ts';
+import { PROVIDER_MESSAGES } from './providers.ts';
+import { TWO_FACTOR_MESSAGES } from './two-factor.ts';
+
+/**
+ * Every message the server may send in an error, by section, in English (decision 018). A message id is
+ * `section.key`; it is also the message's i18next key in the browser's `shared` namespace, whose English is
+ * this object and whose other languages are `locales/<lng>/shared.json`. `{{name}}` is a parameter, sent in
+ * `extensions.params`; a key with `_one`/`_other` variants is a plural chosen by the `count` parameter.
+ */
+export const MESSAGE_CATALOGUE = {
+  messages: MESSAGES,
+  requestMessages: REQUEST_MESSAGES,
+  passwordMessages: PASSWORD_MESSAGES,
+  twoFactorMessages: TWO_FACTOR_MESSAGES,
+  patientMessages: PATIENT_MESSAGES,
+  providerMessages: PROVIDER_MESSAGES,
+  accessRequestMessages: ACCESS_REQUEST_MESSAGES,
+  invitationMessages: INVITATION_MESSAGES,
+  passwordResetMessages: PASSWORD_RESET_MESSAGES,
+} as const;
+
+type Catalogue = typeof MESSAGE_CATALOGUE;
+type WithoutPlural<Key extends string> = Key extends `${infer Base}_${'one' | 'other'}` ? Base : Key;
+
+/** The id of a catalogue message: `section.key` (a plural without its `_one`/`_other`). */
+export type MessageId = {
+  [Section in keyof Catalogue]: `${Section}.${WithoutPlural<keyof Catalogue[Section] & string>}`;
+}[keyof Catalogue];
+
+/** The English text of a catalogue message with its parameters filled in. */
+export function messageText(id: MessageId, params: MessageParams = {}): string {
+  const [section = '', key = ''] = id.split('.');
+  const entries: Readonly<Record<string, string>> = MESSAGE_CATALOGUE[section as keyof Catalogue];
+  const count = params['count'];
+  const template = typeof count === 'number' ? pluralTemplate(entries, key, count) : (entries[key] ?? id);
+  return formatMessage(template, params);
+}
