@@ -20,6 +20,7 @@ function dataRootForThisRun(): string {
   chmodSync(root, 0o777);
   process.env.TELEHEALTH_E2E_DATA_ROOT = root;
   process.env.TELEHEALTH_E2E_AUTH_SECRET = randomBytes(32).toString('base64url');
+  process.env.TELEHEALTH_E2E_DATA_KEY = `e2e:${randomBytes(32).toString('base64')}`;
   // Removed when the runner exits, which is after Playwright has stopped the servers (global teardown runs
   // before the web servers are stopped, while PostgreSQL still holds the folders; see support/global-teardown.ts).
   process.once('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -37,6 +38,7 @@ function serverEnv(server: typeof MAIN_SERVER | typeof SHORT_SESSION_SERVER, dir
   return {
     NODE_ENV: 'production',
     AUTH_SECRET: process.env.TELEHEALTH_E2E_AUTH_SECRET ?? '',
+    DATA_ENCRYPTION_KEY: process.env.TELEHEALTH_E2E_DATA_KEY ?? '',
     PORT: String(server.port),
     HOST: '127.0.0.1',
     PUBLIC_URL: server.url,

@@ -12,7 +12,8 @@ import { createAuth } from '../src/auth/auth.ts';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/client.ts';
 import { requestMeta } from '../src/graphql/context.ts';
-import { listPatientsPage } from '../src/patients/patients.repository.ts';
+import { Keyring } from '../src/keys/keyring.ts';
+import { listPatientsPage, type PatientRow } from '../src/patients/patients.repository.ts';
 
 const url = process.env.FLOOR_DATABASE_URL;
 const port = Number(process.env.FLOOR_PORT ?? 3799);
@@ -22,6 +23,8 @@ if (!url) throw new Error('FLOOR_DATABASE_URL is required');
 const config = loadConfig({ ...process.env, DATABASE_URL: url });
 const secret = config.authSecret;
 if (!secret) throw new Error('AUTH_SECRET is required: the audited floor checks the server session cookies');
+if (!config.dataEncryptionKeys) throw new Error('DATA_ENCRYPTION_KEY is required: the rows hold encrypted text');
+const keyring = new Keyring(config.dataEncryptionKeys);
 const { db } = connectDatabase(url);
 const authService = new AuthService({ auth: createAuth({ db, config, secret }), db, config, secret });
 const cookieName = await authService.sessionCookieName();
@@ -29,9 +32,26 @@ const cookieName = await authService.sessionCookieName();
 const app = Fastify({ logger: false });
 await app.register(cookie);
 
+/**
+ * The fields the benchmark's GraphQL query asks for. Serialising whole rows would decrypt the clinical text, which
+ * GraphQL never reads for that query (it is decrypted when first read, decision 016).
+ */
+function listItems(rows: PatientRow[]) {
+  return rows.map(({ id, firstName, lastName, email, phone, dateOfBirth, isActive, createdAt }) => ({
+    id,
+    firstName,
+    lastName,
+    email,
+    phone,
+    dateOfBirth,
+    isActive,
+    createdAt,
+  }));
+}
+
 app.get('/floor/patients', async () => {
-  const page = await listPatientsPage(db, { scope: { kind: 'any' }, filter: {}, after: null, limit: 50 });
-  return { items: page.rows, next: page.next };
+  const page = await listPatientsPage(db, { scope: { kind: 'any' }, filter: {}, after: null, limit: 50 }, keyring);
+  return { items: listItems(page.rows), next: page.next };
 });
 
 app.get('/floor/audited-patients', async (request, reply) => {
@@ -39,20 +59,24 @@ app.get('/floor/audited-patients', async (request, reply) => {
   const { session } = await authService.resolveSession(meta);
   if (!session || !meta.sessionCookie) return reply.code(401).send({ error: 'no session' });
   void reply.header('set-cookie', await authService.refreshCookieHeader(meta.sessionCookie, session));
-  const page = await listPatientsPage(db, {
-    scope: { kind: 'any' },
-    filter: {},
-    after: null,
-    limit: 50,
-    audit: {
-      event: 'PATIENT_VIEW',
-      level: 'INFO',
-      actor: actorFor(session, meta),
-      url: 'floor',
-      details: { page: 'first' },
+  const page = await listPatientsPage(
+    db,
+    {
+      scope: { kind: 'any' },
+      filter: {},
+      after: null,
+      limit: 50,
+      audit: {
+        event: 'PATIENT_VIEW',
+        level: 'INFO',
+        actor: actorFor(session, meta),
+        url: 'floor',
+        details: { page: 'first' },
+      },
     },
-  });
-  return { items: page.rows, next: page.next };
+    keyring,
+  );
+  return { items: listItems(page.rows), next: page.next };
 });
 
 await app.listen({ port, host: '127.0.0.1' });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { DEMO_PASSWORD } from '@telehealth/shared';
+import { generateDataKeyEntry } from '../src/keys/keyring.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SMOKE = process.env.BENCH_SMOKE === '1';
@@ -18,6 +19,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PORT = 3710;
 const FLOOR_PORT = 3711;
 const BASE = `http://127.0.0.1:${PORT}`;
+/** The server, the seeding command and the floor share one data key, as a practice's servers and commands do. */
+const DATA_ENCRYPTION_KEY = generateDataKeyEntry('bench');
 
 const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
@@ -85,6 +88,7 @@ try {
     {
       NODE_ENV: 'production',
       AUTH_SECRET,
+      DATA_ENCRYPTION_KEY,
       DEMO_MODE: 'true',
       PORT: String(PORT),
       HOST: '127.0.0.1',
@@ -95,7 +99,10 @@ try {
     (line) => line.includes('is running at'),
   );
   console.log(`Seeding ${PATIENTS} patients`);
-  await run(process.execPath, ['apps/server/src/cli/seed.ts', '--patients', String(PATIENTS)], { DATA_DIR: dataDir });
+  await run(process.execPath, ['apps/server/src/cli/seed.ts', '--patients', String(PATIENTS)], {
+    DATA_DIR: dataDir,
+    DATA_ENCRYPTION_KEY,
+  });
 
   const pgPort = fs.readFileSync(path.join(dataDir, 'pg-port'), 'utf8').trim();
   const pgPassword = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
@@ -112,6 +119,7 @@ try {
       FLOOR_DATABASE_URL: `postgres://postgres:${encodeURIComponent(pgPassword)}@127.0.0.1:${pgPort}/postgres`,
       FLOOR_PORT: String(FLOOR_PORT),
       AUTH_SECRET,
+      DATA_ENCRYPTION_KEY,
       NODE_ENV: 'production',
       PUBLIC_URL: BASE,
       DATA_DIR: dataDir,

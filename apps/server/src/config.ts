@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EmailSchema, isRole, PhoneSchema, ROLES, type Role } from '@telehealth/shared';
+import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
@@ -31,6 +32,15 @@ const EnvSchema = z.object({
     .default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseDataKeys(text);
+      if ('keys' in parsed) return parsed.keys;
+      for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    })
+    .optional(),
   PRACTICE_NAME: z.string().min(1).default('Meridian Precision Psychiatry'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
   WEB_DIST_DIR: z.string().optional(),
@@ -117,6 +127,8 @@ export interface Config {
   sessionMaxHours: number;
   logLevel: string;
   authSecret: string | undefined;
+  /** DATA_ENCRYPTION_KEY, the current key first; unset outside production: generated into DATA_DIR/data-keys. */
+  dataEncryptionKeys: DataKey[] | undefined;
   practiceName: string;
   embeddedPgPort: number | undefined;
   webDistDir: string;
@@ -165,6 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
     problems.push('AUTH_SECRET: required when NODE_ENV=production (at least 32 random characters)');
   }
+  if (e.NODE_ENV === 'production' && !e.DATA_ENCRYPTION_KEY) {
+    problems.push(
+      'DATA_ENCRYPTION_KEY: required when NODE_ENV=production: id:key with 32 random bytes in base64, for example 2026-11:$(openssl rand -base64 32)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = e.PORT;
@@ -185,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET,
+    dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
     practiceName: e.PRACTICE_NAME,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     webDistDir: e.WEB_DIST_DIR ?? path.resolve(serverRoot, '../web/dist'),

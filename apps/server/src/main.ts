@@ -26,7 +26,7 @@ async function main(): Promise<void> {
 
   if (config.demoMode) {
     await ensureDemoAccounts(runtime.auth, runtime.database.db);
-    await ensureDemoPractice(runtime.database.db);
+    await ensureDemoPractice(runtime.database.db, runtime.keyring);
     app.log.info('demo mode is on');
     console.log(describeDemoAccounts());
   }

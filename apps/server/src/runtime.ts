@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccessRequestsService } from './access-requests/access-requests.service.ts';
+import { appendAuditEntry, type AuditActor } from './audit/audit.repository.ts';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { InvitationsService } from './auth/invitations.service.ts';
@@ -16,6 +17,8 @@ import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/client.ts';
+import { generateDataKeyEntry, Keyring, parseDataKeys } from './keys/keyring.ts';
+import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -24,6 +27,14 @@ import {
 } from './db/embedded.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+const SYSTEM_ACTOR: AuditActor = {
+  sessionId: null,
+  userId: 'system',
+  userRole: 'system',
+  clientIp: null,
+  userAgent: null,
+};
 
 export interface Runtime {
   config: Config;
@@ -41,6 +52,8 @@ export interface Runtime {
   jobs: JobQueue;
   twoFactor: TwoFactorService;
   secret: string;
+  /** The data keys that encrypt clinical text (decision 016). */
+  keyring: Keyring;
   /**
    * Stops the job queue (running jobs finish or are released), closes the pool, then stops the embedded
    * PostgreSQL if this runtime started one. Safe to call twice.
@@ -100,12 +113,25 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
   let database: DatabaseHandle | undefined;
   let jobs: JobQueue | undefined;
   try {
-    await migrateDatabase(url);
+    const keyring = new Keyring(config.dataEncryptionKeys ?? localDataKeys(config.dataDir));
+    await migrateDatabase(url, {
+      afterMigrations: async (db) => {
+        const rows = await encryptPlaintextAtStart(db, keyring, log);
+        if (Object.values(rows).some((n) => n > 0)) {
+          await appendAuditEntry(db, {
+            event: 'DATA_REENCRYPTED',
+            level: 'INFO',
+            actor: SYSTEM_ACTOR,
+            details: { reason: 'plain text written before encryption', keyId: keyring.currentKeyId, rows },
+          });
+        }
+      },
+    });
     database = connectDatabase(url);
     const secret = config.authSecret ?? localSecret(config.dataDir);
     const auth = createAuth({ db: database.db, config, secret });
     const authService = new AuthService({ auth, db: database.db, config, secret });
-    const patients = new PatientsService({ db: database.db, secret });
+    const patients = new PatientsService({ db: database.db, secret, keyring });
     const mail = new MailService({ db: database.db, config, log, secret });
     const rateLimiter = new RateLimiter(secret);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
@@ -124,6 +150,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       invitations,
       limiter: rateLimiter,
       secret,
+      keyring,
       maxPerHour: config.accessRequestsPerHour,
     });
     jobs = new JobQueue({
@@ -158,6 +185,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       jobs: queue,
       twoFactor,
       secret,
+      keyring,
       close() {
         closing ??= (async () => {
           await queue.stop();
@@ -181,3 +209,33 @@ function localSecret(dataDir: string): string {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return readOrCreateSecret(path.join(dataDir, 'auth-secret'));
 }
+
+/**
+ * Without DATA_ENCRYPTION_KEY (outside production) the data keys are kept in DATA_DIR/data-keys, readable only by
+ * its owner, in the variable's format (one `id:key` a line, the current key first), so an operator can rotate them
+ * there. Losing the file loses the encrypted data: back it up with the database (decision 016).
+ */
+function localDataKeys(dataDir: string) {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, 'data-keys');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    text = `${DATA_KEYS_FILE_HEADER}${generateDataKeyEntry('k1')}\n`;
+    // 'wx': two instances starting at once must not each write a different key; the second reads the first's.
+    try {
+      fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
+    } catch {
+      text = fs.readFileSync(file, 'utf8');
+    }
+  }
+  const parsed = parseDataKeys(text);
+  if ('problems' in parsed) throw new Error(`${file}: ${parsed.problems.join('; ')}`);
+  return parsed.keys;
+}
+
+const DATA_KEYS_FILE_HEADER = `# Data encryption keys (DATA_ENCRYPTION_KEY was not set). One id:key a line; the first encrypts, every one
+# decrypts. Rotate: add a new line at the top (id:$(openssl rand -base64 32)), restart, run npm run keys:rotate.
+# Losing this file loses the encrypted clinical text: back it up, apart from the database backups.
+`;

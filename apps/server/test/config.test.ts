@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
+import { TEST_DATA_KEY } from './helpers.ts';
+
+const PRODUCTION = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), DATA_ENCRYPTION_KEY: TEST_DATA_KEY };
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -16,9 +19,9 @@ describe('configuration', () => {
   });
 
   it('turns demo mode off in production and with an external database unless set', () => {
-    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) }).demoMode).toBe(false);
+    expect(loadConfig(PRODUCTION).demoMode).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).demoMode).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), DEMO_MODE: 'true' }).demoMode).toBe(true);
+    expect(loadConfig({ ...PRODUCTION, DEMO_MODE: 'true' }).demoMode).toBe(true);
   });
 
   it('lists every bad variable at once', () => {
@@ -58,5 +61,41 @@ describe('configuration', () => {
 
   it('requires AUTH_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET/);
+  });
+
+  it('requires DATA_ENCRYPTION_KEY in production, and reads several keys with the current one first', () => {
+    const { DATA_ENCRYPTION_KEY: _key, ...withoutKey } = PRODUCTION;
+    expect(() => loadConfig(withoutKey)).toThrow(/DATA_ENCRYPTION_KEY: required when NODE_ENV=production/);
+    const newer = Buffer.alloc(32, 1).toString('base64');
+    const older = Buffer.alloc(32, 2).toString('base64url');
+    const keys = loadConfig({
+      ...PRODUCTION,
+      DATA_ENCRYPTION_KEY: ` 2026-11:${newer}, 2025-01:${older} `,
+    }).dataEncryptionKeys;
+    expect(keys?.map((k) => k.id)).toEqual(['2026-11', '2025-01']);
+    expect(keys?.[1]?.key.equals(Buffer.alloc(32, 2))).toBe(true);
+    // Outside production it may be left out: the runtime then keeps generated keys in DATA_DIR.
+    expect(loadConfig({}).dataEncryptionKeys).toBeUndefined();
+  });
+
+  it('explains a bad DATA_ENCRYPTION_KEY without repeating the key', () => {
+    const secretish = Buffer.alloc(16, 9).toString('base64');
+    const problemsOf = (value: string) => {
+      try {
+        loadConfig({ DATA_ENCRYPTION_KEY: value });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    const short = problemsOf(`k1:${secretish}`);
+    expect(short).toEqual([
+      'DATA_ENCRYPTION_KEY: key "k1": the key must be 32 random bytes in base64 (openssl rand -base64 32)',
+    ]);
+    expect(problemsOf(secretish)[0]).toMatch(/^DATA_ENCRYPTION_KEY: entry 1: write id:key/);
+    expect(problemsOf(`k1:${TEST_DATA_KEY.split(':')[1]}, k1:${TEST_DATA_KEY.split(':')[1]}`)).toEqual([
+      'DATA_ENCRYPTION_KEY: key "k1": the id is used twice',
+    ]);
+    for (const problem of [...short, ...problemsOf(secretish)]) expect(problem).not.toContain(secretish);
   });
 });

@@ -9,6 +9,9 @@ import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from 
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
+/** The data key every test app uses unless a test sets DATA_ENCRYPTION_KEY itself (32 fixed bytes, id "test"). */
+export const TEST_DATA_KEY = `test:${Buffer.alloc(32, 7).toString('base64')}`;
+
 /** Creates a fresh, empty database for one test file and drops it when the file is done. */
 export async function createTestDatabase(): Promise<string> {
   const adminUrl = inject('adminDatabaseUrl');
@@ -34,6 +37,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
     LOG_LEVEL: 'silent',
     DEMO_MODE: 'true',
     ...env,

@@ -5,7 +5,7 @@ import { DEMO_PASSWORD } from '@telehealth/shared';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { accessRequests, mailOutbox } from '../src/db/schema.ts';
 import { deliveryJobKey, MAX_DELIVERY_ATTEMPTS } from '../src/mail/mail.service.ts';
-import { createTestApp, openTestRuntime, TestClient, type TestApp } from './helpers.ts';
+import { createTestApp, openTestRuntime, TEST_DATA_KEY, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken, resetCode, startSmtpServer, type TestSmtpServer } from './mail-helpers.ts';
 
 const SUBMIT_PATIENT =
@@ -338,7 +338,10 @@ describe('mail configuration', () => {
       bookingUrl: null,
     });
     expect(loadConfig({}).emergencyBanner.enabled).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) }).emergencyBanner.enabled).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), DATA_ENCRYPTION_KEY: TEST_DATA_KEY })
+        .emergencyBanner.enabled,
+    ).toBe(false);
     expect(loadConfig({ ADMIN_EMAIL: 'A@Practice.example,b@practice.example' }).adminEmails).toEqual([
       'a@practice.example',
       'b@practice.example',

@@ -208,6 +208,7 @@ async function main(): Promise<void> {
       ...process.env,
       NODE_ENV: 'production',
       AUTH_SECRET: randomBytes(32).toString('base64url'),
+      DATA_ENCRYPTION_KEY: `bench:${randomBytes(32).toString('base64')}`,
       PORT: String(PORT),
       HOST: '127.0.0.1',
       PUBLIC_URL: BASE,

@@ -73,6 +73,9 @@ export const TWO_FACTOR_EVENTS = [
   'RECOVERY_CODE_USED',
 ] as const;
 
+/** Encrypted values rewritten by the server itself: plain text encrypted at start, or a key rotation. Counts only. */
+export const DATA_KEY_EVENTS = ['DATA_REENCRYPTED'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -82,6 +85,7 @@ export const AUDIT_EVENTS = [
     ...ACCOUNT_EVENTS,
     ...ACCESS_EVENTS,
     ...TWO_FACTOR_EVENTS,
+    ...DATA_KEY_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -91,7 +95,8 @@ export type AuditEvent =
   | (typeof SESSION_EVENTS)[number]
   | (typeof ACCOUNT_EVENTS)[number]
   | (typeof ACCESS_EVENTS)[number]
-  | (typeof TWO_FACTOR_EVENTS)[number];
+  | (typeof TWO_FACTOR_EVENTS)[number]
+  | (typeof DATA_KEY_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

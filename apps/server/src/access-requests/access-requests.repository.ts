@@ -1,11 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AccessRequestStatus } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { accessRequests, users } from '../db/schema.ts';
+import { accessRequestsEncrypted } from '../keys/encrypted-columns.ts';
+import type { Keyring } from '../keys/keyring.ts';
 
-export type AccessRequestRow = typeof accessRequests.$inferSelect;
-export type NewAccessRequestRow = typeof accessRequests.$inferInsert;
+type StoredAccessRequest = typeof accessRequests.$inferSelect;
+/** A request as the service sees it: the form is the validated object (stored as encrypted JSON). */
+export type AccessRequestRow = Omit<StoredAccessRequest, 'form'> & { form: unknown };
+export type NewAccessRequestRow = Omit<typeof accessRequests.$inferInsert, 'form'> & { form: unknown };
 
 /** A request with the name of the administrator who reviewed it. */
 export interface AccessRequestView extends AccessRequestRow {
@@ -21,15 +26,32 @@ export type AccessRequestCursor = readonly [string, string, string];
 const reviewer = alias(users, 'reviewer');
 const reviewerName = sql<string | null>`nullif(btrim(${reviewer.firstName} || ' ' || ${reviewer.lastName}), '')`;
 
-export async function insertAccessRequest(tx: Executor, values: NewAccessRequestRow): Promise<AccessRequestRow> {
-  const [row] = await tx.insert(accessRequests).values(values).returning();
+/** The form and the decline reason are stored encrypted, so reads and writes of them take the keyring. */
+export async function insertAccessRequest(
+  tx: Executor,
+  values: NewAccessRequestRow,
+  keyring: Keyring,
+): Promise<AccessRequestRow> {
+  const id = values.id ?? randomUUID();
+  const sealed = accessRequestsEncrypted.seal(keyring, id, { ...values, id, form: JSON.stringify(values.form) });
+  const [row] = await tx.insert(accessRequests).values(sealed).returning();
   if (!row) throw new Error('insert returned no row');
-  return row;
+  return openAccessRequest(keyring, row);
+}
+
+/** The decline reason decrypted when first read; the form decrypted and parsed now. */
+function openAccessRequest<T extends StoredAccessRequest>(
+  keyring: Keyring,
+  row: T,
+): Omit<T, 'form'> & { form: unknown } {
+  const form: unknown = JSON.parse(accessRequestsEncrypted.decryptValue(keyring, row.id, 'form', row.form));
+  return accessRequestsEncrypted.open(keyring, { ...row, form });
 }
 
 export async function findAccessRequest(
   tx: Executor,
   id: string,
+  keyring: Keyring,
   options: { lock?: boolean } = {},
 ): Promise<AccessRequestView | undefined> {
   if (options.lock)
@@ -39,13 +61,14 @@ export async function findAccessRequest(
     .from(accessRequests)
     .leftJoin(reviewer, eq(reviewer.id, accessRequests.reviewedBy))
     .where(eq(accessRequests.id, id));
-  return row ? { ...row.request, reviewedByName: row.reviewedByName } : undefined;
+  return row ? openAccessRequest(keyring, { ...row.request, reviewedByName: row.reviewedByName }) : undefined;
 }
 
 /** Newest first, optionally of one status; one extra row tells whether more follow. */
 export async function listAccessRequestsPage(
   tx: Executor,
   options: { status: AccessRequestStatus | null; after: AccessRequestCursor | null; limit: number },
+  keyring: Keyring,
 ): Promise<{ rows: AccessRequestSummary[]; next: AccessRequestCursor | null }> {
   const conditions: SQL[] = [];
   if (options.status) conditions.push(eq(accessRequests.status, options.status));
@@ -69,7 +92,7 @@ export async function listAccessRequestsPage(
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
-    rows: page.map(({ sortKey: _sortKey, ...row }) => row),
+    rows: page.map(({ sortKey: _sortKey, ...row }) => accessRequestsEncrypted.open(keyring, row)),
     next: rows.length > options.limit && last ? [last.sortKey, last.id, options.status ?? ''] : null,
   };
 }
@@ -84,13 +107,15 @@ export async function countAccessRequestsByStatus(tx: Executor): Promise<Record<
   return counts;
 }
 
+/** Review fields only: the form never changes after submission. */
 export async function updateAccessRequest(
   tx: Executor,
   id: string,
-  values: Partial<NewAccessRequestRow>,
+  values: Partial<Omit<NewAccessRequestRow, 'form'>>,
+  keyring: Keyring,
 ): Promise<void> {
   await tx
     .update(accessRequests)
-    .set({ ...values, updatedAt: new Date() })
+    .set({ ...accessRequestsEncrypted.seal(keyring, id, values), updatedAt: new Date() })
     .where(eq(accessRequests.id, id));
 }

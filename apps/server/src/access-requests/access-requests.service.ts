@@ -26,6 +26,7 @@ import type { InvitationInfo, InvitationsService } from '../auth/invitations.ser
 import type { Database, Executor } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
+import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
 import { CursorCodec } from '../patients/cursor.ts';
@@ -68,6 +69,7 @@ export class AccessRequestsService {
   readonly #limiter: RateLimiter;
   readonly #cursors: CursorCodec;
   readonly #rateLimit: { maxAttempts: number; windowMs: number };
+  readonly #keyring: Keyring;
 
   constructor(options: {
     db: Database;
@@ -75,6 +77,7 @@ export class AccessRequestsService {
     invitations: InvitationsService;
     limiter: RateLimiter;
     secret: string;
+    keyring: Keyring;
     /** Submissions one address may make in an hour (ACCESS_REQUESTS_PER_HOUR). */
     maxPerHour?: number;
   }) {
@@ -86,6 +89,7 @@ export class AccessRequestsService {
     this.#mail = options.mail;
     this.#invitations = options.invitations;
     this.#limiter = options.limiter;
+    this.#keyring = options.keyring;
     this.#cursors = new CursorCodec(`${options.secret}:access-requests`);
   }
 
@@ -102,15 +106,19 @@ export class AccessRequestsService {
     const wait = await this.#db.transaction(async (tx) => {
       const refusedFor = await this.#limiter.consume(tx, SUBMISSIONS_BY_ADDRESS, address, this.#rateLimit);
       if (refusedFor > 0) return refusedFor;
-      const row = await insertAccessRequest(tx, {
-        kind,
-        firstName: form.firstName,
-        lastName: form.lastName,
-        email: form.email,
-        language,
-        form,
-        clientIpHash: this.#limiter.hash(address),
-      });
+      const row = await insertAccessRequest(
+        tx,
+        {
+          kind,
+          firstName: form.firstName,
+          lastName: form.lastName,
+          email: form.email,
+          language,
+          form,
+          clientIpHash: this.#limiter.hash(address),
+        },
+        this.#keyring,
+      );
       await appendAuditEntry(tx, {
         event: 'ACCESS_REQUEST_SUBMITTED',
         level: 'INFO',
@@ -156,7 +164,7 @@ export class AccessRequestsService {
     // A token belongs to the list it came from; with another filter it would skip or repeat requests.
     if (after && after[2] !== (status ?? '')) throw badUserInput(PATIENT_MESSAGES.invalidToken);
     return this.#db.transaction(async (tx) => {
-      const page = await listAccessRequestsPage(tx, { status: status ?? null, after, limit });
+      const page = await listAccessRequestsPage(tx, { status: status ?? null, after, limit }, this.#keyring);
       await appendAuditEntry(tx, {
         event: 'ACCESS_REQUEST_VIEW',
         level: 'INFO',
@@ -179,7 +187,7 @@ export class AccessRequestsService {
   async get(caller: Caller, id: string): Promise<AccessRequestDetail> {
     await authorize(this.#db, caller, 'access-request:review');
     return this.#db.transaction(async (tx) => {
-      const row = UUID.test(id) ? await findAccessRequest(tx, id) : undefined;
+      const row = UUID.test(id) ? await findAccessRequest(tx, id, this.#keyring) : undefined;
       if (!row) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
       await appendAuditEntry(tx, {
         event: 'ACCESS_REQUEST_VIEW',
@@ -201,7 +209,7 @@ export class AccessRequestsService {
     const { id, ownerProviderId } = parseInput(ApproveAccessRequestInputSchema, input);
     if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
     const detail = await this.#db.transaction(async (tx) => {
-      const request = await findAccessRequest(tx, id, { lock: true });
+      const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
       if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
       if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
       if (request.kind === 'patient' && (!ownerProviderId || !(await isProviderAccount(tx, ownerProviderId)))) {
@@ -239,34 +247,43 @@ export class AccessRequestsService {
         await this.#audit(tx, caller, 'PROVIDER_CREATE', { providerId: provider.id, accountId, accessRequestId: id });
       } else {
         const form = request.form as PatientAccessRequestForm;
-        const patient = await insertPatient(tx, {
-          firstName: request.firstName,
-          lastName: request.lastName,
-          email: request.email,
-          dateOfBirth: form.dateOfBirth,
-          phone: form.phone,
-          street: form.address ?? null,
-          city: form.city ?? null,
-          state: form.state ?? null,
-          zipCode: form.zipCode ?? null,
-          emergencyContactName: form.emergencyContactName ?? null,
-          emergencyContactPhone: form.emergencyContactPhone ?? null,
-          insuranceProvider: form.insuranceProvider ?? null,
-          reasonForCare: form.reasonForInterest,
-          allergies: form.allergies ?? null,
-          currentMedications: form.currentMedications ?? null,
-          medicalHistory: form.currentConditions ?? null,
-          ownerId: ownerProviderId ?? null,
-          accountId,
-        });
+        const patient = await insertPatient(
+          tx,
+          {
+            firstName: request.firstName,
+            lastName: request.lastName,
+            email: request.email,
+            dateOfBirth: form.dateOfBirth,
+            phone: form.phone,
+            street: form.address ?? null,
+            city: form.city ?? null,
+            state: form.state ?? null,
+            zipCode: form.zipCode ?? null,
+            emergencyContactName: form.emergencyContactName ?? null,
+            emergencyContactPhone: form.emergencyContactPhone ?? null,
+            insuranceProvider: form.insuranceProvider ?? null,
+            reasonForCare: form.reasonForInterest,
+            allergies: form.allergies ?? null,
+            currentMedications: form.currentMedications ?? null,
+            medicalHistory: form.currentConditions ?? null,
+            ownerId: ownerProviderId ?? null,
+            accountId,
+          },
+          this.#keyring,
+        );
         await this.#audit(tx, caller, 'PATIENT_CREATE', { patientIds: [patient.id], accessRequestId: id });
       }
-      await updateAccessRequest(tx, id, {
-        status: 'approved',
-        reviewedBy: caller.user.id,
-        reviewedAt: new Date(),
-        accountId,
-      });
+      await updateAccessRequest(
+        tx,
+        id,
+        {
+          status: 'approved',
+          reviewedBy: caller.user.id,
+          reviewedAt: new Date(),
+          accountId,
+        },
+        this.#keyring,
+      );
       await this.#audit(tx, caller, 'ACCESS_REQUEST_APPROVED', { accessRequestId: id, kind: request.kind, accountId });
       await this.#invitations.issue(tx, {
         userId: accountId,
@@ -277,7 +294,7 @@ export class AccessRequestsService {
         actor: caller.actor,
         url: caller.operation,
       });
-      const updated = await findAccessRequest(tx, id);
+      const updated = await findAccessRequest(tx, id, this.#keyring);
       if (!updated) throw new Error('approved request vanished');
       return this.#detail(tx, updated);
     });
@@ -290,18 +307,23 @@ export class AccessRequestsService {
     const { id, reason } = parseInput(DeclineAccessRequestInputSchema, input);
     if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
     return this.#db.transaction(async (tx) => {
-      const request = await findAccessRequest(tx, id, { lock: true });
+      const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
       if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
       if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
-      await updateAccessRequest(tx, id, {
-        status: 'declined',
-        declineReason: reason,
-        reviewedBy: caller.user.id,
-        reviewedAt: new Date(),
-      });
+      await updateAccessRequest(
+        tx,
+        id,
+        {
+          status: 'declined',
+          declineReason: reason,
+          reviewedBy: caller.user.id,
+          reviewedAt: new Date(),
+        },
+        this.#keyring,
+      );
       // The reason is the administrator's free text and may describe the person: it stays out of the audit trail.
       await this.#audit(tx, caller, 'ACCESS_REQUEST_DECLINED', { accessRequestId: id, kind: request.kind });
-      const updated = await findAccessRequest(tx, id);
+      const updated = await findAccessRequest(tx, id, this.#keyring);
       if (!updated) throw new Error('declined request vanished');
       return this.#detail(tx, updated);
     });

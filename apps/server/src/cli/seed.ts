@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import { patients, users } from '../db/schema.ts';
 import { createRandom, generatePatient } from '../demo/practice-data.ts';
+import { insertPatients } from '../patients/patients.repository.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
 const USAGE =
@@ -16,7 +17,7 @@ if (!Number.isInteger(count) || count < 1 || count > 5_000_000) {
   process.exit(2);
 }
 
-await withCliRuntime(async ({ database }) => {
+await withCliRuntime(async ({ database, keyring }) => {
   const db = database.db;
   const owners = (await db.select({ id: users.id }).from(users).where(eq(users.role, 'provider'))).map((r) => r.id);
   const [{ existing } = { existing: 0 }] = await db.select({ existing: sql<number>`count(*)::int` }).from(patients);
@@ -30,12 +31,12 @@ await withCliRuntime(async ({ database }) => {
       ownerId: owners.length > 0 ? owners[(done + i) % owners.length]! : null,
     }));
     await db.transaction(async (tx) => {
-      const inserted = await tx.insert(patients).values(rows).returning({ id: patients.id });
+      const patientIds = await insertPatients(tx, rows, keyring);
       await appendAuditEntry(tx, {
         event: 'PATIENT_CREATE',
         level: 'INFO',
         actor,
-        details: { patientIds: inserted.map((r) => r.id), reason: 'seed' },
+        details: { patientIds, reason: 'seed' },
       });
     });
     process.stdout.write(`\rSeeded ${done + size} of ${count} patients`);

@@ -27,15 +27,21 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
 }
 
 /**
- * Applies the checked-in SQL migrations. An advisory lock on one connection makes instances that start at
+ * Applies the checked-in SQL migrations, then `afterMigrations` (data work a migration leaves to the server, such
+ * as encrypting values written before), on one connection. An advisory lock on it makes instances that start at
  * the same time take turns: the first migrates, the others then find nothing left to do.
  */
-export async function migrateDatabase(url: string): Promise<void> {
+export async function migrateDatabase(
+  url: string,
+  options: { afterMigrations?: (db: Database) => Promise<void>; migrationsFolder?: string } = {},
+): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    const db = drizzle(client, { schema });
+    await migrate(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+    await options.afterMigrations?.(db);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await client.end();

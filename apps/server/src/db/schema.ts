@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   customType,
+  type AnyPgColumn,
   date,
   index,
   integer,
@@ -15,6 +16,11 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** An encrypted column holds nothing but encrypted values (`enc:…`, decision 016). */
+function encryptedCheck(table: string, column: AnyPgColumn) {
+  return check(`${table}_${column.name}_encrypted`, sql`${column} IS NULL OR ${column} LIKE 'enc:%'`);
+}
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -207,6 +213,8 @@ export const providers = pgTable('providers', {
 /**
  * Patients. `ownerId` is the primary provider's account; `accountId` links the patient's own account.
  * Deleting sets `deletedAt`: the record disappears from every screen but is kept for the retention period.
+ * The clinical free text (reason for care, allergies, medications, history, policy number) is stored encrypted
+ * (`keys/encrypted-columns.ts`, decision 016); a CHECK constraint refuses plain text there.
  */
 export const patients = pgTable(
   'patients',
@@ -252,12 +260,16 @@ export const patients = pgTable(
     uniqueIndex('patients_account_id_idx')
       .on(t.accountId)
       .where(sql`${t.accountId} IS NOT NULL AND ${t.deletedAt} IS NULL`),
+    ...[t.reasonForCare, t.allergies, t.currentMedications, t.medicalHistory, t.insurancePolicyNumber].map((column) =>
+      encryptedCheck('patients', column),
+    ),
   ],
 );
 
 /**
- * Requests for access from the public forms. `form` holds every field of the form as validated; for a patient
- * it is health information: it is never logged, never mailed, and read only by administrators (audited).
+ * Requests for access from the public forms. `form` holds every field of the form as validated (JSON, encrypted
+ * like the decline reason); for a patient it is health information: it is never logged, never mailed, and read
+ * only by administrators (audited).
  */
 export const accessRequests = pgTable(
   'access_requests',
@@ -270,7 +282,7 @@ export const accessRequests = pgTable(
     email: text('email').notNull(),
     /** The language of the e-mails this request causes (and of the account it becomes). */
     language: text('language').notNull().default('en'),
-    form: jsonb('form').notNull(),
+    form: text('form').notNull(),
     declineReason: text('decline_reason'),
     reviewedBy: uuid('reviewed_by').references(() => users.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
@@ -286,6 +298,8 @@ export const accessRequests = pgTable(
     check('access_requests_language_check', sql`${t.language} in ('en', 'es')`),
     index('access_requests_order_idx').on(t.createdAt.desc(), t.id.desc()),
     index('access_requests_status_order_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    encryptedCheck('access_requests', t.form),
+    encryptedCheck('access_requests', t.declineReason),
   ],
 );
 

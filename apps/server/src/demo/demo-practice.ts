@@ -3,6 +3,8 @@ import { DEMO_ACCOUNTS } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { patients, providers, users } from '../db/schema.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import { insertPatients } from '../patients/patients.repository.ts';
 import { createRandom, generatePatient } from './practice-data.ts';
 
 const DEMO_PATIENT_COUNT = 40;
@@ -26,7 +28,7 @@ const PROVIDER_PROFILES: Record<string, { specialty: string; experience: number;
  * A believable practice for demo mode: provider records for the demo providers, about 40 patients spread
  * over them, and the demo patient account linked to its own record. Runs once (when no patient exists).
  */
-export async function ensureDemoPractice(db: Database): Promise<void> {
+export async function ensureDemoPractice(db: Database, keyring: Keyring): Promise<void> {
   await db.transaction(async (tx) => {
     // Two servers starting at once on one database must not both seed.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727003)`);
@@ -66,15 +68,16 @@ export async function ensureDemoPractice(db: Database): Promise<void> {
         isActive: true,
       };
     }
-    const inserted = await tx
-      .insert(patients)
-      .values(rows.map((row, i) => ({ ...row, accountId: i === 0 ? (patientAccount ?? null) : null })))
-      .returning({ id: patients.id });
+    const patientIds = await insertPatients(
+      tx,
+      rows.map((row, i) => ({ ...row, accountId: i === 0 ? (patientAccount ?? null) : null })),
+      keyring,
+    );
     await appendAuditEntry(tx, {
       event: 'PATIENT_CREATE',
       level: 'INFO',
       actor: { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: 'demo seed' },
-      details: { patientIds: inserted.map((r) => r.id), reason: 'demo practice' },
+      details: { patientIds, reason: 'demo practice' },
     });
   });
 }

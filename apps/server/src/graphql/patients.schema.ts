@@ -16,7 +16,11 @@ const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
     createdAt: t.string({ resolve: (p) => p.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (p) => p.updatedAt.toISOString() }),
     owner: t.id({ nullable: true, description: "The primary provider's account id.", resolve: (p) => p.ownerId }),
-    ...Object.fromEntries(PATIENT_OPTIONAL_TEXT_FIELDS.map((name) => [name, t.exposeString(name, { nullable: true })])),
+    // Resolvers, not exposeString: the clinical text is decrypted when first read and a damaged value throws there;
+    // graphql-jit reads exposed fields inline, outside its error handling, where a throw would hang the request.
+    ...Object.fromEntries(
+      PATIENT_OPTIONAL_TEXT_FIELDS.map((name) => [name, t.string({ nullable: true, resolve: (p) => p[name] })]),
+    ),
   }),
 });
 

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Reach } from '../access/authorize.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
 import { patients } from '../db/schema.ts';
+import { patientsEncrypted } from '../keys/encrypted-columns.ts';
+import type { Keyring } from '../keys/keyring.ts';
 import type { PatientCursor } from './cursor.ts';
 
 export type PatientRow = typeof patients.$inferSelect;
@@ -35,17 +38,21 @@ function visible(scope: PatientScope, filter: PatientFilter = {}): SQL {
 /**
  * The patient, if the caller's scope reaches it. With `audit`, the same statement writes that audit entry
  * (details get `patientIds`) when the patient is found: one round trip, no transaction.
+ *
+ * The clinical free text is stored encrypted: rows leave this repository readable (each value decrypted when first
+ * read) and values enter it encrypted for their row, so every function that reads or writes them takes the keyring.
  */
 export async function findVisiblePatient(
   executor: Executor,
   id: string,
   scope: PatientScope,
+  keyring: Keyring,
   audit?: AuditRecord,
 ): Promise<PatientRow | undefined> {
   const where = and(eq(patients.id, id), visible(scope));
   if (!audit) {
     const [row] = await executor.select().from(patients).where(where);
-    return row;
+    return row && patientsEncrypted.open(keyring, row);
   }
   const found = executor.$with('found').as(executor.select().from(patients).where(where));
   const entry = executor.$with('audit_entry', {}).as(
@@ -55,7 +62,7 @@ export async function findVisiblePatient(
     }),
   );
   const [row] = await executor.with(found, entry).select().from(found);
-  return row;
+  return row && patientsEncrypted.open(keyring, row);
 }
 
 /** Whether a (not deleted) patient with this id exists for anyone: tells a denial from a miss. */
@@ -81,6 +88,7 @@ export async function listPatientsPage(
     limit: number;
     audit?: AuditRecord;
   },
+  keyring: Keyring,
 ): Promise<{ rows: PatientRow[]; next: PatientCursor | null }> {
   const { scope, filter, after, limit, audit } = options;
   const where = after
@@ -124,7 +132,12 @@ export async function listPatientsPage(
   const shownRows = rows.slice(0, limit);
   const last = shownRows.at(-1);
   const next = rows.length > limit && last ? ([last.sortLast, last.sortFirst, last.id] as const) : null;
-  return { rows: shownRows.map(({ sortLast: _last, sortFirst: _first, ...patient }) => patient), next };
+  return {
+    rows: shownRows.map(({ sortLast: _last, sortFirst: _first, ...patient }) =>
+      patientsEncrypted.open(keyring, patient),
+    ),
+    next,
+  };
 }
 
 export async function countPatients(tx: Executor, scope: PatientScope, filter: PatientFilter): Promise<number> {
@@ -135,20 +148,41 @@ export async function countPatients(tx: Executor, scope: PatientScope, filter: P
   return row?.n ?? 0;
 }
 
-export async function insertPatient(tx: Executor, values: NewPatientRow): Promise<PatientRow> {
-  const [row] = await tx.insert(patients).values(values).returning();
+export async function insertPatient(tx: Executor, values: NewPatientRow, keyring: Keyring): Promise<PatientRow> {
+  const [row] = await tx.insert(patients).values(sealPatient(values, keyring)).returning();
   if (!row) throw new Error('insert returned no row');
-  return row;
+  return patientsEncrypted.open(keyring, row);
 }
 
-export async function updatePatientRow(tx: Executor, id: string, values: Partial<NewPatientRow>): Promise<PatientRow> {
+/** Many patients in one statement (demo practice, seeding); answers their ids in order. */
+export async function insertPatients(tx: Executor, values: NewPatientRow[], keyring: Keyring): Promise<string[]> {
+  if (values.length === 0) return [];
+  const rows = await tx
+    .insert(patients)
+    .values(values.map((v) => sealPatient(v, keyring)))
+    .returning({ id: patients.id });
+  return rows.map((r) => r.id);
+}
+
+/** The values with an id (the encrypted ones are bound to it, so it is chosen here) and the clinical text sealed. */
+function sealPatient(values: NewPatientRow, keyring: Keyring): NewPatientRow & { id: string } {
+  const id = values.id ?? randomUUID();
+  return { ...patientsEncrypted.seal(keyring, id, values), id };
+}
+
+export async function updatePatientRow(
+  tx: Executor,
+  id: string,
+  values: Partial<NewPatientRow>,
+  keyring: Keyring,
+): Promise<PatientRow> {
   const [row] = await tx
     .update(patients)
-    .set({ ...values, updatedAt: new Date() })
+    .set({ ...patientsEncrypted.seal(keyring, id, values), updatedAt: new Date() })
     .where(and(eq(patients.id, id), isNull(patients.deletedAt)))
     .returning();
   if (!row) throw new Error('update returned no row');
-  return row;
+  return patientsEncrypted.open(keyring, row);
 }
 
 export async function softDeletePatient(tx: Executor, id: string, deletedBy: string): Promise<void> {

@@ -13,6 +13,7 @@ import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts
 import type { Database, Executor } from '../db/client.ts';
 import { AppError, notFound, parseInput } from '../errors.ts';
 import { ERROR_CODES } from '@telehealth/shared';
+import type { Keyring } from '../keys/keyring.ts';
 import { CursorCodec } from './cursor.ts';
 import {
   countPatients,
@@ -37,10 +38,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class PatientsService {
   readonly #db: Database;
   readonly #cursors: CursorCodec;
+  readonly #keyring: Keyring;
 
-  constructor(options: { db: Database; secret: string }) {
+  constructor(options: { db: Database; secret: string; keyring: Keyring }) {
     this.#db = options.db;
     this.#cursors = new CursorCodec(options.secret);
+    this.#keyring = options.keyring;
   }
 
   async list(
@@ -52,13 +55,17 @@ export class PatientsService {
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
     // The page and its audit entry in one statement.
-    const page = await listPatientsPage(this.#db, {
-      scope,
-      filter,
-      after,
-      limit,
-      audit: this.#auditRecord(caller, 'PATIENT_VIEW', { page: after ? 'next' : 'first' }),
-    });
+    const page = await listPatientsPage(
+      this.#db,
+      {
+        scope,
+        filter,
+        after,
+        limit,
+        audit: this.#auditRecord(caller, 'PATIENT_VIEW', { page: after ? 'next' : 'first' }),
+      },
+      this.#keyring,
+    );
     return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
   }
 
@@ -71,7 +78,7 @@ export class PatientsService {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: PATIENT_MESSAGES.cannotViewOne });
     // The record and its audit entry in one statement.
     const row = UUID.test(id)
-      ? await findVisiblePatient(this.#db, id, scope, this.#auditRecord(caller, 'PATIENT_VIEW', {}))
+      ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, 'PATIENT_VIEW', {}))
       : undefined;
     if (row) return row;
     // Answered like a missing record; an existing one outside the caller's scope is recorded.
@@ -97,7 +104,7 @@ export class PatientsService {
       await this.#requireProvider(owner);
     }
     return this.#db.transaction(async (tx) => {
-      const row = await insertPatient(tx, { ...fields, isActive: isActive ?? true, ...ownership });
+      const row = await insertPatient(tx, { ...fields, isActive: isActive ?? true, ...ownership }, this.#keyring);
       await this.#audit(tx, caller, 'PATIENT_CREATE', [row.id], {});
       return row;
     });
@@ -120,7 +127,7 @@ export class PatientsService {
       values.ownerId = owner;
     }
     return this.#withVisiblePatient(caller, 'patient:update', id, scope, async (tx) => {
-      const row = await updatePatientRow(tx, id, values);
+      const row = await updatePatientRow(tx, id, values, this.#keyring);
       // Which fields changed, never their values: the audit trail is no second copy of the record.
       await this.#audit(tx, caller, 'PATIENT_UPDATE', [id], { fields: Object.keys(values).sort() });
       return row;
@@ -152,7 +159,7 @@ export class PatientsService {
     let outOfScope = false;
     try {
       return await this.#db.transaction(async (tx) => {
-        const row = isUuid ? await findVisiblePatient(tx, id, scope) : undefined;
+        const row = isUuid ? await findVisiblePatient(tx, id, scope, this.#keyring) : undefined;
         if (row) return await work(tx, row);
         outOfScope = isUuid && (await patientExists(tx, id));
         throw notFound(PATIENT_MESSAGES.notFound);

@@ -1,0 +1,88 @@
+import { getTableName } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { accessRequests, patients } from '../db/schema.ts';
+import type { Keyring } from './keyring.ts';
+
+/**
+ * The encrypted columns of one table, for its repository: `seal` encrypts the values about to be written,
+ * `open` makes a row read back readable. Each value is bound to its table, column and row id, so the row id
+ * must be known before an insert (repositories generate it).
+ *
+ * Every encrypted column also has a CHECK constraint `<table>_<column>_encrypted` (`IS NULL OR LIKE 'enc:%'`), so
+ * no code path can write plain text into it; the start-up check refuses to run without one.
+ */
+export class EncryptedColumns<Field extends string> {
+  readonly table: PgTable;
+  readonly tableName: string;
+  readonly idColumn: PgColumn;
+  readonly columns: readonly { field: Field; column: PgColumn; name: string; constraint: string }[];
+
+  constructor(table: PgTable, idColumn: PgColumn, columns: Record<Field, PgColumn>) {
+    this.table = table;
+    this.tableName = getTableName(table);
+    this.idColumn = idColumn;
+    this.columns = (Object.entries(columns) as [Field, PgColumn][]).map(([field, column]) => ({
+      field,
+      column,
+      name: column.name,
+      constraint: `${this.tableName}_${column.name}_encrypted`,
+    }));
+  }
+
+  /** A copy of `values` with every encrypted field that holds text encrypted for the row `id`. */
+  seal<T extends Partial<Record<Field, unknown>>>(keyring: Keyring, id: string, values: T): T {
+    const sealed: Record<string, unknown> = { ...values };
+    for (const { field, name } of this.columns) {
+      const value = sealed[field];
+      if (typeof value === 'string')
+        sealed[field] = keyring.encrypt(value, { table: this.tableName, column: name, id });
+    }
+    return sealed as T;
+  }
+
+  /**
+   * The row with its encrypted fields readable. Each is decrypted when first read (and then kept), so a list
+   * that shows no clinical text decrypts nothing; a value that fails throws EncryptedValueError at that read.
+   */
+  open<T extends { id: string } & Partial<Record<Field, unknown>>>(keyring: Keyring, row: T): T {
+    for (const { field, name } of this.columns) {
+      const stored = row[field];
+      if (typeof stored !== 'string') continue;
+      let plaintext: string | undefined;
+      Object.defineProperty(row, field, {
+        enumerable: true,
+        configurable: true,
+        get: () => (plaintext ??= keyring.decrypt(stored, { table: this.tableName, column: name, id: row.id })),
+      });
+    }
+    return row;
+  }
+
+  /** One stored value, decrypted now. */
+  decryptValue(keyring: Keyring, id: string, field: Field, stored: string): string {
+    const column = this.columns.find((c) => c.field === field);
+    if (!column) throw new Error(`${this.tableName}.${field} is not an encrypted column`);
+    return keyring.decrypt(stored, { table: this.tableName, column: column.name, id });
+  }
+}
+
+/** The patient's clinical free text. Names, e-mail and the rest stay plain: listing and searching need them. */
+export const patientsEncrypted = new EncryptedColumns(patients, patients.id, {
+  reasonForCare: patients.reasonForCare,
+  allergies: patients.allergies,
+  currentMedications: patients.currentMedications,
+  medicalHistory: patients.medicalHistory,
+  insurancePolicyNumber: patients.insurancePolicyNumber,
+});
+
+/** The stored form (JSON) and the administrator's reason for a decline. */
+export const accessRequestsEncrypted = new EncryptedColumns(accessRequests, accessRequests.id, {
+  form: accessRequests.form,
+  declineReason: accessRequests.declineReason,
+});
+
+/**
+ * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
+ * recordings and attachments add theirs here (and the CHECK constraints in their migration).
+ */
+export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [patientsEncrypted, accessRequestsEncrypted];
