@@ -7,8 +7,10 @@ import { createAuth, type Auth } from './auth/auth.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { InvitationsService } from './auth/invitations.service.ts';
 import { PasswordResetService } from './auth/password-reset.service.ts';
+import { auditAnchorsPath } from './audit/audit-anchors.ts';
+import { addJob } from './jobs/add-job.ts';
 import { JobQueue, type ExtraTask } from './jobs/queue.ts';
-import { crontab, taskHandlers } from './jobs/tasks.ts';
+import { AUDIT_SEAL_JOB_KEY, crontab, taskHandlers } from './jobs/tasks.ts';
 import { TwoFactorService } from './auth/two-factor.service.ts';
 import { MailService } from './mail/mail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
@@ -156,7 +158,14 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     jobs = new JobQueue({
       url,
       log,
-      handlers: taskHandlers({ db: database.db, authService, rateLimiter, mail }),
+      handlers: taskHandlers({
+        db: database.db,
+        authService,
+        rateLimiter,
+        mail,
+        log,
+        auditAnchorsFile: auditAnchorsPath(config.dataDir),
+      }),
       crontab,
       ...(options.extraTasks ? { extraTasks: options.extraTasks } : {}),
     });
@@ -165,6 +174,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     } else {
       await jobs.start();
       await mail.addMissingDeliveryJobs();
+      // The audit sealer runs from now on, rescheduling itself (one pending job whatever the instances).
+      await addJob(database.db, 'audit:seal', {}, { jobKey: AUDIT_SEAL_JOB_KEY, jobKeyMode: 'preserve_run_at' });
     }
     const twoFactor = new TwoFactorService({ auth, db: database.db, config, authService, secret });
     const opened = database;

@@ -6,12 +6,15 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
-import { anchorAuditChain, readAuditAnchors } from '../src/audit/audit-anchors.ts';
+import { parseCrontab } from 'graphile-worker';
+import { anchorAuditChain, auditAnchorsPath, readAuditAnchors } from '../src/audit/audit-anchors.ts';
 import { computeChecksum, sealAuditChain, verifyAuditTrail, type AuditAnchor } from '../src/audit/audit-chain.ts';
 import { appendAuditEntry, type AuditRecord } from '../src/audit/audit.repository.ts';
 import { connectDatabase, migrateDatabase, type Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema.ts';
 import { auditChain, auditEntries } from '../src/db/schema.ts';
+import { addJob } from '../src/jobs/add-job.ts';
+import { AUDIT_SEAL_JOB_KEY, crontab } from '../src/jobs/tasks.ts';
 import { createTestApp, createTestDatabase, sleep, TestClient, type TestApp } from './helpers.ts';
 
 const actor = { sessionId: 's1', userId: 'u1', userRole: 'provider', clientIp: '127.0.0.1', userAgent: 'test' };
@@ -362,6 +365,49 @@ describe('the sealer', () => {
     expect(order.map((l) => l.position)).toEqual(order.map((_, i) => i + 1));
     expect(new Set(order.map((l) => l.entryId)).size).toBe(97);
     expect((await verifyAuditTrail(db)).ok).toBe(true);
+  });
+});
+
+describe('the sealer and the anchors as jobs', () => {
+  it('seals committed entries by itself, without anyone asking', async () => {
+    const t = await createTestApp({}, { demo: false });
+    const db = t.runtime.database.db;
+    await Promise.all(Array.from({ length: 5 }, (_, i) => appendAuditEntry(db, record({ name: `job-${i}` }))));
+    // No sealAuditChain here: the runtime's queue runs the sealer, which keeps rescheduling itself.
+    while ((await unsealedCount(db)) > 0) await sleep(50);
+    expect(await verifyAuditTrail(db)).toMatchObject({ ok: true, positions: 5 });
+    const pending = await db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${AUDIT_SEAL_JOB_KEY}`,
+    );
+    expect(pending.rows[0]?.n).toBe(1);
+  });
+
+  it('anchors the head in DATA_DIR through the queue', async () => {
+    const t = await createTestApp({}, { demo: false });
+    const db = t.runtime.database.db;
+    await appendAuditEntry(db, record({ name: 'anchored' }));
+    while ((await unsealedCount(db)) > 0) await sleep(50);
+    await addJob(db, 'audit:anchor', {});
+    await t.runtime.jobs.drain();
+    const file = auditAnchorsPath(t.runtime.config.dataDir);
+    const head = await verifyAuditTrail(db);
+    expect(readAuditAnchors(file)?.anchors).toEqual([
+      { position: 1, checksum: head.head!.checksum, at: expect.any(String) as string },
+    ]);
+  });
+
+  it('runs the anchors every minute and restarts the sealer every minute if it stopped', () => {
+    const items = new Map(parseCrontab(crontab).map((item) => [item.identifier, item]));
+    expect(items.get('audit-anchor')).toMatchObject({ task: 'audit:anchor' });
+    expect(items.get('audit-seal')).toMatchObject({
+      task: 'audit:seal',
+      options: { jobKey: AUDIT_SEAL_JOB_KEY, jobKeyMode: 'preserve_run_at' },
+    });
+    for (const id of ['audit-anchor', 'audit-seal']) {
+      for (let minute = 0; minute < 60; minute++) {
+        expect(items.get(id)!.match({ min: minute, hour: 3, date: 14, month: 5, dow: 2 })).toBe(true);
+      }
+    }
   });
 });
 

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
@@ -31,11 +34,24 @@ export async function createTestDatabase(): Promise<string> {
   return url.toString();
 }
 
+let dataDir: string | undefined;
+
+/** A DATA_DIR of the test file's own (the audit anchors are written there), removed when the file is done. */
+function testDataDir(): string {
+  if (!dataDir) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-test-data-'));
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    dataDir = dir;
+  }
+  return dataDir;
+}
+
 /** The configuration of a test: like production, except for what `env` changes. */
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
+    DATA_DIR: testDataDir(),
     AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
     DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
     LOG_LEVEL: 'silent',

@@ -1,5 +1,8 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
+import { anchorAuditChain } from '../audit/audit-anchors.ts';
+import { sealAuditChain } from '../audit/audit-chain.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Database } from '../db/client.ts';
 import type { MailService } from '../mail/mail.service.ts';
@@ -30,6 +33,13 @@ export const taskPayloads = {
   'sessions:sweep': CronPayloadSchema,
   /** Forgets rate-limit hits older than any window. */
   'rate-limits:prune': CronPayloadSchema,
+  /**
+   * Links committed audit entries into the chain (decision 015), then runs again AUDIT_SEAL_INTERVAL_MS later
+   * under the job key AUDIT_SEAL_JOB_KEY; the runtime starts it and the crontab restarts it if it ever stops.
+   */
+  'audit:seal': CronPayloadSchema,
+  /** Appends the audit chain's head to DATA_DIR/audit-anchors.log and the log, when it moved. */
+  'audit:anchor': CronPayloadSchema,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -41,12 +51,23 @@ export type ParsedTaskPayload<N extends TaskName> = z.output<(typeof taskPayload
 export type TaskHandler<N extends TaskName> = (payload: ParsedTaskPayload<N>, helpers: JobHelpers) => Promise<void>;
 export type TaskHandlers = { [N in TaskName]: TaskHandler<N> };
 
+/** Tasks that add themselves again each time they run: always pending, so `drain()` does not wait for them. */
+export const SELF_RESCHEDULING_TASKS: readonly TaskName[] = ['audit:seal'];
+
+/** The sealer's pace: an entry is sealed within about this plus the queue's poll interval of its commit. */
+export const AUDIT_SEAL_INTERVAL_MS = 250;
+/** One pending sealer job across every instance. */
+export const AUDIT_SEAL_JOB_KEY = 'audit:seal';
+
 /** The services the handlers use; the runtime passes its own. */
 export interface TaskServices {
   db: Database;
   authService: AuthService;
   rateLimiter: RateLimiter;
   mail: MailService;
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
+  auditAnchorsFile: string;
 }
 
 export function taskHandlers(services: TaskServices): TaskHandlers {
@@ -63,6 +84,23 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     'rate-limits:prune': async () => {
       await services.rateLimiter.prune(services.db);
     },
+    'audit:seal': async (_payload, helpers) => {
+      try {
+        await sealAuditChain(services.db);
+      } catch (error) {
+        // The next run, a moment later, tries again: no retry of its own (a failed job would only pile up).
+        services.log.error({ err: error }, 'audit sealing failed');
+      } finally {
+        // By the database's clock, which every instance shares; the key keeps one pending job.
+        await helpers.query(
+          `SELECT graphile_worker.add_job('audit:seal', run_at => now() + $1 * interval '1 millisecond', job_key => $2)`,
+          [AUDIT_SEAL_INTERVAL_MS, AUDIT_SEAL_JOB_KEY],
+        );
+      }
+    },
+    'audit:anchor': async () => {
+      await anchorAuditChain(services.db, { file: services.auditAnchorsFile, log: services.log });
+    },
   };
 }
 
@@ -75,4 +113,7 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
 export const crontab = [
   '* * * * * sessions:sweep ?id=sessions-sweep&jobKey=cron:sessions-sweep&max=3',
   '17 * * * * rate-limits:prune ?id=rate-limits-prune&jobKey=cron:rate-limits-prune&max=3',
+  // A safety net: restarts the self-rescheduling sealer if it ever stopped, and leaves a pending one alone.
+  `* * * * * audit:seal ?id=audit-seal&jobKey=${AUDIT_SEAL_JOB_KEY}&jobKeyMode=preserve_run_at`,
+  '* * * * * audit:anchor ?id=audit-anchor&jobKey=cron:audit-anchor&max=3',
 ].join('\n');
