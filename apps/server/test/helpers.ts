@@ -34,16 +34,14 @@ export async function createTestDatabase(): Promise<string> {
   return url.toString();
 }
 
-let dataDir: string | undefined;
-
-/** A DATA_DIR of the test file's own (the audit anchors are written there), removed when the file is done. */
+/**
+ * A DATA_DIR of its own for each runtime, as each server instance has (the audit anchors are written there),
+ * removed when the file is done.
+ */
 function testDataDir(): string {
-  if (!dataDir) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-test-data-'));
-    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-    dataDir = dir;
-  }
-  return dataDir;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-test-data-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** The configuration of a test: like production, except for what `env` changes. */
