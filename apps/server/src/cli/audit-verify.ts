@@ -35,21 +35,23 @@ await withCliRuntime(async ({ config, database }) => {
     lines.push(`Audit chain BROKEN at position ${result.broken.position}${entry}: ${result.broken.reason}.`);
     lines.push(`  The ${count(result.broken.position - 1, 'position')} before it verified.`);
   } else if (result.head) {
-    lines.push(`Audit chain intact: ${count(result.positions, 'sealed entry', 'sealed entries')} verified.`);
+    lines.push(
+      `Audit chain: ${count(result.positions, 'sealed entry', 'sealed entries')}, each linked to the one before and matching its checksum.`,
+    );
   } else {
-    lines.push('Audit chain empty: nothing sealed yet.');
+    lines.push('Audit chain: empty, nothing sealed yet.');
   }
 
   lines.push(...notes);
-  if (result.anchors.problems.length > 0) {
-    lines.push(`${count(result.anchors.problems.length, 'anchor')} of ${result.anchors.checked} do NOT match:`);
-    for (const { anchor, reason } of result.anchors.problems) {
+  const { checked, problems, newest } = result.anchors;
+  if (problems.length > 0) {
+    lines.push(`Anchors: ${problems.length} of ${checked} do NOT match the chain:`);
+    for (const { anchor, reason } of problems) {
       lines.push(`  anchored ${anchor.at} at position ${anchor.position}: ${reason}.`);
     }
-  } else if (result.anchors.checked > 0) {
-    const newest = result.anchors.newest!;
+  } else if (newest) {
     lines.push(
-      `All ${count(result.anchors.checked, 'anchor')} match the chain (newest: position ${newest.position}, ${newest.at}).`,
+      `Anchors: ${checked === 1 ? 'the one anchor matches' : `all ${count(checked, 'anchor')} match`} the chain (newest: position ${newest.position}, ${newest.at}).`,
     );
   }
 
@@ -70,6 +72,7 @@ await withCliRuntime(async ({ config, database }) => {
           : ''),
     );
   }
+  lines.push(result.ok ? 'Audit trail verified.' : 'Audit trail does NOT verify: see above.');
 
   (result.ok ? console.log : console.error)(lines.join('\n'));
   return result.ok ? 0 : 1;
