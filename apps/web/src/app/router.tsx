@@ -63,6 +63,7 @@ export const routes: RouteObject[] = [
               { path: 'messages', lazy: placeholder('messages') },
               { path: 'profile', lazy: placeholder('profile') },
               { path: 'settings', lazy: placeholder('settings') },
+              { path: 'account/security', lazy: () => import('./routes/account-security.tsx') },
               {
                 path: 'admin',
                 Component: AdminRoute,

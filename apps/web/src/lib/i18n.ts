@@ -11,6 +11,7 @@ import patients from '../locales/en/patients.json';
 import providers from '../locales/en/providers.json';
 import publicSite from '../locales/en/public.json';
 import screens from '../locales/en/screens.json';
+import security from '../locales/en/security.json';
 import session from '../locales/en/session.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
@@ -29,6 +30,7 @@ export const englishResources = {
   public: publicSite,
   'access-review': accessReview,
   account,
+  security,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

@@ -28,6 +28,27 @@ export async function signIn(input: SignInInput): Promise<SignInResultData> {
   return data.signIn;
 }
 
+const CONFIRM_SIGN_IN_MUTATION = `mutation ConfirmSignIn($challengeResponse: String!) {
+  confirmSignIn(challengeResponse: $challengeResponse) { ${SIGN_IN_RESULT_FIELDS} }
+}`;
+
+/** The second step of a sign-in: a code from the authenticator app, or a recovery code. */
+export async function confirmSignIn(challengeResponse: string): Promise<SignInResultData> {
+  const data = await graphqlRequest(CONFIRM_SIGN_IN_MUTATION, z.object({ confirmSignIn: SignInResultSchema }), {
+    challengeResponse,
+  });
+  return data.confirmSignIn;
+}
+
+/** The steps after the password that the sign-in page carries out itself. */
+export type SecondStep = 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' | 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP';
+
+export function secondStepOf(result: SignInResultData): SecondStep | null {
+  return result.nextStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' || result.nextStep === 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP'
+    ? result.nextStep
+    : null;
+}
+
 /** Signs in as a seeded demo account (the server refuses outside demo mode). */
 export async function demoSignIn(email: string): Promise<SignInResultData> {
   const data = await graphqlRequest(DEMO_SIGN_IN_MUTATION, z.object({ demoSignIn: SignInResultSchema }), { email });

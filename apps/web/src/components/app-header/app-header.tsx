@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 
 import { BrandMark } from '../brand-mark.tsx';
-import { IconChevronDown, IconLogout, IconNotes, IconSettings, IconUser } from '../icons.tsx';
+import { IconChevronDown, IconLogout, IconNotes, IconSettings, IconShield, IconUser } from '../icons.tsx';
 import classes from './app-header.module.css';
 import { getHeaderIdentity } from './header-identity.ts';
 import { NAV_ITEMS } from './nav-items.ts';
@@ -98,6 +98,9 @@ export function AppHeader({
             </Menu.Item>
             <Menu.Item component={Link} to="/settings" leftSection={<IconSettings size={16} />}>
               {t('userMenu.settings')}
+            </Menu.Item>
+            <Menu.Item component={Link} to="/account/security" leftSection={<IconShield size={16} />}>
+              {t('userMenu.security')}
             </Menu.Item>
             <Menu.Item component={Link} to="/notes" leftSection={<IconNotes size={16} />}>
               {t('userMenu.clinicalNotes')}

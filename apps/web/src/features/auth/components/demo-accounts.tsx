@@ -2,7 +2,7 @@ import type { AppConfig } from '@telehealth/shared';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import type { SignInResultData } from '../../../lib/sign-in.ts';
+import type { SecondStep, SignInResultData } from '../../../lib/sign-in.ts';
 import { useSignInAttempt } from '../hooks/use-sign-in-attempt.ts';
 import classes from './login-page.module.css';
 import { Notice } from './notice.tsx';
@@ -11,13 +11,15 @@ export interface DemoAccountsProps {
   accounts: AppConfig['demoAccounts'];
   /** The server signed the person in: the page goes on (the buttons stay busy meanwhile). */
   onSignedIn: (result: SignInResultData) => void;
+  /** The account owes a second step (MFA_REQUIRED_ROLES applies to demo accounts too). */
+  onSecondStep: (step: SecondStep) => void;
 }
 
 /** One-click sign-in as each seeded demo account; rendered only when the server is in demo mode. */
-export function DemoAccounts({ accounts, onSignedIn }: DemoAccountsProps) {
+export function DemoAccounts({ accounts, onSignedIn, onSecondStep }: DemoAccountsProps) {
   const { t } = useTranslation(['auth', 'shared']);
   const headingId = useId();
-  const { attempt, run, failure } = useSignInAttempt(onSignedIn);
+  const { attempt, run, failure } = useSignInAttempt(onSignedIn, onSecondStep);
 
   if (accounts.length === 0) return null;
 

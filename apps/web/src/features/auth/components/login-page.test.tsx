@@ -1,4 +1,4 @@
-import { accountLockedMessage, MESSAGES, type CurrentUser } from '@telehealth/shared';
+import { accountLockedMessage, MESSAGES, TWO_FACTOR_MESSAGES, type CurrentUser } from '@telehealth/shared';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
@@ -27,6 +27,16 @@ function renderLogin(props: Partial<LoginPageProps> = {}) {
     />,
   );
   return { onSignedIn };
+}
+
+const CODE_STEP = 'CONFIRM_SIGN_IN_WITH_TOTP_CODE';
+const SETUP_STEP = 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP';
+
+/** Types an address and a password and presses Sign In. */
+function submitPassword() {
+  fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'patient@demo.test' } });
+  fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'DemoPass-2026!' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 }
 
 function signInResult(error: string) {
@@ -78,15 +88,113 @@ describe('LoginPage', () => {
   it('says when the account needs a sign-in step this page does not offer yet', async () => {
     mockGraphQL({
       SignIn: () => ({
-        signIn: { success: true, user: null, error: null, nextStep: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
+        signIn: {
+          success: false,
+          user: null,
+          error: MESSAGES.additionalStepsRequired,
+          nextStep: 'CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED',
+        },
       }),
     });
     const { onSignedIn } = renderLogin();
-    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'patient@demo.test' } });
-    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'DemoPass-2026!' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('CONFIRM_SIGN_IN_WITH_TOTP_CODE');
+    submitPassword();
+    expect((await screen.findByRole('alert')).textContent).toContain('CONFIRM_SIGN_IN_WITH_NEW_PASSWORD_REQUIRED');
     expect(onSignedIn).not.toHaveBeenCalled();
+  });
+
+  it('asks for the code of the authenticator app, says a wrong one and goes on with the right one', async () => {
+    let answer: unknown = { success: false, user: null, error: TWO_FACTOR_MESSAGES.invalidCode, nextStep: CODE_STEP };
+    const { calls } = mockGraphQL({
+      SignIn: () => ({
+        signIn: { success: false, user: null, error: MESSAGES.additionalStepsRequired, nextStep: CODE_STEP },
+      }),
+      ConfirmSignIn: () => ({ confirmSignIn: answer }),
+    });
+    const { onSignedIn } = renderLogin();
+    submitPassword();
+    const code = await screen.findByRole<HTMLInputElement>('textbox', { name: '6-digit code' });
+    expect(code.autocomplete).toBe('one-time-code');
+    expect(code.inputMode).toBe('numeric');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Two-factor sign-in');
+
+    // The shared schema checks the format first: nothing is sent.
+    fireEvent.change(code, { target: { value: '12ab' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText(TWO_FACTOR_MESSAGES.codeFormat)).toBeTruthy();
+    expect(calls.filter((c) => c.operationName === 'ConfirmSignIn')).toHaveLength(0);
+
+    fireEvent.change(code, { target: { value: '123 456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(TWO_FACTOR_MESSAGES.invalidCode);
+    expect(calls.find((c) => c.operationName === 'ConfirmSignIn')?.variables).toEqual({ challengeResponse: '123456' });
+
+    answer = { success: true, user: patient, error: null, nextStep: 'DONE' };
+    fireEvent.change(screen.getByRole('textbox', { name: '6-digit code' }), { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => {
+      expect(onSignedIn).toHaveBeenCalledWith(expect.objectContaining({ user: patient }));
+    });
+  });
+
+  it('takes a recovery code instead, and goes back to the password when the sign-in has expired', async () => {
+    const { calls } = mockGraphQL({
+      SignIn: () => ({
+        signIn: { success: false, user: null, error: MESSAGES.additionalStepsRequired, nextStep: CODE_STEP },
+      }),
+      ConfirmSignIn: () => ({
+        confirmSignIn: { success: false, user: null, error: TWO_FACTOR_MESSAGES.challengeExpired, nextStep: null },
+      }),
+    });
+    renderLogin();
+    submitPassword();
+    fireEvent.click(await screen.findByRole('button', { name: 'Use a recovery code instead' }));
+    const recovery = screen.getByRole('textbox', { name: 'Recovery code' });
+    fireEvent.change(recovery, { target: { value: 'abcde-12345' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(TWO_FACTOR_MESSAGES.challengeExpired);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Sign in to your account');
+    expect(calls.find((c) => c.operationName === 'ConfirmSignIn')?.variables).toEqual({
+      challengeResponse: 'abcde-12345',
+    });
+  });
+
+  it('sets up two-factor when the practice requires it, then shows the recovery codes once before going on', async () => {
+    const codes = Array.from({ length: 10 }, (_, i) => `code${i}-aaaaa`);
+    const { calls } = mockGraphQL({
+      SignIn: () => ({
+        signIn: { success: false, user: null, error: MESSAGES.additionalStepsRequired, nextStep: SETUP_STEP },
+      }),
+      StartTotpSetup: () => ({
+        startTotpSetup: {
+          secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+          otpauthUri:
+            'otpauth://totp/Test%20Practice:patient%40demo.test?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Test%20Practice',
+        },
+      }),
+      ConfirmTotpSetup: () => ({ confirmTotpSetup: { recoveryCodes: codes, user: patient } }),
+    });
+    const { onSignedIn } = renderLogin();
+    submitPassword();
+    const qr = await screen.findByRole<HTMLImageElement>(
+      'img',
+      { name: 'QR code for your authenticator app' },
+      { timeout: 10_000 },
+    );
+    expect(qr.src).toMatch(/^data:image\/svg\+xml/);
+    expect(screen.getByTestId('totp-secret').textContent).toBe('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
+
+    fireEvent.change(screen.getByRole('textbox', { name: '6-digit code' }), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Turn on two-factor sign-in' }));
+    const list = await screen.findByTestId('recovery-codes');
+    expect(list.querySelectorAll('li')).toHaveLength(10);
+    expect(calls.find((c) => c.operationName === 'ConfirmTotpSetup')?.variables).toEqual({ code: '123456' });
+
+    // Not before the person says the codes are saved.
+    const go = screen.getByRole<HTMLButtonElement>('button', { name: 'Continue' });
+    expect(go.disabled).toBe(true);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'I have saved my recovery codes' }));
+    fireEvent.click(go);
+    expect(onSignedIn).toHaveBeenCalledWith(expect.objectContaining({ user: patient, nextStep: 'DONE' }));
   });
 
   it('shows the password on request and says the session expired', () => {

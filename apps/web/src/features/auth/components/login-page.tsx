@@ -6,12 +6,14 @@ import { BrandMark } from '../../../components/brand-mark.tsx';
 import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { EmergencyBanner } from '../../../components/emergency-banner/index.ts';
 import { LanguageSwitcher } from '../../../components/public-site/language-switcher.tsx';
-import type { SignInResultData } from '../../../lib/sign-in.ts';
+import type { SecondStep, SignInResultData } from '../../../lib/sign-in.ts';
 import type { AccessRequestKind } from '../api/access-requests.ts';
 import { DemoAccounts } from './demo-accounts.tsx';
 import classes from './login-page.module.css';
 import { Notice } from './notice.tsx';
 import { SignInForm } from './sign-in-form.tsx';
+import { TotpCodeStep } from './totp-code-step.tsx';
+import { TotpSetupStep } from './totp-setup-step.tsx';
 
 // The request forms are most of the page's code and few visitors open them: loaded (with Mantine, which they
 // are built with, and their texts) when one is chosen, and already asked for when the pointer or the keyboard
@@ -100,7 +102,19 @@ type Mode = 'sign-in' | AccessRequestKind;
 export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail, onSignedIn }: LoginPageProps) {
   const { t } = useTranslation(['auth', 'shared']);
   const [mode, setMode] = useState<Mode>('sign-in');
+  // After a right password: the code, or setting up two-factor (the server's half-finished sign-in).
+  const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
+  // What ended a second step and sent the person back to the password (expired, locked).
+  const [restartNotice, setRestartNotice] = useState<string | null>(null);
   const brandLabel = t('brandHome', { practiceName });
+  const onSecondStep = (step: SecondStep) => {
+    setRestartNotice(null);
+    setSecondStep(step);
+  };
+  const onRestart = (message: string | null) => {
+    setSecondStep(null);
+    setRestartNotice(message);
+  };
 
   return (
     <div className={mode === 'sign-in' ? classes.page : classes.formPage}>
@@ -125,7 +139,15 @@ export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail
           <LanguageSwitcher />
         </div>
         <EmergencyBanner />
-        {mode === 'sign-in' ? (
+        {mode === 'sign-in' && secondStep ? (
+          <section className={classes.card} aria-labelledby="sign-in-heading">
+            {secondStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' ? (
+              <TotpCodeStep onSignedIn={onSignedIn} onRestart={onRestart} />
+            ) : (
+              <TotpSetupStep onSignedIn={onSignedIn} onRestart={onRestart} />
+            )}
+          </section>
+        ) : mode === 'sign-in' ? (
           <section className={classes.card} aria-labelledby="sign-in-heading">
             <div className={classes.stack}>
               <div>
@@ -134,13 +156,20 @@ export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail
                 </h1>
                 <p className={classes.subheading}>{t('subheading')}</p>
               </div>
-              {sessionEnded ? (
+              {sessionEnded && !restartNotice ? (
                 <Notice tone="info" title={t('sessionExpiredTitle')}>
                   {sessionEnded === 'expired' ? t('shared:messages.sessionExpired') : t('signedOutBody')}
                 </Notice>
               ) : null}
-              <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} />
-              {demoAccounts ? <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} /> : null}
+              {restartNotice ? (
+                <Notice tone="error" title={t('shared:messages.loginFailed')}>
+                  {restartNotice}
+                </Notice>
+              ) : null}
+              <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
+              {demoAccounts ? (
+                <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
+              ) : null}
               <p className={classes.divider}>{t('newHere')}</p>
               <div className={classes.twoColumns}>
                 {(['provider', 'patient'] as const).map((kind) => (

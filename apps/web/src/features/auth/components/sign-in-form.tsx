@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { IconEye, IconEyeOff } from '../../../components/icons.tsx';
-import type { SignInResultData } from '../../../lib/sign-in.ts';
+import type { SecondStep, SignInResultData } from '../../../lib/sign-in.ts';
 import { useSignInAttempt } from '../hooks/use-sign-in-attempt.ts';
 import type { SignInFieldErrors } from '../utils/sign-in-logic.ts';
 import classes from './login-page.module.css';
@@ -13,13 +13,15 @@ export interface SignInFormProps {
   initialEmail?: string | null | undefined;
   /** The server signed the person in: the page goes on (the form stays busy meanwhile). */
   onSignedIn: (result: SignInResultData) => void;
+  /** The password was right and a second step follows (the page shows it instead of the form). */
+  onSecondStep: (step: SecondStep) => void;
 }
 
-export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
+export function SignInForm({ initialEmail, onSignedIn, onSecondStep }: SignInFormProps) {
   const { t } = useTranslation(['auth', 'shared']);
   const id = useId();
   const [values, setValues] = useState({ email: initialEmail ?? '', password: '' });
-  const { attempt, run, say, failure } = useSignInAttempt(onSignedIn);
+  const { attempt, run, say, failure } = useSignInAttempt(onSignedIn, onSecondStep);
   const [fieldErrors, setFieldErrors] = useState<SignInFieldErrors>({});
   const [passwordShown, setPasswordShown] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -50,7 +52,7 @@ export function SignInForm({ initialEmail, onSignedIn }: SignInFormProps) {
 
   const result = attempt.state === 'answered' ? attempt.result : null;
   const failureText = failure(t('shared:messages.invalidCredentials'));
-  const pendingStep = result?.success && result.nextStep && result.nextStep !== 'DONE' ? result.nextStep : null;
+  const pendingStep = result?.nextStep && result.nextStep !== 'DONE' ? result.nextStep : null;
   const emailError = fieldErrors.email ? say(fieldErrors.email, t('email')) : null;
   const passwordError = fieldErrors.password ? say(fieldErrors.password, t('password')) : null;
   const busy = attempt.state === 'pending';

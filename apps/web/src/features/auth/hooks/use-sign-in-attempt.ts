@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import type { SignInResultData } from '../../../lib/sign-in.ts';
+import type { SecondStep, SignInResultData } from '../../../lib/sign-in.ts';
 import { loadSignInLogic, useSignInLogic, type SignInLogic } from './use-sign-in-logic.ts';
 
 export type SignInAttempt =
@@ -16,10 +16,14 @@ export type SignInAttempt =
 
 /**
  * One way of signing in (the form, the demo accounts) on the sign-in page: runs it once the sign-in logic has
- * arrived, goes on when the server signs the person in (the attempt then stays pending while the page leaves),
- * and says what went wrong in the page's language.
+ * arrived, goes on when the server signs the person in (the attempt then stays pending while the page leaves)
+ * or asks for a second step the page carries out (a code, setting up two-factor), and says what went wrong in
+ * the page's language.
  */
-export function useSignInAttempt(onSignedIn: (result: SignInResultData) => void) {
+export function useSignInAttempt(
+  onSignedIn: (result: SignInResultData) => void,
+  onSecondStep: (step: SecondStep) => void,
+) {
   const { t } = useTranslation(['auth', 'shared']);
   const logic = useSignInLogic();
   const [attempt, setAttempt] = useState<SignInAttempt>({ state: 'idle' });
@@ -37,8 +41,12 @@ export function useSignInAttempt(onSignedIn: (result: SignInResultData) => void)
         }
         sent.then(
           (result) => {
+            const step = loaded.secondStepOf(result);
             if (loaded.isSignedInResult(result)) onSignedIn(result);
-            else setAttempt({ state: 'answered', result });
+            else if (step) {
+              setAttempt({ state: 'idle' });
+              onSecondStep(step);
+            } else setAttempt({ state: 'answered', result });
           },
           (error: unknown) => {
             setAttempt({ state: 'failed', error });
@@ -64,7 +72,8 @@ export function useSignInAttempt(onSignedIn: (result: SignInResultData) => void)
       case 'failed':
         return logic ? logic.describeError(attempt.error) : t('shared:messages.unexpected');
       case 'answered':
-        if (attempt.result.success) return null;
+        // A step this page cannot carry out is said by its own notice (the form's).
+        if (attempt.result.success || attempt.result.nextStep) return null;
         return attempt.result.error ? say(attempt.result.error) : refusal;
       default:
         return null;

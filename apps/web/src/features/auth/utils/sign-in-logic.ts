@@ -1,11 +1,12 @@
 // What signing in needs beyond the page itself: the shared schema, the calls, and the wording of what the server
 // and the schema say. The sign-in page paints without it and loads it right after (hooks/use-sign-in-logic.ts):
 // the schema library is most of the page's code.
-import { SignInInputSchema, type SignInInput } from '@telehealth/shared';
+import { SignInInputSchema, TotpCodeSchema, TWO_FACTOR_MESSAGES, type SignInInput } from '@telehealth/shared';
 
 export { describeError } from '../../../lib/errors.ts';
-export { demoSignIn, isSignedInResult, signIn } from '../../../lib/sign-in.ts';
+export { confirmSignIn, demoSignIn, isSignedInResult, secondStepOf, signIn } from '../../../lib/sign-in.ts';
 export { translateMessage } from '../../../lib/translate-message.ts';
+export { TWO_FACTOR_MESSAGES };
 
 export type SignInFieldErrors = Partial<Record<keyof SignInInput, string>>;
 
@@ -22,4 +23,20 @@ export function validateSignIn(values: {
     if ((field === 'email' || field === 'password') && !errors[field]) errors[field] = issue.message;
   }
   return { ok: false, errors };
+}
+
+/**
+ * Checks a code typed at the second step: `totp` wants the app's 6 digits (spaces ignored), a recovery code only
+ * needs to be there (the server normalises it). Answers the value to send, or the message to show.
+ */
+export function validateSecondFactor(
+  value: string,
+  kind: 'totp' | 'recovery',
+): { ok: true; value: string } | { ok: false; error: string } {
+  if (kind === 'totp') {
+    const parsed = TotpCodeSchema.safeParse(value);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: TWO_FACTOR_MESSAGES.codeFormat };
+  }
+  const trimmed = value.trim();
+  return trimmed ? { ok: true, value: trimmed } : { ok: false, error: TWO_FACTOR_MESSAGES.codeRequired };
 }

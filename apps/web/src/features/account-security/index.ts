@@ -1,0 +1,1 @@
+export { SecurityScreen } from './components/security-screen.tsx';
