@@ -2,6 +2,7 @@ import { CurrentUserSchema } from '@telehealth/shared';
 import { z } from 'zod';
 
 import { graphqlRequest } from './graphql.ts';
+import { USER_FIELDS } from './sign-in.ts';
 
 // The two-factor calls and the few things both set-up screens need (the sign-in page's set-up step and the
 // app's security screen): no query cache, so the sign-in page can load this when its set-up step opens.
@@ -17,8 +18,6 @@ export type TotpSetupConfirmationData = z.infer<typeof TotpSetupConfirmationSche
 
 const TwoFactorStatusSchema = z.object({ enabled: z.boolean(), recoveryCodesRemaining: z.number() });
 export type TwoFactorStatusData = z.infer<typeof TwoFactorStatusSchema>;
-
-const USER_FIELDS = 'userId email name role source';
 
 /** A new key for the authenticator app (the signed-in user, or a sign-in that must set up two-factor). */
 export async function startTotpSetup(): Promise<TotpSetupData> {
