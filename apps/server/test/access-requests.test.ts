@@ -435,7 +435,8 @@ describe('reviewing access requests', () => {
       isActive: true,
     });
     expect(response.data?.approveAccessRequest.account).toBe(account?.id);
-    const [record] = await db.select().from(providers).where(eq(providers.accountId, account!.id));
+    // A provider has one id: the provider record's is the account's.
+    const [record] = await db.select().from(providers).where(eq(providers.id, account!.id));
     expect(record).toMatchObject({
       specialty: 'Neurology',
       experience: 6,

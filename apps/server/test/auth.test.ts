@@ -1,13 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, MESSAGES } from '@telehealth/shared';
-import { createAccount } from '../src/auth/accounts.ts';
 import { auditEntries, sessions, signInFailures, users } from '../src/db/schema.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const SIGN_IN =
   'mutation SignIn($email: String!, $password: String!) { signIn(email: $email, password: $password) { success error nextStep user { userId email name role source } } }';
-const system = { sessionId: null, userId: 'test', userRole: 'system', clientIp: null, userAgent: null };
 
 let t: TestApp;
 beforeAll(async () => {
@@ -83,12 +81,13 @@ describe('signIn', () => {
 
   it('locks an account after five failures in five minutes, refusing even the right password', async () => {
     const email = 'locked@demo.test';
-    await createAccount(
-      t.runtime.auth,
-      t.runtime.database.db,
-      { email, firstName: 'Lee', lastName: 'Locked', role: 'provider', password: DEMO_PASSWORD },
-      system,
-    );
+    await createTestAccount(t.runtime, {
+      email,
+      firstName: 'Lee',
+      lastName: 'Locked',
+      role: 'provider',
+      password: DEMO_PASSWORD,
+    });
     const client = new TestClient(t.app);
     for (let i = 1; i <= 4; i++) {
       expect((await client.signIn(email, `Wrong-${i}-Password!`)).error).toBe(MESSAGES.invalidCredentials);
@@ -112,12 +111,13 @@ describe('signIn', () => {
 
   it('gives nothing to an inactive account or one without a role', async () => {
     const db = t.runtime.database.db;
-    await createAccount(
-      t.runtime.auth,
-      db,
-      { email: 'inactive@demo.test', firstName: 'In', lastName: 'Active', role: 'patient', password: DEMO_PASSWORD },
-      system,
-    );
+    await createTestAccount(t.runtime, {
+      email: 'inactive@demo.test',
+      firstName: 'In',
+      lastName: 'Active',
+      role: 'patient',
+      password: DEMO_PASSWORD,
+    });
     await db.update(users).set({ isActive: false }).where(eq(users.email, 'inactive@demo.test'));
     const client = new TestClient(t.app);
     expect(await client.signIn('inactive@demo.test', DEMO_PASSWORD)).toMatchObject({
@@ -125,12 +125,13 @@ describe('signIn', () => {
       error: MESSAGES.accountDisabled,
     });
 
-    await createAccount(
-      t.runtime.auth,
-      db,
-      { email: 'norole@demo.test', firstName: 'No', lastName: 'Role', role: 'patient', password: DEMO_PASSWORD },
-      system,
-    );
+    await createTestAccount(t.runtime, {
+      email: 'norole@demo.test',
+      firstName: 'No',
+      lastName: 'Role',
+      role: 'patient',
+      password: DEMO_PASSWORD,
+    });
     await db.update(users).set({ role: null }).where(eq(users.email, 'norole@demo.test'));
     expect(await client.signIn('norole@demo.test', DEMO_PASSWORD)).toMatchObject({
       success: false,
@@ -147,12 +148,13 @@ describe('signIn', () => {
 
   it('ends a live session when its account is deactivated', async () => {
     const db = t.runtime.database.db;
-    await createAccount(
-      t.runtime.auth,
-      db,
-      { email: 'leaver@demo.test', firstName: 'Lea', lastName: 'Ver', role: 'provider', password: DEMO_PASSWORD },
-      system,
-    );
+    await createTestAccount(t.runtime, {
+      email: 'leaver@demo.test',
+      firstName: 'Lea',
+      lastName: 'Ver',
+      role: 'provider',
+      password: DEMO_PASSWORD,
+    });
     const client = new TestClient(t.app);
     await client.signIn('leaver@demo.test', DEMO_PASSWORD);
     expect(await client.me()).not.toBeNull();

@@ -5,10 +5,12 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import type { Role } from '@telehealth/shared';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
 import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
+import { createAccountWithPassword } from '../src/users/accounts.ts';
 
 const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
@@ -70,6 +72,28 @@ export async function openTestRuntime(
   const runtime = await openRuntime(testConfig(databaseUrl, env), silentLog, options);
   afterAll(() => runtime.close());
   return runtime;
+}
+
+const TEST_ACTOR = { sessionId: null, userId: 'test', userRole: 'system', clientIp: null, userAgent: null };
+
+/**
+ * Creates an account with a password through the product's one account-creation function; a provider account
+ * gets its provider record (specialty Psychiatry). Answers the account's id.
+ */
+export function createTestAccount(
+  runtime: Runtime,
+  account: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    role: Role;
+    password: string;
+    emailVerified?: boolean;
+  },
+): Promise<string> {
+  const { role, ...fields } = account;
+  const full = role === 'provider' ? { ...fields, role, provider: { specialty: 'Psychiatry' } } : { ...fields, role };
+  return createAccountWithPassword(runtime.auth, runtime.database.db, full, TEST_ACTOR);
 }
 
 export interface TestApp {

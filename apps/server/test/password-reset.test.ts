@@ -1,16 +1,14 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_RESET_MESSAGES } from '@telehealth/shared';
-import { createAccount } from '../src/auth/accounts.ts';
 import { accountTokens, auditEntries, mailOutbox, sessions, users } from '../src/db/schema.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken, resetCode } from './mail-helpers.ts';
 
 const REQUEST =
   'mutation ($email: String!, $locale: String) { requestPasswordReset(email: $email, locale: $locale) { success message } }';
 const RESET =
   'mutation ($token: String, $email: String, $code: String, $newPassword: String!) { resetPassword(token: $token, email: $email, code: $code, newPassword: $newPassword) { success message email } }';
-const SYSTEM = { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: null };
 const OLD = 'Original-Pass-1!';
 const NEW = 'Brand-New-Pass-2!';
 
@@ -20,12 +18,14 @@ const nextAddress = () => `10.2.0.${++counter}`;
 
 async function newAccount(role: 'provider' | 'patient' = 'patient', language?: 'es') {
   const email = `reset.${++counter}.${Math.random().toString(36).slice(2, 7)}@mail.example`;
-  const id = await createAccount(
-    t.runtime.auth,
-    t.runtime.database.db,
-    { email, firstName: 'Rita', lastName: 'Moreno', role, password: OLD, emailVerified: true },
-    SYSTEM,
-  );
+  const id = await createTestAccount(t.runtime, {
+    email,
+    firstName: 'Rita',
+    lastName: 'Moreno',
+    role,
+    password: OLD,
+    emailVerified: true,
+  });
   if (language) await t.runtime.database.db.update(users).set({ language }).where(eq(users.id, id));
   return { email, id };
 }

@@ -57,7 +57,7 @@ const CREATE = `mutation ($input: CreatePatientInput!) { createPatient(input: $i
 const UPDATE = `mutation ($input: UpdatePatientInput!) { updatePatient(input: $input) { ${PATIENT_FIELDS} } }`;
 const DELETE = 'mutation ($input: DeletePatientInput!) { deletePatient(input: $input) { id } }';
 const LIST_DOCTORS = '{ listDoctors(limit: 100) { items { id } nextToken } }';
-const CREATE_DOCTOR = 'mutation ($input: CreateDoctorInput!) { createDoctor(input: $input) { id owner } }';
+const CREATE_DOCTOR = 'mutation ($input: CreateDoctorInput!) { createDoctor(input: $input) { id } }';
 const LIST_REQUESTS = '{ listAccessRequests { items { id } nextToken } accessRequestCounts { new } }';
 const OUTBOX = '{ listOutbox(limit: 5) { items { id } nextToken } }';
 /** Every operation that manages another account: resend its invitation, reset its two-factor sign-in. */
@@ -227,7 +227,7 @@ beforeAll(async () => {
   const other = new TestClient(t.app);
   otherProviderId = (await other.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
   const admin = callers.get('admin')!.client;
-  const invited = await admin.gql<{ createDoctor: { owner: string } }>(CREATE_DOCTOR, {
+  const invited = await admin.gql<{ createDoctor: { id: string } }>(CREATE_DOCTOR, {
     input: {
       firstName: 'Invited',
       lastName: 'Later',
@@ -236,7 +236,7 @@ beforeAll(async () => {
       sendInvitation: false,
     },
   });
-  invitedAccountId = invited.data!.createDoctor.owner;
+  invitedAccountId = invited.data!.createDoctor.id;
 });
 
 describe('the permission matrix', () => {

@@ -1,8 +1,14 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, INVITATION_MESSAGES, INVITATION_VALID_HOURS, MESSAGES } from '@telehealth/shared';
-import { accessRequests, accountTokens, auditEntries, authAccounts, mailOutbox, users } from '../src/db/schema.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import {
+  DEMO_PASSWORD,
+  INVITATION_MESSAGES,
+  INVITATION_VALID_HOURS,
+  MESSAGES,
+  PROVIDER_MESSAGES,
+} from '@telehealth/shared';
+import { accessRequests, accountTokens, auditEntries, mailOutbox, users } from '../src/db/schema.ts';
+import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken } from './mail-helpers.ts';
 
 const DOCTOR = 'id firstName lastName email owner isActive invitationPending invitationExpiresAt';
@@ -164,26 +170,28 @@ describe('createDoctor invites the new provider', () => {
     expect((await visitor.signIn(doctor.email, 'Nadia-Later-2026!')).success).toBe(true);
   });
 
-  it('links an existing provider account, inviting it only while it has no password', async () => {
-    const db = t.runtime.database.db;
-    const withoutPassword = uniqueEmail('linked');
-    const withPassword = uniqueEmail('haspassword');
-    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
-    await db.insert(users).values([
-      { id: a, email: withoutPassword, name: 'Lin Ked', firstName: 'Lin', lastName: 'Ked', role: 'provider' },
-      { id: b, email: withPassword, name: 'Has Pass', firstName: 'Has', lastName: 'Pass', role: 'provider' },
-    ]);
-    await db
-      .insert(authAccounts)
-      .values({ id: crypto.randomUUID(), accountId: b, providerId: 'credential', userId: b, password: 'x:y' });
-
-    const linked = await addProvider({ email: withoutPassword });
-    expect(linked).toMatchObject({ owner: a, invitationPending: true });
-    expect(await mailsTo(withoutPassword)).toHaveLength(1);
-
-    const signedUp = await addProvider({ email: withPassword });
-    expect(signedUp).toMatchObject({ owner: b, invitationPending: false, invitationExpiresAt: null });
-    expect(await mailsTo(withPassword)).toHaveLength(0);
+  it('refuses an address that already has an account, creating and sending nothing', async () => {
+    // Every provider account comes with its provider record (one id for both), so there is nothing to link.
+    const existingProvider = await addProvider({ sendInvitation: false });
+    const patientEmail = uniqueEmail('patient');
+    await createTestAccount(t.runtime, {
+      email: patientEmail,
+      firstName: 'Pat',
+      lastName: 'Ient',
+      role: 'patient',
+      password: 'Pat-Ient-2026!',
+    });
+    for (const [email, message] of [
+      [existingProvider.email, PROVIDER_MESSAGES.alreadyProvider],
+      [patientEmail, PROVIDER_MESSAGES.emailTaken],
+    ] as const) {
+      const response = await admin.gql(CREATE, {
+        input: { firstName: 'Dup', lastName: 'Licate', email, specialty: 'Psychology' },
+      });
+      expect(response.errors?.[0]).toMatchObject({ message, extensions: { fieldErrors: { email: message } } });
+      expect(await mailsTo(email)).toHaveLength(0);
+    }
+    expect(existingProvider.id).toBe(existingProvider.owner);
   });
 
   it('shows the invitation state to administrators only', async () => {

@@ -1,5 +1,7 @@
+import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, PROVIDER_MESSAGES } from '@telehealth/shared';
+import { providers } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const CREATE =
@@ -90,7 +92,25 @@ describe('listDoctors', () => {
       ids.push(...response.data!.listDoctors.items.map((d) => d.id));
       nextToken = response.data!.listDoctors.nextToken;
     } while (nextToken);
-    expect(ids).toHaveLength(7);
+    // Every provider record: the two demo providers' (which came with their accounts) and the seven added here.
+    const [{ n } = { n: 0 }] = await t.runtime.database.db.select({ n: count() }).from(providers);
+    expect(n).toBe(9);
+    expect(ids).toHaveLength(n);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('one id per provider', () => {
+  it("is the provider's account id, and what a patient's owner holds", async () => {
+    const me = (await provider.me())!;
+    const listed = await provider.gql<{ listDoctors: { items: { id: string; owner: string }[] } }>(LIST, {
+      limit: 100,
+    });
+    expect(listed.data?.listDoctors.items.find((d) => d.id === me.userId)).toMatchObject({ owner: me.userId });
+    const created = await provider.gql<{ createPatient: { owner: string } }>(
+      'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { owner } }',
+      { input: { firstName: 'Ona', lastName: 'Ident', email: 'ona.ident@example.net', dateOfBirth: '1988-08-08' } },
+    );
+    expect(created.data?.createPatient.owner).toBe(me.userId);
   });
 });

@@ -10,12 +10,10 @@ import {
   TWO_FACTOR_MESSAGES,
   type Role,
 } from '@telehealth/shared';
-import { createAccount } from '../src/auth/accounts.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { auditEntries, sessions, twoFactors, users, verifications } from '../src/db/schema.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 
-const system = { sessionId: null, userId: 'test', userRole: 'system', clientIp: null, userAgent: null };
 const PASSWORD = 'Two-Factor-2026!';
 
 const CONFIRM_SIGN_IN =
@@ -61,12 +59,13 @@ beforeAll(async () => {
 
 async function newAccount(app: TestApp, role: Role = 'patient'): Promise<{ id: string; email: string }> {
   const email = `tf-${randomBytes(5).toString('hex')}@example.test`;
-  const id = await createAccount(
-    app.runtime.auth,
-    app.runtime.database.db,
-    { email, firstName: 'Toni', lastName: 'Factor', role, password: PASSWORD },
-    system,
-  );
+  const id = await createTestAccount(app.runtime, {
+    email,
+    firstName: 'Toni',
+    lastName: 'Factor',
+    role,
+    password: PASSWORD,
+  });
   return { id, email };
 }
 

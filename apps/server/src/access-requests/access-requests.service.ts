@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import {
   ACCESS_REQUEST_MESSAGES,
   ACCESS_REQUEST_RATE_LIMIT,
@@ -24,15 +23,16 @@ import type { Caller, PublicCaller } from '../access/caller.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { users } from '../db/schema.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
 import { CursorCodec } from '../patients/cursor.ts';
 import { insertPatient } from '../patients/patients.repository.ts';
-import { insertProvider, isProviderAccount } from '../providers/providers.repository.ts';
+import { isActiveProvider } from '../providers/providers.repository.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
+import { createAccount } from '../users/accounts.ts';
+import { findUserByEmail } from '../users/users.repository.ts';
 import {
   countAccessRequestsByStatus,
   findAccessRequest,
@@ -212,40 +212,32 @@ export class AccessRequestsService {
       const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
       if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
       if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
-      if (request.kind === 'patient' && (!ownerProviderId || !(await isProviderAccount(tx, ownerProviderId)))) {
+      if (request.kind === 'patient' && (!ownerProviderId || !(await isActiveProvider(tx, ownerProviderId)))) {
         throw badUserInput(validationFailedMessage([ACCESS_REQUEST_MESSAGES.chooseProvider]), {
           fieldErrors: { ownerProviderId: ACCESS_REQUEST_MESSAGES.chooseProvider },
         });
       }
-      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, request.email));
-      if (existing) throw badUserInput(ACCESS_REQUEST_MESSAGES.accountExists);
+      if (await findUserByEmail(tx, request.email)) throw badUserInput(ACCESS_REQUEST_MESSAGES.accountExists);
 
-      const role = request.kind;
-      const accountId = crypto.randomUUID();
-      await tx.insert(users).values({
-        id: accountId,
+      const person = {
         email: request.email,
-        name: `${request.firstName} ${request.lastName}`,
         firstName: request.firstName,
         lastName: request.lastName,
-        role,
-        language: request.language,
+        language: request.language === 'es' ? ('es' as const) : ('en' as const),
         emailVerified: false,
-      });
-      await this.#audit(tx, caller, 'ACCOUNT_CREATED', { accountId, role, accessRequestId: id });
+      };
+      const by = { actor: caller.actor, url: caller.operation, details: { accessRequestId: id } };
+      let accountId: string;
       if (request.kind === 'provider') {
         const form = request.form as ProviderAccessRequestForm;
-        const provider = await insertProvider(tx, {
-          accountId,
-          firstName: request.firstName,
-          lastName: request.lastName,
-          email: request.email,
+        const profile = {
           specialty: form.specialty,
           experience: experienceLowerBound(form.yearsOfExperience),
           phone: form.phone,
-        });
-        await this.#audit(tx, caller, 'PROVIDER_CREATE', { providerId: provider.id, accountId, accessRequestId: id });
+        };
+        ({ id: accountId } = await createAccount(tx, { ...person, role: 'provider', provider: profile }, by));
       } else {
+        ({ id: accountId } = await createAccount(tx, { ...person, role: 'patient' }, by));
         const form = request.form as PatientAccessRequestForm;
         const patient = await insertPatient(
           tx,
@@ -330,7 +322,7 @@ export class AccessRequestsService {
   }
 
   async #detail(tx: Executor, row: AccessRequestView): Promise<AccessRequestDetail> {
-    const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, row.email));
+    const account = await findUserByEmail(tx, row.email);
     const invitation = row.accountId
       ? ((await this.#invitations.states(tx, [row.accountId])).get(row.accountId) ?? null)
       : null;
@@ -340,8 +332,7 @@ export class AccessRequestsService {
   #audit(
     tx: Executor,
     caller: Caller,
-    event:
-      'ACCOUNT_CREATED' | 'PROVIDER_CREATE' | 'PATIENT_CREATE' | 'ACCESS_REQUEST_APPROVED' | 'ACCESS_REQUEST_DECLINED',
+    event: 'PATIENT_CREATE' | 'ACCESS_REQUEST_APPROVED' | 'ACCESS_REQUEST_DECLINED',
     details: Record<string, unknown>,
   ) {
     return appendAuditEntry(tx, { event, level: 'INFO', actor: caller.actor, url: caller.operation, details });

@@ -3,6 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import {
   accountLockedMessage,
   ChallengeResponseSchema,
+  hasPermission,
   isRole,
   isTotpCode,
   MESSAGES,
@@ -21,6 +22,7 @@ import { sessions, signInFailures, twoFactors, users } from '../db/schema.ts';
 import type { Auth } from './auth.ts';
 import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
 import { SignInChallenges, type CookieJar } from './sign-in-challenges.ts';
+import { findUserByEmail, findUserById, type UserRow } from '../users/users.repository.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -80,8 +82,6 @@ const failure = (error: string, nextStep: SignInStep | null = null): SignInResul
 
 /** A sign-in that needs one more step: the specification's wrapper "fails" with this message and the step. */
 const pendingStep = (nextStep: SignInStep): SignInResult => failure(MESSAGES.additionalStepsRequired, nextStep);
-
-type UserRow = typeof users.$inferSelect;
 
 /** An account whose password was right and that owes a second step (a code, or setting up two-factor). */
 export interface ChallengedAccount {
@@ -160,7 +160,7 @@ export class AuthService {
     const challenged = (body as { twoFactorRedirect?: unknown } | null)?.twoFactorRedirect === true;
     const token = hasToken(body) ? body.token : null;
     if (!challenged && !token) throw new Error('better-auth answered a sign-in with neither a session nor a challenge');
-    const [row] = await this.#db.select().from(users).where(eq(users.email, email)).limit(1);
+    const row = await findUserByEmail(this.#db, email);
     if (!row || !row.isActive || !isRole(row.role)) {
       if (token) await this.#db.delete(sessions).where(eq(sessions.token, token));
       // A challenge the plugin may have opened goes too; its cookie is not passed on.
@@ -211,7 +211,7 @@ export class AuthService {
   ): Promise<SignInOutcome> {
     const cookies = meta.cookies ?? {};
     const challenge = await this.#challenges.findCodeChallenge(cookies);
-    const [row] = challenge ? await this.#db.select().from(users).where(eq(users.id, challenge.userId)).limit(1) : [];
+    const row = challenge ? await findUserById(this.#db, challenge.userId) : undefined;
     if (!challenge || !row) {
       return {
         result: failure(TWO_FACTOR_MESSAGES.challengeExpired),
@@ -313,7 +313,7 @@ export class AuthService {
   async setupChallengeAccount(meta: RequestMeta): Promise<ChallengedAccount | null> {
     const challenge = await this.#challenges.findSetupChallenge(meta.cookies ?? {});
     if (!challenge) return null;
-    const [row] = await this.#db.select().from(users).where(eq(users.id, challenge.userId)).limit(1);
+    const row = await findUserById(this.#db, challenge.userId);
     if (!row || !row.isActive || !isRole(row.role)) return null;
     return { id: row.id, email: row.email, role: row.role };
   }
@@ -323,7 +323,7 @@ export class AuthService {
    * session starts. Answers the sign-in result and the cookies to set.
    */
   async completeSetupSignIn(account: ChallengedAccount, meta: RequestMeta): Promise<SignInOutcome> {
-    const [row] = await this.#db.select().from(users).where(eq(users.id, account.id)).limit(1);
+    const row = await findUserById(this.#db, account.id);
     if (!row) throw new Error('the account of a set-up challenge disappeared');
     const ctx = await this.#auth.$context;
     const session = await ctx.internalAdapter.createSession(row.id, false, {
@@ -417,7 +417,8 @@ export class AuthService {
     await this.#db.transaction(async (tx) => {
       await tx.delete(signInFailures).where(eq(signInFailures.email, email));
       await appendAuditEntry(tx, {
-        event: user.role === 'admin' ? 'ADMIN_LOGIN' : 'LOGIN',
+        // An administrative sign-in: an account that manages other accounts.
+        event: hasPermission(user.role, 'user:manage:any') ? 'ADMIN_LOGIN' : 'LOGIN',
         level: 'INFO',
         actor: {
           sessionId: created?.id ?? null,
@@ -614,10 +615,7 @@ export class AuthService {
       actor?: AuditActor;
     } = { reason: 'invalid credentials', event: 'FAILED_LOGIN' },
   ): Promise<string> {
-    const [account] = await this.#db
-      .select({ id: users.id, role: users.role })
-      .from(users)
-      .where(eq(users.email, email));
+    const account = await findUserByEmail(this.#db, email);
     const actor = what.actor ?? {
       ...actorFor(null, meta),
       userId: account?.id ?? 'anonymous',

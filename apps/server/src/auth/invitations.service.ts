@@ -20,6 +20,7 @@ import { invitationMail } from '../mail/templates.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { findTokenByLink, issueAccountToken, markTokenUsed, tokenState } from './account-tokens.ts';
 import type { Auth } from './auth.ts';
+import { findUserById } from '../users/users.repository.ts';
 import { hashPassword, hasPassword, storePasswordHash } from './passwords.ts';
 
 /** Failed link and code attempts (unknown token, wrong code) per client address share one bucket. */
@@ -152,7 +153,7 @@ export class InvitationsService {
     const state = tokenState(row);
     if (state !== 'valid')
       return { status: state === 'revoked' ? 'invalid' : state, email: null, expiresAt: row.expiresAt };
-    const [user] = await this.#db.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+    const user = await findUserById(this.#db, row.userId);
     return { status: 'valid', email: user?.email ?? null, expiresAt: row.expiresAt };
   }
 
@@ -194,10 +195,7 @@ export class InvitationsService {
         });
         return { ok: false as const, reason };
       }
-      const [user] = await tx
-        .select({ email: users.email, role: users.role })
-        .from(users)
-        .where(eq(users.id, row.userId));
+      const user = await findUserById(tx, row.userId);
       await storePasswordHash(tx, row.userId, hash);
       await markTokenUsed(tx, row.id);
       await appendAuditEntry(tx, {
@@ -220,7 +218,7 @@ export class InvitationsService {
   async send(caller: Caller, accountId: string): Promise<{ expiresAt: Date }> {
     await authorize(this.#db, caller, 'user:manage', { details: { accountId } });
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId);
-    const [user] = isUuid ? await this.#db.select().from(users).where(eq(users.id, accountId)) : [];
+    const user = isUuid ? await findUserById(this.#db, accountId) : undefined;
     if (!user) throw notFound(INVITATION_MESSAGES.accountNotFound);
     if (!user.isActive || !isRole(user.role)) throw badUserInput('This account is not active');
     if (await hasPassword(this.#db, user.id)) throw badUserInput(INVITATION_MESSAGES.alreadyHasPassword);

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   isRole,
   PASSWORD_RESET_MAX_CODE_ATTEMPTS,
@@ -12,7 +12,7 @@ import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { PublicCaller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { sessions, signInFailures, users } from '../db/schema.ts';
+import { sessions, signInFailures } from '../db/schema.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { passwordResetMail } from '../mail/templates.ts';
@@ -30,6 +30,7 @@ import {
 } from './account-tokens.ts';
 import type { Auth } from './auth.ts';
 import { TOKEN_FAILURE_BUCKET } from './invitations.service.ts';
+import { findUserByEmail, findUserById } from '../users/users.repository.ts';
 import { hashPassword, storePasswordHash } from './passwords.ts';
 
 const REQUEST_BY_ADDRESS = 'password-reset-request:address';
@@ -75,7 +76,7 @@ export class PasswordResetService {
         const wait = await this.#limiter.consume(tx, bucket, key, limit);
         if (wait > 0) return { bucket, wait };
       }
-      const [account] = await tx.select().from(users).where(eq(users.email, email));
+      const account = await findUserByEmail(tx, email);
       const eligible = account && account.isActive && isRole(account.role);
       if (eligible) {
         const { id, token, code } = await issueAccountToken(tx, {
@@ -155,10 +156,7 @@ export class PasswordResetService {
         return { ok: false as const, reason };
       }
       const row = found.row;
-      const [account] = await tx
-        .select({ email: users.email, role: users.role })
-        .from(users)
-        .where(eq(users.id, row.userId));
+      const account = await findUserById(tx, row.userId);
       await storePasswordHash(tx, row.userId, hash);
       await markTokenUsed(tx, row.id);
       // A pending invitation would set the password again: the reset supersedes it.
@@ -191,10 +189,7 @@ export class PasswordResetService {
     if (data.token)
       return { row: await findTokenByLink(tx, 'password_reset', data.token, { lock: true }), codeOk: true };
     if (!data.email || !data.code) return { row: undefined, codeOk: false };
-    const [account] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, data.email), eq(users.isActive, true)));
+    const account = await findUserByEmail(tx, data.email, { activeOnly: true });
     if (!account) return { row: undefined, codeOk: false };
     const row = await findLatestOpenToken(tx, 'password_reset', account.id);
     return { row, codeOk: row ? codeMatches(this.#secret, row, data.code) : false };

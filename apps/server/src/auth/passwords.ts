@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { authAccounts, users } from '../db/schema.ts';
+import { authAccounts } from '../db/schema.ts';
+import { markEmailVerified } from '../users/users.repository.ts';
 import type { Auth } from './auth.ts';
 
 /** better-auth's hasher (scrypt): run before the transaction, since it takes a noticeable moment. */
@@ -18,12 +19,15 @@ export async function storePasswordHash(tx: Executor, userId: string, hash: stri
     .set({ password: hash, updatedAt: new Date() })
     .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, 'credential')))
     .returning({ id: authAccounts.id });
-  if (updated.length === 0) {
-    await tx
-      .insert(authAccounts)
-      .values({ id: crypto.randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash });
-  }
-  await tx.update(users).set({ emailVerified: true, updatedAt: new Date() }).where(eq(users.id, userId));
+  if (updated.length === 0) await insertCredential(tx, userId, hash);
+  await markEmailVerified(tx, userId);
+}
+
+/** The credential better-auth checks at sign-in: the account's password hash. */
+export async function insertCredential(tx: Executor, userId: string, hash: string): Promise<void> {
+  await tx
+    .insert(authAccounts)
+    .values({ id: crypto.randomUUID(), accountId: userId, providerId: 'credential', userId, password: hash });
 }
 
 /** True when the account can sign in with a password already. */

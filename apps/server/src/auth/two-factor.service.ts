@@ -24,6 +24,7 @@ import { badUserInput, notFound, parseInput, unauthenticated } from '../errors.t
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { rateLimited } from '../rate-limit/rate-limiter.ts';
+import { findUserById, setTwoFactorEnabled } from '../users/users.repository.ts';
 import {
   actorFor,
   type ActiveSession,
@@ -186,7 +187,7 @@ export class TwoFactorService {
         .where(and(eq(twoFactors.id, row.id), eq(twoFactors.verified, false), eq(twoFactors.secret, row.secret)))
         .returning({ id: twoFactors.id });
       if (updated.length === 0) return false;
-      await tx.update(users).set({ twoFactorEnabled: true, updatedAt: new Date() }).where(eq(users.id, account.id));
+      await setTwoFactorEnabled(tx, account.id, true);
       await appendAuditEntry(tx, {
         event: 'TWO_FACTOR_ENABLED',
         level: 'INFO',
@@ -242,7 +243,7 @@ export class TwoFactorService {
 
     await this.#db.transaction(async (tx) => {
       await tx.delete(twoFactors).where(eq(twoFactors.userId, user.id));
-      await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, user.id));
+      await setTwoFactorEnabled(tx, user.id, false);
       await appendAuditEntry(tx, {
         event: 'TWO_FACTOR_DISABLED',
         level: 'WARNING',
@@ -263,20 +264,16 @@ export class TwoFactorService {
     await authorize(this.#db, caller, 'user:manage', { details: { accountId } });
     if (!UUID.test(accountId)) throw notFound(TWO_FACTOR_MESSAGES.accountNotFound);
     const found = await this.#db.transaction(async (tx) => {
-      const [account] = await tx
-        .select({ id: users.id, role: users.role, enabled: users.twoFactorEnabled })
-        .from(users)
-        .where(eq(users.id, accountId))
-        .for('update');
+      const account = await findUserById(tx, accountId, { lock: true });
       if (!account) return false;
       await tx.delete(twoFactors).where(eq(twoFactors.userId, accountId));
-      await tx.update(users).set({ twoFactorEnabled: false, updatedAt: new Date() }).where(eq(users.id, accountId));
+      await setTwoFactorEnabled(tx, accountId, false);
       await appendAuditEntry(tx, {
         event: 'TWO_FACTOR_RESET',
         level: 'WARNING',
         actor: caller.actor,
         url: caller.operation,
-        details: { accountId, accountRole: account.role, wasEnabled: account.enabled },
+        details: { accountId, accountRole: account.role, wasEnabled: account.twoFactorEnabled },
       });
       return true;
     });

@@ -2,7 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { EmailSchema, PasswordSchema } from '@telehealth/shared';
-import { createAccount, findAccountIdByEmail } from '../auth/accounts.ts';
+import { createAccountWithPassword } from '../users/accounts.ts';
+import { findUserByEmail } from '../users/users.repository.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
 const USAGE = 'Usage: npm run create-admin -- --email ADDRESS [--first-name NAME] [--last-name NAME] [--ask-password]';
@@ -43,12 +44,12 @@ async function askPassword(): Promise<string> {
 }
 
 await withCliRuntime(async ({ auth, database }) => {
-  if (await findAccountIdByEmail(database.db, email.data)) {
+  if (await findUserByEmail(database.db, email.data)) {
     console.error(`An account with the email ${email.data} already exists.`);
     return 1;
   }
   const password = values['ask-password'] ? await askPassword() : oneTimePassword();
-  await createAccount(
+  await createAccountWithPassword(
     auth,
     database.db,
     {

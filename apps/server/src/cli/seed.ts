@@ -1,13 +1,12 @@
 import { parseArgs } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
-import { patients, users } from '../db/schema.ts';
+import { patients, providers } from '../db/schema.ts';
 import { createRandom, generatePatient } from '../demo/practice-data.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
-const USAGE =
-  'Usage: npm run seed -- --patients COUNT   (adds COUNT invented patients, spread over the provider accounts)';
+const USAGE = 'Usage: npm run seed -- --patients COUNT   (adds COUNT invented patients, spread over the providers)';
 const BATCH = 2000;
 
 const { values } = parseArgs({ options: { patients: { type: 'string' } } });
@@ -19,7 +18,7 @@ if (!Number.isInteger(count) || count < 1 || count > 5_000_000) {
 
 await withCliRuntime(async ({ database, keyring }) => {
   const db = database.db;
-  const owners = (await db.select({ id: users.id }).from(users).where(eq(users.role, 'provider'))).map((r) => r.id);
+  const owners = (await db.select({ id: providers.id }).from(providers)).map((r) => r.id);
   const [{ existing } = { existing: 0 }] = await db.select({ existing: sql<number>`count(*)::int` }).from(patients);
   const random = createRandom(existing + 1);
   const actor = { sessionId: null, userId: 'cli', userRole: 'system', clientIp: null, userAgent: 'seed' };
@@ -42,6 +41,6 @@ await withCliRuntime(async ({ database, keyring }) => {
     process.stdout.write(`\rSeeded ${done + size} of ${count} patients`);
   }
   await db.execute(sql`ANALYZE patients`);
-  console.log(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s, over ${owners.length} provider account(s).`);
+  console.log(`\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s, over ${owners.length} provider(s).`);
   return 0;
 });

@@ -192,12 +192,14 @@ export const auditChain = pgTable('audit_chain', {
   sealedAt: timestamp('sealed_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Providers (the specification's Doctor), each linked to a provider account. */
+/**
+ * Providers (the specification's Doctor): the directory record of a provider account. A provider has one id,
+ * their account's: `id` is the account's id, and every table that names a provider (a patient's primary
+ * provider, and later appointments and notes) references it. Decision 020.
+ */
 export const providers = pgTable('providers', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  accountId: uuid('account_id')
-    .notNull()
-    .unique()
+  id: uuid('id')
+    .primaryKey()
     .references(() => users.id),
   firstName: text('first_name').notNull(),
   lastName: text('last_name').notNull(),
@@ -211,7 +213,8 @@ export const providers = pgTable('providers', {
 });
 
 /**
- * Patients. `ownerId` is the primary provider's account; `accountId` links the patient's own account.
+ * Patients. `ownerId` is the primary provider (a provider's id, which is their account's); `accountId` links
+ * the patient's own account.
  * Deleting sets `deletedAt`: the record disappears from every screen but is kept for the retention period.
  * The clinical free text (reason for care, allergies, medications, history, policy number) is stored encrypted
  * (`keys/encrypted-columns.ts`, decision 016); a CHECK constraint refuses plain text there.
@@ -238,7 +241,7 @@ export const patients = pgTable(
     allergies: text('allergies'),
     currentMedications: text('current_medications'),
     medicalHistory: text('medical_history'),
-    ownerId: uuid('owner_id').references(() => users.id),
+    ownerId: uuid('owner_id').references(() => providers.id),
     accountId: uuid('account_id').references(() => users.id),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by').references(() => users.id),

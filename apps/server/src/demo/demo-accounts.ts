@@ -1,8 +1,9 @@
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@telehealth/shared';
 import type { AuditActor } from '../audit/audit.repository.ts';
-import { createAccount, findAccountIdByEmail } from '../auth/accounts.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Database } from '../db/client.ts';
+import { createAccountWithPassword, type NewAccount, type ProviderProfile } from '../users/accounts.ts';
+import { findUserByEmail } from '../users/users.repository.ts';
 
 const SYSTEM_ACTOR: AuditActor = {
   sessionId: null,
@@ -12,11 +13,34 @@ const SYSTEM_ACTOR: AuditActor = {
   userAgent: null,
 };
 
-/** Creates the demo accounts that do not exist yet; safe to run at every start. */
+type DemoProviderEmail = Extract<(typeof DEMO_ACCOUNTS)[number], { role: 'provider' }>['email'];
+
+/** The demo providers' directory records (every demo provider account has one). */
+const DEMO_PROVIDER_PROFILES: Record<DemoProviderEmail, ProviderProfile> = {
+  'provider@demo.test': {
+    specialty: 'Psychiatry',
+    experience: 14,
+    bio: 'Adult psychiatrist focused on mood disorders and measurement-based care.',
+    phone: '(503) 555-0142',
+  },
+  'provider2@demo.test': {
+    specialty: 'Psychology',
+    experience: 8,
+    bio: 'Clinical psychologist offering cognitive behavioural therapy for anxiety and ADHD.',
+    phone: '(503) 555-0187',
+  },
+};
+
+/** Creates the demo accounts that do not exist yet (a provider with its provider record); safe at every start. */
 export async function ensureDemoAccounts(auth: Auth, db: Database): Promise<void> {
-  for (const account of DEMO_ACCOUNTS) {
-    if (await findAccountIdByEmail(db, account.email)) continue;
-    await createAccount(auth, db, { ...account, password: DEMO_PASSWORD, emailVerified: true }, SYSTEM_ACTOR);
+  for (const { label: _label, ...account } of DEMO_ACCOUNTS) {
+    if (await findUserByEmail(db, account.email)) continue;
+    const provider: ProviderProfile | undefined = (DEMO_PROVIDER_PROFILES as Record<string, ProviderProfile>)[
+      account.email
+    ];
+    // The profiles are keyed by the demo providers' addresses, so a provider account always gets its record.
+    const demo = { ...account, provider } as NewAccount;
+    await createAccountWithPassword(auth, db, { ...demo, password: DEMO_PASSWORD, emailVerified: true }, SYSTEM_ACTOR);
   }
 }
 

@@ -1,32 +1,19 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { DEMO_ACCOUNTS } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { patients, providers, users } from '../db/schema.ts';
+import { patients } from '../db/schema.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
+import { findUserByEmail } from '../users/users.repository.ts';
 import { createRandom, generatePatient } from './practice-data.ts';
 
 const DEMO_PATIENT_COUNT = 40;
 
-const PROVIDER_PROFILES: Record<string, { specialty: string; experience: number; bio: string; phone: string }> = {
-  'provider@demo.test': {
-    specialty: 'Psychiatry',
-    experience: 14,
-    bio: 'Adult psychiatrist focused on mood disorders and measurement-based care.',
-    phone: '(503) 555-0142',
-  },
-  'provider2@demo.test': {
-    specialty: 'Psychology',
-    experience: 8,
-    bio: 'Clinical psychologist offering cognitive behavioural therapy for anxiety and ADHD.',
-    phone: '(503) 555-0187',
-  },
-};
-
 /**
- * A believable practice for demo mode: provider records for the demo providers, about 40 patients spread
- * over them, and the demo patient account linked to its own record. Runs once (when no patient exists).
+ * A believable practice for demo mode: about 40 patients spread over the demo providers (whose provider records
+ * came with their accounts) and the demo patient account linked to its own record. Runs once (when no patient
+ * exists).
  */
 export async function ensureDemoPractice(db: Database, keyring: Keyring): Promise<void> {
   await db.transaction(async (tx) => {
@@ -34,17 +21,8 @@ export async function ensureDemoPractice(db: Database, keyring: Keyring): Promis
     await tx.execute(sql`SELECT pg_advisory_xact_lock(727003)`);
     const accounts = new Map<string, string>();
     for (const account of DEMO_ACCOUNTS) {
-      const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.email, account.email));
+      const row = await findUserByEmail(tx, account.email);
       if (row) accounts.set(account.email, row.id);
-    }
-    for (const [email, profile] of Object.entries(PROVIDER_PROFILES)) {
-      const accountId = accounts.get(email);
-      const demo = DEMO_ACCOUNTS.find((a) => a.email === email);
-      if (!accountId || !demo) continue;
-      await tx
-        .insert(providers)
-        .values({ accountId, firstName: demo.firstName, lastName: demo.lastName, email, ...profile })
-        .onConflictDoNothing({ target: providers.accountId });
     }
 
     const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(patients);

@@ -275,7 +275,7 @@ builder.mutationFields((t) => ({
   approveAccessRequest: t.field({
     type: AccessRequestRef,
     description:
-      'Administrators. Creates the account (role from the request) and its provider or patient record, and e-mails an invitation. A patient request needs ownerProviderId: the provider account that will own the record.',
+      'Administrators. Creates the account (role from the request) and its provider or patient record, and e-mails an invitation. A patient request needs ownerProviderId: the id of the provider (a Doctor id) who will own the record.',
     args: { id: t.arg.id({ required: true }), ownerProviderId: t.arg.id() },
     resolve: (_root, args, ctx) =>
       ctx.accessRequests.approve(callerOf(ctx, 'approveAccessRequest'), {

@@ -15,7 +15,11 @@ const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
     isActive: t.exposeBoolean('isActive'),
     createdAt: t.string({ resolve: (p) => p.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (p) => p.updatedAt.toISOString() }),
-    owner: t.id({ nullable: true, description: "The primary provider's account id.", resolve: (p) => p.ownerId }),
+    owner: t.id({
+      nullable: true,
+      description: "The primary provider's id (a Doctor's id).",
+      resolve: (p) => p.ownerId,
+    }),
     // Resolvers, not exposeString: the clinical text is decrypted when first read and a damaged value throws there;
     // graphql-jit reads exposed fields inline, outside its error handling, where a throw would hang the request.
     ...Object.fromEntries(
@@ -45,7 +49,9 @@ const patientInputFields = (t: Parameters<Parameters<typeof builder.inputType>[1
   email: t.string(),
   dateOfBirth: t.string({ description: 'YYYY-MM-DD' }),
   isActive: t.boolean(),
-  owner: t.id({ description: "The primary provider's account id (administrators only)." }),
+  owner: t.id({
+    description: "The primary provider's id (a Doctor's id); naming another than yourself takes the any scope.",
+  }),
   ...Object.fromEntries(PATIENT_OPTIONAL_TEXT_FIELDS.map((name) => [name, t.string()])),
 });
 
@@ -117,7 +123,10 @@ const DoctorRef = builder.objectRef<ProviderView>('Doctor').implement({
     isActive: t.exposeBoolean('isActive'),
     createdAt: t.string({ resolve: (d) => d.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (d) => d.updatedAt.toISOString() }),
-    owner: t.id({ description: "The provider's account id.", resolve: (d) => d.accountId }),
+    owner: t.id({
+      description: "The provider's account id, which is the provider's id: what a patient's `owner` holds.",
+      resolve: (d) => d.id,
+    }),
     invitationPending: t.boolean({
       nullable: true,
       description:

@@ -1,15 +1,16 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { MAX_PAGE_SIZE, PAGE_SIZE, type Locale } from '@telehealth/shared';
+import { MAX_PAGE_SIZE, PAGE_SIZE, rolesWith, type Locale } from '@telehealth/shared';
 import { authorize, refuse } from '../access/authorize.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { mailOutbox, users } from '../db/schema.ts';
+import { mailOutbox } from '../db/schema.ts';
 import { addJob } from '../jobs/add-job.ts';
 import { CursorCodec } from '../patients/cursor.ts';
+import { findActiveUsersWithRoles } from '../users/users.repository.ts';
 import type { MailContent, MailContext, MailKind } from './templates.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -130,14 +131,14 @@ export class MailService {
     for (const { id } of undelivered) await this.#addDeliveryJob(this.#db, id, 'unsafe_dedupe');
   }
 
-  /** Where notifications for administrators go: ADMIN_EMAIL, else every active administrator account. */
+  /**
+   * Where notifications for administrators go: ADMIN_EMAIL, else every active account whose role may review
+   * access requests (the administrators).
+   */
   async adminRecipients(tx: Executor): Promise<{ email: string; language: Locale }[]> {
     if (this.#config.adminEmails.length > 0)
       return this.#config.adminEmails.map((email) => ({ email, language: 'en' as const }));
-    const rows = await tx
-      .select({ email: users.email, language: users.language })
-      .from(users)
-      .where(and(eq(users.role, 'admin'), eq(users.isActive, true)));
+    const rows = await findActiveUsersWithRoles(tx, rolesWith('access-request:review:any'));
     return rows.map((r) => ({ email: r.email, language: r.language === 'es' ? 'es' : 'en' }));
   }
 

@@ -27,7 +27,7 @@ import {
   type NewPatientRow,
   type PatientRow,
 } from './patients.repository.ts';
-import { isProviderAccount } from '../providers/providers.repository.ts';
+import { isActiveProvider } from '../providers/providers.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -170,8 +170,8 @@ export class PatientsService {
     }
   }
 
-  async #requireProvider(accountId: string): Promise<void> {
-    if (!(await isProviderAccount(this.#db, accountId))) {
+  async #requireProvider(providerId: string): Promise<void> {
+    if (!(await isActiveProvider(this.#db, providerId))) {
       throw new AppError(ERROR_CODES.badUserInput, 'Validation failed: Please choose a provider', {
         fieldErrors: { owner: 'Please choose a provider' },
       });

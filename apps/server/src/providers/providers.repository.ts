@@ -4,13 +4,18 @@ import { providers, users } from '../db/schema.ts';
 import type { PatientCursor } from '../patients/cursor.ts';
 
 export type ProviderRow = typeof providers.$inferSelect;
+export type NewProviderRow = typeof providers.$inferInsert;
 
-/** True when the account exists, is active and holds the provider role. */
-export async function isProviderAccount(tx: Executor, accountId: string): Promise<boolean> {
+/**
+ * True when a provider with this id (their account's id) exists and its account is active with the provider
+ * role: who may be named a patient's primary provider.
+ */
+export async function isActiveProvider(tx: Executor, id: string): Promise<boolean> {
   const [row] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.id, accountId), eq(users.role, 'provider'), eq(users.isActive, true)));
+    .select({ id: providers.id })
+    .from(providers)
+    .innerJoin(users, eq(users.id, providers.id))
+    .where(and(eq(providers.id, id), eq(users.role, 'provider'), eq(users.isActive, true)));
   return row !== undefined;
 }
 
@@ -41,12 +46,13 @@ export async function listProvidersPage(
   };
 }
 
-export async function findProviderByAccount(tx: Executor, accountId: string): Promise<ProviderRow | undefined> {
-  const [row] = await tx.select().from(providers).where(eq(providers.accountId, accountId));
+export async function findProviderById(tx: Executor, id: string): Promise<ProviderRow | undefined> {
+  const [row] = await tx.select().from(providers).where(eq(providers.id, id));
   return row;
 }
 
-export async function insertProvider(tx: Executor, values: typeof providers.$inferInsert): Promise<ProviderRow> {
+/** The provider record of an account: its id is the account's (users/accounts.ts creates both). */
+export async function insertProvider(tx: Executor, values: NewProviderRow): Promise<ProviderRow> {
   const [row] = await tx.insert(providers).values(values).returning();
   if (!row) throw new Error('insert returned no row');
   return row;

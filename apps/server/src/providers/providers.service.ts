@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import {
   CreateDoctorInputSchema,
   hasPermission,
@@ -8,14 +7,13 @@ import {
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
-import { hasPassword } from '../auth/passwords.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { users } from '../db/schema.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import { CursorCodec } from '../patients/cursor.ts';
-import { findProviderByAccount, insertProvider, listProvidersPage, type ProviderRow } from './providers.repository.ts';
+import { createAccount } from '../users/accounts.ts';
+import { findUserByEmail } from '../users/users.repository.ts';
+import { findProviderById, listProvidersPage, type ProviderRow } from './providers.repository.ts';
 
 /** A provider as the API answers it; administrators also learn whether the account still waits for a password. */
 export interface ProviderView extends ProviderRow {
@@ -49,65 +47,51 @@ export class ProvidersService {
   }
 
   /**
-   * Adds a provider record and its provider account (without a password: the person sets one through the
-   * invitation, which is e-mailed in the same transaction unless `sendInvitation` is false). An existing
-   * provider account with the same email is linked instead; it is invited only if it has no password yet.
+   * Adds a provider: their account (without a password: the person sets one through the invitation, which is
+   * e-mailed in the same transaction unless `sendInvitation` is false) and its provider record, one id for both.
+   * An address that already has an account is refused: every provider account has its provider record already.
    */
   async create(caller: Caller, input: unknown): Promise<ProviderView> {
     await authorize(this.#db, caller, 'provider:create');
     const data = parseInput(CreateDoctorInputSchema, input);
     const created = await this.#db.transaction(async (tx) => {
-      const [existing] = await tx.select().from(users).where(eq(users.email, data.email));
-      if (existing && existing.role !== 'provider')
-        throw badUserInput(PROVIDER_MESSAGES.emailTaken, { fieldErrors: { email: PROVIDER_MESSAGES.emailTaken } });
-      if (existing && (await findProviderByAccount(tx, existing.id))) {
-        throw badUserInput(PROVIDER_MESSAGES.alreadyProvider, {
-          fieldErrors: { email: PROVIDER_MESSAGES.alreadyProvider },
-        });
+      const existing = await findUserByEmail(tx, data.email);
+      if (existing) {
+        const message = (await findProviderById(tx, existing.id))
+          ? PROVIDER_MESSAGES.alreadyProvider
+          : PROVIDER_MESSAGES.emailTaken;
+        throw badUserInput(message, { fieldErrors: { email: message } });
       }
-      const accountId = existing?.id ?? crypto.randomUUID();
-      if (!existing) {
-        await tx.insert(users).values({
-          id: accountId,
+      const { id, provider } = await createAccount(
+        tx,
+        {
           email: data.email,
-          name: `${data.firstName} ${data.lastName}`,
           firstName: data.firstName,
           lastName: data.lastName,
           role: 'provider',
-        });
-      }
-      const row = await insertProvider(tx, {
-        accountId,
-        firstName: data.firstName,
-        lastName: data.lastName,
-        email: data.email,
-        specialty: data.specialty,
-        experience: data.experience,
-        phone: data.phone ?? null,
-        bio: data.bio ?? null,
-        isActive: data.isActive ?? true,
-      });
-      await appendAuditEntry(tx, {
-        event: 'PROVIDER_CREATE',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { providerId: row.id, accountId, accountCreated: !existing },
-      });
-      const invite =
-        (data.sendInvitation ?? true) && (!existing || (existing.isActive && !(await hasPassword(tx, accountId))));
+          provider: {
+            specialty: data.specialty,
+            experience: data.experience,
+            phone: data.phone ?? null,
+            bio: data.bio ?? null,
+            isActive: data.isActive ?? true,
+          },
+        },
+        { actor: caller.actor, url: caller.operation },
+      );
+      const invite = data.sendInvitation ?? true;
       if (invite) {
         await this.#invitations.issue(tx, {
-          userId: accountId,
+          userId: id,
           email: data.email,
-          language: existing?.language === 'es' ? 'es' : 'en',
+          language: 'en',
           reason: 'added',
           accessRequestId: null,
           actor: caller.actor,
           url: caller.operation,
         });
       }
-      const [view] = await this.#withInvitations(tx, true, [row]);
+      const [view] = await this.#withInvitations(tx, true, [provider]);
       if (!view) throw new Error('created provider vanished');
       return view;
     });
@@ -118,8 +102,8 @@ export class ProvidersService {
     if (!withStates) return rows.map((row) => ({ ...row, invitation: null }));
     const states = await this.#invitations.states(
       tx,
-      rows.map((row) => row.accountId),
+      rows.map((row) => row.id),
     );
-    return rows.map((row) => ({ ...row, invitation: states.get(row.accountId) ?? null }));
+    return rows.map((row) => ({ ...row, invitation: states.get(row.id) ?? null }));
   }
 }

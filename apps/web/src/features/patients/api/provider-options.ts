@@ -14,7 +14,7 @@ const PROVIDER_OPTIONS_QUERY = `query ProviderOptions($limit: Int, $nextToken: S
 
 const ProviderOptionSchema = z.object({
   id: z.string(),
-  /** The provider's account id: what a patient's `owner` holds. */
+  /** The provider's id, which is their account's: what a patient's `owner` holds. */
   owner: z.string(),
   firstName: z.string(),
   lastName: z.string(),
