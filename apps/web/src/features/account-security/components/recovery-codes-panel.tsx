@@ -38,7 +38,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
           fz="md"
           aria-labelledby="recovery-codes-heading"
           data-testid="recovery-codes"
-          style={{ columns: 2 }}
+          style={{ columns: '12em', columnGap: 32 }}
         >
           {codes.map((code) => (
             <List.Item key={code}>{code}</List.Item>
