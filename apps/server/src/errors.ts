@@ -1,25 +1,43 @@
 import type { z } from 'zod';
 import {
   ERROR_CODES,
-  formatMessage,
-  MESSAGES,
-  REQUEST_MESSAGES,
-  validationFailedMessage,
+  messageText,
+  type MessageId,
   type MessageParams,
+  type REQUEST_MESSAGES,
 } from '@telehealth/shared';
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
-/** An error whose message is safe to show to the caller, with the code sent in `extensions.code`. */
+/**
+ * An error whose message is safe to show to the caller. It names a message of the shared catalogue and its
+ * parameters; the English text (the specification's words) is the message. Sent as
+ * `extensions: { code, messageId, params, ...publicExtensions }`, so the browser says it in its own language
+ * by the id (decision 018).
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
-  /** Sent beside the code in `extensions` (for example the problems of each field). */
+  readonly messageId: MessageId;
+  readonly params: MessageParams;
+  /** Sent beside the code, id and params in `extensions` (for example the problems of each field). */
   readonly publicExtensions: Record<string, unknown>;
-  constructor(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
-    super(message);
+  constructor(
+    code: ErrorCode,
+    messageId: MessageId,
+    params: MessageParams = {},
+    extensions: Record<string, unknown> = {},
+  ) {
+    super(messageText(messageId, params));
     this.name = 'AppError';
     this.code = code;
+    this.messageId = messageId;
+    this.params = params;
     this.publicExtensions = extensions;
+  }
+
+  /** What the response carries in `extensions`. */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code, messageId: this.messageId, params: this.params, ...this.publicExtensions };
   }
 }
 
@@ -42,7 +60,7 @@ export class RequestError extends AppError {
     messageKey: keyof typeof REQUEST_MESSAGES,
     params: MessageParams = {},
   ) {
-    super(code, formatMessage(REQUEST_MESSAGES[messageKey], params), { messageId: `request.${messageKey}`, params });
+    super(code, `requestMessages.${messageKey}`, params);
     this.name = 'RequestError';
     this.statusCode = statusCode;
   }
@@ -52,11 +70,21 @@ export class RequestError extends AppError {
 export const badRequest = (messageKey: keyof typeof REQUEST_MESSAGES, params: MessageParams = {}) =>
   new RequestError(400, ERROR_CODES.badRequest, messageKey, params);
 
-export const unauthenticated = () => new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired);
-export const forbidden = (message: string = MESSAGES.defaultDenied) => new AppError(ERROR_CODES.forbidden, message);
-export const badUserInput = (message: string, extensions: Record<string, unknown> = {}) =>
-  new AppError(ERROR_CODES.badUserInput, message, extensions);
-export const notFound = (message: string) => new AppError(ERROR_CODES.notFound, message);
+export const unauthenticated = () => new AppError(ERROR_CODES.unauthenticated, 'messages.authRequired');
+export const forbidden = (messageId: MessageId = 'messages.defaultDenied') =>
+  new AppError(ERROR_CODES.forbidden, messageId);
+export const badUserInput = (messageId: MessageId, extensions: Record<string, unknown> = {}) =>
+  new AppError(ERROR_CODES.badUserInput, messageId, {}, extensions);
+export const notFound = (messageId: MessageId) => new AppError(ERROR_CODES.notFound, messageId);
+
+/** `Validation failed: ...` with every problem, and the first problem of each field in `fieldErrors`. */
+export const validationFailed = (problems: readonly string[], fieldErrors: Record<string, string>) =>
+  new AppError(
+    ERROR_CODES.badUserInput,
+    'messages.validationFailed',
+    { problems: problems.join(', ') },
+    { fieldErrors },
+  );
 
 /** Parses with a shared schema; on failure, every problem in one `Validation failed: ...` error. */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
@@ -67,5 +95,8 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
     const field = issue.path.join('.');
     fieldErrors[field] ??= issue.message;
   }
-  throw badUserInput(validationFailedMessage(result.error.issues.map((i) => i.message)), { fieldErrors });
+  throw validationFailed(
+    result.error.issues.map((i) => i.message),
+    fieldErrors,
+  );
 }

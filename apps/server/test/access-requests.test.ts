@@ -471,7 +471,12 @@ describe('reviewing access requests', () => {
     const withoutOwner = await admin.gql(APPROVE, { id });
     expect(withoutOwner.errors?.[0]).toMatchObject({
       message: 'Validation failed: Please choose a provider',
-      extensions: { code: 'BAD_USER_INPUT', fieldErrors: { ownerProviderId: 'Please choose a provider' } },
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        messageId: 'messages.validationFailed',
+        params: { problems: 'Please choose a provider' },
+        fieldErrors: { ownerProviderId: 'Please choose a provider' },
+      },
     });
     expect((await admin.gql(APPROVE, { id, owner: adminId })).errors?.[0]?.extensions).toHaveProperty('fieldErrors', {
       ownerProviderId: 'Please choose a provider',

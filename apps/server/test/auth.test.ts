@@ -183,7 +183,10 @@ describe('authentication checkpoint', () => {
     const response = await client.gql('query Schema { __schema { queryType { name } } }');
     expect(response.data).toBeNull();
     expect(response.errors).toEqual([
-      { message: 'Authentication required. Please sign in.', extensions: { code: 'UNAUTHENTICATED' } },
+      {
+        message: 'Authentication required. Please sign in.',
+        extensions: { code: 'UNAUTHENTICATED', messageId: 'messages.authRequired', params: {} },
+      },
     ]);
   });
 

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { parse, specifiedRules, validate } from 'graphql';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, ERROR_CODES, formatMessage, REQUEST_MESSAGES, type MessageParams } from '@telehealth/shared';
+import {
+  DEMO_PASSWORD,
+  ERROR_CODES,
+  formatMessage,
+  messageText,
+  REQUEST_MESSAGES,
+  type MessageParams,
+} from '@telehealth/shared';
 import { auditEntries } from '../src/db/schema.ts';
 import { GRAPHQL_LIMITS, GRAPHQL_PARSE_OPTIONS, graphqlValidationRules } from '../src/graphql/limits.ts';
 import { schema } from '../src/graphql/schema.ts';
@@ -214,7 +221,7 @@ describe('a request that is not a GraphQL request', () => {
     expect(response.body.errors).toEqual([
       expect.objectContaining({
         message: formatMessage(REQUEST_MESSAGES[message], params),
-        extensions: { code, messageId: `request.${message}`, params },
+        extensions: { code, messageId: `requestMessages.${message}`, params },
       }),
     ]);
     if (status === 405) expect(response.headers['allow']).toBe('POST');
@@ -376,5 +383,28 @@ describe('in production', () => {
       expect(response.errors?.[0]?.message).toMatch(/introspection has been disabled/);
     }
     expect((await client.gql(ME)).data).toEqual({ me: { userId: expect.any(String) as unknown } });
+  });
+});
+
+describe('errors carry a code, a message id and its parameters', () => {
+  it('for a refused input, a missing session and a record not found', async () => {
+    const anonymous = new TestClient(t.app);
+    const refused = await anonymous.gql('{ listPatients { nextToken } }');
+    expect(refused.errors?.[0]).toEqual({
+      message: messageText('messages.authRequired'),
+      extensions: { code: ERROR_CODES.unauthenticated, messageId: 'messages.authRequired', params: {} },
+    });
+    const missing = await admin.gql('query G($id: ID!) { getPatient(id: $id) { id } }', { id: crypto.randomUUID() });
+    expect(missing.errors?.[0]).toMatchObject({
+      message: 'Patient not found',
+      extensions: { code: ERROR_CODES.notFound, messageId: 'patientMessages.notFound', params: {} },
+    });
+    const invalid = await admin.gql('mutation C($input: CreatePatientInput!) { createPatient(input: $input) { id } }', {
+      input: { firstName: '', lastName: 'B', email: 'not-an-email', dateOfBirth: '1990-01-01', phone: '5035550101' },
+    });
+    const extensions = invalid.errors?.[0]?.extensions as Record<string, unknown> & { params: { problems: string } };
+    expect(extensions).toMatchObject({ code: ERROR_CODES.badUserInput, messageId: 'messages.validationFailed' });
+    expect(invalid.errors?.[0]?.message).toBe(messageText('messages.validationFailed', extensions.params));
+    expect(Object.keys(extensions['fieldErrors'] as object)).toEqual(expect.arrayContaining(['firstName', 'email']));
   });
 });

@@ -260,7 +260,7 @@ describe('with SMTP_URL and the mail server away', () => {
     const response = await admin.gql(OUTBOX);
     expect(response.errors?.[0]).toMatchObject({
       message: 'The outbox can be read only while demo mode is on.',
-      extensions: { code: 'FORBIDDEN' },
+      extensions: { code: 'FORBIDDEN', messageId: 'messages.outboxDemoOnly' },
     });
     const config = await new TestClient(t.app).gql(APP_CONFIG);
     expect(config.data).toEqual({

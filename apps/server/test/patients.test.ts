@@ -242,7 +242,10 @@ describe('permissions', () => {
       await provider.gql(GET, { id: 'not-a-uuid' }),
     ]) {
       expect(response.errors).toEqual([
-        expect.objectContaining({ message: 'Patient not found', extensions: { code: 'NOT_FOUND' } }),
+        expect.objectContaining({
+          message: 'Patient not found',
+          extensions: { code: 'NOT_FOUND', messageId: 'patientMessages.notFound', params: {} },
+        }),
       ]);
     }
     expect(await listAll(provider)).not.toContain(others.id);
@@ -267,7 +270,16 @@ describe('permissions', () => {
       .where(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'));
     for (const [client, query, variables, message] of cases) {
       const response = await client.gql(query, variables);
-      expect(response.errors).toEqual([expect.objectContaining({ message, extensions: { code: 'FORBIDDEN' } })]);
+      expect(response.errors).toEqual([
+        expect.objectContaining({
+          message,
+          extensions: {
+            code: 'FORBIDDEN',
+            messageId: expect.stringMatching(/^patientMessages\.cannot/) as unknown,
+            params: {},
+          },
+        }),
+      ]);
     }
     const denials = await t.runtime.database.db
       .select()
@@ -295,7 +307,10 @@ describe('permissions', () => {
     const anonymous = new TestClient(t.app);
     const response = await anonymous.gql(LIST);
     expect(response.errors).toEqual([
-      { message: 'Authentication required. Please sign in.', extensions: { code: 'UNAUTHENTICATED' } },
+      {
+        message: 'Authentication required. Please sign in.',
+        extensions: { code: 'UNAUTHENTICATED', messageId: 'messages.authRequired', params: {} },
+      },
     ]);
   });
 });
@@ -430,7 +445,10 @@ describe('paging', () => {
     ]) {
       const response = await admin.gql(LIST, { nextToken: bad });
       expect(response.errors).toEqual([
-        expect.objectContaining({ message: PATIENT_MESSAGES.invalidToken, extensions: { code: 'BAD_USER_INPUT' } }),
+        expect.objectContaining({
+          message: PATIENT_MESSAGES.invalidToken,
+          extensions: { code: 'BAD_USER_INPUT', messageId: 'patientMessages.invalidToken', params: {} },
+        }),
       ]);
     }
   });

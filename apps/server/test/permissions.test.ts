@@ -11,11 +11,13 @@ import {
   DEMO_PASSWORD,
   ownershipField,
   PATIENT_MESSAGES,
+  messageText,
   PERMISSION_DENIED_MESSAGES,
   parsePermission,
   PERMISSIONS,
   ROLES,
   scopeOf,
+  type MessageId,
   type Permission,
   type ResourceAction,
   type Role,
@@ -39,7 +41,7 @@ interface Cell {
   /** The own target is an existing record the caller owns (a role that owns none has no such target). */
   ownTargetIsExisting?: boolean;
   /** The message of a caller without the action, when not the table's default. */
-  deniedMessage?: string;
+  deniedMessage?: MessageId;
   /**
    * Runs the operation. Answers the response and, for a list, whether the target record was in it (a list
    * answers a caller out of reach with fewer records, not with an error).
@@ -123,7 +125,7 @@ const CELLS: Record<ResourceAction, Cell> = {
       const response = await caller.client.gql(GET, { id });
       return { response, ...(list.data ? { listed: listed ?? false } : {}) };
     },
-    deniedMessage: PATIENT_MESSAGES.cannotViewOne,
+    deniedMessage: 'patientMessages.cannotViewOne',
   },
   'patient:create': {
     perRecord: true,
@@ -272,9 +274,12 @@ describe('the permission matrix', () => {
             if (listed !== undefined) expect(listed).toBe(true);
             expect(denials).toEqual([]);
           } else if (expected === 'denied') {
-            const message = cell.deniedMessage ?? PERMISSION_DENIED_MESSAGES[action];
+            const messageId = cell.deniedMessage ?? PERMISSION_DENIED_MESSAGES[action];
             expect(response.data).toBeNull();
-            expect(response.errors?.[0]).toMatchObject({ message, extensions: { code: 'FORBIDDEN' } });
+            expect(response.errors?.[0]).toMatchObject({
+              message: messageText(messageId),
+              extensions: { code: 'FORBIDDEN', messageId, params: {} },
+            });
             expect(denials.length).toBeGreaterThanOrEqual(1);
             expect(denials.every((d) => d.url !== null)).toBe(true);
           } else {

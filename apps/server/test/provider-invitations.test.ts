@@ -236,7 +236,10 @@ describe('sendInvitation', () => {
     ] as const) {
       const response = await client.gql(SEND, { id: doctor.owner });
       expect(response.errors).toEqual([
-        expect.objectContaining({ message: MESSAGES.adminRequired, extensions: { code: 'FORBIDDEN' } }),
+        expect.objectContaining({
+          message: MESSAGES.adminRequired,
+          extensions: { code: 'FORBIDDEN', messageId: 'messages.adminRequired', params: {} },
+        }),
       ]);
       const [refused] = await t.runtime.database.db
         .select()

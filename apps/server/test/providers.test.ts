@@ -67,7 +67,10 @@ describe('createDoctor', () => {
       input: { firstName: 'Eve', lastName: 'Ill', email: 'eve@practice.test', specialty: 'Other' },
     });
     expect(response.errors).toEqual([
-      expect.objectContaining({ message: PROVIDER_MESSAGES.cannotCreate, extensions: { code: 'FORBIDDEN' } }),
+      expect.objectContaining({
+        message: PROVIDER_MESSAGES.cannotCreate,
+        extensions: { code: 'FORBIDDEN', messageId: 'providerMessages.cannotCreate', params: {} },
+      }),
     ]);
   });
 });

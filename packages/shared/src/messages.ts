@@ -22,6 +22,7 @@ export const MESSAGES = {
   tooManyRequests_other: 'Too many attempts. Please try again in {{count}} minutes.',
   /** A refused input: every problem (each a message of the shared schemas), joined by commas. */
   validationFailed: 'Validation failed: {{problems}}',
+  outboxDemoOnly: 'The outbox can be read only while demo mode is on.',
 } as const;
 
 /** Whole minutes until `retryAfterMs` has passed, at least one: what the lockout messages say. */

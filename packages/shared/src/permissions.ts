@@ -1,7 +1,4 @@
-import { ACCESS_REQUEST_MESSAGES } from './access-requests.ts';
-import { MESSAGES } from './messages.ts';
-import { PATIENT_MESSAGES } from './patients.ts';
-import { PROVIDER_MESSAGES } from './providers.ts';
+import type { MessageId } from './message-catalogue.ts';
 import type { Role } from './roles.ts';
 
 /**
@@ -86,19 +83,20 @@ export function ownershipField<R extends Resource>(
 }
 
 /**
- * What a caller without any scope of the action is told: the specification's wording where it has one
- * ('Permission denied: Cannot view patients', 'Administrator access required.').
+ * What a caller without any scope of the action is told (a message id of the shared catalogue): the
+ * specification's wording where it has one ('Permission denied: Cannot view patients', 'Administrator access
+ * required.').
  */
-export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, string>> = {
-  'patient:read': PATIENT_MESSAGES.cannotView,
-  'patient:create': PATIENT_MESSAGES.cannotCreate,
-  'patient:update': PATIENT_MESSAGES.cannotUpdate,
-  'patient:delete': PATIENT_MESSAGES.cannotDelete,
-  'provider:read': MESSAGES.defaultDenied,
-  'provider:create': PROVIDER_MESSAGES.cannotCreate,
-  'access-request:review': ACCESS_REQUEST_MESSAGES.cannotReview,
-  'mail:read': MESSAGES.adminRequired,
-  'user:manage': MESSAGES.adminRequired,
+export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, MessageId>> = {
+  'patient:read': 'patientMessages.cannotView',
+  'patient:create': 'patientMessages.cannotCreate',
+  'patient:update': 'patientMessages.cannotUpdate',
+  'patient:delete': 'patientMessages.cannotDelete',
+  'provider:read': 'messages.defaultDenied',
+  'provider:create': 'providerMessages.cannotCreate',
+  'access-request:review': 'accessRequestMessages.cannotReview',
+  'mail:read': 'messages.adminRequired',
+  'user:manage': 'messages.adminRequired',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -9,10 +9,8 @@ import {
   isHoneypotFilled,
   MAX_PAGE_SIZE,
   PAGE_SIZE,
-  PATIENT_MESSAGES,
   PatientAccessRequestSchema,
   ProviderAccessRequestSchema,
-  validationFailedMessage,
   type AccessRequestKind,
   type AccessRequestStatus,
   type PatientAccessRequestData,
@@ -23,7 +21,7 @@ import type { Caller, PublicCaller } from '../access/caller.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { badUserInput, notFound, parseInput } from '../errors.ts';
+import { badUserInput, notFound, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
@@ -162,7 +160,7 @@ export class AccessRequestsService {
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
     // A token belongs to the list it came from; with another filter it would skip or repeat requests.
-    if (after && after[2] !== (status ?? '')) throw badUserInput(PATIENT_MESSAGES.invalidToken);
+    if (after && after[2] !== (status ?? '')) throw badUserInput('patientMessages.invalidToken');
     return this.#db.transaction(async (tx) => {
       const page = await listAccessRequestsPage(tx, { status: status ?? null, after, limit }, this.#keyring);
       await appendAuditEntry(tx, {
@@ -188,7 +186,7 @@ export class AccessRequestsService {
     await authorize(this.#db, caller, 'access-request:review');
     return this.#db.transaction(async (tx) => {
       const row = UUID.test(id) ? await findAccessRequest(tx, id, this.#keyring) : undefined;
-      if (!row) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+      if (!row) throw notFound('accessRequestMessages.notFound');
       await appendAuditEntry(tx, {
         event: 'ACCESS_REQUEST_VIEW',
         level: 'INFO',
@@ -207,17 +205,17 @@ export class AccessRequestsService {
   async approve(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
     await authorize(this.#db, caller, 'access-request:review');
     const { id, ownerProviderId } = parseInput(ApproveAccessRequestInputSchema, input);
-    if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+    if (!UUID.test(id)) throw notFound('accessRequestMessages.notFound');
     const detail = await this.#db.transaction(async (tx) => {
       const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
-      if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
-      if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
+      if (!request) throw notFound('accessRequestMessages.notFound');
+      if (request.status !== 'new') throw badUserInput('accessRequestMessages.alreadyReviewed');
       if (request.kind === 'patient' && (!ownerProviderId || !(await isActiveProvider(tx, ownerProviderId)))) {
-        throw badUserInput(validationFailedMessage([ACCESS_REQUEST_MESSAGES.chooseProvider]), {
-          fieldErrors: { ownerProviderId: ACCESS_REQUEST_MESSAGES.chooseProvider },
+        throw validationFailed([ACCESS_REQUEST_MESSAGES.chooseProvider], {
+          ownerProviderId: ACCESS_REQUEST_MESSAGES.chooseProvider,
         });
       }
-      if (await findUserByEmail(tx, request.email)) throw badUserInput(ACCESS_REQUEST_MESSAGES.accountExists);
+      if (await findUserByEmail(tx, request.email)) throw badUserInput('accessRequestMessages.accountExists');
 
       const person = {
         email: request.email,
@@ -297,11 +295,11 @@ export class AccessRequestsService {
   async decline(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
     await authorize(this.#db, caller, 'access-request:review');
     const { id, reason } = parseInput(DeclineAccessRequestInputSchema, input);
-    if (!UUID.test(id)) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
+    if (!UUID.test(id)) throw notFound('accessRequestMessages.notFound');
     return this.#db.transaction(async (tx) => {
       const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
-      if (!request) throw notFound(ACCESS_REQUEST_MESSAGES.notFound);
-      if (request.status !== 'new') throw badUserInput(ACCESS_REQUEST_MESSAGES.alreadyReviewed);
+      if (!request) throw notFound('accessRequestMessages.notFound');
+      if (request.status !== 'new') throw badUserInput('accessRequestMessages.alreadyReviewed');
       await updateAccessRequest(
         tx,
         id,

@@ -3,6 +3,7 @@ import {
   PERMISSION_DENIED_MESSAGES,
   PERMISSIONS,
   scopeOf,
+  type MessageId,
   type OwnershipField,
   type Permission,
   type Resource,
@@ -38,7 +39,7 @@ export async function authorize<A extends ResourceAction>(
   db: Database,
   caller: Caller,
   action: A,
-  options: { message?: string; details?: Record<string, unknown>; record?: OwnershipValues<ResourceOf<A>> } = {},
+  options: { message?: MessageId; details?: Record<string, unknown>; record?: OwnershipValues<ResourceOf<A>> } = {},
 ): Promise<Reach<ResourceOf<A>>> {
   const resource = action.slice(0, action.indexOf(':')) as ResourceOf<A>;
   const role = caller.user.role;
@@ -88,7 +89,7 @@ export function recordOutOfReach(
 export async function refuse(
   db: Database,
   caller: Caller,
-  message: string,
+  message: MessageId,
   details: Record<string, unknown>,
 ): Promise<never> {
   await recordDenial(db, caller, details);

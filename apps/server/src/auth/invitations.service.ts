@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   AcceptInvitationInputSchema,
-  INVITATION_MESSAGES,
   INVITATION_VALID_HOURS,
   PASSWORD_RESET_RATE_LIMITS,
   isRole,
@@ -207,7 +206,7 @@ export class InvitationsService {
       });
       return { ok: true as const, email: user?.email ?? '' };
     });
-    if (!outcome.ok) throw badUserInput(INVITATION_MESSAGES[outcome.reason], { reason: outcome.reason });
+    if (!outcome.ok) throw badUserInput(`invitationMessages.${outcome.reason}`, { reason: outcome.reason });
     return { email: outcome.email };
   }
 
@@ -219,9 +218,9 @@ export class InvitationsService {
     await authorize(this.#db, caller, 'user:manage', { details: { accountId } });
     const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(accountId);
     const user = isUuid ? await findUserById(this.#db, accountId) : undefined;
-    if (!user) throw notFound(INVITATION_MESSAGES.accountNotFound);
-    if (!user.isActive || !isRole(user.role)) throw badUserInput('This account is not active');
-    if (await hasPassword(this.#db, user.id)) throw badUserInput(INVITATION_MESSAGES.alreadyHasPassword);
+    if (!user) throw notFound('invitationMessages.accountNotFound');
+    if (!user.isActive || !isRole(user.role)) throw badUserInput('invitationMessages.accountInactive');
+    if (await hasPassword(this.#db, user.id)) throw badUserInput('invitationMessages.alreadyHasPassword');
     const issued = await this.#db.transaction(async (tx) => {
       const [request] = await tx
         .select({ id: accessRequests.id })

@@ -178,7 +178,7 @@ export class PasswordResetService {
       });
       return { ok: true as const, accountId: row.userId, email: account?.email ?? '' };
     });
-    if (!outcome.ok) throw badUserInput(PASSWORD_RESET_MESSAGES[outcome.reason], { reason: outcome.reason });
+    if (!outcome.ok) throw badUserInput(`passwordResetMessages.${outcome.reason}`, { reason: outcome.reason });
     return { accountId: outcome.accountId, email: outcome.email, message: PASSWORD_RESET_MESSAGES.done };
   }
 

@@ -4,13 +4,11 @@ import { createOTP } from '@better-auth/utils/otp';
 import { generateRandomString, symmetricDecrypt, symmetricEncrypt } from 'better-auth/crypto';
 import { and, eq } from 'drizzle-orm';
 import {
-  accountLockedMessage,
   DisableTwoFactorInputSchema,
   isTotpCode,
   MESSAGES,
   TOTP_CODE_LENGTH,
   TotpCodeSchema,
-  TWO_FACTOR_MESSAGES,
   type CurrentUser,
   type TotpSetup,
   type TwoFactorStatus,
@@ -91,7 +89,7 @@ export class TwoFactorService {
       .select({ verified: twoFactors.verified })
       .from(twoFactors)
       .where(eq(twoFactors.userId, account.id));
-    if (existing?.verified) throw badUserInput(TWO_FACTOR_MESSAGES.alreadyEnabled);
+    if (existing?.verified) throw badUserInput('twoFactorMessages.alreadyEnabled');
 
     const ctx = await this.#auth.$context;
     const key = generateRandomString(KEY_LENGTH);
@@ -146,8 +144,8 @@ export class TwoFactorService {
     if (signingIn) await this.#refuseWhileLocked(account.email);
 
     const [row] = await this.#db.select().from(twoFactors).where(eq(twoFactors.userId, account.id));
-    if (!row) throw badUserInput(TWO_FACTOR_MESSAGES.setupNotStarted);
-    if (row.verified) throw badUserInput(TWO_FACTOR_MESSAGES.alreadyEnabled);
+    if (!row) throw badUserInput('twoFactorMessages.setupNotStarted');
+    if (row.verified) throw badUserInput('twoFactorMessages.alreadyEnabled');
 
     if (!(await this.#totpMatches(row.secret, code))) {
       if (signingIn) {
@@ -167,7 +165,7 @@ export class TwoFactorService {
           details: { accountId: account.id, reason: 'invalid two-factor code' },
         });
       }
-      throw badUserInput(TWO_FACTOR_MESSAGES.invalidCode);
+      throw badUserInput('twoFactorMessages.invalidCode');
     }
 
     const recoveryCodes = generateRecoveryCodes();
@@ -198,7 +196,7 @@ export class TwoFactorService {
       return true;
     });
     // A second confirmation (another tab) or a new set-up started meanwhile.
-    if (!confirmed) throw badUserInput(TWO_FACTOR_MESSAGES.setupNotStarted);
+    if (!confirmed) throw badUserInput('twoFactorMessages.setupNotStarted');
 
     if (!signingIn) return { recoveryCodes, user: null, setCookies: [] };
     const outcome = await this.#authService.completeSetupSignIn(account, meta);
@@ -217,14 +215,14 @@ export class TwoFactorService {
     const user = session.user;
     const actor = actorFor(session, meta);
     const { code, password } = parseInput(DisableTwoFactorInputSchema, input);
-    if (this.#config.mfaRequiredRoles.includes(user.role)) throw badUserInput(TWO_FACTOR_MESSAGES.requiredForRole);
+    if (this.#config.mfaRequiredRoles.includes(user.role)) throw badUserInput('twoFactorMessages.requiredForRole');
     await this.#refuseWhileLocked(user.email);
 
     const [row] = await this.#db
       .select()
       .from(twoFactors)
       .where(and(eq(twoFactors.userId, user.id), eq(twoFactors.verified, true)));
-    if (!row) throw badUserInput(TWO_FACTOR_MESSAGES.notEnabled);
+    if (!row) throw badUserInput('twoFactorMessages.notEnabled');
 
     const passwordRight = await verifyPassword(this.#auth, this.#db, user.id, password);
     const codeRight = isTotpCode(code)
@@ -238,7 +236,7 @@ export class TwoFactorService {
       });
       if (message !== MESSAGES.invalidCredentials)
         throw lockedError(await this.#authService.lockRemainingMs(user.email));
-      throw badUserInput(TWO_FACTOR_MESSAGES.invalidPasswordOrCode);
+      throw badUserInput('twoFactorMessages.invalidPasswordOrCode');
     }
 
     await this.#db.transaction(async (tx) => {
@@ -262,7 +260,7 @@ export class TwoFactorService {
    */
   async reset(caller: Caller, accountId: string): Promise<boolean> {
     await authorize(this.#db, caller, 'user:manage', { details: { accountId } });
-    if (!UUID.test(accountId)) throw notFound(TWO_FACTOR_MESSAGES.accountNotFound);
+    if (!UUID.test(accountId)) throw notFound('twoFactorMessages.accountNotFound');
     const found = await this.#db.transaction(async (tx) => {
       const account = await findUserById(tx, accountId, { lock: true });
       if (!account) return false;
@@ -277,7 +275,7 @@ export class TwoFactorService {
       });
       return true;
     });
-    if (!found) throw notFound(TWO_FACTOR_MESSAGES.accountNotFound);
+    if (!found) throw notFound('twoFactorMessages.accountNotFound');
     await this.#authService.discardChallengesOf(accountId);
     return true;
   }
@@ -313,7 +311,7 @@ export class TwoFactorService {
 }
 
 function lockedError(retryAfterMs: number): AppError {
-  return rateLimited(retryAfterMs, accountLockedMessage(retryAfterMs));
+  return rateLimited(retryAfterMs, 'messages.accountLocked');
 }
 
 function parseCodes(stored: string | null | undefined): string[] {

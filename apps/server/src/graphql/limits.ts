@@ -44,7 +44,7 @@ function reportAs(messageKey: LimitMessage, limit: number) {
           new GraphQLError(formatMessage(REQUEST_MESSAGES[messageKey], { limit }), {
             extensions: {
               code: ERROR_CODES.graphqlValidationFailed,
-              messageId: `request.${messageKey}`,
+              messageId: `requestMessages.${messageKey}`,
               params: { limit },
             },
           }),

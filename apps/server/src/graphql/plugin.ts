@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import { GraphQLError, Kind, Location, type DocumentNode } from 'graphql';
 import mercurius from 'mercurius';
 import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
-import { AppError, badRequest, isAppError } from '../errors.ts';
-import { requestErrorBody, requestErrorFrom } from '../http/request-errors.ts';
+import { badRequest, isAppError, unauthenticated } from '../errors.ts';
+import { requestErrorBody, requestErrorFrom, UNEXPECTED_EXTENSIONS } from '../http/request-errors.ts';
 import { requestMeta, withSession, type GraphQLContext, type Services } from './context.ts';
 import { checkGraphQLBody, checkGraphQLMethodAndType } from './http.ts';
 import { GRAPHQL_PARSE_OPTIONS, graphqlValidationRules } from './limits.ts';
@@ -84,7 +84,7 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
     if (ctx.session || rootFieldNames(document).every((name) => PUBLIC_ROOT_FIELDS.has(name))) {
       return Promise.resolve();
     }
-    return Promise.reject(new AppError(ERROR_CODES.unauthenticated, MESSAGES.authRequired));
+    return Promise.reject(unauthenticated());
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -127,7 +127,8 @@ function formatError(error: GraphQLError | Error, app: FastifyInstance): Formatt
     ...(graphqlError.path ? { path: graphqlError.path } : {}),
   };
   if (original && isAppError(original)) {
-    return { message: original.message, ...base, extensions: { ...original.publicExtensions, code: original.code } };
+    const { code, messageId, params, publicExtensions } = original;
+    return { message: original.message, ...base, extensions: { code, messageId, params, ...publicExtensions } };
   }
   if (!original) {
     // Parse and validation errors describe the request, not the server: safe to show. Variable values are
@@ -139,7 +140,7 @@ function formatError(error: GraphQLError | Error, app: FastifyInstance): Formatt
     };
   }
   app.log.error({ err: original }, 'unexpected error in a GraphQL operation');
-  return { message: MESSAGES.unexpected, ...base, extensions: { code: ERROR_CODES.internal } };
+  return { message: MESSAGES.unexpected, ...base, extensions: UNEXPECTED_EXTENSIONS };
 }
 
 /** graphql-js's suggestion, always the end of a message: ` Did you mean "name"?` or `... "a", or "b"?`. */

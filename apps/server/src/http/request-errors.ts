@@ -36,9 +36,12 @@ export function requestErrorFrom(error: unknown, bodyLimit: number): RequestErro
     : null;
 }
 
+/** What a fault of the server is answered with: nothing about the fault itself. */
+export const UNEXPECTED_EXTENSIONS = { code: ERROR_CODES.internal, messageId: 'messages.unexpected', params: {} };
+
 /** The JSON body of a refused request, in the shape of GraphQL errors so every client reads one shape. */
 export function requestErrorBody(error: RequestError) {
-  return { errors: [{ message: error.message, extensions: { ...error.publicExtensions, code: error.code } }] };
+  return { errors: [{ message: error.message, extensions: error.extensions }] };
 }
 
 /**
@@ -51,8 +54,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const refused = requestErrorFrom(error, app.initialConfig.bodyLimit ?? 1_048_576);
     if (refused) return reply.code(refused.statusCode).send(requestErrorBody(refused));
     request.log.error({ err: error }, 'unexpected error');
-    return reply
-      .code(500)
-      .send({ errors: [{ message: MESSAGES.unexpected, extensions: { code: ERROR_CODES.internal } }] });
+    return reply.code(500).send({ errors: [{ message: MESSAGES.unexpected, extensions: UNEXPECTED_EXTENSIONS }] });
   });
 }

@@ -35,10 +35,6 @@ export function deliveryJobKey(mailId: string): string {
   return `mail:deliver:${mailId}`;
 }
 
-export const OUTBOX_MESSAGES = {
-  demoOnly: 'The outbox can be read only while demo mode is on.',
-} as const;
-
 /**
  * The transactional outbox. A mail is written in the same transaction as the change that causes it, so an
  * approval never loses its invitation and a rolled-back change never sends one. Without SMTP_URL the row is
@@ -206,7 +202,10 @@ export class MailService {
     await authorize(this.#db, caller, 'mail:read');
     // Outside demo mode the outbox holds real people's mail (invitation links among them): nobody reads it here.
     if (!this.#config.demoMode) {
-      await refuse(this.#db, caller, OUTBOX_MESSAGES.demoOnly, { resource: 'mail outbox', reason: 'demo mode is off' });
+      await refuse(this.#db, caller, 'messages.outboxDemoOnly', {
+        resource: 'mail outbox',
+        reason: 'demo mode is off',
+      });
     }
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;

@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badUserInput } from '../errors.ts';
-import { PATIENT_MESSAGES } from '@telehealth/shared';
 
 /** Where a page ended, in the list's own order: lower(last name), lower(first name), id. */
 export type PatientCursor = readonly [string, string, string];
@@ -23,14 +22,14 @@ export class CursorCodec {
 
   decode(token: string): PatientCursor {
     const [body, signature, extra] = token.split('.');
-    if (!body || !signature || extra !== undefined) throw badUserInput(PATIENT_MESSAGES.invalidToken);
+    if (!body || !signature || extra !== undefined) throw badUserInput('patientMessages.invalidToken');
     const expected = Buffer.from(this.#sign(body));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      throw badUserInput(PATIENT_MESSAGES.invalidToken);
+      throw badUserInput('patientMessages.invalidToken');
     const value: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => typeof v === 'string')) {
-      throw badUserInput(PATIENT_MESSAGES.invalidToken);
+      throw badUserInput('patientMessages.invalidToken');
     }
     return value as unknown as PatientCursor;
   }

@@ -2,17 +2,16 @@ import {
   CreatePatientInputSchema,
   MAX_PAGE_SIZE,
   PAGE_SIZE,
-  PATIENT_MESSAGES,
   PatientFilterSchema,
   UpdatePatientInputSchema,
   type AuditEvent,
+  ACCESS_REQUEST_MESSAGES,
 } from '@telehealth/shared';
 import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, notFound, parseInput } from '../errors.ts';
-import { ERROR_CODES } from '@telehealth/shared';
+import { notFound, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { CursorCodec } from './cursor.ts';
 import {
@@ -75,7 +74,7 @@ export class PatientsService {
   }
 
   async get(caller: Caller, id: string): Promise<PatientRow> {
-    const scope = await authorize(this.#db, caller, 'patient:read', { message: PATIENT_MESSAGES.cannotViewOne });
+    const scope = await authorize(this.#db, caller, 'patient:read', { message: 'patientMessages.cannotViewOne' });
     // The record and its audit entry in one statement.
     const row = UUID.test(id)
       ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, 'PATIENT_VIEW', {}))
@@ -85,7 +84,7 @@ export class PatientsService {
     if (UUID.test(id) && (await patientExists(this.#db, id))) {
       await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [id] });
     }
-    throw notFound(PATIENT_MESSAGES.notFound);
+    throw notFound('patientMessages.notFound');
   }
 
   async create(caller: Caller, input: unknown): Promise<PatientRow> {
@@ -99,7 +98,7 @@ export class PatientsService {
       ownership.ownerId = owner;
       await authorize(this.#db, caller, 'patient:create', {
         record: ownership,
-        message: PATIENT_MESSAGES.cannotAssign,
+        message: 'patientMessages.cannotAssign',
       });
       await this.#requireProvider(owner);
     }
@@ -120,7 +119,7 @@ export class PatientsService {
       // The changed record must stay within the caller's reach: with `own`, only the caller can be named.
       await authorize(this.#db, caller, 'patient:update', {
         record: { ownerId: owner },
-        message: PATIENT_MESSAGES.cannotAssign,
+        message: 'patientMessages.cannotAssign',
         details: { patientIds: [id] },
       });
       if (owner !== null) await this.#requireProvider(owner);
@@ -162,7 +161,7 @@ export class PatientsService {
         const row = isUuid ? await findVisiblePatient(tx, id, scope, this.#keyring) : undefined;
         if (row) return await work(tx, row);
         outOfScope = isUuid && (await patientExists(tx, id));
-        throw notFound(PATIENT_MESSAGES.notFound);
+        throw notFound('patientMessages.notFound');
       });
     } catch (error) {
       if (outOfScope) await recordOutOfReach(this.#db, caller, action, { patientIds: [id] });
@@ -172,8 +171,8 @@ export class PatientsService {
 
   async #requireProvider(providerId: string): Promise<void> {
     if (!(await isActiveProvider(this.#db, providerId))) {
-      throw new AppError(ERROR_CODES.badUserInput, 'Validation failed: Please choose a provider', {
-        fieldErrors: { owner: 'Please choose a provider' },
+      throw validationFailed([ACCESS_REQUEST_MESSAGES.chooseProvider], {
+        owner: ACCESS_REQUEST_MESSAGES.chooseProvider,
       });
     }
   }

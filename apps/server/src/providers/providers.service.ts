@@ -57,10 +57,8 @@ export class ProvidersService {
     const created = await this.#db.transaction(async (tx) => {
       const existing = await findUserByEmail(tx, data.email);
       if (existing) {
-        const message = (await findProviderById(tx, existing.id))
-          ? PROVIDER_MESSAGES.alreadyProvider
-          : PROVIDER_MESSAGES.emailTaken;
-        throw badUserInput(message, { fieldErrors: { email: message } });
+        const key = (await findProviderById(tx, existing.id)) ? 'alreadyProvider' : 'emailTaken';
+        throw badUserInput(`providerMessages.${key}`, { fieldErrors: { email: PROVIDER_MESSAGES[key] } });
       }
       const { id, provider } = await createAccount(
         tx,

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { ERROR_CODES, tooManyRequestsMessage } from '@telehealth/shared';
+import { ERROR_CODES, minutesToWait } from '@telehealth/shared';
 import type { Database, Executor } from '../db/client.ts';
 import { rateLimitHits } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
@@ -78,6 +78,14 @@ export class RateLimiter {
 }
 
 /** The error for a refused call: TOO_MANY_REQUESTS, with the wait in extensions.retryAfterSeconds. */
-export function rateLimited(retryAfterMs: number, message: string = tooManyRequestsMessage(retryAfterMs)): AppError {
-  return new AppError(ERROR_CODES.tooManyRequests, message, { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
+export function rateLimited(
+  retryAfterMs: number,
+  messageId: 'messages.tooManyRequests' | 'messages.accountLocked' = 'messages.tooManyRequests',
+): AppError {
+  return new AppError(
+    ERROR_CODES.tooManyRequests,
+    messageId,
+    { count: minutesToWait(retryAfterMs) },
+    { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) },
+  );
 }
