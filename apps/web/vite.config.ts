@@ -24,7 +24,13 @@ export default defineConfig({
     port: 5173,
     proxy: {
       '/graphql': { target: API_ORIGIN, ws: true },
-      '/api': { target: API_ORIGIN, ws: true },
+      '/api': {
+        target: API_ORIGIN,
+        ws: true,
+        // The server accepts WebSockets only from its own origin (PUBLIC_URL, decision 017): the dev server
+        // stands in for it.
+        configure: (proxy) => proxy.on('proxyReqWs', (proxyReq) => proxyReq.setHeader('origin', API_ORIGIN)),
+      },
     },
   },
   preview: {

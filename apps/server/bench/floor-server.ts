@@ -1,19 +1,19 @@
 // The floors to compare GraphQL with, started by patients.bench.ts:
 // - /floor/patients: a bare Fastify route running the same list query through the same repository, with no
 //   session, no GraphQL and no audit entry.
-// - /floor/audited-patients: the work of an audited read without GraphQL: the same session resolution (cookie
+// - /floor/audited-patients: the work of an audited read without GraphQL: the same session plugin (cookie
 //   check, the one statement that slides the deadline, the refreshed cookie), then the same page query with
 //   its audit entry in one statement. GraphQL against it is the cost of GraphQL and the service; it against
 //   the bare route is the cost of the session and the audit entry.
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import { actorFor, AuthService } from '../src/auth/auth.service.ts';
+import { AuthService } from '../src/auth/auth.service.ts';
 import { createAuth } from '../src/auth/auth.ts';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/client.ts';
-import { requestMeta } from '../src/graphql/context.ts';
 import { Keyring } from '../src/keys/keyring.ts';
 import { listPatientsPage, type PatientRow } from '../src/patients/patients.repository.ts';
+import { sessionPlugin } from '../src/plugins/session.ts';
 
 const url = process.env.FLOOR_DATABASE_URL;
 const port = Number(process.env.FLOOR_PORT ?? 3799);
@@ -27,10 +27,10 @@ if (!config.dataEncryptionKeys) throw new Error('DATA_ENCRYPTION_KEY is required
 const keyring = new Keyring(config.dataEncryptionKeys);
 const { db } = connectDatabase(url);
 const authService = new AuthService({ auth: createAuth({ db, config, secret }), db, config, secret });
-const cookieName = await authService.sessionCookieName();
 
 const app = Fastify({ logger: false });
 await app.register(cookie);
+await app.register(sessionPlugin, { authService });
 
 /**
  * The fields the benchmark's GraphQL query asks for. Serialising whole rows would decrypt the clinical text, which
@@ -54,11 +54,7 @@ app.get('/floor/patients', async () => {
   return { items: listItems(page.rows), next: page.next };
 });
 
-app.get('/floor/audited-patients', async (request, reply) => {
-  const meta = requestMeta(request, cookieName);
-  const { session } = await authService.resolveSession(meta);
-  if (!session || !meta.sessionCookie) return reply.code(401).send({ error: 'no session' });
-  void reply.header('set-cookie', await authService.refreshCookieHeader(meta.sessionCookie, session));
+app.get('/floor/audited-patients', { config: { session: 'required' } }, async (request) => {
   const page = await listPatientsPage(
     db,
     {
@@ -69,7 +65,7 @@ app.get('/floor/audited-patients', async (request, reply) => {
       audit: {
         event: 'PATIENT_VIEW',
         level: 'INFO',
-        actor: actorFor(session, meta),
+        actor: request.actor,
         url: 'floor',
         details: { page: 'first' },
       },

@@ -7,7 +7,10 @@ import type pg from 'pg';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { registerErrorHandler } from './http/request-errors.ts';
+import { registerLiveRoutes } from './live/live.routes.ts';
 import { serializeError } from './log-redaction.ts';
+import { sessionPlugin } from './plugins/session.ts';
+import { websocketPlugin } from './plugins/websocket.ts';
 import { registerWebApp } from './web/web-app.ts';
 
 export interface AppDependencies extends Services {
@@ -35,7 +38,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
   });
 
@@ -71,6 +74,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
+  // Cross-cutting set-up before any route (decision 017): WebSocket upgrades (origin check, sockets that
+  // close when their session ends), then the session, resolved once per request for the routes that ask.
+  await app.register(websocketPlugin, { config, authService: deps.authService, pool: deps.pool });
+  await app.register(sessionPlugin, { authService: deps.authService });
 
   app.get('/api/health', async (_request, reply) => {
     const database = await isDatabaseReachable(deps.pool);
@@ -85,6 +92,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await app.register(graphqlPlugin, deps);
+  registerLiveRoutes(app);
 
   await registerWebApp(app, deps);
   return app;

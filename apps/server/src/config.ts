@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { EmailSchema, isRole, PhoneSchema, ROLES, type Role } from '@telehealth/shared';
@@ -8,6 +9,51 @@ const booleanFromEnv = z
     error: 'must be one of true, false, 1, 0, yes, no, on, off',
   })
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies may say who the client is (X-Forwarded-For): `false` none; a list, the proxies' own addresses
+ * or ranges (the client is the address the nearest untrusted hop saw); `true` every hop, so the left-most
+ * address, which the client itself can write. Fastify 5 no longer takes a hop count (it cannot check the
+ * nearest peer), so a number is refused with a hint rather than read as true.
+ */
+const trustProxyFromEnv = z.string().transform((raw, ctx): boolean | string[] => {
+  const value = raw.trim().toLowerCase();
+  if (['true', 'yes', 'on'].includes(value)) return true;
+  if (['false', 'no', 'off'].includes(value)) return false;
+  if (/^\d+$/.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'a number of proxies is not supported: list the proxy addresses instead (loopback for a proxy on this machine)',
+    });
+    return z.NEVER;
+  }
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (entries.length === 0 || bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be true, false, or proxy addresses and ranges separated by commas (10.0.0.1, 10.0.0.0/8, loopback)${bad.length > 0 ? `; not understood: ${bad.join(', ')}` : ''}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -43,6 +89,7 @@ const EnvSchema = z.object({
     .optional(),
   PRACTICE_NAME: z.string().min(1).default('Meridian Precision Psychiatry'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
+  TRUST_PROXY: trustProxyFromEnv.optional(),
   WEB_DIST_DIR: z.string().optional(),
   ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
   SMTP_URL: z
@@ -131,6 +178,8 @@ export interface Config {
   dataEncryptionKeys: DataKey[] | undefined;
   practiceName: string;
   embeddedPgPort: number | undefined;
+  /** Fastify's trustProxy: false, every hop (true), or the proxies' addresses and ranges. */
+  trustProxy: boolean | string[];
   webDistDir: string;
   version: string;
   /** Unset: every mail is kept in the outbox and nothing is sent. */
@@ -205,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
     practiceName: e.PRACTICE_NAME,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
+    trustProxy: e.TRUST_PROXY ?? false,
     webDistDir: e.WEB_DIST_DIR ?? path.resolve(serverRoot, '../web/dist'),
     version: process.env.npm_package_version ?? '0.1.0',
     smtpUrl: e.SMTP_URL,

@@ -59,6 +59,21 @@ describe('configuration', () => {
     expect(() => loadConfig({ CONTACT_EMAIL: 'not an address' })).toThrow(/CONTACT_EMAIL/);
   });
 
+  it("reads TRUST_PROXY as true, false, or the proxies' addresses and ranges, and refuses a hop count", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,2001:db8::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '2001:db8::1',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY: a number of proxies is not supported/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33, proxy.internal' })).toThrow(
+      /TRUST_PROXY: .*not understood: 10\.0\.0\.0\/33, proxy\.internal/,
+    );
+  });
+
   it('requires AUTH_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET/);
   });

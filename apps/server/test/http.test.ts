@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { DEMO_PASSWORD } from '@telehealth/shared';
+import { auditEntries } from '../src/db/schema.ts';
 import { createTestApp, TestClient } from './helpers.ts';
 
 describe('health', () => {
@@ -55,6 +57,32 @@ describe('security headers', () => {
     const cookie = response.setCookies.find((c) => c.includes('session_token='));
     expect(cookie).toMatch(/^__Secure-/);
     expect(cookie).toMatch(/; Secure/);
+  });
+});
+
+describe('client address', () => {
+  async function signInFrom(env: Record<string, string>): Promise<string | null | undefined> {
+    const t = await createTestApp(env);
+    await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+      payload: {
+        query: 'mutation ($e: String!, $p: String!) { signIn(email: $e, password: $p) { success } }',
+        variables: { e: 'patient@demo.test', p: DEMO_PASSWORD },
+      },
+    });
+    const [entry] = await t.runtime.database.db
+      .select({ clientIp: auditEntries.clientIp })
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'LOGIN'));
+    return entry?.clientIp;
+  }
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY names the proxy it came through', async () => {
+    expect(await signInFrom({})).toBe('127.0.0.1');
+    expect(await signInFrom({ TRUST_PROXY: 'loopback' })).toBe('203.0.113.9');
+    expect(await signInFrom({ TRUST_PROXY: '10.0.0.0/8' })).toBe('127.0.0.1');
   });
 });
 

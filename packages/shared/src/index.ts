@@ -4,6 +4,7 @@ export * from './account-setup.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './constants.ts';
+export * from './live.ts';
 export * from './message-catalogue.ts';
 export * from './messages.ts';
 export * from './roles.ts';

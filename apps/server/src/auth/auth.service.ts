@@ -12,6 +12,7 @@ import {
   TWO_FACTOR_MESSAGES,
   type CurrentUser,
   type Role,
+  type SessionEndReason,
   type SignInResult,
   type SignInStep,
 } from '@telehealth/shared';
@@ -23,6 +24,7 @@ import type { Auth } from './auth.ts';
 import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
 import { SignInChallenges, type CookieJar } from './sign-in-challenges.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/users.repository.ts';
+import { endSessions } from './sessions.repository.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -162,7 +164,7 @@ export class AuthService {
     if (!challenged && !token) throw new Error('better-auth answered a sign-in with neither a session nor a challenge');
     const row = await findUserByEmail(this.#db, email);
     if (!row || !row.isActive || !isRole(row.role)) {
-      if (token) await this.#db.delete(sessions).where(eq(sessions.token, token));
+      if (token) await endSessions(this.#db, sql`s.token = ${token}`, 'ACCOUNT_DISABLED');
       // A challenge the plugin may have opened goes too; its cookie is not passed on.
       if (row) await this.#challenges.discardFor(row.id);
       await appendAuditEntry(this.#db, {
@@ -179,15 +181,15 @@ export class AuthService {
     // Enrolled: better-auth's twoFactor plugin made no session but a code challenge (its cookie is passed on).
     // The failures are kept until the sign-in is complete, so a right password does not reset the code's count.
     if (challenged || !token) {
-      if (current) await this.#endSession(current, meta, 'replaced by a new sign-in');
+      if (current) await this.#endSession(current, meta, 'REPLACED');
       await this.#recordChallenge(account, 'CONFIRM_SIGN_IN_WITH_TOTP_CODE', meta);
       return { result: pendingStep('CONFIRM_SIGN_IN_WITH_TOTP_CODE'), setCookies: response.headers.getSetCookie() };
     }
 
     // A role that must use two-factor, not set up yet: no session, only the set-up (sign-in-challenges.ts).
     if (this.#config.mfaRequiredRoles.includes(row.role) && !row.twoFactorEnabled) {
-      await this.#db.delete(sessions).where(eq(sessions.token, token));
-      if (current) await this.#endSession(current, meta, 'replaced by a new sign-in');
+      await endSessions(this.#db, sql`s.token = ${token}`, 'ENDED');
+      if (current) await this.#endSession(current, meta, 'REPLACED');
       const cookie = await this.#challenges.createSetupChallenge(row.id);
       await this.#recordChallenge(account, 'CONTINUE_SIGN_IN_WITH_TOTP_SETUP', meta);
       return {
@@ -401,7 +403,7 @@ export class AuthService {
   ): Promise<SignInOutcome> {
     const email = row.email;
     if (!row.isActive || !isRole(row.role)) {
-      await this.#db.delete(sessions).where(eq(sessions.token, token));
+      await endSessions(this.#db, sql`s.token = ${token}`, 'ACCOUNT_DISABLED');
       await appendAuditEntry(this.#db, {
         event: 'FAILED_LOGIN',
         level: 'WARNING',
@@ -412,7 +414,7 @@ export class AuthService {
       return { result: failure(MESSAGES.accountDisabled), setCookies: [await this.clearCookieHeader()] };
     }
     const [created] = await this.#db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
-    if (current) await this.#endSession(current, meta, 'replaced by a new sign-in');
+    if (current) await this.#endSession(current, meta, 'REPLACED');
     const user = toSessionUser(row, row.role);
     await this.#db.transaction(async (tx) => {
       await tx.delete(signInFailures).where(eq(signInFailures.email, email));
@@ -452,7 +454,7 @@ export class AuthService {
 
   /** Ends the session on the server (sign-out) and records it; a half-finished sign-in ends too. */
   async signOut(session: ActiveSession | null, meta: RequestMeta): Promise<string[]> {
-    if (session) await this.#endSession(session, meta, 'signed out');
+    if (session) await this.#endSession(session, meta, 'SIGNED_OUT');
     return [await this.clearCookieHeader(), ...(await this.#challenges.discard(meta.cookies ?? {}))];
   }
 
@@ -511,7 +513,7 @@ export class AuthService {
     }
     if (!row.is_active || !isRole(row.role)) {
       // Deactivated or stripped of its role since sign-in: it gets nothing, starting now.
-      await this.#db.delete(sessions).where(eq(sessions.id, row.session_id));
+      await this.#endDisabledSessions([row.session_id], meta);
       return { session: null, expired: false };
     }
     return {
@@ -546,22 +548,56 @@ export class AuthService {
     });
   }
 
+  /**
+   * Looks at sessions this instance holds WebSockets for, without sliding them (socket traffic is not user
+   * activity, decision 017), and ends those whose time is up. Answers the ones that are over, with why.
+   */
+  async reviewSessions(sessionIds: readonly string[]): Promise<Map<string, SessionEndReason>> {
+    const over = new Map<string, SessionEndReason>();
+    if (sessionIds.length === 0) return over;
+    const maxSeconds = this.maxMs / 1000;
+    const found = await this.#db.execute<{ id: string; past: boolean; is_active: boolean; role: string | null }>(sql`
+      SELECT s.id, u.is_active, u.role,
+             s.expires_at <= now() OR s.created_at + make_interval(secs => ${maxSeconds}) <= now() AS past
+      FROM ${sessions} s JOIN ${users} u ON u.id = s.user_id
+      WHERE s.id = ANY(${sql.param([...sessionIds])}::uuid[])`);
+    const byId = new Map(found.rows.map((row) => [row.id, row]));
+    const past: string[] = [];
+    const disabled: string[] = [];
+    for (const id of sessionIds) {
+      const row = byId.get(id);
+      if (!row) over.set(id, 'ENDED');
+      else if (!row.is_active || !isRole(row.role)) disabled.push(id);
+      else if (row.past) past.push(id);
+    }
+    const none: RequestMeta = { ip: null, userAgent: null, url: null, referrer: null, sessionCookie: null };
+    if (past.length > 0) {
+      await this.#expireSessions(sql`s.id = ANY(${sql.param(past)}::uuid[])`, none);
+      for (const id of past) over.set(id, 'EXPIRED');
+    }
+    if (disabled.length > 0) {
+      await this.#endDisabledSessions(disabled, none);
+      for (const id of disabled) over.set(id, 'ACCOUNT_DISABLED');
+    }
+    return over;
+  }
+
   async #expireSessions(where: ReturnType<typeof sql>, meta: RequestMeta): Promise<number> {
     const maxSeconds = this.maxMs / 1000;
     return this.#db.transaction(async (tx) => {
-      const expired = await tx.execute<{ id: string; user_id: string; role: string | null }>(sql`
-        DELETE FROM ${sessions} s USING ${users} u
-        WHERE u.id = s.user_id AND (s.expires_at <= now() OR s.created_at + make_interval(secs => ${maxSeconds}) <= now())
-          AND (${where})
-        RETURNING s.id, s.user_id, u.role`);
+      const expired = await endSessions(
+        tx,
+        sql`(s.expires_at <= now() OR s.created_at + make_interval(secs => ${maxSeconds}) <= now()) AND (${where})`,
+        'EXPIRED',
+      );
       await appendAuditEntries(
         tx,
-        expired.rows.map((row) => ({
+        expired.map((row) => ({
           event: 'SESSION_EXPIRED' as const,
           level: 'INFO' as const,
           actor: {
             sessionId: row.id,
-            userId: row.user_id,
+            userId: row.userId,
             userRole: row.role ?? 'unknown',
             clientIp: meta.ip,
             userAgent: meta.userAgent,
@@ -570,19 +606,42 @@ export class AuthService {
           details: { reason: 'idle or maximum session time reached' },
         })),
       );
-      return expired.rows.length;
+      return expired.length;
     });
   }
 
-  async #endSession(session: ActiveSession, meta: RequestMeta, reason: string): Promise<void> {
+  /** Ends sessions whose account was deactivated or lost its role since sign-in, and records each. */
+  async #endDisabledSessions(sessionIds: string[], meta: RequestMeta): Promise<void> {
     await this.#db.transaction(async (tx) => {
-      await tx.delete(sessions).where(eq(sessions.id, session.id));
+      const ended = await endSessions(tx, sql`s.id = ANY(${sql.param(sessionIds)}::uuid[])`, 'ACCOUNT_DISABLED');
+      await appendAuditEntries(
+        tx,
+        ended.map((row) => ({
+          event: 'LOGOUT' as const,
+          level: 'INFO' as const,
+          actor: {
+            sessionId: row.id,
+            userId: row.userId,
+            userRole: row.role ?? 'unknown',
+            clientIp: meta.ip,
+            userAgent: meta.userAgent,
+          },
+          url: meta.url,
+          details: { reason: 'account inactive or without a role' },
+        })),
+      );
+    });
+  }
+
+  async #endSession(session: ActiveSession, meta: RequestMeta, reason: 'SIGNED_OUT' | 'REPLACED'): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      await endSessions(tx, sql`s.id = ${session.id}`, reason);
       await appendAuditEntry(tx, {
         event: 'LOGOUT',
         level: 'INFO',
         actor: actorFor(session, meta),
         url: meta.url,
-        details: { reason },
+        details: { reason: reason === 'SIGNED_OUT' ? 'signed out' : 'replaced by a new sign-in' },
       });
     });
   }

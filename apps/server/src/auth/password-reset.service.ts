@@ -12,7 +12,7 @@ import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { PublicCaller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { sessions, signInFailures } from '../db/schema.ts';
+import { signInFailures } from '../db/schema.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { passwordResetMail } from '../mail/templates.ts';
@@ -28,6 +28,7 @@ import {
   tokenState,
   type AccountTokenRow,
 } from './account-tokens.ts';
+import { endAccountSessions } from './sessions.repository.ts';
 import type { Auth } from './auth.ts';
 import { TOKEN_FAILURE_BUCKET } from './invitations.service.ts';
 import { findUserByEmail, findUserById } from '../users/users.repository.ts';
@@ -161,7 +162,7 @@ export class PasswordResetService {
       await markTokenUsed(tx, row.id);
       // A pending invitation would set the password again: the reset supersedes it.
       await revokeAccountTokens(tx, row.userId, 'invitation');
-      const ended = await tx.delete(sessions).where(eq(sessions.userId, row.userId)).returning({ id: sessions.id });
+      const ended = await endAccountSessions(tx, row.userId, 'PASSWORD_RESET');
       // The person proved the mailbox: an earlier lockout of the address no longer protects anything.
       if (account) await tx.delete(signInFailures).where(eq(signInFailures.email, account.email));
       await appendAuditEntry(tx, {

@@ -2,13 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, PublicCaller } from '../access/caller.ts';
 import type { AccessRequestsService } from '../access-requests/access-requests.service.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
-import {
-  actorFor,
-  type ActiveSession,
-  type AuthService,
-  type RequestMeta,
-  type SessionUser,
-} from '../auth/auth.service.ts';
+import type { ActiveSession, AuthService, RequestMeta, SessionUser } from '../auth/auth.service.ts';
 import type { InvitationsService } from '../auth/invitations.service.ts';
 import type { PasswordResetService } from '../auth/password-reset.service.ts';
 import type { TwoFactorService } from '../auth/two-factor.service.ts';
@@ -32,10 +26,12 @@ export interface Services {
   twoFactor: TwoFactorService;
 }
 
+/** Taken from the request: the session plugin resolved the session once, before the body was read. */
 export interface GraphQLContext extends Services {
   request: FastifyRequest;
   reply: FastifyReply;
   meta: RequestMeta;
+  /** The request's session; an operation that ends it (signOut) sets it to null for the rest of the operation. */
   session: ActiveSession | null;
   /** The audit actor for this request: the signed-in user, or anonymous. */
   actor: AuditActor;
@@ -55,23 +51,4 @@ export function callerOf(ctx: GraphQLContext, operation: string): Caller {
 /** The caller of a public operation: whoever it is, from which address. */
 export function publicCallerOf(ctx: GraphQLContext, operation: string): PublicCaller {
   return { actor: ctx.actor, ip: ctx.meta.ip, operation };
-}
-
-export function requestMeta(request: FastifyRequest, sessionCookieName: string): RequestMeta {
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return typeof value === 'string' ? value.slice(0, 512) : null;
-  };
-  return {
-    ip: request.ip,
-    userAgent: header('user-agent'),
-    url: request.url,
-    referrer: header('referer'),
-    sessionCookie: request.cookies[sessionCookieName] ?? null,
-    cookies: request.cookies,
-  };
-}
-
-export function withSession(ctx: Omit<GraphQLContext, 'actor'>): GraphQLContext {
-  return { ...ctx, actor: actorFor(ctx.session, ctx.meta) };
 }

@@ -5,15 +5,13 @@ import mercurius from 'mercurius';
 import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
 import { badRequest, isAppError, unauthenticated } from '../errors.ts';
 import { requestErrorBody, requestErrorFrom, UNEXPECTED_EXTENSIONS } from '../http/request-errors.ts';
-import { requestMeta, withSession, type GraphQLContext, type Services } from './context.ts';
+import type { GraphQLContext, Services } from './context.ts';
 import { checkGraphQLBody, checkGraphQLMethodAndType } from './http.ts';
 import { GRAPHQL_PARSE_OPTIONS, graphqlValidationRules } from './limits.ts';
 import { PUBLIC_ROOT_FIELDS, schema } from './schema.ts';
 
 /** GraphQL at /graphql: Mercurius with JIT, the Pothos schema, one authentication checkpoint, masked errors. */
 export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services) => {
-  const cookieName = await services.authService.sessionCookieName();
-
   const bodyLimit = app.initialConfig.bodyLimit ?? 1_048_576;
   const formatErrors = (errors: readonly Error[], hasData: boolean) => {
     const formatted = errors.flatMap(unwrapErrors).map((error) => formatError(error, app));
@@ -39,25 +37,26 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
       // option is missing from Mercurius's types).
       validateOptions: { hideSuggestions: true } as { maxErrors?: number },
     },
-    context: async (request, reply): Promise<GraphQLContext> => {
-      const meta = requestMeta(request, cookieName);
-      const { session } = await services.authService.resolveSession(meta);
-      if (session && meta.sessionCookie) {
-        void reply.header('set-cookie', await services.authService.refreshCookieHeader(meta.sessionCookie, session));
-      } else if (meta.sessionCookie) {
-        void reply.header('set-cookie', await services.authService.clearCookieHeader());
-      }
-      return withSession({ ...services, request, reply, meta, session });
-    },
+    context: (request, reply): GraphQLContext => ({
+      ...services,
+      request,
+      reply,
+      meta: request.requestMeta,
+      session: request.session,
+      actor: request.actor,
+    }),
     errorFormatter: (execution) => {
       const { statusCode, errors } = formatErrors(execution.errors ?? [], execution.data != null);
       return { statusCode, response: { data: execution.data ?? null, errors } };
     },
     // Errors thrown before or outside the execution (an unreadable body, a document that does not parse or
     // validate) come to this route's own handler rather than Mercurius's, which would first build the context
-    // (a session query) for a request that is refused anyway.
+    // for a request that is refused anyway. (A body refused before the handler costs no session query either:
+    // the session plugin resolves an optional session in preHandler.)
     errorHandler: false,
     additionalRouteOptions: {
+      // The session plugin resolves the cookie once the body has passed these checks; public operations need none.
+      config: { session: 'optional' },
       preValidation: checkGraphQLBody,
       errorHandler: (error, _request, reply) => {
         const refused = requestErrorFrom(error, bodyLimit);

@@ -8,10 +8,8 @@ import { PAGE_BOOTSTRAP_META, type PageBootstrap } from '@telehealth/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { publicAppConfig } from '../app-config.ts';
-import type { AuthService } from '../auth/auth.service.ts';
 import type { Config } from '../config.ts';
 import { escapeHtml } from '../html.ts';
-import { requestMeta } from '../graphql/context.ts';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -120,10 +118,7 @@ export function renderPage({ template, bootstrap, preload }: PageInput): string 
 }
 
 /** Serves the built web app: hashed assets from disk, and each page's HTML with its bootstrap written in. */
-export async function registerWebApp(
-  app: FastifyInstance,
-  deps: { config: Config; authService: AuthService },
-): Promise<void> {
+export async function registerWebApp(app: FastifyInstance, deps: { config: Config }): Promise<void> {
   const distDir = deps.config.webDistDir;
   const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
   if (hasBuild) {
@@ -151,12 +146,14 @@ export async function registerWebApp(
   const templates = new BuildFileCache((text) => text);
   const manifests = new BuildFileCache((text) => JSON.parse(text) as Manifest);
   const config = publicAppConfig(deps.config);
-  const cookieName = await deps.authService.sessionCookieName();
 
-  /** Null when the session store cannot be asked: the page then asks itself (and shows the outage). */
-  const isSignedIn = async (request: FastifyRequest): Promise<boolean | null> => {
+  /**
+   * Through the session plugin, like every other route (a page load is activity: it slides the deadline and
+   * refreshes the cookie). Null when the session store cannot be asked: the page then asks itself.
+   */
+  const isSignedIn = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean | null> => {
     try {
-      return (await deps.authService.resolveSession(requestMeta(request, cookieName))).session !== null;
+      return (await app.loadSession(request, reply)) !== null;
     } catch (error) {
       request.log.warn({ err: error }, 'session check for a page failed');
       return null;
@@ -167,7 +164,7 @@ export async function registerWebApp(
     if (!hasBuild)
       return reply.code(503).type('text/plain').send('The web app is not built. Run `npm run build` first.');
     const pathname = request.url.split('?')[0] ?? '/';
-    const signedIn = await isSignedIn(request);
+    const signedIn = await isSignedIn(request, reply);
     if (signedIn === true && SIGNED_OUT_PAGES.has(pathname)) return reply.redirect('/dashboard', 302);
 
     const sitePage = SITE_PAGES.has(pathname) ? await templates.get(path.join(distDir, 'site.html')) : null;
@@ -204,7 +201,8 @@ export async function registerWebApp(
 
   app.get('/', sendPage);
   app.setNotFoundHandler(async (request, reply) => {
-    const isApi = request.url.startsWith('/api/') || request.url.startsWith('/graphql');
+    // An upgrade to a path without a WebSocket is refused, not answered with a page.
+    const isApi = request.url.startsWith('/api/') || request.url.startsWith('/graphql') || request.ws;
     // A missing script must not be answered with HTML: a browser with an old page would fail obscurely.
     const isAsset = request.url.startsWith('/assets/');
     if (isApi || isAsset || (request.method !== 'GET' && request.method !== 'HEAD')) {

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { LIVE_PATH, LiveClientMessageSchema } from '@telehealth/shared';
+import { requiredSession } from '../plugins/session.ts';
+import { sendLive } from './live-sockets.ts';
+
+/**
+ * GET /api/live: the live channel (decision 017). Only a signed-in browser of our own site gets it (the session
+ * and websocket plugins refuse the rest before upgrading). It greets with who is connected (user id and
+ * role, nothing about health), answers pings, and is closed with a reason when the session ends. Video
+ * signalling and live updates will add their messages here.
+ */
+export function registerLiveRoutes(app: FastifyInstance): void {
+  app.route({
+    method: 'GET',
+    url: LIVE_PATH,
+    config: { session: 'required' },
+    handler: async (_request, reply) =>
+      reply
+        .code(426)
+        .header('upgrade', 'websocket')
+        .send({
+          statusCode: 426,
+          error: 'Upgrade Required',
+          message: `${LIVE_PATH} is a WebSocket.`,
+        }),
+    wsHandler: (socket, request) => {
+      const session = requiredSession(request);
+      // Message handlers first: nothing the browser sends right after opening may be lost.
+      socket.on('message', (data, isBinary) => {
+        const text = !isBinary && Buffer.isBuffer(data) ? data.toString('utf8') : null;
+        const parsed = text === null ? null : LiveClientMessageSchema.safeParse(parseJson(text));
+        if (!parsed?.success) {
+          sendLive(socket, { type: 'error', code: 'BAD_MESSAGE' });
+          return;
+        }
+        switch (parsed.data.type) {
+          case 'ping':
+            sendLive(socket, { type: 'pong' });
+            break;
+        }
+      });
+      app.liveSockets.add(session.id, socket);
+      sendLive(socket, { type: 'hello', userId: session.user.id, role: session.user.role });
+    },
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

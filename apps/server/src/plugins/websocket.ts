@@ -1,0 +1,113 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type pg from 'pg';
+import { ERROR_CODES, LIVE_MAX_MESSAGE_BYTES } from '@telehealth/shared';
+import type { AuthService } from '../auth/auth.service.ts';
+import { SessionEndedListener } from '../auth/session-events.ts';
+import type { Config } from '../config.ts';
+import { LiveSockets } from '../live/live-sockets.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's open WebSockets by session id (decision 017). */
+    liveSockets: LiveSockets;
+  }
+}
+
+/** Server pings: a browser answers at once, so a socket silent for two rounds is gone. */
+const HEARTBEAT_MS = 30_000;
+
+export interface WebsocketPluginOptions {
+  config: Config;
+  authService: AuthService;
+  pool: pg.Pool;
+}
+
+/**
+ * WebSockets that live exactly as long as their session. An upgrade must come from our own origin (403
+ * otherwise: cross-site WebSocket hijacking, as browsers send the cookie with any site's upgrade); a route
+ * asks the session plugin for a live session (401 before upgrading). Then each socket is closed, with the
+ * reason, when its session ends: on this instance or another (LISTEN session_ended), or when a look at the
+ * sessions this instance holds finds one over (idle deadline passed, account deactivated by any path).
+ * Registered before the session plugin and every route.
+ */
+export const websocketPlugin = fp<WebsocketPluginOptions>(
+  async (app: FastifyInstance, { config, authService, pool }) => {
+    const sockets = new LiveSockets();
+    app.decorate('liveSockets', sockets);
+
+    await app.register(websocket, {
+      options: { maxPayload: LIVE_MAX_MESSAGE_BYTES },
+      // Told why, then closed; the default would close without a word.
+      preClose: () => {
+        sockets.closeAll();
+        for (const client of app.websocketServer.clients) client.close();
+        return new Promise<void>((resolve) => app.websocketServer.close(() => resolve()));
+      },
+      errorHandler: (error, socket, request) => {
+        request.log.warn({ err: error }, 'live socket error');
+        socket.terminate();
+      },
+    });
+
+    const ownOrigin = new URL(config.publicUrl).origin;
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.ws) return;
+      const origin = request.headers.origin;
+      if (typeof origin === 'string' && safeOrigin(origin) === ownOrigin) return;
+      return reply.code(403).header('cache-control', 'no-store').send({
+        statusCode: 403,
+        code: ERROR_CODES.forbidden,
+        error: 'Forbidden',
+        message: 'WebSocket connections are accepted from this site only.',
+      });
+    });
+
+    // One look at a time; a tick that finds the previous still running skips.
+    let reviewing: Promise<void> | undefined;
+    const review = () => {
+      if (reviewing || sockets.size === 0) return;
+      reviewing = authService
+        .reviewSessions(sockets.sessionIds())
+        .then((over) => {
+          for (const [id, reason] of over) sockets.endSessions([id], reason);
+        })
+        .catch((error: unknown) => app.log.warn({ err: error }, 'live sockets: session review failed'))
+        .finally(() => {
+          reviewing = undefined;
+        });
+    };
+
+    const listener = new SessionEndedListener({
+      connection: pool.options,
+      log: app.log,
+      onEnded: (ids, reason) => sockets.endSessions(ids, reason),
+      onReconnected: review,
+    });
+    await listener.start();
+
+    // As often as the idle deadline moves (AuthService.resolveSession), and never busier than 4 times a second.
+    const reviewEveryMs = Math.min(10_000, Math.max(250, (config.sessionIdleMinutes * 60_000) / 20));
+    const reviewTimer = setInterval(review, reviewEveryMs);
+    reviewTimer.unref();
+    const heartbeatTimer = setInterval(() => sockets.heartbeat(), HEARTBEAT_MS);
+    heartbeatTimer.unref();
+
+    app.addHook('onClose', async () => {
+      clearInterval(reviewTimer);
+      clearInterval(heartbeatTimer);
+      await listener.stop();
+      await reviewing;
+    });
+  },
+  { name: 'websocket-sessions' },
+);
+
+function safeOrigin(value: string): string | null {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+}

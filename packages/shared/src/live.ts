@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import type { Role } from './roles.ts';
+
+/**
+ * The live channel: one WebSocket per signed-in tab at LIVE_PATH, opened with the session cookie. Video
+ * signalling and live updates will travel on it. Decision 017.
+ */
+export const LIVE_PATH = '/api/live';
+
+/** The largest message either side may send, in bytes (a WebRTC offer is a few kilobytes). */
+export const LIVE_MAX_MESSAGE_BYTES = 65_536;
+
+/** Why the server ends a live channel; sent in the `bye` message and as the close frame's reason. */
+export const SESSION_END_REASONS = [
+  'SIGNED_OUT',
+  /** Idle logoff or the longest session time reached. */
+  'EXPIRED',
+  /** A sign-in in the same browser started a new session. */
+  'REPLACED',
+  /** The account was deactivated or lost its role. */
+  'ACCOUNT_DISABLED',
+  /** A password reset ended every session of the account. */
+  'PASSWORD_RESET',
+  /** The session is gone for a reason this server did not see (ended on another path). */
+  'ENDED',
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+export const LIVE_CLOSE_CODES = {
+  /** The session ended: the browser shows the sign-in page (the reason says why). */
+  sessionEnded: 4401,
+  /** The server is stopping: the browser may reconnect after a moment. */
+  serverStopping: 1001,
+} as const;
+
+export type LiveServerMessage =
+  | { type: 'hello'; userId: string; role: Role }
+  | { type: 'pong' }
+  | { type: 'bye'; reason: SessionEndReason | 'SERVER_STOPPING' }
+  | { type: 'error'; code: 'BAD_MESSAGE' };
+
+/** What a browser may send. Unknown shapes are answered with `{ type: 'error', code: 'BAD_MESSAGE' }`. */
+export const LiveClientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);
+export type LiveClientMessage = z.infer<typeof LiveClientMessageSchema>;
