@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, LIVE_CLOSE_CODES, LIVE_PATH } from '@telehealth/shared';
-import { createAccount } from '../src/auth/accounts.ts';
+import { createAccountWithPassword } from '../src/users/accounts.ts';
 import { auditEntries, mailOutbox, sessions, users } from '../src/db/schema.ts';
 import { requiredSession } from '../src/plugins/session.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
@@ -14,7 +14,7 @@ const PASSWORD = 'Live-Channel-Pass-1!';
 /** A fresh patient account, so no test depends on (or disturbs) a demo account another test uses. */
 async function newAccount(t: TestApp): Promise<{ id: string; email: string }> {
   const email = `live.${crypto.randomUUID().slice(0, 8)}@mail.example`;
-  const id = await createAccount(
+  const id = await createAccountWithPassword(
     t.runtime.auth,
     t.runtime.database.db,
     { email, firstName: 'Lena', lastName: 'Vogel', role: 'patient', password: PASSWORD, emailVerified: true },
