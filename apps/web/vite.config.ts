@@ -9,6 +9,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 const API_ORIGIN = 'http://localhost:3000';
 
+/** zod's global settings (read by zod at load time): interpreted parsers only (see build.rolldownOptions.output). */
+const ZOD_JITLESS =
+  'globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });';
+
 /** Puts the shared crisis and emergency numbers into index.html's <noscript> message. */
 function safetyLinesInHtml(): Plugin {
   return {
@@ -50,6 +54,14 @@ export default defineConfig({
     rolldownOptions: {
       // index.html is the single-page app; site.html the public site's own small page (src/site-main.tsx).
       input: { app: path.resolve(here, 'index.html'), site: path.resolve(here, 'site.html') },
+      output: {
+        // zod decides once, when its first object schema is built, whether it may compile parsers with
+        // `new Function`; under our CSP (no 'unsafe-eval') that try is reported as a violation. The bundler
+        // puts zod in a chunk with modules that build schemas as they load, so src/lib/zod-config.ts can run
+        // too late. zod reads its settings from this global: every chunk sets it before its own code runs,
+        // and a chunk's dependencies run first, so the setting is there before zod is.
+        banner: ZOD_JITLESS,
+      },
     },
   },
 });
