@@ -18,13 +18,13 @@ import {
 } from '@telehealth/shared';
 import { ANONYMOUS_ACTOR, appendAuditEntry, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { sessions, signInFailures, twoFactors, users } from '../db/schema.ts';
 import type { Auth } from './auth.ts';
 import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
 import { SignInChallenges, type CookieJar } from './sign-in-challenges.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/users.repository.ts';
-import { endSessions } from './sessions.repository.ts';
+import { endSessions, type EndedSession } from './sessions.repository.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -590,22 +590,7 @@ export class AuthService {
         sql`(s.expires_at <= now() OR s.created_at + make_interval(secs => ${maxSeconds}) <= now()) AND (${where})`,
         'EXPIRED',
       );
-      await appendAuditEntries(
-        tx,
-        expired.map((row) => ({
-          event: 'SESSION_EXPIRED' as const,
-          level: 'INFO' as const,
-          actor: {
-            sessionId: row.id,
-            userId: row.userId,
-            userRole: row.role ?? 'unknown',
-            clientIp: meta.ip,
-            userAgent: meta.userAgent,
-          },
-          url: meta.url,
-          details: { reason: 'idle or maximum session time reached' },
-        })),
-      );
+      await recordEndedSessions(tx, expired, 'SESSION_EXPIRED', 'idle or maximum session time reached', meta);
       return expired.length;
     });
   }
@@ -614,22 +599,7 @@ export class AuthService {
   async #endDisabledSessions(sessionIds: string[], meta: RequestMeta): Promise<void> {
     await this.#db.transaction(async (tx) => {
       const ended = await endSessions(tx, sql`s.id = ANY(${sql.param(sessionIds)}::uuid[])`, 'ACCOUNT_DISABLED');
-      await appendAuditEntries(
-        tx,
-        ended.map((row) => ({
-          event: 'LOGOUT' as const,
-          level: 'INFO' as const,
-          actor: {
-            sessionId: row.id,
-            userId: row.userId,
-            userRole: row.role ?? 'unknown',
-            clientIp: meta.ip,
-            userAgent: meta.userAgent,
-          },
-          url: meta.url,
-          details: { reason: 'account inactive or without a role' },
-        })),
-      );
+      await recordEndedSessions(tx, ended, 'LOGOUT', 'account inactive or without a role', meta);
     });
   }
 
@@ -758,4 +728,30 @@ function isUnauthorized(error: unknown): boolean {
   const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status;
   const statusCode = (error as { statusCode?: unknown } | null)?.statusCode;
   return status === 'UNAUTHORIZED' || statusCode === 401;
+}
+
+/** One audit entry per session the server ended on its own (expiry, a disabled account), in its transaction. */
+function recordEndedSessions(
+  tx: Executor,
+  ended: readonly EndedSession[],
+  event: 'SESSION_EXPIRED' | 'LOGOUT',
+  reason: string,
+  meta: RequestMeta,
+): Promise<void> {
+  return appendAuditEntries(
+    tx,
+    ended.map((row) => ({
+      event,
+      level: 'INFO' as const,
+      actor: {
+        sessionId: row.id,
+        userId: row.userId,
+        userRole: row.role ?? 'unknown',
+        clientIp: meta.ip,
+        userAgent: meta.userAgent,
+      },
+      url: meta.url,
+      details: { reason },
+    })),
+  );
 }
