@@ -407,4 +407,17 @@ describe('errors carry a code, a message id and its parameters', () => {
     expect(invalid.errors?.[0]?.message).toBe(messageText('messages.validationFailed', extensions.params));
     expect(Object.keys(extensions['fieldErrors'] as object)).toEqual(expect.arrayContaining(['firstName', 'email']));
   });
+
+  it("for a refused sign-in, in the result's errorMessage beside the specification's error", async () => {
+    const response = await new TestClient(t.app).gql<{
+      signIn: { error: string; errorMessage: { id: string; params: { name: string; value: string }[] } };
+    }>(
+      'mutation S($e: String!, $p: String!) { signIn(email: $e, password: $p) { error errorMessage { id params { name value } } } }',
+      { e: 'nobody@demo.test', p: 'Wrong-Pass-2026!' },
+    );
+    expect(response.data?.signIn).toEqual({
+      error: messageText('messages.invalidCredentials'),
+      errorMessage: { id: 'messages.invalidCredentials', params: [] },
+    });
+  });
 });

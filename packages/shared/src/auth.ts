@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
+import type { MessageRef } from './message-catalogue.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 
@@ -62,7 +63,10 @@ export type CurrentUser = z.infer<typeof CurrentUserSchema>;
 export interface SignInResult {
   success: boolean;
   user: CurrentUser | null;
+  /** The specification's field: the message in English. */
   error: string | null;
+  /** The same message by id and parameters, so the browser says it in its own language. */
+  errorMessage: MessageRef | null;
   nextStep: SignInStep | null;
 }
 

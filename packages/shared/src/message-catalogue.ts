@@ -32,6 +32,12 @@ export type MessageId = {
   [Section in keyof Catalogue]: `${Section}.${WithoutPlural<keyof Catalogue[Section] & string>}`;
 }[keyof Catalogue];
 
+/** A catalogue message with its parameters, as a result (not an error) names it: signIn's `errorMessage`. */
+export interface MessageRef {
+  id: MessageId;
+  params: MessageParams;
+}
+
 /** The English text of a catalogue message with its parameters filled in. */
 export function messageText(id: MessageId, params: MessageParams = {}): string {
   const [section = '', key = ''] = id.split('.');

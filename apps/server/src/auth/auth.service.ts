@@ -1,20 +1,22 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import {
-  accountLockedMessage,
   ChallengeResponseSchema,
   hasPermission,
   isRole,
   isTotpCode,
-  MESSAGES,
   SIGN_IN_LOCKOUT,
   SignInInputSchema,
-  TWO_FACTOR_MESSAGES,
   type CurrentUser,
   type Role,
   type SessionEndReason,
   type SignInResult,
   type SignInStep,
+  messageText,
+  minutesToWait,
+  type MessageId,
+  type MessageParams,
+  type MessageRef,
 } from '@telehealth/shared';
 import { ANONYMOUS_ACTOR, appendAuditEntry, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
@@ -75,15 +77,23 @@ export function actorFor(session: ActiveSession | null, meta: RequestMeta): Audi
   };
 }
 
-const failure = (error: string, nextStep: SignInStep | null = null): SignInResult => ({
+/** A refused sign-in, saying why with a catalogue message (its English in `error`, the spec's field). */
+const failure = (message: MessageRef, nextStep: SignInStep | null = null): SignInResult => ({
   success: false,
   user: null,
-  error,
+  error: messageText(message.id, message.params),
+  errorMessage: message,
   nextStep,
 });
 
+const say = (id: MessageId, params: MessageParams = {}): MessageRef => ({ id, params });
+
+/** The lockout message for an account locked for `retryAfterMs` more. */
+const lockedMessage = (retryAfterMs: number): MessageRef =>
+  say('messages.accountLocked', { count: minutesToWait(retryAfterMs) });
+
 /** A sign-in that needs one more step: the specification's wrapper "fails" with this message and the step. */
-const pendingStep = (nextStep: SignInStep): SignInResult => failure(MESSAGES.additionalStepsRequired, nextStep);
+const pendingStep = (nextStep: SignInStep): SignInResult => failure(say('messages.additionalStepsRequired'), nextStep);
 
 /** An account whose password was right and that owes a second step (a code, or setting up two-factor). */
 export interface ChallengedAccount {
@@ -138,7 +148,12 @@ export class AuthService {
   ): Promise<SignInOutcome> {
     const parsed = SignInInputSchema.safeParse(input);
     if (!parsed.success) {
-      return { result: failure(parsed.error.issues.map((i) => i.message).join(', ')), setCookies: [] };
+      // The shared schema's own messages (no catalogue id), as the sign-in form's own check says them.
+      const problems = parsed.error.issues.map((i) => i.message);
+      return {
+        result: { success: false, user: null, error: problems.join(', '), errorMessage: null, nextStep: null },
+        setCookies: [],
+      };
     }
     const { email, password } = parsed.data;
     const anonymous = actorFor(null, meta);
@@ -152,7 +167,7 @@ export class AuthService {
         url: meta.url,
         details: { email, reason: 'account locked' },
       });
-      return { result: failure(accountLockedMessage(lockedFor)), setCookies: [] };
+      return { result: failure(lockedMessage(lockedFor)), setCookies: [] };
     }
 
     const response = await this.#signInWithPassword(email, password, meta);
@@ -174,7 +189,7 @@ export class AuthService {
         url: meta.url,
         details: { email, reason: row?.isActive === false ? 'account inactive' : 'no role' },
       });
-      return { result: failure(MESSAGES.accountDisabled), setCookies: [] };
+      return { result: failure(say('messages.accountDisabled')), setCookies: [] };
     }
     const account: ChallengedAccount = { id: row.id, email, role: row.role };
 
@@ -216,14 +231,14 @@ export class AuthService {
     const row = challenge ? await findUserById(this.#db, challenge.userId) : undefined;
     if (!challenge || !row) {
       return {
-        result: failure(TWO_FACTOR_MESSAGES.challengeExpired),
+        result: failure(say('twoFactorMessages.challengeExpired')),
         setCookies: await this.#challenges.discard(cookies),
       };
     }
     const parsed = ChallengeResponseSchema.safeParse(input.challengeResponse);
     if (!parsed.success) {
       return {
-        result: failure(TWO_FACTOR_MESSAGES.codeRequired, 'CONFIRM_SIGN_IN_WITH_TOTP_CODE'),
+        result: failure(say('twoFactorMessages.codeRequired'), 'CONFIRM_SIGN_IN_WITH_TOTP_CODE'),
         setCookies: [],
       };
     }
@@ -239,7 +254,7 @@ export class AuthService {
         url: meta.url,
         details: { email, reason: 'account locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
       });
-      return { result: failure(accountLockedMessage(lockedFor)), setCookies: [] };
+      return { result: failure(lockedMessage(lockedFor)), setCookies: [] };
     }
 
     const response = parsed.data;
@@ -257,11 +272,11 @@ export class AuthService {
             reason: 'invalid two-factor code',
             event: 'FAILED_LOGIN',
           });
-          const locked = message !== MESSAGES.invalidCredentials;
+          const locked = message.id !== 'messages.invalidCredentials';
           return {
             result: locked
               ? failure(message)
-              : failure(TWO_FACTOR_MESSAGES.invalidCode, 'CONFIRM_SIGN_IN_WITH_TOTP_CODE'),
+              : failure(say('twoFactorMessages.invalidCode'), 'CONFIRM_SIGN_IN_WITH_TOTP_CODE'),
             setCookies: [],
           };
         }
@@ -279,12 +294,12 @@ export class AuthService {
             details: { email, reason: 'two-factor locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
           });
           const remaining = (state?.lockedUntil?.getTime() ?? Date.now()) - Date.now();
-          return { result: failure(accountLockedMessage(remaining)), setCookies: [] };
+          return { result: failure(lockedMessage(remaining)), setCookies: [] };
         }
         default:
           // The challenge was spent, expired, or the account's two-factor was reset meanwhile.
           return {
-            result: failure(TWO_FACTOR_MESSAGES.challengeExpired),
+            result: failure(say('twoFactorMessages.challengeExpired')),
             setCookies: await this.#challenges.discard(cookies),
           };
       }
@@ -411,7 +426,7 @@ export class AuthService {
         url: meta.url,
         details: { email, reason: row.isActive ? 'no role' : 'account inactive' },
       });
-      return { result: failure(MESSAGES.accountDisabled), setCookies: [await this.clearCookieHeader()] };
+      return { result: failure(say('messages.accountDisabled')), setCookies: [await this.clearCookieHeader()] };
     }
     const [created] = await this.#db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
     if (current) await this.#endSession(current, meta, 'REPLACED');
@@ -434,7 +449,7 @@ export class AuthService {
       });
     });
     return {
-      result: { success: true, user: toCurrentUser(user), error: null, nextStep: 'DONE' },
+      result: { success: true, user: toCurrentUser(user), error: null, errorMessage: null, nextStep: 'DONE' },
       setCookies,
     };
   }
@@ -632,7 +647,7 @@ export class AuthService {
 
   /**
    * Records a failed attempt (a wrong password, or a wrong code: `reason`); answers the message to show: the
-   * lock's once it starts, else MESSAGES.invalidCredentials.
+   * lock's once it starts, else `messages.invalidCredentials`.
    */
   async recordFailure(
     email: string,
@@ -643,7 +658,7 @@ export class AuthService {
       /** Who tried, when known better than "someone with this e-mail" (a signed-in caller). */
       actor?: AuditActor;
     } = { reason: 'invalid credentials', event: 'FAILED_LOGIN' },
-  ): Promise<string> {
+  ): Promise<MessageRef> {
     const account = await findUserByEmail(this.#db, email);
     const actor = what.actor ?? {
       ...actorFor(null, meta),
@@ -661,7 +676,7 @@ export class AuthService {
       });
     });
     const lockedFor = await this.lockRemainingMs(email);
-    if (lockedFor <= 0) return MESSAGES.invalidCredentials;
+    if (lockedFor <= 0) return say('messages.invalidCredentials');
     await appendAuditEntry(this.#db, {
       event: 'ACCOUNT_LOCKED',
       level: 'WARNING',
@@ -669,7 +684,7 @@ export class AuthService {
       url: meta.url,
       details: { email, failedAttempts: SIGN_IN_LOCKOUT.maxAttempts, lockedForSeconds: Math.ceil(lockedFor / 1000) },
     });
-    return accountLockedMessage(lockedFor);
+    return lockedMessage(lockedFor);
   }
 
   /** The cookie is `token.signature`; the signature is an HMAC-SHA256 of the token with the auth secret. */

@@ -6,7 +6,6 @@ import { and, eq } from 'drizzle-orm';
 import {
   DisableTwoFactorInputSchema,
   isTotpCode,
-  MESSAGES,
   TOTP_CODE_LENGTH,
   TotpCodeSchema,
   type CurrentUser,
@@ -154,7 +153,7 @@ export class TwoFactorService {
           event: 'TWO_FACTOR_SETUP_FAILED',
           actor,
         });
-        if (message !== MESSAGES.invalidCredentials)
+        if (message.id !== 'messages.invalidCredentials')
           throw lockedError(await this.#authService.lockRemainingMs(account.email));
       } else {
         await appendAuditEntry(this.#db, {
@@ -234,7 +233,7 @@ export class TwoFactorService {
         event: 'TWO_FACTOR_DISABLE_FAILED',
         actor,
       });
-      if (message !== MESSAGES.invalidCredentials)
+      if (message.id !== 'messages.invalidCredentials')
         throw lockedError(await this.#authService.lockRemainingMs(user.email));
       throw badUserInput('twoFactorMessages.invalidPasswordOrCode');
     }

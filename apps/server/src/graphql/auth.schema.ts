@@ -4,6 +4,7 @@ import {
   MESSAGES,
   type AppConfig,
   type CurrentUser,
+  type MessageRef,
   type SignInResult,
 } from '@telehealth/shared';
 import { publicAppConfig } from '../app-config.ts';
@@ -20,11 +21,27 @@ export const CurrentUserRef = builder.objectRef<CurrentUser>('CurrentUser').impl
   }),
 });
 
+const MessageParamRef = builder.objectRef<{ name: string; value: string }>('MessageParam').implement({
+  fields: (t) => ({ name: t.exposeString('name'), value: t.exposeString('value') }),
+});
+
+/** A catalogue message by id, for the browser to say in its language (decision 018). */
+const MessageRefRef = builder.objectRef<MessageRef>('Message').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    params: t.field({
+      type: [MessageParamRef],
+      resolve: (message) => Object.entries(message.params).map(([name, value]) => ({ name, value: String(value) })),
+    }),
+  }),
+});
+
 export const SignInResultRef = builder.objectRef<SignInResult>('SignInResult').implement({
   fields: (t) => ({
     success: t.exposeBoolean('success'),
     user: t.field({ type: CurrentUserRef, nullable: true, resolve: (r) => r.user }),
     error: t.exposeString('error', { nullable: true }),
+    errorMessage: t.field({ type: MessageRefRef, nullable: true, resolve: (r) => r.errorMessage }),
     nextStep: t.exposeString('nextStep', { nullable: true }),
   }),
 });
@@ -121,7 +138,8 @@ builder.mutationField('demoSignIn', (t) =>
     resolve: async (_root, { email }, ctx) => {
       const account = DEMO_ACCOUNTS.find((a) => a.email === email.trim().toLowerCase());
       if (!ctx.config.demoMode || !account) {
-        return { success: false, user: null, error: MESSAGES.demoModeOff, nextStep: null };
+        const errorMessage = { id: 'messages.demoModeOff', params: {} } as const;
+        return { success: false, user: null, error: MESSAGES.demoModeOff, errorMessage, nextStep: null };
       }
       const { result, setCookies } = await ctx.authService.signIn(
         { email: account.email, password: DEMO_PASSWORD },

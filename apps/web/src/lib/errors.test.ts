@@ -9,7 +9,7 @@ import {
 import i18n from 'i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { describeError } from './errors.ts';
+import { describeError, describeSignInError } from './errors.ts';
 import { GraphQLRequestError } from './graphql.ts';
 // The page's texts (errors.ts uses the page's i18next instance, set up by lib/i18n.ts in the app).
 import './i18n.ts';
@@ -87,6 +87,24 @@ describe('server errors in the page language, by message id', () => {
     expect(describeError(withId('Something new', 'patientMessages.somethingNew'))).toBe('Something new');
     // The catalogue's English text without its id stays as it came.
     expect(describeError(graphqlError(PATIENT_MESSAGES.notFound, 'NOT_FOUND'))).toBe(PATIENT_MESSAGES.notFound);
+  });
+
+  it("says a sign-in result's refusal by its id, and the schema's own messages by their words", () => {
+    const locked = {
+      error: accountLockedMessage(4 * 60_000),
+      errorMessage: { id: 'messages.accountLocked', params: [{ name: 'count', value: '4' }] },
+    };
+    expect(describeSignInError(locked)).toMatch(/^Demasiados intentos fallidos.*en 4 minutos\.$/);
+    expect(
+      describeSignInError({
+        error: MESSAGES.invalidCredentials,
+        errorMessage: { id: 'messages.invalidCredentials', params: [] },
+      }),
+    ).toBe('Credenciales no válidas');
+    expect(describeSignInError({ error: 'Email is required', errorMessage: null })).toBe(
+      'El correo electrónico es obligatorio',
+    );
+    expect(describeSignInError({ error: null, errorMessage: null })).toBeNull();
   });
 
   it('has every catalogue message in Spanish, with the same parameters and the same numbers', () => {

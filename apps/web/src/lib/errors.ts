@@ -32,6 +32,23 @@ export function translateServerError(entry: GraphQLErrorEntry): string {
 }
 
 /**
+ * Why the server did not sign the person in (a sign-in result's `error`), in the page's language: by the
+ * result's `errorMessage` id; the shared schema's own messages (no id) as the browser says its own checks.
+ */
+export function describeSignInError(result: {
+  error: string | null;
+  errorMessage?: { id: string; params: readonly { name: string; value: string }[] } | null | undefined;
+}): string | null {
+  if (result.error === null) return null;
+  if (!result.errorMessage) return translateMessage(result.error);
+  // Parameters travel as text in GraphQL; a number is a number again (plurals are chosen by `count`).
+  const params = Object.fromEntries(
+    result.errorMessage.params.map(({ name, value }) => [name, /^\d+$/.test(value) ? Number(value) : value]),
+  );
+  return translateServerError({ message: result.error, extensions: { messageId: result.errorMessage.id, params } });
+}
+
+/**
  * The text a person sees for a failed call, after the specification's error catalogue: the server's own
  * message (by its id) where it is meant for people, generic wording where it is not.
  */

@@ -12,11 +12,15 @@ const SignInResultSchema = z.object({
   success: z.boolean(),
   user: CurrentUserSchema.nullable(),
   error: z.string().nullable(),
+  /** The same message by catalogue id (lib/errors.ts says it in the page's language). */
+  errorMessage: z
+    .object({ id: z.string(), params: z.array(z.object({ name: z.string(), value: z.string() })) })
+    .nullish(),
   nextStep: z.enum(SIGN_IN_STEPS).nullable(),
 });
 export type SignInResultData = z.infer<typeof SignInResultSchema>;
 
-const SIGN_IN_RESULT_FIELDS = `success user { ${USER_FIELDS} } error nextStep`;
+const SIGN_IN_RESULT_FIELDS = `success user { ${USER_FIELDS} } error errorMessage { id params { name value } } nextStep`;
 
 const SIGN_IN_MUTATION = `mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) { ${SIGN_IN_RESULT_FIELDS} }

@@ -52,7 +52,7 @@ export function DisableTwoFactorModal({ opened, onClose }: { opened: boolean; on
           <Text size="sm">{t('disableBody')}</Text>
           {disable.isError ? (
             <Alert color="red" variant="light" role="alert">
-              {translateMessage(describeError(disable.error))}
+              {describeError(disable.error)}
             </Alert>
           ) : null}
           <PasswordInput

@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { IconShield } from '../../../components/icons.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
 import { useTwoFactorStatus } from '../api/two-factor-api.ts';
 import { DisableTwoFactorModal } from './disable-two-factor-modal.tsx';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
@@ -34,7 +33,7 @@ export function SecurityScreen() {
     card = (
       <Alert color="red" variant="light" role="alert" title={t('loadFailed')}>
         <Stack gap="sm" align="flex-start">
-          <Text size="sm">{translateMessage(describeError(status.error))}</Text>
+          <Text size="sm">{describeError(status.error)}</Text>
           <Button
             variant="default"
             onClick={() => {

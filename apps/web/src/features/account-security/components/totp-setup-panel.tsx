@@ -66,7 +66,7 @@ export function TotpSetupPanel({
         {start.isError ? (
           <Alert color="red" variant="light" role="alert">
             <Stack gap="sm" align="flex-start">
-              <Text size="sm">{translateMessage(describeError(start.error))}</Text>
+              <Text size="sm">{describeError(start.error)}</Text>
               <Group>
                 <Button
                   variant="default"
@@ -100,7 +100,7 @@ export function TotpSetupPanel({
             </Stack>
             {confirm.isError ? (
               <Alert color="red" variant="light" role="alert">
-                {translateMessage(describeError(confirm.error))}
+                {describeError(confirm.error)}
               </Alert>
             ) : null}
             <form onSubmit={onSubmit} noValidate aria-labelledby="totp-setup-heading">

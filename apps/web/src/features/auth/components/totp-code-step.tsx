@@ -51,7 +51,7 @@ export function TotpCodeStep({ onSignedIn, onRestart }: TotpCodeStepProps) {
               onSignedIn(result);
               return;
             }
-            const message = result.error ? logic.translateMessage(result.error) : null;
+            const message = logic.describeSignInError(result);
             if (result.nextStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE') {
               setBusy(false);
               setFailure(message);
@@ -63,7 +63,7 @@ export function TotpCodeStep({ onSignedIn, onRestart }: TotpCodeStepProps) {
           },
           (error: unknown) => {
             setBusy(false);
-            setFailure(logic.translateMessage(logic.describeError(error)));
+            setFailure(logic.describeError(error));
           },
         );
       },

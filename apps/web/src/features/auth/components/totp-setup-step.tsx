@@ -50,7 +50,7 @@ export function TotpSetupStep({ onSignedIn, onRestart }: TotpSetupStepProps) {
           // No set-up challenge any more (it expired, or another tab ended it): the sign-in starts again.
           const code = (error as { code?: unknown }).code;
           if (code === 'UNAUTHENTICATED') restart(logic.translateMessage(logic.TWO_FACTOR_MESSAGES.challengeExpired));
-          else setPhase({ name: 'failed', message: logic.translateMessage(logic.describeError(error)) });
+          else setPhase({ name: 'failed', message: logic.describeError(error) });
         }
       },
       () => {
@@ -169,7 +169,7 @@ function ScanAndConfirm({
           (error: unknown) => {
             setBusy(false);
             const errorCode = (error as { code?: unknown }).code;
-            const message = logic.translateMessage(logic.describeError(error));
+            const message = logic.describeError(error);
             // Locked (TOO_MANY_REQUESTS) or the challenge is gone: only a new sign-in helps.
             if (errorCode === 'UNAUTHENTICATED' || errorCode === 'TOO_MANY_REQUESTS') {
               onRestart(

@@ -74,7 +74,7 @@ export function useSignInAttempt(
       case 'answered':
         // A step this page cannot carry out is said by its own notice (the form's).
         if (attempt.result.success || attempt.result.nextStep) return null;
-        return attempt.result.error ? say(attempt.result.error) : refusal;
+        return logic?.describeSignInError(attempt.result) ?? attempt.result.error ?? refusal;
       default:
         return null;
     }

@@ -3,7 +3,7 @@
 // the schema library is most of the page's code.
 import { SignInInputSchema, TotpCodeSchema, TWO_FACTOR_MESSAGES, type SignInInput } from '@telehealth/shared';
 
-export { describeError } from '../../../lib/errors.ts';
+export { describeError, describeSignInError } from '../../../lib/errors.ts';
 export { confirmSignIn, demoSignIn, isSignedInResult, secondStepOf, signIn } from '../../../lib/sign-in.ts';
 export { translateMessage } from '../../../lib/translate-message.ts';
 export { TWO_FACTOR_MESSAGES };
