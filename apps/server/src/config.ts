@@ -92,6 +92,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: trustProxyFromEnv.optional(),
   WEB_DIST_DIR: z.string().optional(),
   ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
   SMTP_URL: z
     .string()
     .regex(
@@ -186,6 +187,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Access requests one client address may submit in an hour. */
   accessRequestsPerHour: number;
+  /** Connections each instance opens for requests (the job queue and the session listener add their own). */
+  databasePoolMax: number;
   mailFrom: string;
   /** Where notifications of new access requests go; empty means every active administrator account. */
   adminEmails: string[];
@@ -259,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     version: process.env.npm_package_version ?? '0.1.0',
     smtpUrl: e.SMTP_URL,
     accessRequestsPerHour: e.ACCESS_REQUESTS_PER_HOUR,
+    databasePoolMax: e.DATABASE_POOL_MAX,
     mailFrom: e.MAIL_FROM ?? `"${e.PRACTICE_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicUrl).hostname}>`,
     adminEmails: e.ADMIN_EMAIL ?? [],
     clinicPhone: e.CLINIC_PHONE ?? null,

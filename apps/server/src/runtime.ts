@@ -129,7 +129,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
         }
       },
     });
-    database = connectDatabase(url);
+    database = connectDatabase(url, { max: config.databasePoolMax });
     const secret = config.authSecret ?? localSecret(config.dataDir);
     const auth = createAuth({ db: database.db, config, secret });
     const authService = new AuthService({ auth, db: database.db, config, secret });

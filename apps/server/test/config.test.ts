@@ -14,6 +14,7 @@ describe('configuration', () => {
       demoMode: true,
       databaseUrl: undefined,
       secureCookies: false,
+      databasePoolMax: 10,
     });
     expect(config.dataDir).toMatch(/data$/);
   });
@@ -72,6 +73,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33, proxy.internal' })).toThrow(
       /TRUST_PROXY: .*not understood: 10\.0\.0\.0\/33, proxy\.internal/,
     );
+  });
+
+  it('sizes the request pool from DATABASE_POOL_MAX, within 2 to 200', () => {
+    expect(loadConfig({ DATABASE_POOL_MAX: '25' }).databasePoolMax).toBe(25);
+    for (const bad of ['1', '201', 'many']) expect(() => loadConfig({ DATABASE_POOL_MAX: bad })).toThrow(ConfigError);
   });
 
   it('requires AUTH_SECRET in production', () => {

@@ -56,6 +56,9 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
     LOG_LEVEL: 'silent',
     DEMO_MODE: 'true',
+    // A test file holds several runtimes at once, two files run side by side, and each runtime also has the job
+    // queue's and the session listener's connections: ten each would pass PostgreSQL's default of 100.
+    DATABASE_POOL_MAX: '4',
     ...env,
   });
 }
