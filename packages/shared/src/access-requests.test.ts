@@ -97,19 +97,23 @@ describe('PatientAccessRequestSchema', () => {
     expect(patientAccessRequestDefaults('es').languagePreference).toBe('spanish');
   });
 
-  it('checks free text length and markup', () => {
+  it('checks free text length and characters, keeps markup in free text as typed, refuses it in short fields', () => {
     expect(
       messages(
         PatientAccessRequestSchema.safeParse({
           ...patient,
           allergies: 'x'.repeat(1001),
-          currentMedications: '<script>x</script>',
+          currentMedications: 'Sertraline\u0000',
+          city: '<svg/onload=alert(1)>',
         }),
       ),
     ).toEqual({
       allergies: 'Allergies must be less than 1000 characters',
       currentMedications: 'Current medications contains invalid characters',
+      city: 'City cannot contain < or >',
     });
+    const typed = '<script>x</script> and dose < 5 mg';
+    expect(PatientAccessRequestSchema.parse({ ...patient, currentMedications: typed }).currentMedications).toBe(typed);
   });
 });
 

@@ -37,6 +37,7 @@ import {
   TEXT_LIMITS,
   ZipCodeSchema,
 } from './patients.ts';
+import { RecordIdSchema } from './text.ts';
 
 export const ACCESS_REQUEST_KINDS = ['provider', 'patient'] as const;
 export type AccessRequestKind = (typeof ACCESS_REQUEST_KINDS)[number];
@@ -332,12 +333,12 @@ export const AccessRequestListFilterSchema = z.object({
 });
 
 export const ApproveAccessRequestInputSchema = z.object({
-  id: z.string(),
+  id: RecordIdSchema,
   /** The provider account that will own the patient record (patient requests only). */
   ownerProviderId: optional(z.uuid(ACCESS_REQUEST_MESSAGES.chooseProvider)),
 });
 
 export const DeclineAccessRequestInputSchema = z.object({
-  id: z.string(),
+  id: RecordIdSchema,
   reason: requiredText('Reason', freeTextSchema('Reason', DECLINE_REASON_MAX_LENGTH)),
 });

@@ -12,5 +12,5 @@ export * from './permissions.ts';
 export * from './options.ts';
 export * from './patients.ts';
 export * from './providers.ts';
-export * from './sanitize.ts';
+export * from './text.ts';
 export * from './two-factor.ts';

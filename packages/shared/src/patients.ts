@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH } from './auth.ts';
 import { formatMessage, MESSAGES } from './messages.ts';
-import { hasScriptPattern, sanitizeFreeText, sanitizeText } from './sanitize.ts';
+import { normalizeText, RecordIdSchema, textProblem, textProblemMessage, textSchema } from './text.ts';
 
 export const NAME_MIN_LENGTH = 2;
 export const NAME_MAX_LENGTH = 50;
@@ -18,36 +18,27 @@ export const TEXT_LIMITS = {
 } as const;
 export const SHORT_TEXT_MAX = 200;
 
-/** The specification's name validator: required, no markup, 2-50 characters, letters, spaces, hyphens, apostrophes. */
+/**
+ * The specification's name validator: required, 2-50 characters, letters (of any language), spaces, hyphens
+ * and apostrophes; under the one text rule (text.ts) first.
+ */
 export function nameSchema(label: string) {
-  return z
-    .string({ error: `${label} is required` })
-    .superRefine((raw, ctx) => {
-      if (raw.trim() === '') return void ctx.addIssue({ code: 'custom', message: `${label} is required` });
-      if (hasScriptPattern(raw) || /[<>]/.test(raw)) {
-        return void ctx.addIssue({ code: 'custom', message: `${label} contains invalid characters` });
-      }
-      const clean = sanitizeText(raw).replace(/\s+/g, ' ');
-      if (clean.length < NAME_MIN_LENGTH) {
-        return void ctx.addIssue({
-          code: 'custom',
-          message: `${label} must be at least ${NAME_MIN_LENGTH} characters long`,
-        });
-      }
-      if (clean.length >= NAME_MAX_LENGTH) {
-        return void ctx.addIssue({
-          code: 'custom',
-          message: `${label} must be less than ${NAME_MAX_LENGTH} characters`,
-        });
-      }
-      if (!/^[\p{L}\p{M}' ’-]+$/u.test(clean)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${label} can only contain letters, spaces, hyphens, and apostrophes`,
-        });
-      }
-    })
-    .transform((raw) => sanitizeText(raw).replace(/\s+/g, ' '));
+  return z.string({ error: `${label} is required` }).transform((raw, ctx) => {
+    const refuse = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    const value = normalizeText(raw, 'short');
+    if (value === '') return refuse(`${label} is required`);
+    // The specification's limit: 49 characters pass, 50 are "less than 50" too many.
+    const problem = textProblem(value, 'short', NAME_MAX_LENGTH - 1);
+    if (problem) return refuse(textProblemMessage(problem, label, problem === 'tooLong' ? NAME_MAX_LENGTH : 0));
+    if (value.length < NAME_MIN_LENGTH) return refuse(`${label} must be at least ${NAME_MIN_LENGTH} characters long`);
+    if (!/^[\p{L}\p{M}' ’-]+$/u.test(value)) {
+      return refuse(`${label} can only contain letters, spaces, hyphens, and apostrophes`);
+    }
+    return value;
+  });
 }
 
 export const PatientEmailSchema = z
@@ -62,26 +53,26 @@ export const PatientEmailSchema = z
   })
   .transform((raw) => raw.trim().toLowerCase());
 
-const US_PHONE = /^(\+?1[\s.-]?)?(\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}$/;
+const US_PHONE = /^(\+?1[ .-]?)?(\(\d{3}\)|\d{3})[ .-]?\d{3}[ .-]?\d{4}$/;
+const PHONE_MAX_LENGTH = 30;
 
 /** 10-15 digits; a 10-digit number must be a US number (optional +1, parentheses, space, dash or dot). */
-export const PhoneSchema = z
-  .string()
-  .superRefine((raw, ctx) => {
-    const value = raw.trim();
-    if (!/^\+?[\d\s().-]+$/.test(value))
-      return void ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
-    const digits = value.replace(/\D/g, '').length;
-    if (digits < PHONE_MIN_DIGITS || digits > PHONE_MAX_DIGITS) {
-      return void ctx.addIssue({
-        code: 'custom',
-        message: `Phone number must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits long`,
-      });
-    }
-    if (digits === 10 && !US_PHONE.test(value))
-      ctx.addIssue({ code: 'custom', message: 'Please enter a valid phone number' });
-  })
-  .transform((raw) => raw.trim());
+export const PhoneSchema = z.string().transform((raw, ctx) => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  const value = normalizeText(raw, 'short');
+  if (!/^\+?[\d ().-]+$/.test(value) || value.length > PHONE_MAX_LENGTH) {
+    return refuse('Please enter a valid phone number');
+  }
+  const digits = value.replace(/\D/g, '').length;
+  if (digits < PHONE_MIN_DIGITS || digits > PHONE_MAX_DIGITS) {
+    return refuse(`Phone number must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits long`);
+  }
+  if (digits === 10 && !US_PHONE.test(value)) return refuse('Please enter a valid phone number');
+  return value;
+});
 
 /** Today's date (UTC) as YYYY-MM-DD; the "now" that dates of birth are compared with. */
 export function todayIsoDate(now: Date = new Date()): string {
@@ -112,34 +103,19 @@ export function ageInYears(dateOfBirth: string, today: string = todayIsoDate()):
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
 }
 
-/** Free text: markup stripped; script patterns refused; a length limit with the specification's message. */
+/** Free text (clinical history, reasons, notes): kept as typed, line breaks included; see text.ts. */
 export function freeTextSchema(label: string, max: number) {
-  return z
-    .string()
-    .superRefine((raw, ctx) => {
-      if (hasScriptPattern(raw))
-        return void ctx.addIssue({ code: 'custom', message: `${label} contains invalid characters` });
-      if (sanitizeFreeText(raw).length > max)
-        ctx.addIssue({ code: 'custom', message: `${label} must be less than ${max} characters` });
-    })
-    .transform(sanitizeFreeText);
+  return textSchema({ label, kind: 'free', max });
 }
 
-/**
- * Short text (address lines, insurer, contact name): script blocks, `javascript:` and event handlers are
- * removed (not refused), whitespace folded; at most `max` characters.
- */
+/** Short text (address lines, insurer, contact name): one line, spaces folded, no `<` or `>`; see text.ts. */
 export function shortTextSchema(label: string, max: number = SHORT_TEXT_MAX) {
-  return z
-    .string()
-    .transform((raw) => sanitizeText(raw).replace(/\s+/g, ' '))
-    .refine((value) => value.length <= max, `${label} must be less than ${max} characters`);
+  return textSchema({ label, kind: 'short', max });
 }
 
-/** Only letters, digits and hyphens are kept; then 5-20 characters. */
-export const PolicyNumberSchema = z
-  .string({ error: 'Policy number is required' })
-  .transform((raw) => raw.replace(/[^A-Za-z0-9-]/g, ''))
+/** The specification's rule: only letters, digits and hyphens are kept; then 5-20 characters. */
+export const PolicyNumberSchema = textSchema({ label: 'Policy number', kind: 'short', max: SHORT_TEXT_MAX })
+  .transform((value) => value.replace(/[^A-Za-z0-9-]/g, ''))
   .superRefine((value, ctx) => {
     if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Policy number is required' });
     if (value.length < POLICY_NUMBER_MIN || value.length > POLICY_NUMBER_MAX) {
@@ -152,7 +128,7 @@ export const PolicyNumberSchema = z
 
 export const ZipCodeSchema = z
   .string()
-  .transform((raw) => raw.trim())
+  .transform((raw) => normalizeText(raw, 'short'))
   .refine((value) => /^\d{5}(-\d{4})?$/.test(value), 'Please enter a valid ZIP code');
 
 /** An optional field: absent, null or blank means "no value" (stored as null); anything else must pass. */
@@ -238,14 +214,14 @@ export type CreatePatientData = z.output<typeof CreatePatientInputSchema>;
 
 /** An update carries the id and only the changed fields; only those are checked. */
 export const UpdatePatientInputSchema = z
-  .object({ id: z.string(), ...patientFieldSchemas })
+  .object({ id: RecordIdSchema, ...patientFieldSchemas })
   .partial()
   .required({ id: true });
 export type UpdatePatientInput = z.input<typeof UpdatePatientInputSchema>;
 export type UpdatePatientData = z.output<typeof UpdatePatientInputSchema>;
 
 export const PatientFilterSchema = z.object({
-  search: z.string().max(100, 'Search must be less than 100 characters').optional().nullable(),
+  search: textSchema({ label: 'Search', kind: 'search', max: 100 }).optional().nullable(),
   isActive: z.boolean().optional().nullable(),
 });
 

@@ -41,6 +41,8 @@ const BAD_VALUES: unknown[] = [
   'A1',
   '<b>x</b>',
   '<script>alert(1)</script>',
+  'Ana\u0000',
+  'Ana\ud800',
   'Ana 2',
   'x'.repeat(60),
   'x'.repeat(5000),
