@@ -20,11 +20,17 @@ export interface AppDependencies extends Services {
 /** Paths whose text must never reach a log line: request bodies and cookies carry health data and secrets. */
 const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
 
-export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Where log lines go instead of standard output (tests read them from here). */
+  logStream?: { write(line: string): void };
+}
+
+export async function buildApp(deps: AppDependencies, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
         err: serializeError,

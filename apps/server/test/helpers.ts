@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import type { Role } from '@telehealth/shared';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
 import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
@@ -112,12 +112,12 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { databaseUrl?: string; demo?: boolean } = {},
+  options: { databaseUrl?: string; demo?: boolean } & BuildOptions = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const runtime = await openRuntime(testConfig(databaseUrl, env), silentLog);
   if (options.demo !== false) await ensureDemoAccounts(runtime.auth, runtime.database.db);
-  const app = await buildApp(appDependencies(runtime));
+  const app = await buildApp(appDependencies(runtime), options);
   afterAll(async () => {
     await app.close();
     await runtime.close();

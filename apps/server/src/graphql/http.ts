@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { safeParse as parseContentType } from 'fast-content-type-parse';
 import { ERROR_CODES } from '@telehealth/shared';
 import { badRequest, RequestError } from '../errors.ts';
-import { requestErrorBody } from '../http/request-errors.ts';
+import { logRefusal, requestErrorBody } from '../http/request-errors.ts';
 
 /**
  * GraphQL over HTTP, checked before Mercurius sees the request: POST, a JSON body, one operation with its query
@@ -21,6 +21,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 export async function checkGraphQLMethodAndType(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.method !== 'POST') {
     const refused = new RequestError(405, ERROR_CODES.methodNotAllowed, 'methodNotAllowed');
+    logRefusal(request.log, refused);
     await reply.code(405).header('allow', 'POST').send(requestErrorBody(refused));
     return;
   }
@@ -28,6 +29,7 @@ export async function checkGraphQLMethodAndType(request: FastifyRequest, reply: 
   const charset = parameters['charset']?.toLowerCase();
   if (type !== 'application/json' || (charset !== undefined && charset !== 'utf-8')) {
     const refused = new RequestError(415, ERROR_CODES.unsupportedMediaType, 'unsupportedMediaType');
+    logRefusal(request.log, refused);
     await reply.code(415).send(requestErrorBody(refused));
   }
 }

@@ -1,20 +1,21 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { GraphQLError, Kind, Location, type DocumentNode } from 'graphql';
 import mercurius from 'mercurius';
 import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
 import { badRequest, isAppError, unauthenticated } from '../errors.ts';
-import { requestErrorBody, requestErrorFrom, UNEXPECTED_EXTENSIONS } from '../http/request-errors.ts';
+import { logRefusal, requestErrorBody, requestErrorFrom, UNEXPECTED_EXTENSIONS } from '../http/request-errors.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { checkGraphQLBody, checkGraphQLMethodAndType } from './http.ts';
 import { GRAPHQL_PARSE_OPTIONS, graphqlValidationRules } from './limits.ts';
 import { PUBLIC_ROOT_FIELDS, schema } from './schema.ts';
+import { refuseUnacceptableText } from './text-guard.ts';
 
 /** GraphQL at /graphql: Mercurius with JIT, the Pothos schema, one authentication checkpoint, masked errors. */
 export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services) => {
   const bodyLimit = app.initialConfig.bodyLimit ?? 1_048_576;
-  const formatErrors = (errors: readonly Error[], hasData: boolean) => {
-    const formatted = errors.flatMap(unwrapErrors).map((error) => formatError(error, app));
+  const formatErrors = (errors: readonly Error[], hasData: boolean, log: FastifyBaseLogger) => {
+    const formatted = errors.flatMap(unwrapErrors).map((error) => formatError(error, log));
     const failedWith = (code: string) => !hasData && formatted.some((e) => e.extensions?.code === code);
     const statusCode = failedWith(ERROR_CODES.internal)
       ? 500
@@ -45,8 +46,12 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
       session: request.session,
       actor: request.actor,
     }),
-    errorFormatter: (execution) => {
-      const { statusCode, errors } = formatErrors(execution.errors ?? [], execution.data != null);
+    errorFormatter: (execution, context) => {
+      const { statusCode, errors } = formatErrors(
+        execution.errors ?? [],
+        execution.data != null,
+        (context as unknown as GraphQLContext).request.log,
+      );
       return { statusCode, response: { data: execution.data ?? null, errors } };
     },
     // Errors thrown before or outside the execution (an unreadable body, a document that does not parse or
@@ -58,13 +63,14 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
       // The session plugin resolves the cookie once the body has passed these checks; public operations need none.
       config: { session: 'optional' },
       preValidation: checkGraphQLBody,
-      errorHandler: (error, _request, reply) => {
+      errorHandler: (error, request, reply) => {
         const refused = requestErrorFrom(error, bodyLimit);
         if (refused) {
+          logRefusal(request.log, refused);
           void reply.code(refused.statusCode).send(requestErrorBody(refused));
           return;
         }
-        const { statusCode, errors } = formatErrors([error], false);
+        const { statusCode, errors } = formatErrors([error], false, request.log);
         void reply.code(statusCode).send({ data: null, errors });
       },
     },
@@ -84,6 +90,12 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
       return Promise.resolve();
     }
     return Promise.reject(unauthenticated());
+  });
+
+  // Then the net under the shared text rule: no string with a character no rule accepts reaches a resolver.
+  app.graphql.addHook('preExecution', (_schema, document, _context, variables) => {
+    refuseUnacceptableText(document, variables);
+    return Promise.resolve();
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -117,7 +129,7 @@ interface FormattedError {
   extensions?: Record<string, unknown>;
 }
 
-function formatError(error: GraphQLError | Error, app: FastifyInstance): FormattedError {
+function formatError(error: GraphQLError | Error, log: FastifyBaseLogger): FormattedError {
   const graphqlError =
     error instanceof GraphQLError ? error : new GraphQLError(error.message, { originalError: error });
   const original = findOriginal(graphqlError);
@@ -126,19 +138,23 @@ function formatError(error: GraphQLError | Error, app: FastifyInstance): Formatt
     ...(graphqlError.path ? { path: graphqlError.path } : {}),
   };
   if (original && isAppError(original)) {
+    logRefusal(log, original);
     const { code, messageId, params, publicExtensions } = original;
     return { message: original.message, ...base, extensions: { code, messageId, params, ...publicExtensions } };
   }
   if (!original) {
     // Parse and validation errors describe the request, not the server: safe to show. Variable values are
     // checked by Mercurius without graphql's hideSuggestions, so their suggestions are removed here.
+    // The log gets the code and the variable, never the message: graphql-js quotes the value it refused.
+    const variable = /^Variable "\$(\w+)"/.exec(graphqlError.message)?.[1];
+    log.info({ refused: { code: ERROR_CODES.graphqlValidationFailed, variable } }, 'request refused');
     return {
       message: graphqlError.message.replace(DID_YOU_MEAN, ''),
       ...base,
       extensions: { ...graphqlError.extensions, code: ERROR_CODES.graphqlValidationFailed },
     };
   }
-  app.log.error({ err: original }, 'unexpected error in a GraphQL operation');
+  log.error({ err: original }, 'unexpected error in a GraphQL operation');
   return { message: MESSAGES.unexpected, ...base, extensions: UNEXPECTED_EXTENSIONS };
 }
 

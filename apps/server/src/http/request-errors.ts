@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
-import { badRequest, isAppError, RequestError } from '../errors.ts';
+import { badRequest, isAppError, RequestError, type AppError } from '../errors.ts';
 
 /** Fastify's own errors for a request it could not read, as our RequestErrors with a clear message. */
 function fromFastifyError(error: FastifyError, bodyLimit: number): RequestError | null {
@@ -39,6 +39,16 @@ export function requestErrorFrom(error: unknown, bodyLimit: number): RequestErro
 /** What a fault of the server is answered with: nothing about the fault itself. */
 export const UNEXPECTED_EXTENSIONS = { code: ERROR_CODES.internal, messageId: 'messages.unexpected', params: {} };
 
+/**
+ * A refused request in the log, at info: its code, message id and the fields it named, never a value (the
+ * fields' problems go to the caller only).
+ */
+export function logRefusal(log: FastifyBaseLogger, error: AppError): void {
+  const fieldErrors = error.publicExtensions['fieldErrors'];
+  const fields = fieldErrors !== null && typeof fieldErrors === 'object' ? Object.keys(fieldErrors) : undefined;
+  log.info({ refused: { code: error.code, messageId: error.messageId, fields } }, 'request refused');
+}
+
 /** The JSON body of a refused request, in the shape of GraphQL errors so every client reads one shape. */
 export function requestErrorBody(error: RequestError) {
   return { errors: [{ message: error.message, extensions: error.extensions }] };
@@ -52,7 +62,10 @@ export function requestErrorBody(error: RequestError) {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(async (error, request, reply) => {
     const refused = requestErrorFrom(error, app.initialConfig.bodyLimit ?? 1_048_576);
-    if (refused) return reply.code(refused.statusCode).send(requestErrorBody(refused));
+    if (refused) {
+      logRefusal(request.log, refused);
+      return reply.code(refused.statusCode).send(requestErrorBody(refused));
+    }
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ errors: [{ message: MESSAGES.unexpected, extensions: UNEXPECTED_EXTENSIONS }] });
   });
