@@ -8,7 +8,8 @@ import {
   type Locale,
 } from '@telehealth/shared';
 
-import { escapeHtml } from '../html.ts';
+// Text and attribute values are escaped by the HTML entities library, each for its place in the markup.
+import { escapeAttribute, escapeText } from 'entities';
 
 /**
  * The e-mails the server writes, in English and Spanish. None of them carries health information or the
@@ -48,18 +49,18 @@ function compose(ctx: MailContext, locale: Locale, subject: string, paragraphs: 
   const body = paragraphs
     .map((p) =>
       typeof p === 'string'
-        ? `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(p).replaceAll('\n', '<br>')}</p>`
-        : `<p style="margin:0 0 16px"><a href="${escapeHtml(p.link)}" style="display:inline-block;padding:10px 18px;background:#1c4e80;color:#ffffff;text-decoration:none;border-radius:6px">${escapeHtml(p.label)}</a></p>` +
-          `<p style="margin:0 0 16px;font-size:13px;color:#555555;word-break:break-all">${escapeHtml(p.link)}</p>`,
+        ? `<p style="margin:0 0 16px;line-height:1.5">${escapeText(p).replaceAll('\n', '<br>')}</p>`
+        : `<p style="margin:0 0 16px"><a href="${escapeAttribute(p.link)}" style="display:inline-block;padding:10px 18px;background:#1c4e80;color:#ffffff;text-decoration:none;border-radius:6px">${escapeText(p.label)}</a></p>` +
+          `<p style="margin:0 0 16px;font-size:13px;color:#555555;word-break:break-all">${escapeText(p.link)}</p>`,
     )
     .join('\n');
   const html = `<!doctype html>
-<html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<html lang="${locale}"><head><meta charset="utf-8"><title>${escapeText(subject)}</title></head>
 <body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;background:#f5f7fa">
 <div style="max-width:560px;margin:0 auto;background:#ffffff;padding:24px;border-radius:8px">
-<h1 style="font-size:18px;margin:0 0 16px">${escapeHtml(ctx.practiceName)}</h1>
+<h1 style="font-size:18px;margin:0 0 16px">${escapeText(ctx.practiceName)}</h1>
 ${body}
-<p style="margin:24px 0 0;font-size:12px;color:#777777">${escapeHtml(footer)}</p>
+<p style="margin:24px 0 0;font-size:12px;color:#777777">${escapeText(footer)}</p>
 </div></body></html>`;
   return { subject, text, html };
 }

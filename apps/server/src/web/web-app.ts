@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { publicAppConfig } from '../app-config.ts';
 import type { Config } from '../config.ts';
-import { escapeHtml } from '../html.ts';
+// Text and attribute values are escaped by the HTML entities library, each for its place in the markup.
+import { escapeAttribute, escapeText } from 'entities';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -105,15 +106,15 @@ export function renderPage({ template, bootstrap, preload }: PageInput): string 
   const links = [
     ...preload.scripts
       .filter((file) => !template.includes(file))
-      .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">`),
+      .map((file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`),
     ...preload.styles
       .filter((file) => !template.includes(file))
-      .map((file) => `<link rel="preload" as="style" crossorigin href="/${escapeHtml(file)}">`),
+      .map((file) => `<link rel="preload" as="style" crossorigin href="/${escapeAttribute(file)}">`),
   ];
-  const meta = `<meta name="${PAGE_BOOTSTRAP_META}" content="${escapeHtml(JSON.stringify(bootstrap))}">`;
+  const meta = `<meta name="${PAGE_BOOTSTRAP_META}" content="${escapeAttribute(JSON.stringify(bootstrap))}">`;
   return template
     .replace(BOOTSTRAP_META_ELEMENT, () => meta)
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(bootstrap.config.practiceName)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(bootstrap.config.practiceName)}</title>`)
     .replace('</head>', () => `${links.join('')}</head>`);
 }
 
