@@ -140,7 +140,9 @@ describe('createPatient', () => {
     expect(await messageFor({ firstName: 'R2D2' })).toBe(
       'Validation failed: First name can only contain letters, spaces, hyphens, and apostrophes',
     );
-    expect(await messageFor({ lastName: '<b>Bold</b>' })).toBe('Validation failed: Last name cannot contain < or >');
+    expect(await messageFor({ lastName: '<b>Bold</b>' })).toBe(
+      'Validation failed: Last name contains invalid characters',
+    );
     expect(await messageFor({ lastName: 'x'.repeat(50) })).toBe(
       'Validation failed: Last name must be less than 50 characters',
     );

@@ -32,7 +32,9 @@ export function nameSchema(label: string) {
     if (value === '') return refuse(`${label} is required`);
     // The specification's limit: 49 characters pass, 50 are "less than 50" too many.
     const problem = textProblem(value, 'short', NAME_MAX_LENGTH - 1);
-    if (problem) return refuse(textProblemMessage(problem, label, problem === 'tooLong' ? NAME_MAX_LENGTH : 0));
+    if (problem === 'tooLong') return refuse(textProblemMessage(problem, label, NAME_MAX_LENGTH));
+    // The specification's message for markup in a name; other short fields say which characters.
+    if (problem) return refuse(textProblemMessage('invalidCharacters', label, 0));
     if (value.length < NAME_MIN_LENGTH) return refuse(`${label} must be at least ${NAME_MIN_LENGTH} characters long`);
     if (!/^[\p{L}\p{M}' ’-]+$/u.test(value)) {
       return refuse(`${label} can only contain letters, spaces, hyphens, and apostrophes`);
