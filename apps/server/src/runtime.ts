@@ -132,10 +132,10 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     database = connectDatabase(url, { max: config.databasePoolMax });
     const secret = config.authSecret ?? localSecret(config.dataDir);
     const auth = createAuth({ db: database.db, config, secret });
-    const authService = new AuthService({ auth, db: database.db, config, secret });
+    const rateLimiter = new RateLimiter(secret);
+    const authService = new AuthService({ auth, db: database.db, config, secret, limiter: rateLimiter });
     const patients = new PatientsService({ db: database.db, secret, keyring });
     const mail = new MailService({ db: database.db, config, log, secret });
-    const rateLimiter = new RateLimiter(secret);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
     const passwordReset = new PasswordResetService({

@@ -313,12 +313,14 @@ describe('limits on what one request may ask for', () => {
     );
     for (const response of [lists, signIns]) {
       expect(response.status).toBe(400);
-      expect(response.errors).toEqual([
+      expect(response.errors?.[0]).toEqual(
         expect.objectContaining({
           message: formatMessage(REQUEST_MESSAGES.tooManyAliases, { limit: GRAPHQL_LIMITS.aliases }),
         }),
-      ]);
+      );
     }
+    // The sign-ins also break the rule of one credential operation per request (password-limits.test.ts).
+    expect(signIns.errors).toHaveLength(2);
     expect(await auditCount()).toBe(before);
     // The account is not locked: the attempts never ran.
     expect((await anonymous.signIn('admin@demo.test', DEMO_PASSWORD)).success).toBe(true);

@@ -82,9 +82,8 @@ describe('renderPage', () => {
       preload: { scripts: ['assets/react.js', 'assets/login.js'], styles: ['assets/login.css'] },
     });
     expect(html).not.toContain('<script>alert');
-    expect(html).toContain(
-      '<title>Smith &amp; &quot;Jones&quot; &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>',
-    );
+    // Element text needs & < > escaped; quotes only inside attribute values.
+    expect(html).toContain('<title>Smith &amp; "Jones" &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>');
     expect(bootstrapOf(html).config.practiceName).toBe('Smith & "Jones" </title><script>alert(1)</script>');
     // react.js is named by the template already.
     expect(preloads(html)).toEqual(['assets/react.js', 'assets/login.js', 'assets/login.css']);

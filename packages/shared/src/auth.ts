@@ -3,6 +3,8 @@ import { ROLES } from './roles.ts';
 import type { MessageRef } from './message-catalogue.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
+/** The longest password accepted anywhere (the identity library is configured with the same). */
+export const PASSWORD_MAX_LENGTH = 128;
 
 export const PASSWORD_MESSAGES = {
   required: 'Password is required',
@@ -11,6 +13,7 @@ export const PASSWORD_MESSAGES = {
   uppercase: 'Password must contain an uppercase letter',
   number: 'Password must contain a number',
   symbol: 'Password must contain a symbol',
+  tooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
 } as const;
 
 /** The password policy: at least 8 characters with a lowercase letter, an uppercase letter, a number and a symbol. */
@@ -18,6 +21,7 @@ export const PasswordSchema = z
   .string({ error: PASSWORD_MESSAGES.required })
   .min(1, PASSWORD_MESSAGES.required)
   .min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.tooShort)
+  .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong)
   .regex(/[a-z]/, PASSWORD_MESSAGES.lowercase)
   .regex(/[A-Z]/, PASSWORD_MESSAGES.uppercase)
   .regex(/[0-9]/, PASSWORD_MESSAGES.number)
@@ -36,7 +40,7 @@ export const EmailSchema = z
 /** Sign-in checks only presence: the policy applies when a password is set, not when it is tried. */
 export const SignInInputSchema = z.object({
   email: EmailSchema,
-  password: z.string().min(1, PASSWORD_MESSAGES.required),
+  password: z.string().min(1, PASSWORD_MESSAGES.required).max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
 });
 export type SignInInput = z.infer<typeof SignInInputSchema>;
 
@@ -72,6 +76,13 @@ export interface SignInResult {
 
 /** Failed sign-ins for one account within the window lock that account's sign-in for the rest of it. */
 export const SIGN_IN_LOCKOUT = { maxAttempts: 5, windowMs: 5 * 60 * 1000 } as const;
+
+/**
+ * Failed sign-ins (wrong password or code, any account, known or not) from one client address within the window
+ * stop every sign-in from that address for the rest of it, so that one address cannot spray passwords over many
+ * accounts (decision 022). High enough for a clinic whose staff share one address.
+ */
+export const SIGN_IN_ADDRESS_LIMIT = { maxAttempts: 20, windowMs: 15 * 60 * 1000 } as const;
 
 export const DEMO_PASSWORD = 'DemoPass-2026!';
 

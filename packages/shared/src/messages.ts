@@ -87,6 +87,7 @@ export const REQUEST_MESSAGES = {
   tooDeep: 'The query is nested more than {{limit}} levels deep.',
   tooCostly: 'The query asks for too much at once (its cost is over the limit of {{limit}}).',
   tooManyDirectives: 'The query uses more than {{limit}} directives.',
+  oneCredentialOperation: 'The query holds more than {{limit}} sign-in or password operation.',
 } as const;
 
 /** Parameters of a message: each `{{name}}` in its text. */

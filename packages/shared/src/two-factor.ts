@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES } from './auth.ts';
 
 /** Digits of an authenticator app's code (TOTP, RFC 6238: HMAC-SHA1, 30-second steps). */
 export const TOTP_CODE_LENGTH = 6;
@@ -39,7 +40,10 @@ export const ChallengeResponseSchema = z
 
 export const DisableTwoFactorInputSchema = z.object({
   code: ChallengeResponseSchema,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
 });
 export type DisableTwoFactorInput = z.infer<typeof DisableTwoFactorInputSchema>;
 

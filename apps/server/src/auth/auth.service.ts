@@ -5,6 +5,7 @@ import {
   hasPermission,
   isRole,
   isTotpCode,
+  SIGN_IN_ADDRESS_LIMIT,
   SIGN_IN_LOCKOUT,
   SignInInputSchema,
   type CurrentUser,
@@ -27,6 +28,7 @@ import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts
 import { SignInChallenges, type CookieJar } from './sign-in-challenges.ts';
 import { findUserByEmail, findUserById, type UserRow } from '../users/users.repository.ts';
 import { endSessions, type EndedSession } from './sessions.repository.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -92,6 +94,9 @@ const say = (id: MessageId, params: MessageParams = {}): MessageRef => ({ id, pa
 const lockedMessage = (retryAfterMs: number): MessageRef =>
   say('messages.accountLocked', { count: minutesToWait(retryAfterMs) });
 
+/** The rate-limit bucket of failed sign-ins per client address (SIGN_IN_ADDRESS_LIMIT). */
+const ADDRESS_FAILURES = 'sign-in-failures:address';
+
 /** A sign-in that needs one more step: the specification's wrapper "fails" with this message and the step. */
 const pendingStep = (nextStep: SignInStep): SignInResult => failure(say('messages.additionalStepsRequired'), nextStep);
 
@@ -107,6 +112,7 @@ type SecondFactor = 'totp' | 'recovery code' | 'totp set-up';
 
 export class AuthService {
   readonly #auth: Auth;
+  readonly #limiter: RateLimiter;
   readonly #db: Database;
   readonly #config: Config;
   readonly #secret: string;
@@ -114,8 +120,9 @@ export class AuthService {
   readonly #recoveryCodes: RecoveryCodeHasher;
   #cookieName: string | undefined;
 
-  constructor(options: { auth: Auth; db: Database; config: Config; secret: string }) {
+  constructor(options: { auth: Auth; db: Database; config: Config; secret: string; limiter: RateLimiter }) {
     this.#auth = options.auth;
+    this.#limiter = options.limiter;
     this.#db = options.db;
     this.#config = options.config;
     this.#secret = options.secret;
@@ -157,6 +164,9 @@ export class AuthService {
     }
     const { email, password } = parsed.data;
     const anonymous = actorFor(null, meta);
+
+    const addressLimited = await this.#refuseLimitedAddress(meta, anonymous, { email });
+    if (addressLimited) return { result: failure(addressLimited), setCookies: [] };
 
     const lockedFor = await this.lockRemainingMs(email);
     if (lockedFor > 0) {
@@ -244,6 +254,12 @@ export class AuthService {
     }
     const email = row.email;
     const actor = { ...actorFor(null, meta), userId: row.id, userRole: row.role ?? 'unknown' };
+
+    const addressLimited = await this.#refuseLimitedAddress(meta, actor, {
+      email,
+      step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE',
+    });
+    if (addressLimited) return { result: failure(addressLimited), setCookies: [] };
 
     const lockedFor = await this.lockRemainingMs(email);
     if (lockedFor > 0) {
@@ -631,6 +647,29 @@ export class AuthService {
     });
   }
 
+  /**
+   * While the client's address has had too many failed sign-ins (SIGN_IN_ADDRESS_LIMIT), every attempt from it is
+   * refused, a right password too: otherwise the limit would still tell a sprayer which guess was right. Answers
+   * the message to show, or null when the address may try.
+   */
+  async #refuseLimitedAddress(
+    meta: RequestMeta,
+    actor: AuditActor,
+    details: { email: string; step?: SignInStep },
+  ): Promise<MessageRef | null> {
+    if (!meta.ip) return null;
+    const wait = await this.#limiter.check(this.#db, ADDRESS_FAILURES, meta.ip, SIGN_IN_ADDRESS_LIMIT);
+    if (wait === 0) return null;
+    await appendAuditEntry(this.#db, {
+      event: 'FAILED_LOGIN',
+      level: 'WARNING',
+      actor,
+      url: meta.url,
+      details: { ...details, reason: 'too many failures from this address' },
+    });
+    return say('messages.tooManyRequests', { count: minutesToWait(wait) });
+  }
+
   /** How long sign-in for this e-mail stays locked (0: not locked). */
   async lockRemainingMs(email: string): Promise<number> {
     const since = new Date(Date.now() - SIGN_IN_LOCKOUT.windowMs);
@@ -667,6 +706,7 @@ export class AuthService {
     };
     await this.#db.transaction(async (tx) => {
       await tx.insert(signInFailures).values({ email });
+      if (meta.ip) await this.#limiter.record(tx, ADDRESS_FAILURES, meta.ip);
       await appendAuditEntry(tx, {
         event: what.event,
         level: 'WARNING',

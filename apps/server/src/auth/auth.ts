@@ -2,7 +2,13 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { generateRandomString } from 'better-auth/crypto';
 import { twoFactor } from 'better-auth/plugins/two-factor';
-import { RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH, TWO_FACTOR_CHALLENGE_SECONDS } from '@telehealth/shared';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODE_LENGTH,
+  TWO_FACTOR_CHALLENGE_SECONDS,
+} from '@telehealth/shared';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import * as schema from '../db/schema.ts';
@@ -59,8 +65,9 @@ export function createAuth(options: { db: Database; config: Config; secret: stri
       enabled: true,
       // Accounts are created by administrators and invitations, never by open sign-up.
       disableSignUp: true,
-      minPasswordLength: 8,
-      maxPasswordLength: 128,
+      // Ours are checked first (the shared schemas); these stay equal so the library never refuses on its own.
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
     },
     advanced: {
       cookiePrefix: 'telehealth',

@@ -4,7 +4,10 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import {
   GraphQLError,
+  Kind,
   NoSchemaIntrospectionCustomRule,
+  type OperationDefinitionNode,
+  type SelectionNode,
   type ParseOptions,
   type ValidationContext,
   type ValidationRule,
@@ -28,7 +31,21 @@ export const GRAPHQL_LIMITS = {
   tokens: 1000,
 } as const;
 
-type LimitMessage = 'tooManyAliases' | 'tooDeep' | 'tooCostly' | 'tooManyDirectives';
+/**
+ * The operations that check a password or a code (or send a reset code). One request may run one of them, so
+ * that one request cannot try many passwords, whatever the aliases limit allows (decision 022).
+ */
+export const CREDENTIAL_OPERATIONS: ReadonlySet<string> = new Set([
+  'signIn',
+  'confirmSignIn',
+  'requestPasswordReset',
+  'resetPassword',
+  'acceptInvitation',
+  'confirmTotpSetup',
+  'disableTwoFactor',
+]);
+
+type LimitMessage = 'tooManyAliases' | 'tooDeep' | 'tooCostly' | 'tooManyDirectives' | 'oneCredentialOperation';
 
 /**
  * graphql-armor's rules throw their error out of the validation by default; reported instead, the refusal is a
@@ -54,6 +71,38 @@ function reportAs(messageKey: LimitMessage, limit: number) {
   };
 }
 
+/** How many credential operations the root of an operation selects, through inline fragments and fragments. */
+function countCredentialOperations(
+  selections: readonly SelectionNode[],
+  context: ValidationContext,
+  seen: Set<string> = new Set(),
+): number {
+  let count = 0;
+  for (const selection of selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (CREDENTIAL_OPERATIONS.has(selection.name.value)) count += 1;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      count += countCredentialOperations(selection.selectionSet.selections, context, seen);
+    } else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = context.getFragment(selection.name.value);
+      if (fragment) count += countCredentialOperations(fragment.selectionSet.selections, context, seen);
+    }
+  }
+  return count;
+}
+
+/** At most one credential operation in each operation of the document. */
+function oneCredentialOperationRule(context: ValidationContext) {
+  return {
+    OperationDefinition(operation: OperationDefinitionNode) {
+      if (countCredentialOperations(operation.selectionSet.selections, context) > 1) {
+        reportAs('oneCredentialOperation', 1).onReject[0]?.(context);
+      }
+    },
+  };
+}
+
 /** Validation rules added to GraphQL's own: the cost limits, and no introspection in production. */
 export function graphqlValidationRules(options: { production: boolean }): ValidationRule[] {
   const rules: ValidationRule[] = [
@@ -61,6 +110,7 @@ export function graphqlValidationRules(options: { production: boolean }): Valida
     maxAliasesRule(reportAs('tooManyAliases', GRAPHQL_LIMITS.aliases)),
     maxDirectivesRule(reportAs('tooManyDirectives', GRAPHQL_LIMITS.directives)),
     costLimitRule({ ...reportAs('tooCostly', GRAPHQL_LIMITS.cost), maxCost: GRAPHQL_LIMITS.cost }),
+    oneCredentialOperationRule,
   ];
   // Anonymous callers never reach introspection (it is not a public root field, see plugin.ts); in production
   // nobody does.
