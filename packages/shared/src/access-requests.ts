@@ -189,6 +189,12 @@ export const ProviderAccessRequestSchema = z.object({
   locale,
 });
 export type ProviderAccessRequestInput = z.input<typeof ProviderAccessRequestSchema>;
+/** The free-text fields of the doctor form (kept as typed, text.ts); its other text fields are short ones. */
+export const PROVIDER_ACCESS_REQUEST_FREE_TEXT_FIELDS = [
+  'boardCertifications',
+  'telemedicineExperience',
+  'additionalInfo',
+] as const;
 export type ProviderAccessRequestData = z.output<typeof ProviderAccessRequestSchema>;
 
 /** What a new doctor form starts with. */
@@ -266,6 +272,14 @@ export const PatientAccessRequestSchema = z.object({
   locale,
 });
 export type PatientAccessRequestInput = z.input<typeof PatientAccessRequestSchema>;
+/** The free-text fields of the patient form (kept as typed, text.ts); its other text fields are short ones. */
+export const PATIENT_ACCESS_REQUEST_FREE_TEXT_FIELDS = [
+  'reasonForInterest',
+  'currentConditions',
+  'currentMedications',
+  'allergies',
+  'additionalQuestions',
+] as const;
 export type PatientAccessRequestData = z.output<typeof PatientAccessRequestSchema>;
 
 /** What a new patient form starts with; languagePreference follows the language the site is shown in. */

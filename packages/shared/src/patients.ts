@@ -177,6 +177,9 @@ export const PATIENT_OPTIONAL_TEXT_FIELDS = [
   'medicalHistory',
 ] as const;
 
+/** The patient's free-text fields (kept as typed, text.ts); every other text field is a short one. */
+export const PATIENT_FREE_TEXT_FIELDS = ['reasonForCare', 'allergies', 'currentMedications', 'medicalHistory'] as const;
+
 /** Every text field of a patient, required ones first, in the order the registration form shows them. */
 export const PATIENT_TEXT_FIELDS = [
   'firstName',

@@ -32,6 +32,8 @@ export const CreateDoctorInputSchema = z.object({
   sendInvitation: z.boolean().optional(),
 });
 export type CreateDoctorInput = z.input<typeof CreateDoctorInputSchema>;
+/** The provider's free-text fields (kept as typed, text.ts); the other text fields are short ones. */
+export const PROVIDER_FREE_TEXT_FIELDS = ['bio'] as const;
 export type CreateDoctorData = z.output<typeof CreateDoctorInputSchema>;
 
 export const PROVIDER_MESSAGES = {

@@ -1,8 +1,15 @@
 import fc from 'fast-check';
+import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { PatientAccessRequestSchema, ProviderAccessRequestSchema } from './access-requests.ts';
+import {
+  PATIENT_ACCESS_REQUEST_FREE_TEXT_FIELDS,
+  PatientAccessRequestSchema,
+  PROVIDER_ACCESS_REQUEST_FREE_TEXT_FIELDS,
+  ProviderAccessRequestSchema,
+} from './access-requests.ts';
 import {
   CreatePatientInputSchema,
+  PATIENT_FREE_TEXT_FIELDS,
   freeTextSchema,
   nameSchema,
   PatientFilterSchema,
@@ -11,6 +18,7 @@ import {
   shortTextSchema,
   ZipCodeSchema,
 } from './patients.ts';
+import { CreateDoctorInputSchema, PROVIDER_FREE_TEXT_FIELDS } from './providers.ts';
 import { normalizeText, textProblem, textSchema } from './text.ts';
 
 const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
@@ -145,5 +153,25 @@ describe('the one text rule', () => {
     expect(textProblem('Ann\u0000', 'free', 50)).toBe('invalidCharacters');
     expect(textProblem('Ann\n<b>', 'free', 50)).toBeNull();
     expect(normalizeText(' a \u00a0 b ', 'short')).toBe('a b');
+  });
+});
+
+describe('which fields are free text', () => {
+  // The lists say how stored values are checked (the stored-text review, the fuzz test); the schemas decide what
+  // is accepted. Each field of each form is tried with a value that only free text accepts.
+  const forms = [
+    { schema: CreatePatientInputSchema, free: PATIENT_FREE_TEXT_FIELDS },
+    { schema: PatientAccessRequestSchema, free: PATIENT_ACCESS_REQUEST_FREE_TEXT_FIELDS },
+    { schema: ProviderAccessRequestSchema, free: PROVIDER_ACCESS_REQUEST_FREE_TEXT_FIELDS },
+    { schema: CreateDoctorInputSchema, free: PROVIDER_FREE_TEXT_FIELDS },
+  ];
+
+  it.each(forms.map((form, index) => [index, form] as const))('form %i: the list matches the schema', (_i, form) => {
+    for (const [field, schema] of Object.entries(form.schema.shape) as [string, z.ZodType][]) {
+      const result = schema.safeParse('Line one <b>\nline two');
+      // A field that turns text into something else (a number of years) is no text field.
+      if (result.success && typeof result.data !== 'string') continue;
+      expect(result.success, field).toBe((form.free as readonly string[]).includes(field));
+    }
   });
 });
