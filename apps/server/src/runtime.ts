@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { AccessRequestsService } from './access-requests/access-requests.service.ts';
-import { appendAuditEntry, type AuditActor } from './audit/audit.repository.ts';
+import { appendAuditEntry, SYSTEM_ACTOR } from './audit/audit.repository.ts';
 import { createAuth, type Auth } from './auth/auth.ts';
 import { AuthService } from './auth/auth.service.ts';
 import { InvitationsService } from './auth/invitations.service.ts';
@@ -21,6 +21,7 @@ import type { Config } from './config.ts';
 import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/client.ts';
 import { generateDataKeyEntry, Keyring, parseDataKeys } from './keys/keyring.ts';
 import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
+import { reviewStoredText, StoredTextService } from './stored-text/stored-text-review.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -29,14 +30,6 @@ import {
 } from './db/embedded.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-
-const SYSTEM_ACTOR: AuditActor = {
-  sessionId: null,
-  userId: 'system',
-  userRole: 'system',
-  clientIp: null,
-  userAgent: null,
-};
 
 export interface Runtime {
   config: Config;
@@ -53,6 +46,7 @@ export interface Runtime {
   /** The job queue; its worker runs unless the runtime was opened with `runJobs: false`. */
   jobs: JobQueue;
   twoFactor: TwoFactorService;
+  storedText: StoredTextService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -76,6 +70,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     passwordReset,
     accessRequests,
     twoFactor,
+    storedText,
   } = runtime;
   return {
     config,
@@ -89,6 +84,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     passwordReset,
     accessRequests,
     twoFactor,
+    storedText,
   };
 }
 
@@ -127,6 +123,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
             details: { reason: 'plain text written before encryption', keyId: keyring.currentKeyId, rows },
           });
         }
+        // Stored text the current text rule refuses, made inert once per version of the rule (decision 022).
+        await reviewStoredText(db, keyring, log);
       },
     });
     database = connectDatabase(url, { max: config.databasePoolMax });
@@ -178,6 +176,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       await addJob(database.db, 'audit:seal', {}, { jobKey: AUDIT_SEAL_JOB_KEY, jobKeyMode: 'preserve_run_at' });
     }
     const twoFactor = new TwoFactorService({ auth, db: database.db, config, authService, secret });
+    const storedText = new StoredTextService({ db: database.db });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -195,6 +194,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       accessRequests,
       jobs: queue,
       twoFactor,
+      storedText,
       secret,
       keyring,
       close() {

@@ -62,6 +62,7 @@ const LIST_DOCTORS = '{ listDoctors(limit: 100) { items { id } nextToken } }';
 const CREATE_DOCTOR = 'mutation ($input: CreateDoctorInput!) { createDoctor(input: $input) { id } }';
 const LIST_REQUESTS = '{ listAccessRequests { items { id } nextToken } accessRequestCounts { new } }';
 const OUTBOX = '{ listOutbox(limit: 5) { items { id } nextToken } }';
+const STORED_TEXT_FINDINGS = '{ storedTextFindings(includeResolved: true) { id table field problem } }';
 /** Every operation that manages another account: resend its invitation, reset its two-factor sign-in. */
 const MANAGE_ACCOUNT =
   'mutation ($id: ID!) { sendInvitation(accountId: $id) { success } resetTwoFactor(accountId: $id) }';
@@ -186,6 +187,10 @@ const CELLS: Record<ResourceAction, Cell> = {
   'mail:read': {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(OUTBOX) }),
+  },
+  'stored-text:review': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(STORED_TEXT_FINDINGS) }),
   },
   'user:manage': {
     perRecord: false,

@@ -76,6 +76,12 @@ export const TWO_FACTOR_EVENTS = [
 /** Encrypted values rewritten by the server itself: plain text encrypted at start, or a key rotation. Counts only. */
 export const DATA_KEY_EVENTS = ['DATA_REENCRYPTED'] as const;
 
+/**
+ * Stored text a new text rule refuses (decision 022): found and made inert at start (counts per field only), the
+ * list read by an administrator, one finding marked resolved.
+ */
+export const STORED_TEXT_EVENTS = ['STORED_TEXT_REVIEWED', 'STORED_TEXT_FINDINGS_VIEW', 'STORED_TEXT_RESOLVED'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -86,6 +92,7 @@ export const AUDIT_EVENTS = [
     ...ACCESS_EVENTS,
     ...TWO_FACTOR_EVENTS,
     ...DATA_KEY_EVENTS,
+    ...STORED_TEXT_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -96,7 +103,8 @@ export type AuditEvent =
   | (typeof ACCOUNT_EVENTS)[number]
   | (typeof ACCESS_EVENTS)[number]
   | (typeof TWO_FACTOR_EVENTS)[number]
-  | (typeof DATA_KEY_EVENTS)[number];
+  | (typeof DATA_KEY_EVENTS)[number]
+  | (typeof STORED_TEXT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -4,6 +4,7 @@ import { PASSWORD_MESSAGES } from './auth.ts';
 import { formatMessage, MESSAGES, pluralTemplate, REQUEST_MESSAGES, type MessageParams } from './messages.ts';
 import { PATIENT_MESSAGES } from './patients.ts';
 import { PROVIDER_MESSAGES } from './providers.ts';
+import { STORED_TEXT_MESSAGES } from './text.ts';
 import { TWO_FACTOR_MESSAGES } from './two-factor.ts';
 
 /**
@@ -22,6 +23,7 @@ export const MESSAGE_CATALOGUE = {
   accessRequestMessages: ACCESS_REQUEST_MESSAGES,
   invitationMessages: INVITATION_MESSAGES,
   passwordResetMessages: PASSWORD_RESET_MESSAGES,
+  storedTextMessages: STORED_TEXT_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

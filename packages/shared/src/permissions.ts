@@ -22,6 +22,7 @@ export const PERMISSIONS = [
   'access-request:review:any',
   'mail:read:any',
   'user:manage:any',
+  'stored-text:review:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -50,6 +51,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'access-request:review:any',
     'mail:read:any',
     'user:manage:any',
+    'stored-text:review:any',
   ],
   provider: ['patient:read:own', 'patient:create:own', 'patient:update:own', 'provider:read:any'],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
@@ -97,6 +99,7 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'access-request:review': 'accessRequestMessages.cannotReview',
   'mail:read': 'messages.adminRequired',
   'user:manage': 'messages.adminRequired',
+  'stored-text:review': 'messages.adminRequired',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -108,3 +108,8 @@ export function textSchema({ label, kind, max }: TextOptions) {
  * here; the services answer an id that names nothing they may show as "not found".
  */
 export const RecordIdSchema = textSchema({ label: 'Id', kind: 'token', max: 100 });
+
+/** The stored-text review's messages (decision 022). */
+export const STORED_TEXT_MESSAGES = {
+  notFound: 'Finding not found',
+} as const;

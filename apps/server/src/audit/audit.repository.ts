@@ -34,6 +34,15 @@ export const ANONYMOUS_ACTOR: Omit<AuditActor, 'clientIp' | 'userAgent'> = {
   userRole: 'unknown',
 };
 
+/** The server acting on its own (start-up work, jobs). */
+export const SYSTEM_ACTOR: AuditActor = {
+  sessionId: null,
+  userId: 'system',
+  userRole: 'system',
+  clientIp: null,
+  userAgent: null,
+};
+
 type AuditEntryValues = Omit<typeof auditEntries.$inferInsert, 'id' | 'xactId'>;
 
 /**

@@ -1,17 +1,9 @@
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@telehealth/shared';
-import type { AuditActor } from '../audit/audit.repository.ts';
+import { SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Database } from '../db/client.ts';
 import { createAccountWithPassword, type NewAccount, type ProviderProfile } from '../users/accounts.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
-
-const SYSTEM_ACTOR: AuditActor = {
-  sessionId: null,
-  userId: 'system',
-  userRole: 'system',
-  clientIp: null,
-  userAgent: null,
-};
 
 type DemoProviderEmail = Extract<(typeof DEMO_ACCOUNTS)[number], { role: 'provider' }>['email'];
 

@@ -12,6 +12,7 @@ import { unauthenticated } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import type { ProvidersService } from '../providers/providers.service.ts';
+import type { StoredTextService } from '../stored-text/stored-text-review.ts';
 
 export interface Services {
   config: Config;
@@ -24,6 +25,7 @@ export interface Services {
   passwordReset: PasswordResetService;
   accessRequests: AccessRequestsService;
   twoFactor: TwoFactorService;
+  storedText: StoredTextService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

@@ -5,6 +5,7 @@ import './access-requests.schema.ts';
 import './account-setup.schema.ts';
 import './mail.schema.ts';
 import './two-factor.schema.ts';
+import './stored-text.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -1,6 +1,6 @@
 import { getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { accessRequests, patients } from '../db/schema.ts';
+import { accessRequests, patients, storedTextFindings } from '../db/schema.ts';
 import type { Keyring } from './keyring.ts';
 
 /**
@@ -81,8 +81,17 @@ export const accessRequestsEncrypted = new EncryptedColumns(accessRequests, acce
   declineReason: accessRequests.declineReason,
 });
 
+/** The value a stored-text finding replaced (decision 022): typed by a person, so as protected as the record. */
+export const storedTextFindingsEncrypted = new EncryptedColumns(storedTextFindings, storedTextFindings.id, {
+  originalValue: storedTextFindings.originalValue,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
  */
-export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [patientsEncrypted, accessRequestsEncrypted];
+export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
+  patientsEncrypted,
+  accessRequestsEncrypted,
+  storedTextFindingsEncrypted,
+];
