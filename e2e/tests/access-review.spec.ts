@@ -134,3 +134,21 @@ test('the review page and the invite page have no serious or critical accessibil
   await expect(page.getByRole('heading', { name: 'Outbox', level: 1 })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 });
+
+test('the stored-text review is linked from the console and says when nothing needs attention', async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs('admin');
+  await page.goto('/admin');
+  await page.getByRole('link', { name: 'Stored text review' }).click();
+  await expect(page.getByRole('heading', { name: 'Stored text review', level: 1 })).toBeVisible();
+  // The server reviewed its (new) database at start: everything in it was written under the rule.
+  await expect(page.getByText('Nothing needs attention: every stored text meets the input rules.')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.getByRole('checkbox', { name: 'Show resolved findings' }).check();
+  await expect(page.getByText('No stored text has ever needed attention.')).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await seriousViolations(page)).toEqual([]);
+});

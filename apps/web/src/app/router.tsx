@@ -71,6 +71,7 @@ export const routes: RouteObject[] = [
                   { index: true, lazy: () => import('./routes/admin-console.tsx') },
                   { path: 'access-requests', lazy: () => import('./routes/admin-access-requests.tsx') },
                   { path: 'outbox', lazy: () => import('./routes/admin-outbox.tsx') },
+                  { path: 'stored-text', lazy: () => import('./routes/admin-stored-text.tsx') },
                   { path: 'users', lazy: placeholder('adminUsers') },
                   { path: 'settings', lazy: placeholder('adminSettings') },
                   { path: 'reports', lazy: placeholder('adminReports') },

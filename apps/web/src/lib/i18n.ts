@@ -13,6 +13,7 @@ import publicSite from '../locales/en/public.json';
 import screens from '../locales/en/screens.json';
 import security from '../locales/en/security.json';
 import session from '../locales/en/session.json';
+import storedText from '../locales/en/stored-text.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -31,6 +32,7 @@ export const englishResources = {
   'access-review': accessReview,
   account,
   security,
+  'stored-text': storedText,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

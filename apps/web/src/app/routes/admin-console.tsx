@@ -7,6 +7,7 @@ import { usePageTitle } from '../../hooks/use-page-title.ts';
 const LINKS = [
   { to: '/admin/access-requests', key: 'accessRequests', description: 'accessRequestsDescription' },
   { to: '/admin/outbox', key: 'outbox', description: 'outboxDescription' },
+  { to: '/admin/stored-text', key: 'storedText', description: 'storedTextDescription' },
   { to: '/admin/users', key: 'users' },
   { to: '/admin/settings', key: 'settings' },
   { to: '/admin/reports', key: 'reports' },

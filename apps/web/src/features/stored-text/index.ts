@@ -1,0 +1,1 @@
+export { StoredTextScreen } from './components/stored-text-screen.tsx';
