@@ -80,7 +80,11 @@ export const DATA_KEY_EVENTS = ['DATA_REENCRYPTED'] as const;
  * Stored text a new text rule refuses (decision 022): found and made inert at start (counts per field only), the
  * list read by an administrator, one finding marked resolved.
  */
-export const STORED_TEXT_EVENTS = ['STORED_TEXT_REVIEWED', 'STORED_TEXT_FINDINGS_VIEW', 'STORED_TEXT_RESOLVED'] as const;
+export const STORED_TEXT_EVENTS = [
+  'STORED_TEXT_REVIEWED',
+  'STORED_TEXT_FINDINGS_VIEW',
+  'STORED_TEXT_RESOLVED',
+] as const;
 
 export const AUDIT_EVENTS = [
   ...new Set([
