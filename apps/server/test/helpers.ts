@@ -211,6 +211,25 @@ export class TestClient {
   }
 }
 
+/** Submits a patient access request as an anonymous visitor: a valid one, with `overrides` replacing its fields. */
+export function submitPatientAccessRequest(app: FastifyInstance, overrides: Record<string, unknown> = {}) {
+  return new TestClient(app).gql<{ submitPatientAccessRequest: { success: boolean } }>(
+    'mutation P($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success } }',
+    {
+      input: {
+        firstName: 'Ana',
+        lastName: 'Ruiz',
+        dateOfBirth: '1990-01-02',
+        phone: '503-555-0101',
+        email: `ana.${crypto.randomUUID().slice(0, 8)}@example.com`,
+        reasonForInterest: 'Anxiety',
+        consentToContact: true,
+        ...overrides,
+      },
+    },
+  );
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -16,7 +16,7 @@ import {
   storedTextFindingsEncrypted,
 } from '../src/keys/encrypted-columns.ts';
 import { inertText, reviewStoredText, TEXT_RULE_VERSION } from '../src/stored-text/stored-text-review.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { createTestApp, TestClient, type TestApp, submitPatientAccessRequest } from './helpers.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -73,20 +73,7 @@ describe('the stored-text review', () => {
     const [account] = await db().select({ id: users.id }).from(users).where(eq(users.email, 'provider@demo.test'));
     await db().update(users).set({ name: 'Maya \u202eOkafor' }).where(eq(users.id, account!.id));
     await db().update(providers).set({ bio: 'Bell\u0007 ringer' }).where(eq(providers.id, account!.id));
-    await new TestClient(t.app).gql(
-      'mutation P($input: PatientAccessRequestInput!) { submitPatientAccessRequest(input: $input) { success } }',
-      {
-        input: {
-          firstName: 'Ana',
-          lastName: 'Ruiz',
-          dateOfBirth: '1990-01-02',
-          phone: '503-555-0101',
-          email: 'ana.stored@example.com',
-          reasonForInterest: 'Anxiety',
-          consentToContact: true,
-        },
-      },
-    );
+    await submitPatientAccessRequest(t.app, { email: 'ana.stored@example.com' });
     const [request] = await db()
       .select()
       .from(accessRequests)
