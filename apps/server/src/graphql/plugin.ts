@@ -50,7 +50,8 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
       const { statusCode, errors } = formatErrors(
         execution.errors ?? [],
         execution.data != null,
-        (context as unknown as GraphQLContext).request.log,
+        // The request's logger (with its id); the app's for an error raised before the context existed.
+        (context as Partial<GraphQLContext> | undefined)?.request?.log ?? app.log,
       );
       return { statusCode, response: { data: execution.data ?? null, errors } };
     },
