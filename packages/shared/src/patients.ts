@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH } from './auth.ts';
 import { formatMessage, MESSAGES } from './messages.ts';
-import { normalizeText, RecordIdSchema, textProblem, textProblemMessage, textSchema } from './text.ts';
+import { normalizeText, OptionalBooleanSchema, RecordIdSchema, textProblem, textProblemMessage, textSchema } from './text.ts';
 
 export const NAME_MIN_LENGTH = 2;
 export const NAME_MAX_LENGTH = 50;
@@ -196,7 +196,7 @@ export const patientFieldSchemas = {
   email: PatientEmailSchema,
   dateOfBirth: DateOfBirthSchema,
   phone: optional(PhoneSchema),
-  isActive: z.boolean().optional(),
+  isActive: OptionalBooleanSchema,
   street: optional(shortTextSchema(L.street)),
   city: optional(shortTextSchema(L.city, 100)),
   state: optional(shortTextSchema(L.state, 50)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SPECIALTIES } from './options.ts';
 import { nameSchema, optional, PatientEmailSchema, PhoneSchema, freeTextSchema } from './patients.ts';
+import { OptionalBooleanSchema } from './text.ts';
 
 export const BIO_MAX_LENGTH = 2000;
 export const MAX_EXPERIENCE_YEARS = 80;
@@ -24,12 +25,12 @@ export const CreateDoctorInputSchema = z.object({
   ),
   phone: optional(PhoneSchema),
   bio: optional(freeTextSchema('Bio', BIO_MAX_LENGTH)),
-  isActive: z.boolean().optional(),
+  isActive: OptionalBooleanSchema,
   /**
    * E-mail the new account an invitation to set its password (default: yes). Left out for an account that
    * already has a password. See docs/decisions/011-provider-invitations.md.
    */
-  sendInvitation: z.boolean().optional(),
+  sendInvitation: OptionalBooleanSchema,
 });
 export type CreateDoctorInput = z.input<typeof CreateDoctorInputSchema>;
 /** The provider's free-text fields (kept as typed, text.ts); the other text fields are short ones. */

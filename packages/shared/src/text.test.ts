@@ -175,3 +175,14 @@ describe('which fields are free text', () => {
     }
   });
 });
+
+describe('optional yes/no fields', () => {
+  it('take null as "not given", and refuse anything but a boolean with a message', () => {
+    const base = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', dateOfBirth: '1990-01-01' };
+    expect(CreatePatientInputSchema.parse({ ...base, isActive: null }).isActive).toBeUndefined();
+    expect(CreatePatientInputSchema.parse({ ...base, isActive: false }).isActive).toBe(false);
+    expect(messages(CreatePatientInputSchema.safeParse({ ...base, isActive: 'yes' }))).toEqual([
+      'Please choose yes or no',
+    ]);
+  });
+});

@@ -113,3 +113,12 @@ export const RecordIdSchema = textSchema({ label: 'Id', kind: 'token', max: 100 
 export const STORED_TEXT_MESSAGES = {
   notFound: 'Finding not found',
 } as const;
+
+/**
+ * A yes/no field a caller may leave out: absent and null (GraphQL's explicit "no value") both mean "not given",
+ * so the server's default applies.
+ */
+export const OptionalBooleanSchema = z
+  .boolean({ error: 'Please choose yes or no' })
+  .nullish()
+  .transform((value) => value ?? undefined);
