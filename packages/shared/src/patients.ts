@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH } from './auth.ts';
 import { formatMessage, MESSAGES } from './messages.ts';
-import { normalizeText, OptionalBooleanSchema, RecordIdSchema, textProblem, textProblemMessage, textSchema } from './text.ts';
+import {
+  normalizeText,
+  OptionalBooleanSchema,
+  RecordIdSchema,
+  textProblem,
+  textProblemMessage,
+  textSchema,
+} from './text.ts';
 
 export const NAME_MIN_LENGTH = 2;
 export const NAME_MAX_LENGTH = 50;
