@@ -17,6 +17,9 @@ const clinical: MantineColorsTuple = [
   '#0f4f5c',
 ];
 
+const BUTTON_PADDING_BLOCK = 'calc(0.375rem * var(--mantine-scale))';
+const BUTTON_BORDER = 'calc(0.0625rem * var(--mantine-scale))';
+
 export const theme = createTheme({
   primaryColor: 'clinical',
   primaryShade: { light: 8, dark: 6 },
@@ -33,6 +36,15 @@ export const theme = createTheme({
   },
   components: {
     Anchor: { defaultProps: { underline: 'hover' } },
+    // A label too long for its button (Spanish is often a third longer than English, on a 390 px screen) goes
+    // onto a second line instead of being cut off; a label that fits keeps the button's usual height.
+    Button: {
+      styles: {
+        root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: BUTTON_PADDING_BLOCK },
+        inner: { minHeight: `calc(var(--button-height) - 2 * ${BUTTON_PADDING_BLOCK} - 2 * ${BUTTON_BORDER})` },
+        label: { whiteSpace: 'normal', textAlign: 'center' },
+      },
+    },
     Card: { defaultProps: { withBorder: true, radius: 'md', padding: 'lg' } },
     Paper: { defaultProps: { radius: 'md' } },
   },
