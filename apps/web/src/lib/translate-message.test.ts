@@ -2,6 +2,9 @@ import {
   ACCESS_REQUEST_MESSAGES,
   AcceptInvitationInputSchema,
   accountLockedMessage,
+  CreateDoctorInputSchema,
+  CreatePatientInputSchema,
+  DeclineAccessRequestInputSchema,
   INVITATION_MESSAGES,
   MESSAGES,
   PASSWORD_MESSAGES,
@@ -13,6 +16,7 @@ import {
   SignInInputSchema,
   tooManyRequestsMessage,
   TWO_FACTOR_MESSAGES,
+  UpdatePatientInputSchema,
   validationFailedMessage,
 } from '@telehealth/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +25,10 @@ import type { z } from 'zod';
 import { i18n } from './i18n.ts';
 import { labelKey, matchMessage, splitMessageList, translateMessage } from './translate-message.ts';
 
-/** The schemas behind the public forms: sign-in, both access requests, invitation and password reset. */
+/**
+ * The schemas behind the forms: the public ones (sign-in, both access requests, invitation and password reset)
+ * and the signed-in app's (patient registration and edit, Add Provider, declining an access request).
+ */
 const FORM_SCHEMAS: Record<string, z.ZodObject> = {
   signIn: SignInInputSchema,
   provider: ProviderAccessRequestSchema,
@@ -29,6 +36,10 @@ const FORM_SCHEMAS: Record<string, z.ZodObject> = {
   requestReset: RequestPasswordResetInputSchema,
   reset: ResetPasswordInputSchema,
   invitation: AcceptInvitationInputSchema,
+  createPatient: CreatePatientInputSchema,
+  updatePatient: UpdatePatientInputSchema,
+  createDoctor: CreateDoctorInputSchema,
+  declineAccessRequest: DeclineAccessRequestInputSchema,
 };
 
 /** Values that break each kind of rule: absence, blanks, lengths, markup, formats, unknown options, types. */
@@ -62,11 +73,12 @@ const BAD_VALUES: unknown[] = [
   'bogus',
   ['bogus'],
   42,
+  -1,
   false,
 ];
 
 /**
- * Every message the schemas of the public forms produce for the bad values above, field by field. zod's own
+ * Every message the schemas of the forms produce for the bad values above, field by field. zod's own
  * wording for a value of the wrong type ("Invalid input: expected string, received number") is left out: the
  * forms always send the types the schemas expect, so only a hand-made request meets it.
  */
@@ -78,9 +90,11 @@ function schemaMessages(): Set<string> {
     }
   };
   for (const schema of Object.values(FORM_SCHEMAS)) {
-    add(schema.safeParse({}));
-    for (const field of Object.keys(schema.shape)) {
-      for (const value of BAD_VALUES) add(schema.safeParse({ [field]: value }));
+    // A record's id comes from the page's address, never from something a person types.
+    const base = 'id' in schema.shape ? { id: '11111111-1111-4111-8111-111111111111' } : {};
+    add(schema.safeParse(base));
+    for (const field of Object.keys(schema.shape).filter((name) => name !== 'id')) {
+      for (const value of BAD_VALUES) add(schema.safeParse({ ...base, [field]: value }));
     }
   }
   // The reset's own rule: neither a link's token nor a code.
@@ -121,7 +135,7 @@ beforeAll(async () => {
 });
 
 describe('translateMessage', () => {
-  it('has a Spanish translation for every message the public forms’ schemas can produce', () => {
+  it('has a Spanish translation for every message the forms’ schemas can produce', () => {
     const messages = [...schemaMessages(), ...constantMessages()];
     // The battery reaches the rules it is meant to (a sample of each kind).
     expect(messages).toEqual(

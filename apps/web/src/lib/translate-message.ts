@@ -1,4 +1,4 @@
-import { PATIENT_ACCESS_REQUEST_LABELS, PROVIDER_ACCESS_REQUEST_LABELS } from '@telehealth/shared';
+import { PATIENT_ACCESS_REQUEST_LABELS, PATIENT_LABELS, PROVIDER_ACCESS_REQUEST_LABELS } from '@telehealth/shared';
 
 // The page's instance, whichever page set it up (lib/i18n-core.ts): the public site's or the single-page app's.
 import i18n from 'i18next';
@@ -22,6 +22,10 @@ const LABEL_SOURCES = [
   { labels: PROVIDER_ACCESS_REQUEST_LABELS, key: (field: string) => `access-request:labels.provider.${field}` },
   { labels: PATIENT_ACCESS_REQUEST_LABELS, key: (field: string) => `access-request:labels.patient.${field}` },
   { labels: { email: 'Email', password: 'Password' }, key: (field: string) => `auth:${field}` },
+  // The signed-in app's forms: a patient's record, Add Provider's biography, the reason for declining a request.
+  { labels: PATIENT_LABELS, key: (field: string) => `shared:patientLabels.${field}` },
+  { labels: { bio: 'Bio' }, key: () => 'providers:form.bio' },
+  { labels: { reason: 'Reason' }, key: () => 'access-review:declineModal.reason' },
 ] as const;
 
 const PLURAL_SUFFIX = /_(?:zero|one|two|few|many|other)$/;

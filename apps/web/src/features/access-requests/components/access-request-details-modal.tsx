@@ -1,7 +1,7 @@
 import { Alert, Button, DataList, Group, Loader, Modal, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { ACCESS_REQUEST_MESSAGES, DECLINE_REASON_MAX_LENGTH, MOBILE_BREAKPOINT_PX } from '@telehealth/shared';
+import { DECLINE_REASON_MAX_LENGTH, MOBILE_BREAKPOINT_PX } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { IconCheck } from '../../../components/icons.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import {
   accessRequestQueryOptions,
   providerOptionsQueryOptions,
@@ -66,6 +67,7 @@ export function AccessRequestDetailsModal({ request, onClose }: AccessRequestDet
 
 function DetailsBody({ request, onClose }: { request: AccessRequest; onClose: () => void }) {
   const { t, i18n } = useTranslation('access-review');
+  const { t: requestText } = useTranslation('access-request');
   const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`) ?? false;
   const form = request.kind === 'provider' ? request.providerForm : request.patientForm;
   const groups = groupFormFields(
@@ -75,6 +77,9 @@ function DetailsBody({ request, onClose }: { request: AccessRequest; onClose: ()
       yes: t('details.yes'),
       no: t('details.no'),
     },
+    // The form's keys are built from the stored field and option names, so they are not typed keys.
+    (key, english) =>
+      (requestText as (key: string, options: { defaultValue: string }) => string)(key, { defaultValue: english }),
   );
 
   return (
@@ -130,7 +135,7 @@ function DetailsBody({ request, onClose }: { request: AccessRequest; onClose: ()
 }
 
 function ReviewActions({ request, onClose }: { request: AccessRequest; onClose: () => void }) {
-  const { t } = useTranslation('access-review');
+  const { t } = useTranslation(['access-review', 'shared']);
   const approve = useApproveAccessRequest();
   const [ownerProviderId, setOwnerProviderId] = useState<string | null>(null);
   const [providerError, setProviderError] = useState<string | null>(null);
@@ -142,7 +147,7 @@ function ReviewActions({ request, onClose }: { request: AccessRequest; onClose: 
   const onApprove = () => {
     if (approve.isPending) return;
     if (needsProvider && !ownerProviderId) {
-      setProviderError(ACCESS_REQUEST_MESSAGES.chooseProvider);
+      setProviderError(t('shared:accessRequestMessages.chooseProvider'));
       document.getElementById('access-request-provider')?.focus();
       return;
     }
@@ -155,14 +160,14 @@ function ReviewActions({ request, onClose }: { request: AccessRequest; onClose: 
             color: 'teal',
             icon: <IconCheck size={18} />,
             title: t('approvedTitle'),
-            message: ACCESS_REQUEST_MESSAGES.approved,
+            message: t('shared:accessRequestMessages.approved'),
             closeButtonProps: { 'aria-label': t('closeNotification') },
           });
           onClose();
         },
         onError: (error) => {
           const fieldErrors = fieldErrorsFromServer(error);
-          if (fieldErrors?.['ownerProviderId']) setProviderError(fieldErrors['ownerProviderId']);
+          if (fieldErrors?.['ownerProviderId']) setProviderError(translateMessage(fieldErrors['ownerProviderId']));
           setFailure(describeError(error));
         },
       },
@@ -240,7 +245,7 @@ function DeclineModal({
   onClose: () => void;
   onDeclined: () => void;
 }) {
-  const { t } = useTranslation('access-review');
+  const { t } = useTranslation(['access-review', 'shared']);
   const decline = useDeclineAccessRequest();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -261,7 +266,7 @@ function DeclineModal({
           notifications.show({
             color: 'gray',
             title: t('declinedTitle'),
-            message: ACCESS_REQUEST_MESSAGES.declined,
+            message: t('shared:accessRequestMessages.declined'),
             closeButtonProps: { 'aria-label': t('closeNotification') },
           });
           onClose();
@@ -269,7 +274,8 @@ function DeclineModal({
         },
         onError: (cause) => {
           const fieldErrors = fieldErrorsFromServer(cause);
-          if (fieldErrors?.['reason']) setError(fieldErrors['reason']);
+          if (fieldErrors?.['reason'])
+            setError(translateMessage(fieldErrors['reason'], { label: t('declineModal.reason') }));
           else setFailure(describeError(cause));
         },
       },

@@ -102,3 +102,30 @@ describe('splitLinks', () => {
     expect(splitLinks('no links')).toEqual([{ text: 'no links' }]);
   });
 });
+
+describe('groupFormFields in another language', () => {
+  it('asks for each field label and stored option by its key, with the English label as the fallback', () => {
+    const asked: string[] = [];
+    const groups = groupFormFields(
+      'provider',
+      { email: 'a@b.test', specialty: 'Psychiatry', interestedFeatures: ['Clinical Notes'], practiceType: 'new-kind' },
+      { yes: 'Sí', no: 'No' },
+      (key, english) => {
+        asked.push(key);
+        return key === 'labels.provider.specialty' || key === 'options.specialty.Psychiatry'
+          ? `es:${english}`
+          : english;
+      },
+    );
+    const rows = Object.fromEntries(groups.flatMap((group) => group.rows.map((row) => [row.field, row])));
+    expect(rows['specialty']).toEqual({ field: 'specialty', label: 'es:Specialty', value: 'es:Psychiatry' });
+    expect(rows['practiceType']?.value).toBe('new-kind');
+    expect(asked).toEqual(
+      expect.arrayContaining([
+        'labels.provider.email',
+        'options.interestedFeatures.Clinical Notes',
+        'options.practiceType.new-kind',
+      ]),
+    );
+  });
+});

@@ -90,13 +90,22 @@ function asText(value: unknown, label: (option: string) => string, yesNo: { yes:
 }
 
 /**
- * Every field of a submitted form in labelled groups (field and option labels from @telehealth/shared), in a
- * reading order; empty groups are left out. Fields the requester left blank stay, with a null value.
+ * A label in the reader's language: the key of the access-request form's own texts (`labels.patient.email`,
+ * `options.specialty.Psychiatry`), and the English label of @telehealth/shared for when there is none.
+ */
+export type TranslateLabel = (key: string, english: string) => string;
+
+const inEnglish: TranslateLabel = (_key, english) => english;
+
+/**
+ * Every field of a submitted form in labelled groups (field and option labels as the request form shows them),
+ * in a reading order; empty groups are left out. Fields the requester left blank stay, with a null value.
  */
 export function groupFormFields(
   kind: AccessRequestKind,
   form: Readonly<Record<string, unknown>>,
   yesNo: { yes: string; no: string },
+  translate: TranslateLabel = inEnglish,
 ): FieldGroup[] {
   const groups: Record<FieldGroupKey, readonly string[]> = kind === 'provider' ? PROVIDER_GROUPS : PATIENT_GROUPS;
   const labels: Readonly<Record<string, string>> =
@@ -106,8 +115,12 @@ export function groupFormFields(
       key,
       rows: groups[key].map((field) => ({
         field,
-        label: labels[field] ?? field,
-        value: asText(form[field], (option) => accessRequestOptionLabel(kind, field, option), yesNo),
+        label: translate(`labels.${kind}.${field}`, labels[field] ?? field),
+        value: asText(
+          form[field],
+          (option) => translate(`options.${field}.${option}`, accessRequestOptionLabel(kind, field, option)),
+          yesNo,
+        ),
       })),
     }))
     .filter((group) => group.rows.length > 0);

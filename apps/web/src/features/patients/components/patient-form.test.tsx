@@ -1,7 +1,8 @@
 import type { Role } from '@telehealth/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
+import { i18n } from '../../../lib/i18n.ts';
 import { mockGraphQL } from '../../../testing/graphql-mock.ts';
 import { renderRoutes } from '../../../testing/render.tsx';
 import type { Patient } from '../api/patient-schemas.ts';
@@ -59,7 +60,56 @@ function messageAt(name: string): string | null {
   return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ') || null;
 }
 
+afterEach(async () => {
+  await i18n.changeLanguage('en');
+});
+
 describe('New Patient Registration', () => {
+  it('says the problems in Spanish to a Spanish reader, the browser’s and the server’s', async () => {
+    await i18n.changeLanguage('es');
+    // These labels begin longer ones too ("Nombre del contacto de emergencia").
+    const [NAME, PHONE] = ['Nombre\\W*$', 'Teléfono\\W*$'];
+    let attempt = 0;
+    mockGraphQL({
+      CreatePatient: () => {
+        attempt += 1;
+        return {
+          errors: [
+            {
+              message: 'Validation failed: Policy number must be 5-20 characters long',
+              extensions: {
+                code: 'BAD_USER_INPUT',
+                fieldErrors: { insurancePolicyNumber: 'Policy number must be 5-20 characters long' },
+              },
+            },
+          ],
+        };
+      },
+    });
+    renderForm('/patients/new');
+    type(NAME, 'J');
+    type(PHONE, '12345');
+    fireEvent.click(screen.getByRole('button', { name: 'Crear paciente' }));
+
+    expect(messageAt(NAME)).toBe('El campo «Nombre» debe tener al menos 2 caracteres');
+    expect(messageAt('Apellido')).toBe('El campo «Apellido» es obligatorio');
+    expect(messageAt('Correo electrónico')).toBe('El correo electrónico es obligatorio');
+    expect(messageAt(PHONE)).toBe('El número de teléfono debe tener entre 10 y 15 dígitos');
+    expect(messageAt('Fecha de nacimiento')).toBe('La fecha de nacimiento es obligatoria');
+
+    type(NAME, 'Leila');
+    type('Apellido', 'Hashemi');
+    type('Correo electrónico', 'leila@example.com');
+    type(PHONE, '');
+    type('Fecha de nacimiento', '1979-08-15');
+    type('Número de póliza', 'ABC-12345');
+    fireEvent.click(screen.getByRole('button', { name: 'Crear paciente' }));
+    await waitFor(() => {
+      expect(messageAt('Número de póliza')).toBe('El campo «Número de póliza» debe tener entre 5 y 20 caracteres');
+    });
+    expect(attempt).toBe(1);
+  });
+
   it('shows the problems at the fields and sends nothing', () => {
     const { calls } = mockGraphQL({});
     renderForm('/patients/new');

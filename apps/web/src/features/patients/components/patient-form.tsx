@@ -21,8 +21,10 @@ import { Link, useNavigate } from 'react-router';
 
 import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { IconCheck, IconShield } from '../../../components/icons.tsx';
+import { useSpecialtyLabel } from '../../../hooks/use-specialty-label.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { useCreatePatient } from '../api/create-patient.ts';
 import type { Patient } from '../api/patient-schemas.ts';
 import { useProviderOptions } from '../api/provider-options.ts';
@@ -89,6 +91,11 @@ export function PatientForm(props: PatientFormProps) {
   const permissions = { canAssignOwner };
 
   const label = (field: PatientTextField) => t(`shared:patientLabels.${field}`);
+  /** A field's message in the reader's language (the schemas and the server say it in English). */
+  const errorFor = (field: PatientFormField, fieldLabel?: string) => {
+    const text = errors[field];
+    return text === undefined ? undefined : translateMessage(text, { label: fieldLabel });
+  };
 
   const setField = <F extends PatientFormField>(field: F, value: PatientFormValues[F]) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -175,7 +182,7 @@ export function PatientForm(props: PatientFormProps) {
     onChange: (event) => {
       setField(field, event.currentTarget.value);
     },
-    error: errors[field],
+    error: errorFor(field, label(field)),
     required: REQUIRED_PATIENT_FIELDS.includes(field),
     // The person typing is entering someone else's details: the browser must not offer their own.
     autoComplete: 'off',
@@ -191,7 +198,7 @@ export function PatientForm(props: PatientFormProps) {
       onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
         setField(field, event.currentTarget.value);
       },
-      error: errors[field],
+      error: errorFor(field, label(field)),
       autosize: true,
       minRows: 3,
       maxRows: 10,
@@ -243,7 +250,7 @@ export function PatientForm(props: PatientFormProps) {
                     onChange={(owner) => {
                       setField('owner', owner);
                     }}
-                    error={errors.owner}
+                    error={errorFor('owner')}
                   />
                 ) : null}
                 {mode === 'edit' ? (
@@ -255,7 +262,7 @@ export function PatientForm(props: PatientFormProps) {
                     onChange={(event) => {
                       setField('isActive', event.currentTarget.checked);
                     }}
-                    error={errors.isActive}
+                    error={errorFor('isActive', t('form.isActive'))}
                     size="md"
                   />
                 ) : null}
@@ -363,18 +370,19 @@ function OwnerSelect({
   error: string | undefined;
 }) {
   const { t } = useTranslation('patients');
+  const specialtyLabel = useSpecialtyLabel();
   const providers = useProviderOptions(true);
   const data = useMemo(() => {
     const options = (providers.data ?? []).map((provider) => ({
       value: provider.owner,
-      label: `${provider.firstName} ${provider.lastName} · ${provider.specialty}${
+      label: `${provider.firstName} ${provider.lastName} · ${specialtyLabel(provider.specialty)}${
         provider.isActive ? '' : ` (${t('form.ownerInactive')})`
       }`,
     }));
     // A provider that is no longer listed still shows as the current choice.
     if (value && !options.some((option) => option.value === value)) options.push({ value, label: value });
     return options;
-  }, [providers.data, value, t]);
+  }, [providers.data, value, t, specialtyLabel]);
 
   return (
     <Select

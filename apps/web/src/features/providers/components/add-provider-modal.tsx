@@ -25,8 +25,10 @@ import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { IconCheck } from '../../../components/icons.tsx';
+import { useSpecialtyLabel } from '../../../hooks/use-specialty-label.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { useCreateDoctor } from '../api/providers-api.ts';
 import {
   emptyProviderFormValues,
@@ -46,9 +48,15 @@ function fieldId(field: ProviderFormField): string {
  */
 export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation('providers');
+  const specialtyLabel = useSpecialtyLabel();
   const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`);
   const [values, setValues] = useState<ProviderFormValues>(emptyProviderFormValues);
   const [errors, setErrors] = useState<FieldErrors>({});
+  /** A field's message in the reader's language (the schema and the server say it in English). */
+  const errorFor = (field: string, fieldLabel: string) => {
+    const text = errors[field];
+    return text === undefined ? undefined : translateMessage(text, { label: fieldLabel });
+  };
   const [failure, setFailure] = useState<string | null>(null);
   const createDoctor = useCreateDoctor();
 
@@ -147,7 +155,7 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
               onChange={(event) => {
                 setField('firstName', event.currentTarget.value);
               }}
-              error={errors.firstName}
+              error={errorFor('firstName', t('form.firstName'))}
               autoComplete="off"
               data-autofocus
             />
@@ -159,7 +167,7 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
               onChange={(event) => {
                 setField('lastName', event.currentTarget.value);
               }}
-              error={errors.lastName}
+              error={errorFor('lastName', t('form.lastName'))}
               autoComplete="off"
             />
             <TextInput
@@ -173,7 +181,7 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
               onChange={(event) => {
                 setField('email', event.currentTarget.value);
               }}
-              error={errors.email}
+              error={errorFor('email', t('form.email'))}
               autoComplete="off"
             />
             <TextInput
@@ -186,7 +194,7 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
               onChange={(event) => {
                 setField('phone', event.currentTarget.value);
               }}
-              error={errors.phone}
+              error={errorFor('phone', t('form.phone'))}
               autoComplete="off"
             />
             <Select
@@ -194,12 +202,12 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
               label={t('form.specialty')}
               placeholder={t('form.specialtyPlaceholder')}
               required
-              data={[...SPECIALTIES]}
+              data={SPECIALTIES.map((specialty) => ({ value: specialty, label: specialtyLabel(specialty) }))}
               value={values.specialty}
               onChange={(value) => {
                 setField('specialty', value);
               }}
-              error={errors.specialty}
+              error={errorFor('specialty', t('form.specialty'))}
               allowDeselect={false}
             />
             <NumberInput
@@ -213,7 +221,7 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
               onChange={(value) => {
                 setField('experience', value);
               }}
-              error={errors.experience}
+              error={errorFor('experience', t('form.experience'))}
             />
           </SimpleGrid>
           <Textarea
@@ -226,7 +234,7 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
             onChange={(event) => {
               setField('bio', event.currentTarget.value);
             }}
-            error={errors.bio}
+            error={errorFor('bio', t('form.bio'))}
             description={
               <Text span size="xs" c={bioLength > BIO_MAX_LENGTH ? 'red.9' : 'dimmed'}>
                 {t('form.bioHint')} {t('form.characters', { count: bioLength, max: BIO_MAX_LENGTH })}

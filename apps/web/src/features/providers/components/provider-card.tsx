@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 import { IconCheck, IconMail, IconPhone } from '../../../components/icons.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
+import { useSpecialtyLabel } from '../../../hooks/use-specialty-label.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { invitationLinkState } from '../../../lib/invitation-state.ts';
 import { telHref } from '../../../lib/tel-href.ts';
@@ -19,6 +20,7 @@ const PENDING_TEXT = '#7a4b00';
  */
 export function ProviderCard({ provider, canManage = false }: { provider: Doctor; canManage?: boolean }) {
   const { t } = useTranslation('providers');
+  const specialtyLabel = useSpecialtyLabel();
   const name = `${provider.firstName} ${provider.lastName}`;
   const initials = `${provider.firstName.charAt(0)}${provider.lastName.charAt(0)}`.toUpperCase();
 
@@ -35,7 +37,7 @@ export function ProviderCard({ provider, canManage = false }: { provider: Doctor
             </Text>
             <Group gap={6}>
               <Badge variant="light" radius="sm" c="clinical.9">
-                {provider.specialty}
+                {specialtyLabel(provider.specialty)}
               </Badge>
               <StatusBadge active={provider.isActive} label={provider.isActive ? t('active') : t('inactive')} />
               {canManage && provider.invitationPending ? (

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
+import { i18n } from '../../../lib/i18n.ts';
 import { mockGraphQL } from '../../../testing/graphql-mock.ts';
 import { renderRoutes } from '../../../testing/render.tsx';
 import type { Doctor } from '../api/providers-api.ts';
@@ -149,4 +150,34 @@ describe('ProvidersScreen invitations', () => {
       });
     });
   });
+
+  it('names the specialty in Spanish, on the card and in the form, and still sends the shared value', async () => {
+    await i18n.changeLanguage('es');
+    const { calls } = renderScreen('admin', [MAYA], {
+      CreateDoctor: () => ({ createDoctor: { ...MAYA, id: 'd3', specialty: 'Neurology' } }),
+    });
+    const maya = await screen.findByRole('article', { name: 'Maya Okafor' });
+    expect(within(maya).getByText('Psiquiatría')).toBeDefined();
+    expect(within(maya).queryByText('Psychiatry')).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Agregar profesional' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /^Nombre/ }), { target: { value: 'Ines' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /^Apellido/ }), { target: { value: 'Carvalho' } });
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /^Correo electrónico/ }), {
+      target: { value: 'ines@clinic.test' },
+    });
+    fireEvent.click(within(dialog).getByRole('combobox', { name: /^Especialidad/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Neurología' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Agregar profesional' }));
+    await waitFor(() => {
+      expect(calls.find((call) => call.operationName === 'CreateDoctor')?.variables).toMatchObject({
+        input: { specialty: 'Neurology' },
+      });
+    });
+  });
+});
+
+afterEach(async () => {
+  await i18n.changeLanguage('en');
 });
