@@ -14,5 +14,6 @@ export function publicAppConfig(config: Config): AppConfig {
     bookingUrl: config.bookingUrl,
     contactEmail: config.contactEmail,
     emergencyBanner: config.emergencyBanner,
+    practiceTimeZone: config.practiceTimeZone,
   };
 }

@@ -1,7 +1,15 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { EmailSchema, isRole, PhoneSchema, ROLES, type Role } from '@telehealth/shared';
+import {
+  DEFAULT_PRACTICE_TIME_ZONE,
+  EmailSchema,
+  isRole,
+  isTimeZone,
+  PhoneSchema,
+  ROLES,
+  type Role,
+} from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
 const booleanFromEnv = z
@@ -148,6 +156,22 @@ const EnvSchema = z.object({
   CONTACT_EMAIL: EmailSchema.optional(),
   BOOKING_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
   EMERGENCY_BANNER: booleanFromEnv.optional(),
+  PRACTICE_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone name such as America/New_York')
+    .default(DEFAULT_PRACTICE_TIME_ZONE),
+  APPOINTMENT_REMINDER_HOURS: z
+    .string()
+    .transform((raw, ctx) => {
+      const hours = raw.split(',').map((h) => Number(h.trim()));
+      if (hours.some((h) => !Number.isFinite(h) || h <= 0 || h > 24 * 14)) {
+        ctx.addIssue({ code: 'custom', message: 'must be hours before a visit, separated by commas, such as 24,1' });
+        return z.NEVER;
+      }
+      return [...new Set(hours)].sort((a, b) => b - a);
+    })
+    .optional(),
+  BOOKING_MAIL_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   EMERGENCY_BANNER_HEADING: z.string().max(200, 'must be at most 200 characters').optional(),
   EMERGENCY_BANNER_BODY: z.string().max(2000, 'must be at most 2000 characters').optional(),
 });
@@ -203,6 +227,12 @@ export interface Config {
   contactEmail: string | null;
   bookingUrl: string | null;
   emergencyBanner: { enabled: boolean; heading: string | null; body: string | null };
+  /** PRACTICE_TIME_ZONE: the IANA zone of every appointment date and time (the server's own TZ changes nothing). */
+  practiceTimeZone: string;
+  /** Hours before a visit at which its reminders go out (APPOINTMENT_REMINDER_HOURS, default 24 and 1). */
+  reminderHours: number[];
+  /** How long a booking's mail waits, so that an immediate undo sends nothing (BOOKING_MAIL_GRACE_SECONDS). */
+  bookingMailGraceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -276,5 +306,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heading: e.EMERGENCY_BANNER_HEADING?.trim() || null,
       body: e.EMERGENCY_BANNER_BODY?.trim() || null,
     },
+    practiceTimeZone: e.PRACTICE_TIME_ZONE,
+    reminderHours: e.APPOINTMENT_REMINDER_HOURS ?? [24, 1],
+    bookingMailGraceSeconds: e.BOOKING_MAIL_GRACE_SECONDS,
   };
 }

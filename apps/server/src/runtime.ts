@@ -15,6 +15,7 @@ import { TwoFactorService } from './auth/two-factor.service.ts';
 import { MailService } from './mail/mail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
+import { AppointmentsService } from './appointments/appointments.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
@@ -37,6 +38,7 @@ export interface Runtime {
   auth: Auth;
   authService: AuthService;
   patients: PatientsService;
+  appointments: AppointmentsService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -71,6 +73,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     accessRequests,
     twoFactor,
     storedText,
+    appointments,
   } = runtime;
   return {
     config,
@@ -85,6 +88,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     accessRequests,
     twoFactor,
     storedText,
+    appointments,
   };
 }
 
@@ -133,6 +137,12 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const rateLimiter = new RateLimiter(secret);
     const authService = new AuthService({ auth, db: database.db, config, secret, limiter: rateLimiter });
     const patients = new PatientsService({ db: database.db, secret, keyring });
+    const appointments = new AppointmentsService({
+      db: database.db,
+      secret,
+      keyring,
+      timeZone: config.practiceTimeZone,
+    });
     const mail = new MailService({ db: database.db, config, log, secret });
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
@@ -186,6 +196,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       auth,
       authService,
       patients,
+      appointments,
       providers,
       mail,
       rateLimiter,

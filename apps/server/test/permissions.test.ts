@@ -7,7 +7,11 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  addDays,
+  APPOINTMENT_MESSAGES,
+  DEFAULT_PRACTICE_TIME_ZONE,
   DEMO_ACCOUNTS,
+  todayIn,
   DEMO_PASSWORD,
   ownershipField,
   PATIENT_MESSAGES,
@@ -109,6 +113,39 @@ async function patientRecord(caller: Fixture, target: 'own' | 'other'): Promise<
 
 const record = (caller: Fixture, target: Target) => patientRecord(caller, target === 'own' ? 'own' : 'other');
 
+const APPOINTMENT_GET = 'query ($id: ID!) { getAppointment(id: $id) { id } }';
+const APPOINTMENT_LIST =
+  'query ($filter: AppointmentFilterInput) { listAppointments(filter: $filter, limit: 100) { items { id } } }';
+const APPOINTMENT_CREATE = 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }';
+const APPOINTMENT_STATUS =
+  'mutation ($input: SetAppointmentStatusInput!) { setAppointmentStatus(input: $input) { id } }';
+const AVAILABILITY = 'query ($providerId: ID!) { providerAvailability(providerId: $providerId) { providerId } }';
+let appointmentDay = 0;
+
+/** A free date and time for a new appointment: one day after another, from a year ahead. */
+function nextSlot(): { date: string; time: string; allowOutsideHours: true } {
+  return {
+    date: addDays(todayIn(DEFAULT_PRACTICE_TIME_ZONE), 365 + ++appointmentDay),
+    time: '10:00',
+    allowOutsideHours: true,
+  };
+}
+
+/**
+ * An appointment for the target: the caller's own (a provider's, or of a patient's own record) or another
+ * provider's, booked by the administrator.
+ */
+async function appointmentRecord(caller: Fixture, target: Target): Promise<{ id: string; patientId: string }> {
+  const own = target === 'own';
+  const patient = await patientRecord(caller, own && ownershipField(caller.role, 'patient') ? 'own' : 'other');
+  const providerId = own && caller.role === 'provider' ? caller.userId : otherProviderId;
+  const response = await callers.get('admin')!.client.gql<{ createAppointment: { id: string } }>(APPOINTMENT_CREATE, {
+    input: { patientId: patient.id, providerId, reason: 'Follow-up', ...nextSlot() },
+  });
+  if (!response.data) throw new Error(JSON.stringify(response.errors));
+  return { id: response.data.createAppointment.id, patientId: patient.id };
+}
+
 const CELLS: Record<ResourceAction, Cell> = {
   'patient:read': {
     perRecord: true,
@@ -191,6 +228,61 @@ const CELLS: Record<ResourceAction, Cell> = {
   'stored-text:review': {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(STORED_TEXT_FINDINGS) }),
+  },
+  'appointment:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: APPOINTMENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const { id, patientId } = await appointmentRecord(caller, target);
+      const list = await caller.client.gql<{ listAppointments: { items: { id: string }[] } }>(APPOINTMENT_LIST, {
+        filter: { patientId },
+      });
+      if (!list.data) expect(list.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.cannotView);
+      const response = await caller.client.gql(APPOINTMENT_GET, { id });
+      return {
+        response,
+        ...(list.data ? { listed: list.data.listAppointments.items.some((a) => a.id === id) } : {}),
+      };
+    },
+  },
+  'appointment:create': {
+    perRecord: true,
+    outOfReach: { code: 'FORBIDDEN', message: APPOINTMENT_MESSAGES.cannotCreate },
+    async run(caller, target) {
+      // Own: a provider books for themselves and their own patient; anyone else names another provider.
+      const own = target === 'own' && caller.role === 'provider';
+      const patient = await patientRecord(caller, own ? 'own' : 'other');
+      return {
+        response: await caller.client.gql(APPOINTMENT_CREATE, {
+          input: {
+            patientId: patient.id,
+            providerId: own ? caller.userId : otherProviderId,
+            reason: 'Follow-up',
+            ...nextSlot(),
+          },
+        }),
+      };
+    },
+  },
+  'appointment:update': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: APPOINTMENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const { id } = await appointmentRecord(caller, target);
+      return { response: await caller.client.gql(APPOINTMENT_STATUS, { input: { id, status: 'confirmed' } }) };
+    },
+  },
+  'availability:manage': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'FORBIDDEN', message: APPOINTMENT_MESSAGES.cannotManageAvailability },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(AVAILABILITY, {
+        providerId: target === 'own' ? caller.userId : otherProviderId,
+      }),
+    }),
   },
   'user:manage': {
     perRecord: false,

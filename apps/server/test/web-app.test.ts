@@ -76,6 +76,7 @@ describe('renderPage', () => {
           bookingUrl: null,
           contactEmail: 'a@b.example',
           emergencyBanner: { enabled: false, heading: null, body: null },
+          practiceTimeZone: 'America/New_York',
         },
         signedIn: false,
       },
@@ -112,7 +113,7 @@ describe('pages served with their bootstrap', () => {
   it('sends the public site its own page, with the configuration the appConfig query answers', async () => {
     const client = new TestClient(t.app);
     const { data } = await client.gql<{ appConfig: Record<string, unknown> }>(
-      '{ appConfig { practiceName demoMode sessionIdleMinutes version demoAccounts { email role label } clinicPhone bookingUrl contactEmail emergencyBanner { enabled heading body } } }',
+      '{ appConfig { practiceName demoMode sessionIdleMinutes version demoAccounts { email role label } clinicPhone bookingUrl contactEmail emergencyBanner { enabled heading body } practiceTimeZone } }',
     );
     for (const url of ['/', '/home', '/coming-soon']) {
       const page = await get(url);

@@ -20,6 +20,8 @@ export const AppConfigSchema = z.object({
   contactEmail: z.string().nullable(),
   /** Heading and body null mean the built-in (translated) text. */
   emergencyBanner: z.object({ enabled: z.boolean(), heading: z.string().nullable(), body: z.string().nullable() }),
+  /** PRACTICE_TIME_ZONE: appointment dates and times are the practice's; the calendar says so when yours differs. */
+  practiceTimeZone: z.string(),
 });
 export type AppConfig = z.infer<typeof AppConfigSchema>;
 

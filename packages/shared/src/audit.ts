@@ -86,6 +86,9 @@ export const STORED_TEXT_EVENTS = [
   'STORED_TEXT_RESOLVED',
 ] as const;
 
+/** A provider's working hours or time off changed (appointments themselves are the HIPAA APPOINTMENT_* events). */
+export const SCHEDULE_EVENTS = ['AVAILABILITY_UPDATE'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -97,6 +100,7 @@ export const AUDIT_EVENTS = [
     ...TWO_FACTOR_EVENTS,
     ...DATA_KEY_EVENTS,
     ...STORED_TEXT_EVENTS,
+    ...SCHEDULE_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -108,6 +112,7 @@ export type AuditEvent =
   | (typeof ACCESS_EVENTS)[number]
   | (typeof TWO_FACTOR_EVENTS)[number]
   | (typeof DATA_KEY_EVENTS)[number]
+  | (typeof SCHEDULE_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;

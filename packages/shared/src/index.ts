@@ -1,5 +1,6 @@
 export * from './access-requests.ts';
 export * from './app-config.ts';
+export * from './appointments.ts';
 export * from './account-setup.ts';
 export * from './audit.ts';
 export * from './auth.ts';

@@ -1,4 +1,5 @@
 import { ACCESS_REQUEST_MESSAGES } from './access-requests.ts';
+import { APPOINTMENT_MESSAGES } from './appointments.ts';
 import { INVITATION_MESSAGES, PASSWORD_RESET_MESSAGES } from './account-setup.ts';
 import { PASSWORD_MESSAGES } from './auth.ts';
 import { formatMessage, MESSAGES, pluralTemplate, REQUEST_MESSAGES, type MessageParams } from './messages.ts';
@@ -24,6 +25,7 @@ export const MESSAGE_CATALOGUE = {
   invitationMessages: INVITATION_MESSAGES,
   passwordResetMessages: PASSWORD_RESET_MESSAGES,
   storedTextMessages: STORED_TEXT_MESSAGES,
+  appointmentMessages: APPOINTMENT_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

@@ -61,6 +61,16 @@ export const ERROR_CODES = {
   methodNotAllowed: 'METHOD_NOT_ALLOWED',
   /** The GraphQL document does not parse or is not valid for the schema, or goes over a limit: HTTP 400. */
   graphqlValidationFailed: 'GRAPHQL_VALIDATION_FAILED',
+  /** The provider already has an appointment that overlaps (the database's exclusion constraint). */
+  providerBusy: 'PROVIDER_BUSY',
+  /** The patient already has an appointment that overlaps, with any provider. */
+  patientBusy: 'PATIENT_BUSY',
+  /** Outside the provider's working hours or in their time off: staff may confirm (`allowOutsideHours`). */
+  outsideWorkingHours: 'OUTSIDE_WORKING_HOURS',
+  /** Some occurrences of a series are not free; `extensions.conflicts` lists them by date. */
+  seriesConflicts: 'SERIES_CONFLICTS',
+  /** A change of status the transitions table does not allow. */
+  wrongTransition: 'WRONG_TRANSITION',
 } as const;
 
 /**

@@ -23,6 +23,14 @@ export const PERMISSIONS = [
   'mail:read:any',
   'user:manage:any',
   'stored-text:review:any',
+  'appointment:read:own',
+  'appointment:read:any',
+  'appointment:create:own',
+  'appointment:create:any',
+  'appointment:update:own',
+  'appointment:update:any',
+  'availability:manage:own',
+  'availability:manage:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -52,10 +60,24 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'mail:read:any',
     'user:manage:any',
     'stored-text:review:any',
+    'appointment:read:any',
+    'appointment:create:any',
+    'appointment:update:any',
+    'availability:manage:any',
   ],
-  provider: ['patient:read:own', 'patient:create:own', 'patient:update:own', 'provider:read:any'],
+  provider: [
+    'patient:read:own',
+    'patient:create:own',
+    'patient:update:own',
+    'provider:read:any',
+    'appointment:read:own',
+    'appointment:create:own',
+    'appointment:update:own',
+    'availability:manage:own',
+  ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
-  patient: ['provider:read:any'],
+  // Their own appointments they read (My Appointments); booking and changing them come with the portal.
+  patient: ['provider:read:any', 'appointment:read:own'],
 };
 
 /**
@@ -66,6 +88,11 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
  */
 export const OWN_RECORDS = {
   patient: { provider: 'ownerId', patient: 'accountId' },
+  // A provider's own appointments are those they hold; a patient's, those of the record linked to their account
+  // (the repository follows the appointment's patient to that account).
+  appointment: { provider: 'providerId', patient: 'patientAccountId' },
+  // A provider's own working hours and time off.
+  availability: { provider: 'providerId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -100,6 +127,10 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'mail:read': 'messages.adminRequired',
   'user:manage': 'messages.adminRequired',
   'stored-text:review': 'messages.adminRequired',
+  'appointment:read': 'appointmentMessages.cannotView',
+  'appointment:create': 'appointmentMessages.cannotCreate',
+  'appointment:update': 'appointmentMessages.cannotUpdate',
+  'availability:manage': 'appointmentMessages.cannotManageAvailability',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -25,7 +25,7 @@ import { badUserInput, notFound, parseInput, validationFailed } from '../errors.
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
-import { CursorCodec } from '../patients/cursor.ts';
+import { CursorCodec } from '../db/cursor.ts';
 import { insertPatient } from '../patients/patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';

@@ -409,3 +409,145 @@ export const textRuleReviews = pgTable('text_rule_reviews', {
   reviewedAt: timestamp('reviewed_at', { withTimezone: true }).notNull().defaultNow(),
   findings: integer('findings').notNull(),
 });
+
+/**
+ * Appointments (decision 023). A visit of a patient with a provider from `startsAt` to `endsAt`, booked as a
+ * date and time in `timeZone` (the practice's zone when it was booked). The exclusion constraints of migration
+ * 0009, which Drizzle cannot express, keep two slot-holding appointments of one provider, or of one patient,
+ * from overlapping. The reason, notes and cancellation reason are encrypted like the patient's clinical text.
+ * `sequence` is the iCalendar SEQUENCE: raised on every change the patient's invitation must follow;
+ * `invitationSequence` is the last one whose invitation was queued, null before the first.
+ */
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    timeZone: text('time_zone').notNull(),
+    duration: integer('duration').notNull(),
+    appointmentType: text('appointment_type').notNull(),
+    status: text('status').notNull(),
+    priority: text('priority').notNull().default('normal'),
+    reason: text('reason').notNull(),
+    notes: text('notes'),
+    seriesId: uuid('series_id'),
+    sequence: integer('sequence').notNull().default(0),
+    invitationSequence: integer('invitation_sequence'),
+    cancellationKind: text('cancellation_kind'),
+    cancelReason: text('cancel_reason'),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelledBy: uuid('cancelled_by').references(() => users.id),
+    createdBy: uuid('created_by').references(() => users.id),
+    updatedBy: uuid('updated_by').references(() => users.id),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    statusChangedBy: uuid('status_changed_by').references(() => users.id),
+    ...timestamps,
+  },
+  (t) => [
+    index('appointments_provider_start_idx').on(t.providerId, t.startsAt, t.id),
+    index('appointments_patient_start_idx').on(t.patientId, t.startsAt, t.id),
+    index('appointments_start_idx').on(t.startsAt, t.id),
+    index('appointments_series_idx')
+      .on(t.seriesId, t.startsAt)
+      .where(sql`${t.seriesId} IS NOT NULL`),
+    check('appointments_time_order', sql`${t.endsAt} > ${t.startsAt}`),
+    check('appointments_duration_check', sql`${t.duration} in (15, 30, 45, 60, 90)`),
+    check('appointments_type_check', sql`${t.appointmentType} in ('in-person', 'video')`),
+    check(
+      'appointments_status_check',
+      sql`${t.status} in ('scheduled', 'pending', 'confirmed', 'checked-in', 'in-progress', 'completed', 'cancelled', 'no-show')`,
+    ),
+    check('appointments_priority_check', sql`${t.priority} in ('normal', 'high', 'urgent')`),
+    check(
+      'appointments_cancellation_check',
+      sql`(${t.status} = 'cancelled') = (${t.cancellationKind} IS NOT NULL) AND (${t.cancellationKind} IS NULL OR ${t.cancellationKind} in ('patient', 'provider', 'late'))`,
+    ),
+    ...[t.reason, t.notes, t.cancelReason].map((column) => encryptedCheck('appointments', column)),
+  ],
+);
+
+/**
+ * What happened to an appointment, oldest first: created, rescheduled (from and to), a change of status,
+ * cancelled. Who and when; never the reason or notes (those stay in the encrypted columns).
+ */
+export const appointmentHistory = pgTable(
+  'appointment_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id),
+    action: text('action').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status'),
+    fromStartsAt: timestamp('from_starts_at', { withTimezone: true }),
+    toStartsAt: timestamp('to_starts_at', { withTimezone: true }),
+    fields: jsonb('fields').$type<string[]>(),
+    actorId: uuid('actor_id').references(() => users.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('appointment_history_appointment_idx').on(t.appointmentId, t.id),
+    check(
+      'appointment_history_action_check',
+      sql`${t.action} in ('created', 'updated', 'rescheduled', 'status', 'cancelled')`,
+    ),
+  ],
+);
+
+/**
+ * A provider's weekly working hours in the practice's zone; a provider without rows has the default hours
+ * (DEFAULT_WORKING_HOURS) until they set their own, after which `provider_schedules.custom` is true.
+ */
+export const providerWorkingHours = pgTable(
+  'provider_working_hours',
+  {
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    weekday: integer('weekday').notNull(),
+    startTime: text('start_time').notNull(),
+    endTime: text('end_time').notNull(),
+  },
+  (t) => [
+    uniqueIndex('provider_working_hours_pk').on(t.providerId, t.weekday, t.startTime),
+    check('provider_working_hours_weekday_check', sql`${t.weekday} between 1 and 7`),
+    check('provider_working_hours_order_check', sql`${t.startTime} < ${t.endTime}`),
+  ],
+);
+
+/** Whether a provider has set their own hours (an empty week is then a week without hours). */
+export const providerSchedules = pgTable('provider_schedules', {
+  providerId: uuid('provider_id')
+    .primaryKey()
+    .references(() => providers.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: uuid('updated_by').references(() => users.id),
+});
+
+/** A provider's time off: whole practice dates from `startDate` to `endDate`, both included. */
+export const providerTimeOff = pgTable(
+  'provider_time_off',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    endDate: date('end_date', { mode: 'string' }).notNull(),
+    label: text('label'),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('provider_time_off_provider_idx').on(t.providerId, t.startDate),
+    check('provider_time_off_order_check', sql`${t.startDate} <= ${t.endDate}`),
+  ],
+);

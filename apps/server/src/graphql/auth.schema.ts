@@ -85,6 +85,9 @@ const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
       description: "CONTACT_EMAIL: the practice's public address; null when none is known (no contact links).",
     }),
     emergencyBanner: t.field({ type: EmergencyBannerRef, resolve: (c) => c.emergencyBanner }),
+    practiceTimeZone: t.exposeString('practiceTimeZone', {
+      description: "PRACTICE_TIME_ZONE: the IANA zone of every appointment's date and time.",
+    }),
   }),
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, PublicCaller } from '../access/caller.ts';
 import type { AccessRequestsService } from '../access-requests/access-requests.service.ts';
+import type { AppointmentsService } from '../appointments/appointments.service.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
 import type { ActiveSession, AuthService, RequestMeta, SessionUser } from '../auth/auth.service.ts';
 import type { InvitationsService } from '../auth/invitations.service.ts';
@@ -26,6 +27,7 @@ export interface Services {
   accessRequests: AccessRequestsService;
   twoFactor: TwoFactorService;
   storedText: StoredTextService;
+  appointments: AppointmentsService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

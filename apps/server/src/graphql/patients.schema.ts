@@ -35,7 +35,7 @@ const PatientListRef = builder.objectRef<{ items: PatientRow[]; nextToken: strin
   }),
 });
 
-const DeletedRecordRef = builder.objectRef<{ id: string }>('DeletedRecord').implement({
+export const DeletedRecordRef = builder.objectRef<{ id: string }>('DeletedRecord').implement({
   fields: (t) => ({ id: t.exposeID('id') }),
 });
 

@@ -1,6 +1,6 @@
 import { getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { accessRequests, patients, storedTextFindings } from '../db/schema.ts';
+import { accessRequests, appointments, patients, storedTextFindings } from '../db/schema.ts';
 import type { Keyring } from './keyring.ts';
 
 /**
@@ -86,6 +86,13 @@ export const storedTextFindingsEncrypted = new EncryptedColumns(storedTextFindin
   originalValue: storedTextFindings.originalValue,
 });
 
+/** An appointment's reason for the visit, the staff's notes and the reason for a cancellation. */
+export const appointmentsEncrypted = new EncryptedColumns(appointments, appointments.id, {
+  reason: appointments.reason,
+  notes: appointments.notes,
+  cancelReason: appointments.cancelReason,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -94,4 +101,5 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   patientsEncrypted,
   accessRequestsEncrypted,
   storedTextFindingsEncrypted,
+  appointmentsEncrypted,
 ];

@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { mailOutbox } from '../db/schema.ts';
 import { addJob } from '../jobs/add-job.ts';
-import { CursorCodec } from '../patients/cursor.ts';
+import { CursorCodec } from '../db/cursor.ts';
 import { findActiveUsersWithRoles } from '../users/users.repository.ts';
 import type { MailContent, MailContext, MailKind } from './templates.ts';
 

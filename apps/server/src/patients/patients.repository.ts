@@ -6,7 +6,7 @@ import type { Executor } from '../db/client.ts';
 import { patients } from '../db/schema.ts';
 import { patientsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import type { PatientCursor } from './cursor.ts';
+import type { PatientCursor } from '../db/cursor.ts';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type NewPatientRow = typeof patients.$inferInsert;

@@ -13,7 +13,7 @@ import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts
 import type { Database, Executor } from '../db/client.ts';
 import { notFound, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { CursorCodec } from './cursor.ts';
+import { CursorCodec } from '../db/cursor.ts';
 import {
   countPatients,
   findVisiblePatient,

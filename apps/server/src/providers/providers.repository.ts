@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { providers, users } from '../db/schema.ts';
-import type { PatientCursor } from '../patients/cursor.ts';
+import type { PatientCursor } from '../db/cursor.ts';
 
 export type ProviderRow = typeof providers.$inferSelect;
 export type NewProviderRow = typeof providers.$inferInsert;

@@ -10,7 +10,7 @@ import type { Caller } from '../access/caller.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, parseInput } from '../errors.ts';
-import { CursorCodec } from '../patients/cursor.ts';
+import { CursorCodec } from '../db/cursor.ts';
 import { createAccount } from '../users/accounts.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 import { findProviderById, listProvidersPage, type ProviderRow } from './providers.repository.ts';

@@ -16,6 +16,7 @@ const BOOTSTRAP: PageBootstrap = {
     bookingUrl: null,
     contactEmail: 'hello@harbor.example',
     emergencyBanner: { enabled: false, heading: null, body: null },
+    practiceTimeZone: 'America/New_York',
   },
   signedIn: false,
 };

@@ -18,6 +18,7 @@ const APP_CONFIG = {
     clinicPhone: null,
     bookingUrl: null,
     emergencyBanner: { enabled: false, heading: null, body: null },
+    practiceTimeZone: 'America/New_York',
   },
 };
 

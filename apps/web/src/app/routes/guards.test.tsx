@@ -63,6 +63,7 @@ function signedInAs(user: CurrentUser | null) {
     clinicPhone: null,
     bookingUrl: null,
     emergencyBanner: { enabled: false, heading: null, body: null },
+    practiceTimeZone: 'America/New_York',
   });
 }
 

@@ -5,22 +5,26 @@ import { badUserInput } from '../errors.ts';
 export type PatientCursor = readonly [string, string, string];
 
 /**
- * nextToken is opaque to clients: the cursor's values, signed with the server secret, so a forged or damaged
- * token is recognised and refused instead of silently paging from somewhere else.
+ * nextToken is opaque to clients: the cursor's values (the sort keys of the page's last row), signed with the
+ * server secret, so a forged or damaged token is recognised and refused instead of silently paging from somewhere
+ * else. Give each list its own secret suffix, so that one list's token is refused by another.
  */
-export class CursorCodec {
+export class CursorCodec<Cursor extends readonly string[] = PatientCursor> {
   readonly #key: Buffer;
+  readonly #length: number;
 
-  constructor(secret: string) {
+  /** `length`: how many values a cursor of this list holds. */
+  constructor(secret: string, length: Cursor['length'] = 3) {
     this.#key = createHmac('sha256', secret).update('patients.nextToken').digest();
+    this.#length = length;
   }
 
-  encode(cursor: PatientCursor): string {
+  encode(cursor: Cursor): string {
     const body = Buffer.from(JSON.stringify(cursor)).toString('base64url');
     return `${body}.${this.#sign(body)}`;
   }
 
-  decode(token: string): PatientCursor {
+  decode(token: string): Cursor {
     const [body, signature, extra] = token.split('.');
     if (!body || !signature || extra !== undefined) throw badUserInput('patientMessages.invalidToken');
     const expected = Buffer.from(this.#sign(body));
@@ -28,10 +32,10 @@ export class CursorCodec {
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
       throw badUserInput('patientMessages.invalidToken');
     const value: unknown = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
-    if (!Array.isArray(value) || value.length !== 3 || !value.every((v) => typeof v === 'string')) {
+    if (!Array.isArray(value) || value.length !== this.#length || !value.every((v) => typeof v === 'string')) {
       throw badUserInput('patientMessages.invalidToken');
     }
-    return value as unknown as PatientCursor;
+    return value as unknown as Cursor;
   }
 
   #sign(body: string): string {

@@ -1,0 +1,240 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { SLOT_HOLDING_STATUSES, type AppointmentStatus } from '@telehealth/shared';
+import type { Reach } from '../access/authorize.ts';
+import type { Executor } from '../db/client.ts';
+import { appointmentHistory, appointments, patients, providers } from '../db/schema.ts';
+import { appointmentsEncrypted } from '../keys/encrypted-columns.ts';
+import type { Keyring } from '../keys/keyring.ts';
+
+export type AppointmentRow = typeof appointments.$inferSelect;
+export type NewAppointmentRow = typeof appointments.$inferInsert;
+export type AppointmentChangeRow = typeof appointmentHistory.$inferSelect;
+
+/** An appointment with the names the screens show beside it. */
+export type AppointmentView = AppointmentRow & {
+  patientFirstName: string;
+  patientLastName: string;
+  providerFirstName: string;
+  providerLastName: string;
+};
+
+/** Which appointments a caller reaches: all, a provider's own, or those of a patient's own record. */
+export type AppointmentReach = Reach<'appointment'>;
+
+/** Where a page of the list ended: the last row's start (ISO) and id. */
+export type AppointmentCursor = readonly [string, string];
+
+export interface AppointmentQuery {
+  /** Starting at or after this instant. */
+  from?: Date | null;
+  /** Starting before this instant. */
+  before?: Date | null;
+  providerId?: string | null;
+  patientId?: string | null;
+  statuses?: readonly AppointmentStatus[] | null;
+}
+
+const HOLDING = sql.raw(`(${SLOT_HOLDING_STATUSES.map((s) => `'${s}'`).join(', ')})`);
+
+function reachCondition(reach: AppointmentReach): SQL | undefined {
+  if (reach.kind === 'any') return undefined;
+  if (reach.field === 'providerId') return eq(appointments.providerId, reach.callerId);
+  // A patient's own: the appointments of the record linked to their account.
+  return inArray(
+    appointments.patientId,
+    sql`(SELECT ${patients.id} FROM ${patients} WHERE ${patients.accountId} = ${reach.callerId} AND ${patients.deletedAt} IS NULL)`,
+  );
+}
+
+function queryCondition(query: AppointmentQuery): SQL[] {
+  const conditions: SQL[] = [];
+  if (query.from) conditions.push(gte(appointments.startsAt, query.from));
+  if (query.before) conditions.push(lt(appointments.startsAt, query.before));
+  if (query.providerId) conditions.push(eq(appointments.providerId, query.providerId));
+  if (query.patientId) conditions.push(eq(appointments.patientId, query.patientId));
+  if (query.statuses?.length) conditions.push(inArray(appointments.status, [...query.statuses]));
+  return conditions;
+}
+
+const viewColumns = {
+  ...getTableColumns(appointments),
+  patientFirstName: patients.firstName,
+  patientLastName: patients.lastName,
+  providerFirstName: providers.firstName,
+  providerLastName: providers.lastName,
+};
+
+function selectViews(executor: Executor) {
+  return executor
+    .select(viewColumns)
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(providers, eq(providers.id, appointments.providerId));
+}
+
+const open = (keyring: Keyring) => (row: AppointmentView) => appointmentsEncrypted.open(keyring, row);
+
+/** The appointment, if the caller's reach includes it (and its patient record is not deleted). */
+export async function findVisibleAppointment(
+  executor: Executor,
+  id: string,
+  reach: AppointmentReach,
+  keyring: Keyring,
+  options: { forUpdate?: boolean } = {},
+): Promise<AppointmentView | undefined> {
+  const where = and(eq(appointments.id, id), isNull(patients.deletedAt), reachCondition(reach));
+  const query = selectViews(executor).where(where);
+  const [row] = options.forUpdate ? await query.for('update', { of: appointments }) : await query;
+  return row && open(keyring)(row);
+}
+
+/** Whether an appointment with this id exists for anyone: tells a denial from a miss. */
+export async function appointmentExists(executor: Executor, id: string): Promise<boolean> {
+  const [row] = await executor.select({ id: appointments.id }).from(appointments).where(eq(appointments.id, id));
+  return row !== undefined;
+}
+
+/** One page in start order (then id), after the cursor; one extra row tells whether more follow. */
+export async function listAppointmentsPage(
+  executor: Executor,
+  options: { reach: AppointmentReach; query: AppointmentQuery; after: AppointmentCursor | null; limit: number },
+  keyring: Keyring,
+): Promise<{ rows: AppointmentView[]; next: AppointmentCursor | null }> {
+  const { reach, query, after, limit } = options;
+  const conditions = [isNull(patients.deletedAt), ...queryCondition(query)];
+  const own = reachCondition(reach);
+  if (own) conditions.push(own);
+  if (after) {
+    conditions.push(
+      or(
+        gt(appointments.startsAt, new Date(after[0])),
+        and(eq(appointments.startsAt, new Date(after[0])), gt(appointments.id, after[1])),
+      )!,
+    );
+  }
+  const rows = await selectViews(executor)
+    .where(and(...conditions))
+    .orderBy(asc(appointments.startsAt), asc(appointments.id))
+    .limit(limit + 1);
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    rows: shown.map(open(keyring)),
+    next: rows.length > limit && last ? [last.startsAt.toISOString(), last.id] : null,
+  };
+}
+
+/** The appointments of a series from a start on (this and the following ones), oldest first. */
+export async function findSeriesFrom(
+  executor: Executor,
+  seriesId: string,
+  from: Date,
+  keyring: Keyring,
+): Promise<AppointmentView[]> {
+  const rows = await selectViews(executor)
+    .where(and(eq(appointments.seriesId, seriesId), gte(appointments.startsAt, from)))
+    .orderBy(asc(appointments.startsAt))
+    .for('update', { of: appointments });
+  return rows.map(open(keyring));
+}
+
+/** Inserts appointments with their ids chosen here (the encrypted values are bound to them). */
+export async function insertAppointments(
+  tx: Executor,
+  values: NewAppointmentRow[],
+  keyring: Keyring,
+): Promise<AppointmentRow[]> {
+  if (values.length === 0) return [];
+  const sealed = values.map((v) => {
+    const id = v.id ?? randomUUID();
+    return { ...appointmentsEncrypted.seal(keyring, id, v), id };
+  });
+  const rows = await tx.insert(appointments).values(sealed).returning();
+  return rows.map((row) => appointmentsEncrypted.open(keyring, row));
+}
+
+export async function updateAppointmentRow(
+  tx: Executor,
+  id: string,
+  values: Partial<NewAppointmentRow>,
+  keyring: Keyring,
+): Promise<void> {
+  await tx
+    .update(appointments)
+    .set({ ...appointmentsEncrypted.seal(keyring, id, values), updatedAt: new Date() })
+    .where(eq(appointments.id, id));
+}
+
+export async function insertAppointmentHistory(
+  tx: Executor,
+  entries: (typeof appointmentHistory.$inferInsert)[],
+): Promise<void> {
+  if (entries.length > 0) await tx.insert(appointmentHistory).values(entries);
+}
+
+export async function listAppointmentHistory(executor: Executor, appointmentId: string) {
+  return executor
+    .select({
+      ...getTableColumns(appointmentHistory),
+      actorName: sql<string | null>`(SELECT u.name FROM users u WHERE u.id = ${appointmentHistory.actorId})`,
+    })
+    .from(appointmentHistory)
+    .where(eq(appointmentHistory.appointmentId, appointmentId))
+    .orderBy(asc(appointmentHistory.id));
+}
+
+export interface Interval {
+  startsAt: Date;
+  endsAt: Date;
+}
+
+/**
+ * The slot-holding appointments of a provider or a patient that overlap any of the intervals, apart from the
+ * appointments in `except` (those being moved). What a series checks before it writes anything.
+ */
+export async function findOverlaps(
+  executor: Executor,
+  options: { providerId: string; patientId: string; intervals: Interval[]; except?: string[] },
+): Promise<{ id: string; providerId: string; patientId: string; startsAt: Date; endsAt: Date }[]> {
+  if (options.intervals.length === 0) return [];
+  const ranges = options.intervals.map(
+    (i) => sql`tstzrange(${i.startsAt.toISOString()}::timestamptz, ${i.endsAt.toISOString()}::timestamptz, '[)')`,
+  );
+  const conditions: SQL[] = [
+    sql`${appointments.status} IN ${HOLDING}`,
+    or(eq(appointments.providerId, options.providerId), eq(appointments.patientId, options.patientId))!,
+    sql`tstzrange(${appointments.startsAt}, ${appointments.endsAt}, '[)') && ANY (ARRAY[${sql.join(ranges, sql`, `)}])`,
+  ];
+  for (const id of options.except ?? []) conditions.push(ne(appointments.id, id));
+  return executor
+    .select({
+      id: appointments.id,
+      providerId: appointments.providerId,
+      patientId: appointments.patientId,
+      startsAt: appointments.startsAt,
+      endsAt: appointments.endsAt,
+    })
+    .from(appointments)
+    .where(and(...conditions));
+}
+
+/** The slot-holding appointments of a provider that overlap [from, to): what availableSlots leaves out. */
+export async function findProviderBusy(
+  executor: Executor,
+  providerId: string,
+  from: Date,
+  to: Date,
+): Promise<Interval[]> {
+  return executor
+    .select({ startsAt: appointments.startsAt, endsAt: appointments.endsAt })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.providerId, providerId),
+        sql`${appointments.status} IN ${HOLDING}`,
+        lt(appointments.startsAt, to),
+        gt(appointments.endsAt, from),
+      ),
+    );
+}

@@ -1,0 +1,677 @@
+import { randomUUID } from 'node:crypto';
+import {
+  addDays,
+  AddTimeOffInputSchema,
+  AppointmentFilterSchema,
+  AvailableSlotsInputSchema,
+  canReschedule,
+  CancelAppointmentInputSchema,
+  canTransition,
+  createAppointmentInputSchema,
+  ERROR_CODES,
+  MAX_PAGE_SIZE,
+  messageText,
+  PAGE_SIZE,
+  RecordIdSchema,
+  SetAppointmentStatusInputSchema,
+  SetWorkingHoursInputSchema,
+  todayIn,
+  updateAppointmentInputSchema,
+  zonedDateTime,
+  type AppointmentStatus,
+  type AuditEvent,
+  type CancellationKind,
+  type MessageId,
+  type WorkingHoursInterval,
+} from '@telehealth/shared';
+import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import type { Caller } from '../access/caller.ts';
+import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { CursorCodec } from '../db/cursor.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { AppError, notFound, parseInput } from '../errors.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { isActiveProvider } from '../providers/providers.repository.ts';
+import {
+  appointmentExists,
+  findOverlaps,
+  findProviderBusy,
+  findSeriesFrom,
+  findVisibleAppointment,
+  insertAppointmentHistory,
+  insertAppointments,
+  listAppointmentHistory,
+  listAppointmentsPage,
+  updateAppointmentRow,
+  type AppointmentCursor,
+  type AppointmentReach,
+  type AppointmentView,
+  type NewAppointmentRow,
+} from './appointments.repository.ts';
+import {
+  deleteTimeOff,
+  findTimeOff,
+  findWorkingHours,
+  insertTimeOff,
+  replaceWorkingHours,
+  type TimeOffRow,
+} from './availability.repository.ts';
+import { daySlots, occurrence, onTimeOff, seriesDates, withinWorkingHours, type Occurrence } from './schedule.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What changed, for whatever follows a change (the invitations and reminders of the appointments). */
+export type AppointmentChange = 'created' | 'rescheduled' | 'updated' | 'cancelled' | 'status';
+
+/**
+ * Told of every change inside its transaction, so that the work it queues (invitations, reminders, waitlist
+ * offers) exists exactly when the change commits.
+ */
+export interface AppointmentListener {
+  appointmentsChanged(tx: Executor, change: AppointmentChange, appointmentIds: string[]): Promise<void>;
+}
+
+export interface AppointmentsServiceOptions {
+  db: Database;
+  secret: string;
+  keyring: Keyring;
+  /** PRACTICE_TIME_ZONE. */
+  timeZone: string;
+  listeners?: AppointmentListener[];
+  /** The clock (tests move it). */
+  now?: () => Date;
+}
+
+/**
+ * Appointments: booking, the list and the calendar, rescheduling, statuses and cancelling, a provider's working
+ * hours and time off, and the free slots of a day. Every operation asks the access checkpoint for the caller's
+ * reach; the database's exclusion constraints are the last word on overlaps, whatever the concurrency.
+ */
+export class AppointmentsService {
+  readonly #db: Database;
+  readonly #keyring: Keyring;
+  readonly #zone: string;
+  readonly #cursors: CursorCodec<AppointmentCursor>;
+  readonly #listeners: AppointmentListener[];
+  readonly #now: () => Date;
+
+  constructor(options: AppointmentsServiceOptions) {
+    this.#db = options.db;
+    this.#keyring = options.keyring;
+    this.#zone = options.timeZone;
+    this.#cursors = new CursorCodec<AppointmentCursor>(`${options.secret}:appointments`, 2);
+    this.#listeners = options.listeners ?? [];
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  get timeZone(): string {
+    return this.#zone;
+  }
+
+  /** Adds a listener (the runtime adds the invitations once the mail service exists). */
+  addListener(listener: AppointmentListener): void {
+    this.#listeners.push(listener);
+  }
+
+  #today(): string {
+    return todayIn(this.#zone, this.#now());
+  }
+
+  async create(caller: Caller, input: unknown): Promise<AppointmentView[]> {
+    const reach = await authorize(this.#db, caller, 'appointment:create');
+    const data = parseInput(createAppointmentInputSchema(this.#today()), input);
+    const providerId = data.providerId ?? (reach.kind === 'own' ? caller.user.id : null);
+    if (!providerId) throw fieldError('providerId', 'appointmentMessages.selectProvider');
+    await authorize(this.#db, caller, 'appointment:create', { record: { providerId } });
+    if (!(await isActiveProvider(this.#db, providerId))) {
+      throw fieldError('providerId', 'appointmentMessages.selectProvider');
+    }
+    await this.#requireVisiblePatient(caller, data.patientId);
+
+    const dates = data.recurrence
+      ? seriesDates({ date: data.date, time: data.time, zone: this.#zone, ...data.recurrence })
+      : [data.date];
+    const occurrences = dates.map((date) => occurrence(date, data.time, data.duration, this.#zone));
+    this.#refusePast(occurrences[0]!);
+    await this.#checkWorkingHours(providerId, occurrences, data.duration, data.allowOutsideHours === true);
+    if (occurrences.length > 1) {
+      await this.#refuseSeriesConflicts(this.#db, { providerId, patientId: data.patientId }, occurrences);
+    }
+
+    const seriesId = occurrences.length > 1 ? randomUUID() : null;
+    const now = this.#now();
+    const rows: NewAppointmentRow[] = occurrences.map((o) => ({
+      id: randomUUID(),
+      patientId: data.patientId,
+      providerId,
+      startsAt: o.startsAt,
+      endsAt: o.endsAt,
+      timeZone: this.#zone,
+      duration: data.duration,
+      appointmentType: data.appointmentType,
+      status: 'scheduled',
+      priority: data.priority,
+      reason: data.reason,
+      notes: data.notes ?? null,
+      seriesId,
+      createdBy: caller.user.id,
+      updatedBy: caller.user.id,
+      statusChangedBy: caller.user.id,
+      statusChangedAt: now,
+    }));
+    const ids = rows.map((r) => r.id!);
+    await this.#write(async (tx) => {
+      await insertAppointments(tx, rows, this.#keyring);
+      await insertAppointmentHistory(
+        tx,
+        rows.map((r) => ({
+          appointmentId: r.id!,
+          action: 'created',
+          toStatus: 'scheduled',
+          toStartsAt: r.startsAt,
+          actorId: caller.user.id,
+        })),
+      );
+      await this.#audit(tx, caller, 'APPOINTMENT_CREATE', ids, [data.patientId], seriesId ? { seriesId } : {});
+      await this.#tell(tx, 'created', ids);
+    });
+    return this.#views(ids);
+  }
+
+  async get(caller: Caller, id: string): Promise<AppointmentView> {
+    const reach = await authorize(this.#db, caller, 'appointment:read');
+    const row = UUID.test(id)
+      ? await this.#db.transaction(async (tx) => {
+          const found = await findVisibleAppointment(tx, id, reach, this.#keyring);
+          if (found) await this.#audit(tx, caller, 'APPOINTMENT_VIEW', [id], [found.patientId], {});
+          return found;
+        })
+      : undefined;
+    if (row) return row;
+    if (UUID.test(id) && (await appointmentExists(this.#db, id))) {
+      await recordOutOfReach(this.#db, caller, 'appointment:read', { appointmentIds: [id] });
+    }
+    throw notFound('appointmentMessages.notFound');
+  }
+
+  async list(caller: Caller, args: { filter?: unknown; limit?: number | null; nextToken?: string | null }) {
+    const reach = await authorize(this.#db, caller, 'appointment:read');
+    const filter = parseInput(AppointmentFilterSchema, args.filter ?? {});
+    const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
+    const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
+    if (after && (!UUID.test(after[1]) || Number.isNaN(Date.parse(after[0])))) {
+      throw new AppError(ERROR_CODES.badUserInput, 'appointmentMessages.invalidToken');
+    }
+    const query = {
+      from: filter.from ? occurrence(filter.from, '00:00', 15, this.#zone).startsAt : null,
+      before: filter.to ? occurrence(addDays(filter.to, 1), '00:00', 15, this.#zone).startsAt : null,
+      providerId: filter.providerId ?? null,
+      patientId: filter.patientId ?? null,
+      statuses: filter.status ?? null,
+    };
+    if ((query.providerId && !UUID.test(query.providerId)) || (query.patientId && !UUID.test(query.patientId))) {
+      return { items: [], nextToken: null };
+    }
+    return this.#db.transaction(async (tx) => {
+      const page = await listAppointmentsPage(tx, { reach, query, after, limit }, this.#keyring);
+      await this.#audit(
+        tx,
+        caller,
+        'APPOINTMENT_VIEW',
+        page.rows.map((r) => r.id),
+        [...new Set(page.rows.map((r) => r.patientId))],
+        { count: page.rows.length, page: after ? 'next' : 'first' },
+      );
+      return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
+    });
+  }
+
+  /** The history of an appointment already read through get or list (which checked the reach and audited). */
+  history(appointment: AppointmentView) {
+    return listAppointmentHistory(this.#db, appointment.id);
+  }
+
+  async update(caller: Caller, input: unknown): Promise<AppointmentView[]> {
+    const reach = await authorize(this.#db, caller, 'appointment:update');
+    const { id, scope, allowOutsideHours, ...changes } = parseInput(updateAppointmentInputSchema(this.#today()), input);
+    const current = await this.#visibleForChange(caller, id, reach);
+    const targets =
+      scope === 'following' && current.seriesId
+        ? await findSeriesFrom(this.#db, current.seriesId, current.startsAt, this.#keyring)
+        : [current];
+    const moving =
+      (changes.date !== undefined || changes.time !== undefined || changes.duration !== undefined) &&
+      this.#isMove(current, changes);
+    const now = this.#now();
+    // Each target's new place: the same shift of days as the chosen one, at the new time and duration.
+    const plans = targets.map((target) => {
+      const at = zonedDateTime(target.startsAt, this.#zone);
+      const dayShift = changes.date ? daysBetween(zonedDateTime(current.startsAt, this.#zone).date, changes.date) : 0;
+      const date = addDays(at.date, dayShift);
+      const time = changes.time ?? at.time;
+      const duration = changes.duration ?? target.duration;
+      return { target, next: occurrence(date, time, duration, this.#zone), duration };
+    });
+    if (moving) {
+      for (const { target } of plans) {
+        if (!canReschedule(target.status as AppointmentStatus)) {
+          throw new AppError(ERROR_CODES.wrongTransition, 'appointmentMessages.cannotReschedule', {
+            status: target.status,
+          });
+        }
+      }
+      for (const plan of plans) this.#refusePast(plan.next);
+      await this.#checkWorkingHours(
+        current.providerId,
+        plans.map((p) => p.next),
+        plans[0]!.duration,
+        allowOutsideHours === true,
+        plans.map((p) => p.duration),
+      );
+      if (plans.length > 1) {
+        await this.#refuseSeriesConflicts(
+          this.#db,
+          { providerId: current.providerId, patientId: current.patientId },
+          plans.map((p) => p.next),
+          plans.map((p) => p.target.id),
+        );
+      }
+    }
+    const fields = Object.entries(changes)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => k)
+      .sort();
+    const ids = targets.map((t) => t.id);
+    await this.#write(async (tx) => {
+      for (const { target, next, duration } of plans) {
+        const values: Partial<NewAppointmentRow> = { updatedBy: caller.user.id };
+        if (changes.appointmentType !== undefined) values.appointmentType = changes.appointmentType;
+        if (changes.reason !== undefined) values.reason = changes.reason;
+        if (changes.notes !== undefined) values.notes = changes.notes;
+        if (changes.priority !== undefined) values.priority = changes.priority;
+        const moved = moving && next.startsAt.getTime() !== target.startsAt.getTime();
+        if (moving)
+          Object.assign(values, { startsAt: next.startsAt, endsAt: next.endsAt, duration, timeZone: this.#zone });
+        // The invitation shows the time and the kind of visit: a change to either raises its SEQUENCE.
+        const invitationChanged =
+          moving || (changes.appointmentType !== undefined && changes.appointmentType !== target.appointmentType);
+        if (invitationChanged) values.sequence = target.sequence + 1;
+        await updateAppointmentRow(tx, target.id, values, this.#keyring);
+        await insertAppointmentHistory(tx, [
+          moved
+            ? {
+                appointmentId: target.id,
+                action: 'rescheduled',
+                fromStartsAt: target.startsAt,
+                toStartsAt: next.startsAt,
+                fields,
+                actorId: caller.user.id,
+                at: now,
+              }
+            : { appointmentId: target.id, action: 'updated', fields, actorId: caller.user.id, at: now },
+        ]);
+      }
+      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', ids, [current.patientId], {
+        fields,
+        ...(moving ? { rescheduled: true } : {}),
+      });
+      await this.#tell(tx, moving ? 'rescheduled' : 'updated', ids);
+    });
+    return this.#views(ids);
+  }
+
+  async cancel(caller: Caller, input: unknown): Promise<AppointmentView[]> {
+    const reach = await authorize(this.#db, caller, 'appointment:update');
+    const data = parseInput(CancelAppointmentInputSchema, input);
+    const current = await this.#visibleForChange(caller, data.id, reach);
+    const targets = (
+      data.scope === 'following' && current.seriesId
+        ? await findSeriesFrom(this.#db, current.seriesId, current.startsAt, this.#keyring)
+        : [current]
+    ).filter((t) => t.id === current.id || canTransition(t.status as AppointmentStatus, 'cancelled'));
+    this.#requireTransition(current.status as AppointmentStatus, 'cancelled');
+    const kind: CancellationKind = data.cancellationKind ?? (caller.user.role === 'patient' ? 'patient' : 'provider');
+    const now = this.#now();
+    const ids = targets.map((t) => t.id);
+    await this.#write(async (tx) => {
+      for (const target of targets) {
+        await updateAppointmentRow(
+          tx,
+          target.id,
+          {
+            status: 'cancelled',
+            cancellationKind: kind,
+            cancelReason: data.reason,
+            cancelledAt: now,
+            cancelledBy: caller.user.id,
+            statusChangedAt: now,
+            statusChangedBy: caller.user.id,
+            updatedBy: caller.user.id,
+            sequence: target.sequence + 1,
+          },
+          this.#keyring,
+        );
+        await insertAppointmentHistory(tx, [
+          {
+            appointmentId: target.id,
+            action: 'cancelled',
+            fromStatus: target.status,
+            toStatus: 'cancelled',
+            actorId: caller.user.id,
+            at: now,
+          },
+        ]);
+      }
+      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', ids, [current.patientId], {
+        status: 'cancelled',
+        cancellationKind: kind,
+      });
+      await this.#tell(tx, 'cancelled', ids);
+    });
+    return this.#views(ids);
+  }
+
+  async setStatus(caller: Caller, input: unknown): Promise<AppointmentView> {
+    const reach = await authorize(this.#db, caller, 'appointment:update');
+    const { id, status } = parseInput(SetAppointmentStatusInputSchema, input);
+    const current = await this.#visibleForChange(caller, id, reach);
+    const from = current.status as AppointmentStatus;
+    this.#requireTransition(from, status);
+    if (status === 'cancelled') throw fieldError('reason', 'appointmentMessages.cancelReasonRequired');
+    if (
+      (status === 'completed' || status === 'no-show' || status === 'in-progress') &&
+      current.startsAt > this.#laterThanWindow()
+    ) {
+      throw new AppError(ERROR_CODES.wrongTransition, 'appointmentMessages.notStartedYet');
+    }
+    const now = this.#now();
+    await this.#write(async (tx) => {
+      await updateAppointmentRow(
+        tx,
+        id,
+        { status, statusChangedAt: now, statusChangedBy: caller.user.id, updatedBy: caller.user.id },
+        this.#keyring,
+      );
+      await insertAppointmentHistory(tx, [
+        { appointmentId: id, action: 'status', fromStatus: from, toStatus: status, actorId: caller.user.id, at: now },
+      ]);
+      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', [id], [current.patientId], { status, from });
+      await this.#tell(tx, 'status', [id]);
+    });
+    const [view] = await this.#views([id]);
+    return view!;
+  }
+
+  /** The grid's start times on a date for a provider, each free or why not. */
+  async availableSlots(caller: Caller, input: unknown) {
+    const data = parseInput(AvailableSlotsInputSchema, input);
+    await authorize(this.#db, caller, 'appointment:create', { record: { providerId: data.providerId } });
+    if (!UUID.test(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
+      throw fieldError('providerId', 'appointmentMessages.selectProvider');
+    }
+    const dayStart = occurrence(data.date, '00:00', 15, this.#zone).startsAt;
+    const dayEnd = occurrence(addDays(data.date, 1), '00:00', 15, this.#zone).startsAt;
+    const [week, timeOff, busy] = await Promise.all([
+      findWorkingHours(this.#db, data.providerId),
+      findTimeOff(this.#db, data.providerId, { from: data.date, to: data.date }),
+      findProviderBusy(this.#db, data.providerId, dayStart, dayEnd),
+    ]);
+    return daySlots({
+      date: data.date,
+      duration: data.duration,
+      zone: this.#zone,
+      week: week.intervals,
+      timeOff,
+      busy,
+      now: this.#now(),
+    });
+  }
+
+  async availability(caller: Caller, providerId: string) {
+    const id = parseInput(RecordIdSchema, providerId);
+    await authorize(this.#db, caller, 'availability:manage', { record: { providerId: id } });
+    if (!UUID.test(id) || !(await isActiveProvider(this.#db, id)))
+      throw notFound('appointmentMessages.providerNotFound');
+    const [week, timeOff] = await Promise.all([
+      findWorkingHours(this.#db, id),
+      findTimeOff(this.#db, id, { from: addDays(this.#today(), -30) }),
+    ]);
+    return { providerId: id, custom: week.custom, workingHours: week.intervals, timeOff };
+  }
+
+  async setWorkingHours(caller: Caller, input: unknown) {
+    const data = parseInput(SetWorkingHoursInputSchema, input);
+    await authorize(this.#db, caller, 'availability:manage', { record: { providerId: data.providerId } });
+    if (!UUID.test(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
+      throw notFound('appointmentMessages.providerNotFound');
+    }
+    const intervals: WorkingHoursInterval[] = data.intervals;
+    await this.#db.transaction(async (tx) => {
+      await replaceWorkingHours(tx, data.providerId, intervals, caller.user.id);
+      await appendAuditEntry(tx, {
+        event: 'AVAILABILITY_UPDATE',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { providerId: data.providerId, intervals: intervals.length },
+      });
+    });
+    return this.availability(caller, data.providerId);
+  }
+
+  async addTimeOff(caller: Caller, input: unknown): Promise<TimeOffRow> {
+    const data = parseInput(AddTimeOffInputSchema, input);
+    await authorize(this.#db, caller, 'availability:manage', { record: { providerId: data.providerId } });
+    if (!UUID.test(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
+      throw notFound('appointmentMessages.providerNotFound');
+    }
+    return this.#db.transaction(async (tx) => {
+      const row = await insertTimeOff(tx, {
+        providerId: data.providerId,
+        startDate: data.startDate,
+        endDate: data.endDate,
+        label: data.label ?? null,
+        createdBy: caller.user.id,
+      });
+      await appendAuditEntry(tx, {
+        event: 'AVAILABILITY_UPDATE',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { providerId: data.providerId, timeOffId: row.id, added: true },
+      });
+      return row;
+    });
+  }
+
+  async removeTimeOff(caller: Caller, input: { providerId: string; id: string }): Promise<{ id: string }> {
+    const providerId = parseInput(RecordIdSchema, input.providerId);
+    const id = parseInput(RecordIdSchema, input.id);
+    await authorize(this.#db, caller, 'availability:manage', { record: { providerId } });
+    const removed =
+      UUID.test(providerId) &&
+      UUID.test(id) &&
+      (await this.#db.transaction(async (tx) => {
+        const done = await deleteTimeOff(tx, providerId, id);
+        if (done) {
+          await appendAuditEntry(tx, {
+            event: 'AVAILABILITY_UPDATE',
+            level: 'INFO',
+            actor: caller.actor,
+            url: caller.operation,
+            details: { providerId, timeOffId: id, removed: true },
+          });
+        }
+        return done;
+      }));
+    if (!removed) throw notFound('appointmentMessages.timeOffNotFound');
+    return { id };
+  }
+
+  // -- the rules --------------------------------------------------------------------------------------------
+
+  /** In-progress, completed and no-show need the visit to have begun (15 minutes' grace for an early start). */
+  #laterThanWindow(): Date {
+    return new Date(this.#now().getTime() + 15 * 60_000);
+  }
+
+  #isMove(current: AppointmentView, changes: { date?: string; time?: string; duration?: number }): boolean {
+    const at = zonedDateTime(current.startsAt, this.#zone);
+    return (
+      (changes.date !== undefined && changes.date !== at.date) ||
+      (changes.time !== undefined && changes.time !== at.time) ||
+      (changes.duration !== undefined && changes.duration !== current.duration)
+    );
+  }
+
+  #refusePast(first: Occurrence): void {
+    if (first.startsAt <= this.#now()) throw fieldError('time', 'appointmentMessages.timeInPast');
+  }
+
+  #requireTransition(from: AppointmentStatus, to: AppointmentStatus): void {
+    if (!canTransition(from, to)) {
+      throw new AppError(ERROR_CODES.wrongTransition, 'appointmentMessages.wrongTransition', { from, to });
+    }
+  }
+
+  /**
+   * Outside the provider's working hours or on their time off: refused with OUTSIDE_WORKING_HOURS unless the
+   * caller (staff) confirmed it. The dates concerned are in `extensions.dates`.
+   */
+  async #checkWorkingHours(
+    providerId: string,
+    occurrences: Occurrence[],
+    duration: number,
+    confirmed: boolean,
+    durations?: number[],
+  ): Promise<void> {
+    if (confirmed) return;
+    const first = occurrences[0]!.date;
+    const last = occurrences.at(-1)!.date;
+    const [week, timeOff] = await Promise.all([
+      findWorkingHours(this.#db, providerId),
+      findTimeOff(this.#db, providerId, { from: first, to: last }),
+    ]);
+    const outside = occurrences
+      .filter(
+        (o, i) =>
+          onTimeOff(o.date, timeOff) || !withinWorkingHours(o.date, o.time, durations?.[i] ?? duration, week.intervals),
+      )
+      .map((o) => o.date);
+    if (outside.length > 0) {
+      throw new AppError(
+        ERROR_CODES.outsideWorkingHours,
+        'appointmentMessages.outsideWorkingHours',
+        {},
+        { dates: outside },
+      );
+    }
+  }
+
+  /** Every occurrence checked before anything is written; the conflicts listed by date in `extensions.conflicts`. */
+  async #refuseSeriesConflicts(
+    executor: Executor,
+    who: { providerId: string; patientId: string },
+    occurrences: Occurrence[],
+    except: string[] = [],
+  ): Promise<void> {
+    const overlaps = await findOverlaps(executor, { ...who, intervals: occurrences, except });
+    const conflicts = occurrences.flatMap((o) => {
+      const hit = overlaps.find((a) => a.startsAt < o.endsAt && o.startsAt < a.endsAt);
+      if (!hit) return [];
+      const code = hit.providerId === who.providerId ? ERROR_CODES.providerBusy : ERROR_CODES.patientBusy;
+      return [{ date: o.date, time: o.time, code }];
+    });
+    if (conflicts.length > 0) {
+      throw new AppError(
+        ERROR_CODES.seriesConflicts,
+        'appointmentMessages.seriesConflicts',
+        { count: conflicts.length, dates: conflicts.map((c) => c.date).join(', ') },
+        { conflicts },
+      );
+    }
+  }
+
+  async #requireVisiblePatient(caller: Caller, patientId: string): Promise<void> {
+    const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotCreate' });
+    const found = UUID.test(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
+    if (found) return;
+    if (UUID.test(patientId) && (await patientExists(this.#db, patientId))) {
+      await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [patientId] });
+    }
+    throw fieldError('patientId', 'appointmentMessages.selectPatient');
+  }
+
+  /** The appointment to change, if the caller's reach includes it; otherwise answered like a missing one. */
+  async #visibleForChange(caller: Caller, id: string, reach: AppointmentReach): Promise<AppointmentView> {
+    const row = UUID.test(id) ? await findVisibleAppointment(this.#db, id, reach, this.#keyring) : undefined;
+    if (row) return row;
+    if (UUID.test(id) && (await appointmentExists(this.#db, id))) {
+      await recordOutOfReach(this.#db, caller, 'appointment:update', { appointmentIds: [id] });
+    }
+    throw notFound('appointmentMessages.notFound');
+  }
+
+  /** Runs a change in a transaction; an overlap the constraints catch becomes PROVIDER_BUSY or PATIENT_BUSY. */
+  async #write(work: (tx: Executor) => Promise<void>): Promise<void> {
+    try {
+      await this.#db.transaction(work);
+    } catch (error) {
+      const violation = exclusionViolation(error);
+      if (violation === 'appointments_provider_no_overlap') {
+        throw new AppError(ERROR_CODES.providerBusy, 'appointmentMessages.providerBusy');
+      }
+      if (violation === 'appointments_patient_no_overlap') {
+        throw new AppError(ERROR_CODES.patientBusy, 'appointmentMessages.patientBusy');
+      }
+      throw error;
+    }
+  }
+
+  async #views(ids: string[]): Promise<AppointmentView[]> {
+    const rows = await Promise.all(
+      ids.map((id) => findVisibleAppointment(this.#db, id, { kind: 'any' }, this.#keyring)),
+    );
+    return rows.filter((r): r is AppointmentView => r !== undefined);
+  }
+
+  async #tell(tx: Executor, change: AppointmentChange, ids: string[]): Promise<void> {
+    for (const listener of this.#listeners) await listener.appointmentsChanged(tx, change, ids);
+  }
+
+  #audit(
+    tx: Executor,
+    caller: Caller,
+    event: AuditEvent,
+    appointmentIds: string[],
+    patientIds: string[],
+    details: Record<string, unknown>,
+  ) {
+    return appendAuditEntry(tx, {
+      event,
+      level: 'INFO',
+      actor: caller.actor,
+      url: caller.operation,
+      details: { appointmentIds, patientIds, ...details },
+    });
+  }
+}
+
+/** A refusal about one field of the form, shaped like a validation failure (`fieldErrors` holds its text). */
+function fieldError(field: string, messageId: MessageId): AppError {
+  return new AppError(ERROR_CODES.badUserInput, messageId, {}, { fieldErrors: { [field]: messageText(messageId) } });
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The constraint an exclusion violation (SQLSTATE 23P01) names, through any wrapping error; else null. */
+function exclusionViolation(error: unknown): string | null {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const pgError = e as Error & { code?: string; constraint?: string };
+    if (pgError.code === '23P01') return pgError.constraint ?? null;
+  }
+  return null;
+}

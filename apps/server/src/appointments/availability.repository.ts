@@ -1,0 +1,76 @@
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { DEFAULT_WORKING_HOURS, type WorkingHoursInterval } from '@telehealth/shared';
+import type { Executor } from '../db/client.ts';
+import { providerSchedules, providerTimeOff, providerWorkingHours } from '../db/schema.ts';
+
+export type TimeOffRow = typeof providerTimeOff.$inferSelect;
+
+/** A provider's weekly hours: their own once they have set them, else the practice's default week. */
+export async function findWorkingHours(
+  executor: Executor,
+  providerId: string,
+): Promise<{ custom: boolean; intervals: WorkingHoursInterval[] }> {
+  const [schedule] = await executor
+    .select({ providerId: providerSchedules.providerId })
+    .from(providerSchedules)
+    .where(eq(providerSchedules.providerId, providerId));
+  if (!schedule) return { custom: false, intervals: [...DEFAULT_WORKING_HOURS] };
+  const intervals = await executor
+    .select({
+      weekday: providerWorkingHours.weekday,
+      startTime: providerWorkingHours.startTime,
+      endTime: providerWorkingHours.endTime,
+    })
+    .from(providerWorkingHours)
+    .where(eq(providerWorkingHours.providerId, providerId))
+    .orderBy(asc(providerWorkingHours.weekday), asc(providerWorkingHours.startTime));
+  return { custom: true, intervals };
+}
+
+/** Replaces a provider's weekly hours (an empty list is a week without hours). */
+export async function replaceWorkingHours(
+  tx: Executor,
+  providerId: string,
+  intervals: WorkingHoursInterval[],
+  actorId: string,
+): Promise<void> {
+  await tx
+    .insert(providerSchedules)
+    .values({ providerId, updatedBy: actorId })
+    .onConflictDoUpdate({ target: providerSchedules.providerId, set: { updatedAt: new Date(), updatedBy: actorId } });
+  await tx.delete(providerWorkingHours).where(eq(providerWorkingHours.providerId, providerId));
+  if (intervals.length > 0) {
+    await tx.insert(providerWorkingHours).values(intervals.map((i) => ({ providerId, ...i })));
+  }
+}
+
+/** Time off that touches the dates from `from` to `to` (both included); all of it when no dates are given. */
+export async function findTimeOff(
+  executor: Executor,
+  providerId: string,
+  range: { from?: string; to?: string } = {},
+): Promise<TimeOffRow[]> {
+  const conditions = [eq(providerTimeOff.providerId, providerId)];
+  if (range.to) conditions.push(lte(providerTimeOff.startDate, range.to));
+  if (range.from) conditions.push(gte(providerTimeOff.endDate, range.from));
+  return executor
+    .select()
+    .from(providerTimeOff)
+    .where(and(...conditions))
+    .orderBy(asc(providerTimeOff.startDate));
+}
+
+export async function insertTimeOff(tx: Executor, values: typeof providerTimeOff.$inferInsert): Promise<TimeOffRow> {
+  const [row] = await tx.insert(providerTimeOff).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** Deletes a provider's time off; answers whether there was such a row. */
+export async function deleteTimeOff(tx: Executor, providerId: string, id: string): Promise<boolean> {
+  const rows = await tx
+    .delete(providerTimeOff)
+    .where(and(eq(providerTimeOff.id, id), eq(providerTimeOff.providerId, providerId)))
+    .returning({ id: providerTimeOff.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,430 @@
+import { Temporal } from 'temporal-polyfill';
+import { z } from 'zod';
+import { OptionalBooleanSchema, RecordIdSchema, textSchema } from './text.ts';
+
+/*
+ * Appointments (decision 023): the specification's fields and constants, the statuses and the one table of
+ * their transitions, and the schemas that both the scheduling form and the server check. A date and a time are
+ * always the practice's (PRACTICE_TIME_ZONE): the server turns them into instants with `zonedInstant`, and the
+ * browser shows instants back in the practice's zone with `practiceDateTime`.
+ */
+
+/** The specification's grid: start times every 30 minutes from 08:00 to 17:30. */
+export const APPOINTMENT_TIMES: readonly string[] = Array.from({ length: 20 }, (_, i) => {
+  const minutes = 8 * 60 + i * 30;
+  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+});
+export const APPOINTMENT_DURATIONS = [15, 30, 45, 60, 90] as const;
+export type AppointmentDuration = (typeof APPOINTMENT_DURATIONS)[number];
+export const DEFAULT_APPOINTMENT_DURATION: AppointmentDuration = 30;
+
+export const APPOINTMENT_TYPES = ['in-person', 'video'] as const;
+export type AppointmentType = (typeof APPOINTMENT_TYPES)[number];
+export const DEFAULT_APPOINTMENT_TYPE: AppointmentType = 'in-person';
+
+export const APPOINTMENT_PRIORITIES = ['normal', 'high', 'urgent'] as const;
+export type AppointmentPriority = (typeof APPOINTMENT_PRIORITIES)[number];
+
+export const DEFAULT_PRACTICE_TIME_ZONE = 'America/New_York';
+
+/**
+ * scheduled: booked by staff; pending: requested, waiting for the practice to confirm; then confirmed,
+ * checked-in, in-progress and completed; or cancelled (with who cancelled it, CANCELLATION_KINDS) or no-show.
+ */
+export const APPOINTMENT_STATUSES = [
+  'scheduled',
+  'pending',
+  'confirmed',
+  'checked-in',
+  'in-progress',
+  'completed',
+  'cancelled',
+  'no-show',
+] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+/** Why a cancelled appointment was cancelled: by the patient, by the provider (or practice), or late. */
+export const CANCELLATION_KINDS = ['patient', 'provider', 'late'] as const;
+export type CancellationKind = (typeof CANCELLATION_KINDS)[number];
+
+/**
+ * The statuses that hold their time: the database's exclusion constraints keep two of them from overlapping for
+ * one provider or one patient (migration 0009 lists the same statuses; a test compares them).
+ */
+export const SLOT_HOLDING_STATUSES = [
+  'scheduled',
+  'pending',
+  'confirmed',
+  'checked-in',
+  'in-progress',
+  'completed',
+] as const satisfies readonly AppointmentStatus[];
+
+export function holdsSlot(status: AppointmentStatus): boolean {
+  return (SLOT_HOLDING_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * Every allowed change of status, from → to. Anything else is refused ('An appointment that is {{from}} cannot
+ * become {{to}}'). Cancelling goes through cancelAppointment (it needs a reason); it is listed here all the same
+ * so that one table answers every question about transitions.
+ */
+export const APPOINTMENT_TRANSITIONS: Readonly<Record<AppointmentStatus, readonly AppointmentStatus[]>> = {
+  scheduled: ['confirmed', 'checked-in', 'in-progress', 'completed', 'cancelled', 'no-show'],
+  pending: ['confirmed', 'cancelled'],
+  confirmed: ['checked-in', 'in-progress', 'completed', 'cancelled', 'no-show'],
+  'checked-in': ['in-progress', 'completed', 'no-show'],
+  'in-progress': ['completed'],
+  completed: [],
+  cancelled: [],
+  'no-show': [],
+};
+
+export function canTransition(from: AppointmentStatus, to: AppointmentStatus): boolean {
+  return APPOINTMENT_TRANSITIONS[from].includes(to);
+}
+
+/** Statuses whose date and time may still be moved (a reschedule). */
+export function canReschedule(status: AppointmentStatus): boolean {
+  return status === 'scheduled' || status === 'pending' || status === 'confirmed';
+}
+
+/** Provider working hours when a provider has set none: Monday to Friday, 08:00-18:00 in the practice's zone. */
+export const DEFAULT_WORKING_HOURS: readonly WorkingHoursInterval[] = [1, 2, 3, 4, 5].map((weekday) => ({
+  weekday,
+  startTime: '08:00',
+  endTime: '18:00',
+}));
+
+/** ISO weekdays: 1 Monday ... 7 Sunday. */
+export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+
+export const RECURRENCE_FREQUENCIES = ['weekly', 'biweekly', 'monthly'] as const;
+export type RecurrenceFrequency = (typeof RECURRENCE_FREQUENCIES)[number];
+/** A series reaches at most a year past its first visit. */
+export const RECURRENCE_MAX_DAYS = 366;
+export const RECURRENCE_MAX_COUNT = 53;
+
+/** Which occurrences of a series a change or cancellation applies to. */
+export const SERIES_SCOPES = ['this', 'following'] as const;
+export type SeriesScope = (typeof SERIES_SCOPES)[number];
+
+export const APPOINTMENT_REASON_MAX = 500;
+export const APPOINTMENT_NOTES_MAX = 2000;
+export const CANCEL_REASON_MAX = 500;
+export const TIME_OFF_LABEL_MAX = 100;
+
+/** The messages of scheduling, in English; the browser translates them by id (appointmentMessages.*). */
+export const APPOINTMENT_MESSAGES = {
+  selectPatient: 'Please select a patient',
+  selectDate: 'Please select a date',
+  selectTime: 'Please select a time',
+  provideReason: 'Please provide a reason for the visit',
+  dateInPast: 'Please select today or a later date',
+  timeInPast: 'This time has already passed; please select a later time',
+  timeOffGrid: 'Please select a time from the list',
+  durationOffList: 'Please select a duration from the list',
+  selectType: 'Please select an appointment type',
+  selectPriority: 'Please select a priority',
+  selectStatus: 'Please select a status',
+  selectProvider: 'Please select a provider',
+  invalidDate: 'Please enter a date as YYYY-MM-DD',
+  notFound: 'Appointment not found',
+  providerBusy: 'The provider already has an appointment at this time. Please choose another time.',
+  patientBusy: 'The patient already has an appointment at this time. Please choose another time.',
+  outsideWorkingHours:
+    "This time is outside the provider's working hours or during their time off. Confirm to book it anyway.",
+  seriesConflicts_one: 'The series could not be scheduled: {{dates}} is not free. Nothing was scheduled.',
+  seriesConflicts_other:
+    'The series could not be scheduled: {{count}} dates are not free ({{dates}}). Nothing was scheduled.',
+  wrongTransition: 'An appointment that is {{from}} cannot become {{to}}.',
+  cannotReschedule: 'An appointment that is {{status}} can no longer be moved.',
+  cancelReasonRequired: 'Please give a reason for the cancellation',
+  notStartedYet: 'This visit has not started yet.',
+  providerNotFound: 'Provider not found',
+  cannotView: 'Permission denied: Cannot view appointments',
+  cannotCreate: 'Permission denied: Cannot schedule appointments',
+  cannotUpdate: 'Permission denied: Cannot change appointments',
+  cannotManageAvailability: "Permission denied: Cannot change this provider's availability",
+  invalidToken: 'Invalid nextToken: start again from the first page.',
+  recurrenceEnd: 'Please give a number of visits or an end date for the series',
+  recurrenceTooLong: 'A series can reach at most one year ahead',
+  workingHoursOverlap: 'Working hours overlap on {{weekday}}',
+  workingHoursOrder: 'The end of working hours must come after their start',
+  timeOffOrder: 'The last day of time off must not come before the first',
+  timeOffNotFound: 'Time off not found',
+  failed: 'Failed to schedule appointment. Please try again.',
+  scheduled: 'Appointment Scheduled!',
+} as const;
+
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const TIME_PATTERN = /^\d{2}:\d{2}$/;
+
+/** A calendar date (YYYY-MM-DD) that exists. */
+export function isCalendarDate(value: string): boolean {
+  if (!DATE_PATTERN.test(value)) return false;
+  try {
+    Temporal.PlainDate.from(value, { overflow: 'reject' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const AppointmentDateSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.selectDate })
+  .trim()
+  .min(1, APPOINTMENT_MESSAGES.selectDate)
+  .refine(isCalendarDate, APPOINTMENT_MESSAGES.invalidDate);
+
+export const AppointmentTimeSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.selectTime })
+  .trim()
+  .min(1, APPOINTMENT_MESSAGES.selectTime)
+  .refine((value) => APPOINTMENT_TIMES.includes(value), APPOINTMENT_MESSAGES.timeOffGrid);
+
+/** A time of day on any minute (working hours), HH:MM from 00:00 to 24:00. */
+export const ClockTimeSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.selectTime })
+  .refine(
+    (value) =>
+      TIME_PATTERN.test(value) &&
+      (value === '24:00' || (Number(value.slice(0, 2)) < 24 && Number(value.slice(3)) < 60)),
+    APPOINTMENT_MESSAGES.selectTime,
+  );
+
+export const AppointmentDurationSchema = z
+  .number({ error: APPOINTMENT_MESSAGES.durationOffList })
+  .refine(
+    (value) => (APPOINTMENT_DURATIONS as readonly number[]).includes(value),
+    APPOINTMENT_MESSAGES.durationOffList,
+  );
+
+const PatientIdSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.selectPatient })
+  .trim()
+  .min(1, APPOINTMENT_MESSAGES.selectPatient)
+  .pipe(RecordIdSchema);
+const ProviderIdSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.selectProvider })
+  .trim()
+  .min(1, APPOINTMENT_MESSAGES.selectProvider)
+  .pipe(RecordIdSchema);
+
+export const ReasonSchema = z
+  .string({ error: APPOINTMENT_MESSAGES.provideReason })
+  .trim()
+  .min(1, APPOINTMENT_MESSAGES.provideReason)
+  .pipe(textSchema({ label: 'Reason for Visit', kind: 'free', max: APPOINTMENT_REASON_MAX }));
+const NotesSchema = textSchema({ label: 'Additional Notes', kind: 'free', max: APPOINTMENT_NOTES_MAX });
+const TypeSchema = z.enum(APPOINTMENT_TYPES, { error: APPOINTMENT_MESSAGES.selectType });
+const PrioritySchema = z.enum(APPOINTMENT_PRIORITIES, { error: APPOINTMENT_MESSAGES.selectPriority });
+
+export const RecurrenceInputSchema = z
+  .object({
+    frequency: z.enum(RECURRENCE_FREQUENCIES, { error: APPOINTMENT_MESSAGES.recurrenceEnd }),
+    count: z
+      .number({ error: APPOINTMENT_MESSAGES.recurrenceEnd })
+      .int(APPOINTMENT_MESSAGES.recurrenceEnd)
+      .min(2, APPOINTMENT_MESSAGES.recurrenceEnd)
+      .max(RECURRENCE_MAX_COUNT, APPOINTMENT_MESSAGES.recurrenceTooLong)
+      .nullish(),
+    until: AppointmentDateSchema.nullish(),
+  })
+  .refine((r) => (r.count ?? null) !== null || (r.until ?? null) !== null, {
+    message: APPOINTMENT_MESSAGES.recurrenceEnd,
+    path: ['count'],
+  });
+export type RecurrenceInput = z.input<typeof RecurrenceInputSchema>;
+
+const appointmentFields = {
+  patientId: PatientIdSchema,
+  providerId: ProviderIdSchema.nullish(),
+  date: AppointmentDateSchema,
+  time: AppointmentTimeSchema,
+  duration: AppointmentDurationSchema.default(DEFAULT_APPOINTMENT_DURATION),
+  appointmentType: TypeSchema.default(DEFAULT_APPOINTMENT_TYPE),
+  reason: ReasonSchema,
+  notes: NotesSchema.nullish(),
+  priority: PrioritySchema.default('normal'),
+};
+
+/**
+ * The scheduling form and createAppointment. `today` is today's date in the practice's zone: a date before it
+ * is refused ('Please select a date', the specification's rule "not before today"). `allowOutsideHours` is a
+ * staff member's confirmation of the warning about working hours.
+ */
+export function createAppointmentInputSchema(today: string) {
+  return z
+    .object({
+      ...appointmentFields,
+      recurrence: RecurrenceInputSchema.nullish(),
+      allowOutsideHours: OptionalBooleanSchema,
+    })
+    .superRefine((input, ctx) => {
+      if (input.date < today)
+        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.dateInPast, path: ['date'] });
+      const until = input.recurrence?.until;
+      if (until && until <= input.date) {
+        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.recurrenceEnd, path: ['recurrence', 'until'] });
+      }
+    });
+}
+export type CreateAppointmentInput = z.input<ReturnType<typeof createAppointmentInputSchema>>;
+export type CreateAppointmentData = z.output<ReturnType<typeof createAppointmentInputSchema>>;
+
+/** updateAppointment: the id and only the changed fields; a new date, time or duration is a reschedule. */
+export function updateAppointmentInputSchema(today: string) {
+  return z
+    .object({
+      id: RecordIdSchema,
+      date: AppointmentDateSchema.optional(),
+      time: AppointmentTimeSchema.optional(),
+      duration: AppointmentDurationSchema.optional(),
+      appointmentType: TypeSchema.optional(),
+      reason: ReasonSchema.optional(),
+      notes: NotesSchema.nullish(),
+      priority: PrioritySchema.optional(),
+      scope: z.enum(SERIES_SCOPES).nullish(),
+      allowOutsideHours: OptionalBooleanSchema,
+    })
+    .superRefine((input, ctx) => {
+      if (input.date !== undefined && input.date < today) {
+        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.dateInPast, path: ['date'] });
+      }
+    });
+}
+export type UpdateAppointmentInput = z.input<ReturnType<typeof updateAppointmentInputSchema>>;
+
+export const CancelAppointmentInputSchema = z.object({
+  id: RecordIdSchema,
+  reason: z
+    .string({ error: APPOINTMENT_MESSAGES.cancelReasonRequired })
+    .trim()
+    .min(1, APPOINTMENT_MESSAGES.cancelReasonRequired)
+    .pipe(textSchema({ label: 'Reason', kind: 'free', max: CANCEL_REASON_MAX })),
+  cancellationKind: z.enum(CANCELLATION_KINDS).nullish(),
+  scope: z.enum(SERIES_SCOPES).nullish(),
+});
+export type CancelAppointmentInput = z.input<typeof CancelAppointmentInputSchema>;
+
+export const SetAppointmentStatusInputSchema = z.object({
+  id: RecordIdSchema,
+  status: z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.selectStatus }),
+});
+
+/** listAppointments' filter; from and to are practice dates, both included. */
+export const AppointmentFilterSchema = z.object({
+  from: AppointmentDateSchema.nullish(),
+  to: AppointmentDateSchema.nullish(),
+  providerId: RecordIdSchema.nullish(),
+  patientId: RecordIdSchema.nullish(),
+  status: z
+    .array(z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.selectStatus }))
+    .max(8)
+    .nullish(),
+});
+export type AppointmentFilter = z.input<typeof AppointmentFilterSchema>;
+
+export const AvailableSlotsInputSchema = z.object({
+  providerId: ProviderIdSchema,
+  date: AppointmentDateSchema,
+  duration: AppointmentDurationSchema.default(DEFAULT_APPOINTMENT_DURATION),
+});
+
+export interface WorkingHoursInterval {
+  /** ISO weekday: 1 Monday ... 7 Sunday. */
+  weekday: number;
+  startTime: string;
+  endTime: string;
+}
+
+const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+export const SetWorkingHoursInputSchema = z
+  .object({
+    providerId: ProviderIdSchema,
+    intervals: z
+      .array(
+        z
+          .object({
+            weekday: z.number().int().min(1).max(7),
+            startTime: ClockTimeSchema,
+            endTime: ClockTimeSchema,
+          })
+          .refine((i) => i.startTime < i.endTime, {
+            message: APPOINTMENT_MESSAGES.workingHoursOrder,
+            path: ['endTime'],
+          }),
+      )
+      .max(28),
+  })
+  .superRefine((input, ctx) => {
+    for (const weekday of WEEKDAYS) {
+      const day = input.intervals
+        .filter((i) => i.weekday === weekday)
+        .sort((a, b) => (a.startTime < b.startTime ? -1 : 1));
+      for (let i = 1; i < day.length; i++) {
+        if (day[i]!.startTime < day[i - 1]!.endTime) {
+          ctx.addIssue({
+            code: 'custom',
+            message: APPOINTMENT_MESSAGES.workingHoursOverlap.replace('{{weekday}}', WEEKDAY_NAMES[weekday - 1]!),
+            path: ['intervals'],
+          });
+          return;
+        }
+      }
+    }
+  });
+export type SetWorkingHoursInput = z.input<typeof SetWorkingHoursInputSchema>;
+
+export const AddTimeOffInputSchema = z
+  .object({
+    providerId: ProviderIdSchema,
+    startDate: AppointmentDateSchema,
+    endDate: AppointmentDateSchema,
+    label: textSchema({ label: 'Label', kind: 'short', max: TIME_OFF_LABEL_MAX }).nullish(),
+  })
+  .refine((t) => t.startDate <= t.endDate, { message: APPOINTMENT_MESSAGES.timeOffOrder, path: ['endDate'] });
+export type AddTimeOffInput = z.input<typeof AddTimeOffInputSchema>;
+
+/** The instant at which a practice date and time begin in `zone` (an hour that does not exist moves forward). */
+export function zonedInstant(date: string, time: string, zone: string): Date {
+  const zoned = Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(zone, { disambiguation: 'compatible' });
+  return new Date(zoned.epochMilliseconds);
+}
+
+/** An instant as a date (YYYY-MM-DD) and time (HH:MM) in `zone`. */
+export function zonedDateTime(instant: Date, zone: string): { date: string; time: string; weekday: number } {
+  const zoned = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(zone);
+  return {
+    date: zoned.toPlainDate().toString(),
+    time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
+    weekday: zoned.dayOfWeek,
+  };
+}
+
+/** Today's date in `zone`. */
+export function todayIn(zone: string, now: Date = new Date()): string {
+  return zonedDateTime(now, zone).date;
+}
+
+/** The date `days` after `date` (negative: before). */
+export function addDays(date: string, days: number): string {
+  return Temporal.PlainDate.from(date).add({ days }).toString();
+}
+
+/** Whether `zone` is an IANA time zone name this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    Temporal.Now.zonedDateTimeISO(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Minutes since midnight of an HH:MM time. */
+export function minutesOf(time: string): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
