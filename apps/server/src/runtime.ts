@@ -15,6 +15,7 @@ import { TwoFactorService } from './auth/two-factor.service.ts';
 import { MailService } from './mail/mail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
+import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
@@ -144,6 +145,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       timeZone: config.practiceTimeZone,
     });
     const mail = new MailService({ db: database.db, config, log, secret });
+    const appointmentNotifications = new AppointmentNotifications({ db: database.db, mail, config, log });
+    appointments.addListener(appointmentNotifications);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
     const passwordReset = new PasswordResetService({
@@ -171,6 +174,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
         authService,
         rateLimiter,
         mail,
+        appointmentNotifications,
         log,
         auditAnchorsFile: auditAnchorsPath(config.dataDir),
       }),

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { SLOT_HOLDING_STATUSES, type AppointmentStatus } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import type { Executor } from '../db/client.ts';
-import { appointmentHistory, appointments, patients, providers } from '../db/schema.ts';
+import { appointmentHistory, appointmentReminders, appointments, patients, providers, users } from '../db/schema.ts';
 import { appointmentsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 
@@ -237,4 +238,48 @@ export async function findProviderBusy(
         gt(appointments.endsAt, from),
       ),
     );
+}
+
+/** An appointment with the addresses and languages its mails go to, locked until the transaction ends. */
+export async function lockAppointmentForMail(tx: Executor, id: string) {
+  const patientAccount = alias(users, 'patient_account');
+  const providerAccount = alias(users, 'provider_account');
+  const [row] = await tx
+    .select({
+      appointment: appointments,
+      patientFirstName: patients.firstName,
+      patientLastName: patients.lastName,
+      patientEmail: patients.email,
+      patientLanguage: patientAccount.language,
+      providerFirstName: providers.firstName,
+      providerLastName: providers.lastName,
+      providerEmail: providerAccount.email,
+      providerLanguage: providerAccount.language,
+    })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(providers, eq(providers.id, appointments.providerId))
+    .innerJoin(providerAccount, eq(providerAccount.id, providers.id))
+    .leftJoin(patientAccount, eq(patientAccount.id, patients.accountId))
+    .where(eq(appointments.id, id))
+    .for('update', { of: appointments });
+  return row;
+}
+
+/** Records the SEQUENCE whose invitation was queued (not a change of the appointment: updated_at stays). */
+export async function markInvitationQueued(tx: Executor, id: string, sequence: number): Promise<void> {
+  await tx.update(appointments).set({ invitationSequence: sequence }).where(eq(appointments.id, id));
+}
+
+/** Records a reminder as sent; false when it already was (a job run twice, or again after a restart). */
+export async function claimReminder(
+  tx: Executor,
+  values: { appointmentId: string; hoursBefore: number; startsAt: Date },
+): Promise<boolean> {
+  const rows = await tx
+    .insert(appointmentReminders)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: appointmentReminders.appointmentId });
+  return rows.length > 0;
 }

@@ -355,6 +355,9 @@ export const mailOutbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** An appointment's iCalendar invitation (REQUEST or CANCEL), sent as the text/calendar part; erased once sent. */
+    calendarMethod: text('calendar_method'),
+    calendarIcs: text('calendar_ics'),
   },
   (t) => [
     check('mail_outbox_status_check', sql`${t.status} in ('queued', 'sending', 'sent', 'failed', 'kept')`),
@@ -550,4 +553,22 @@ export const providerTimeOff = pgTable(
     index('provider_time_off_provider_idx').on(t.providerId, t.startDate),
     check('provider_time_off_order_check', sql`${t.startDate} <= ${t.endDate}`),
   ],
+);
+
+/**
+ * The reminders that went out: one per appointment, hours before, and start. A reminder job that runs twice (or
+ * again after a restart) finds its row and sends nothing; a rescheduled appointment has a new start, so its
+ * reminders go out again for the new time.
+ */
+export const appointmentReminders = pgTable(
+  'appointment_reminders',
+  {
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id),
+    hoursBefore: integer('hours_before').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('appointment_reminders_once_idx').on(t.appointmentId, t.hoursBefore, t.startsAt)],
 );

@@ -21,6 +21,14 @@ const OutboxMailRef = builder.objectRef<OutboxRow>('OutboxMail').implement({
     error: t.exposeString('error', { nullable: true }),
     createdAt: t.string({ resolve: (m) => m.createdAt.toISOString() }),
     sentAt: t.string({ nullable: true, resolve: (m) => m.sentAt?.toISOString() ?? null }),
+    calendarMethod: t.exposeString('calendarMethod', {
+      nullable: true,
+      description: "An appointment's iCalendar invitation: REQUEST or CANCEL; null for a mail without one.",
+    }),
+    calendarIcs: t.exposeString('calendarIcs', {
+      nullable: true,
+      description: 'The invitation (invite.ics) as sent; erased once delivered, like the body.',
+    }),
   }),
 });
 

@@ -3,6 +3,7 @@ import type { JobHelpers } from 'graphile-worker';
 import { z } from 'zod';
 import { anchorAuditChain } from '../audit/audit-anchors.ts';
 import { sealAuditChain } from '../audit/audit-chain.ts';
+import type { AppointmentNotifications } from '../appointments/appointment-notifications.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Database } from '../db/client.ts';
 import type { MailService } from '../mail/mail.service.ts';
@@ -40,6 +41,10 @@ export const taskPayloads = {
   'audit:seal': CronPayloadSchema,
   /** Appends the audit chain's head to DATA_DIR/audit-anchors.log and the log, when it moved. */
   'audit:anchor': CronPayloadSchema,
+  /** Sends the invitation or cancellation an appointment's state calls for (job key per appointment). */
+  'appointment:notify': z.object({ appointmentId: z.uuid() }),
+  /** Sends a reminder some hours before a visit, once (job key per appointment and hours). */
+  'appointment:remind': z.object({ appointmentId: z.uuid(), hoursBefore: z.number().positive() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -65,6 +70,7 @@ export interface TaskServices {
   authService: AuthService;
   rateLimiter: RateLimiter;
   mail: MailService;
+  appointmentNotifications: AppointmentNotifications;
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
   auditAnchorsFile: string;
@@ -100,6 +106,12 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     },
     'audit:anchor': async () => {
       await anchorAuditChain(services.db, { file: services.auditAnchorsFile, log: services.log });
+    },
+    'appointment:notify': async ({ appointmentId }) => {
+      await services.appointmentNotifications.notify(appointmentId);
+    },
+    'appointment:remind': async ({ appointmentId, hoursBefore }) => {
+      await services.appointmentNotifications.remind(appointmentId, hoursBefore);
     },
   };
 }

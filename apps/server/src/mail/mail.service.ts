@@ -88,6 +88,8 @@ export class MailService {
           kind: mail.kind,
           language: mail.language,
           status,
+          calendarMethod: mail.content.calendar?.method ?? null,
+          calendarIcs: mail.content.calendar?.ics ?? null,
         })),
       )
       .returning({ id: mailOutbox.id, kind: mailOutbox.kind });
@@ -171,18 +173,27 @@ export class MailService {
         subject: mail.subject,
         text: mail.textBody ?? '',
         ...(mail.htmlBody ? { html: mail.htmlBody } : {}),
+        // The calendar part carries the method in its content type (method=REQUEST or CANCEL), as calendars
+        // require it to match the METHOD inside; nodemailer also attaches it as invite.ics.
+        ...(mail.calendarIcs && mail.calendarMethod
+          ? { icalEvent: { method: mail.calendarMethod, content: mail.calendarIcs, filename: 'invite.ics' } }
+          : {}),
       });
       await (attempt.abort ? Promise.race([sending, attempt.abort]) : sending);
       // The body may hold a link that sets a password: once delivered, the copy here has no use.
       await this.#db
         .update(mailOutbox)
-        .set({ status: 'sent', sentAt: sql`now()`, error: null, textBody: null, htmlBody: null })
+        .set({ status: 'sent', sentAt: sql`now()`, error: null, textBody: null, htmlBody: null, calendarIcs: null })
         .where(eq(mailOutbox.id, mail.id));
     } catch (error) {
       const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
       await this.#db
         .update(mailOutbox)
-        .set({ status: 'failed', error: message, ...(attempt.final ? { textBody: null, htmlBody: null } : {}) })
+        .set({
+          status: 'failed',
+          error: message,
+          ...(attempt.final ? { textBody: null, htmlBody: null, calendarIcs: null } : {}),
+        })
         .where(eq(mailOutbox.id, mail.id));
       this.#log.warn(
         { mailId: mail.id, kind: mail.kind, attempt: mail.attempts, givenUp: attempt.final, reason: message },

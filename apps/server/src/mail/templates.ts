@@ -21,6 +21,9 @@ export const MAIL_KINDS = [
   'access-request-received',
   'invitation',
   'password-reset',
+  'appointment-invitation',
+  'appointment-cancelled',
+  'appointment-reminder',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -28,6 +31,8 @@ export interface MailContent {
   subject: string;
   text: string;
   html: string;
+  /** An iCalendar invitation sent with the mail (the text/calendar part whose method a calendar acts on). */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; ics: string };
 }
 
 export interface MailContext {
@@ -163,5 +168,96 @@ export function passwordResetMail(
     { link, label: 'Reset my password' },
     `The code and the link work once and are valid for ${PASSWORD_RESET_VALID_MINUTES} minutes. Changing the password signs the account out everywhere.`,
     'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+  ]);
+}
+
+/** What an appointment mail says: when, with whom, how to join. Never the reason, the notes or a diagnosis. */
+export interface AppointmentMailFacts {
+  /** booked or changed: the invitation (REQUEST); cancelled: CANCEL; reminder: a reminder before the visit. */
+  event: 'booked' | 'changed' | 'cancelled' | 'reminder';
+  /** The patient reads about their provider; the provider about the patient, by initials only. */
+  recipient: 'patient' | 'provider';
+  /** The date and time, formatted in the recipient's language and the practice's zone (with the zone's name). */
+  when: string;
+  providerName: string;
+  patientInitials: string;
+  video: boolean;
+  /** The product's own page of the visit (the video room's link for a video visit). */
+  link: string;
+}
+
+/** The summary of an appointment's calendar event: as free of health information as the mail. */
+export function appointmentEventSummary(ctx: MailContext, locale: Locale, facts: AppointmentMailFacts): string {
+  const kind = locale === 'es' ? (facts.video ? 'Videoconsulta' : 'Cita') : facts.video ? 'Video visit' : 'Appointment';
+  if (facts.recipient === 'provider') return `${kind}: ${facts.patientInitials}`;
+  return `${kind} - ${ctx.practiceName}`;
+}
+
+/** An appointment's invitation, change, cancellation or reminder, for the patient or the provider. */
+export function appointmentMail(ctx: MailContext, locale: Locale, facts: AppointmentMailFacts): MailContent {
+  const { when, providerName, patientInitials, video, link } = facts;
+  const toPatient = facts.recipient === 'patient';
+  if (locale === 'es') {
+    const withWhom = toPatient ? `con ${providerName}` : `con el paciente ${patientInitials}`;
+    const kind = video ? 'videoconsulta' : 'cita presencial';
+    const join = video
+      ? [
+          { link, label: 'Entrar a la videoconsulta' },
+          'El enlace se abre 15 minutos antes de la hora; inicie sesión para entrar.',
+        ]
+      : [`Lugar: ${ctx.practiceName}.`];
+    const subjects = {
+      booked: `Su ${kind} del ${when}`,
+      changed: `Cambio de su ${kind}: ahora el ${when}`,
+      cancelled: `Cancelada: su ${kind} del ${when}`,
+      reminder: `Recordatorio: su ${kind} del ${when}`,
+    };
+    const openings = {
+      booked: `Tiene una ${kind} ${withWhom} el ${when}.`,
+      changed: `Su ${kind} ${withWhom} ha cambiado. La nueva fecha es el ${when}.`,
+      cancelled: `Su ${kind} ${withWhom} del ${when} ha sido cancelada.`,
+      reminder: `Le recordamos su ${kind} ${withWhom} el ${when}.`,
+    };
+    return compose(ctx, locale, subjects[facts.event], [
+      openings[facts.event],
+      ...(facts.event === 'cancelled' ? [] : join),
+      ...(facts.event === 'booked' || facts.event === 'changed'
+        ? ['El archivo adjunto añade la cita a su calendario y la actualiza si cambia.']
+        : []),
+      ...(toPatient
+        ? [
+            `Si necesita cambiarla, llame a la consulta. Si está en crisis, llame o envíe un mensaje de texto al ${CRISIS_LINE}; en una emergencia, llame al ${EMERGENCY_LINE}.`,
+          ]
+        : []),
+    ]);
+  }
+  const withWhom = toPatient ? `with ${providerName}` : `with patient ${patientInitials}`;
+  const kind = video ? 'video visit' : 'in-person appointment';
+  const join = video
+    ? [{ link, label: 'Join the video visit' }, 'The link opens 15 minutes before the start; sign in to join.']
+    : [`Place: ${ctx.practiceName}.`];
+  const subjects = {
+    booked: `Your ${kind} on ${when}`,
+    changed: `Your ${kind} has moved to ${when}`,
+    cancelled: `Cancelled: your ${kind} on ${when}`,
+    reminder: `Reminder: your ${kind} on ${when}`,
+  };
+  const openings = {
+    booked: `You have a ${kind} ${withWhom} on ${when}.`,
+    changed: `Your ${kind} ${withWhom} has changed. It is now on ${when}.`,
+    cancelled: `Your ${kind} ${withWhom} on ${when} has been cancelled.`,
+    reminder: `This is a reminder of your ${kind} ${withWhom} on ${when}.`,
+  };
+  return compose(ctx, locale, subjects[facts.event], [
+    openings[facts.event],
+    ...(facts.event === 'cancelled' ? [] : join),
+    ...(facts.event === 'booked' || facts.event === 'changed'
+      ? ['The attached invitation adds the visit to your calendar and updates it if it changes.']
+      : []),
+    ...(toPatient
+      ? [
+          `If you need to change it, call the practice. If you are in crisis, call or text ${CRISIS_LINE}; in an emergency, call ${EMERGENCY_LINE}.`,
+        ]
+      : []),
   ]);
 }

@@ -232,6 +232,8 @@ export const OutboxMailSchema = z.object({
   status: z.string(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
+  calendarMethod: z.string().nullable(),
+  calendarIcs: z.string().nullable(),
 });
 export type OutboxMail = z.infer<typeof OutboxMailSchema>;
 
@@ -241,7 +243,7 @@ export function outboxQueryOptions() {
     queryFn: async ({ pageParam, signal }) => {
       const data = await graphqlRequest(
         `query ListOutbox($limit: Int, $nextToken: String) {
-          listOutbox(limit: $limit, nextToken: $nextToken) { items { id to subject text kind language status createdAt sentAt } nextToken }
+          listOutbox(limit: $limit, nextToken: $nextToken) { items { id to subject text kind language status createdAt sentAt calendarMethod calendarIcs } nextToken }
         }`,
         z.object({ listOutbox: z.object({ items: z.array(OutboxMailSchema), nextToken: z.string().nullable() }) }),
         { limit: PAGE_SIZE, nextToken: pageParam },

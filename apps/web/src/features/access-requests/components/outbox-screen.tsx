@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Code, Collapse, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
@@ -10,7 +10,15 @@ import { outboxQueryOptions, type OutboxMail } from '../api/access-requests-api.
 import { splitLinks } from '../utils/field-groups.ts';
 import { formatDateTime } from '../utils/format.ts';
 
-const KNOWN_KINDS = ['access-request-waiting', 'access-request-received', 'invitation', 'password-reset'] as const;
+const KNOWN_KINDS = [
+  'access-request-waiting',
+  'access-request-received',
+  'invitation',
+  'password-reset',
+  'appointment-invitation',
+  'appointment-cancelled',
+  'appointment-reminder',
+] as const;
 const KNOWN_STATUSES = ['kept', 'queued', 'sending', 'sent', 'failed'] as const;
 
 /** `/admin/outbox`: the mail the server kept (no SMTP_URL), newest first; only while demo mode is on. */
@@ -149,7 +157,23 @@ function MailItem({ mail }: { mail: OutboxMail }) {
             </Code>
           )}
         </Collapse>
+        {mail.calendarIcs ? <CalendarAttachment mail={mail} ics={mail.calendarIcs} /> : null}
       </Stack>
     </Paper>
+  );
+}
+
+/** The mail's iCalendar invitation (invite.ics): its method, and a download that opens it in a calendar. */
+function CalendarAttachment({ mail, ics }: { mail: OutboxMail; ics: string }) {
+  const { t } = useTranslation('access-review');
+  const [href] = useState(() => URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' })));
+  useEffect(() => () => URL.revokeObjectURL(href), [href]);
+  return (
+    <Group gap="xs" wrap="wrap">
+      <Text size="sm">{t('outbox.attachment', { method: mail.calendarMethod ?? '' })}</Text>
+      <Anchor href={href} download={`invite-${mail.id}.ics`} size="sm" data-testid="outbox-ics">
+        {t('outbox.downloadInvitation')}
+      </Anchor>
+    </Group>
   );
 }
