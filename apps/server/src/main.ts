@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp } from './app.ts';
 import { describeDemoAccounts, ensureDemoAccounts } from './demo/demo-accounts.ts';
 import { ensureDemoPractice } from './demo/demo-practice.ts';
+import { ensureDemoSchedule } from './demo/demo-schedule.ts';
 import { appDependencies, openRuntime } from './runtime.ts';
 
 async function main(): Promise<void> {
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   if (config.demoMode) {
     await ensureDemoAccounts(runtime.auth, runtime.database.db);
     await ensureDemoPractice(runtime.database.db, runtime.keyring);
+    await ensureDemoSchedule(runtime.database.db, runtime.keyring, config.practiceTimeZone);
     app.log.info('demo mode is on');
     console.log(describeDemoAccounts());
   }
