@@ -100,3 +100,8 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
     fieldErrors,
   );
 }
+
+/** A refusal about one field of a form, shaped like a validation failure (`fieldErrors` holds its text). */
+export function fieldError(field: string, messageId: MessageId): AppError {
+  return new AppError(ERROR_CODES.badUserInput, messageId, {}, { fieldErrors: { [field]: messageText(messageId) } });
+}

@@ -17,6 +17,7 @@ import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
 import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
 import { AppointmentsService } from './appointments/appointments.service.ts';
+import { WaitlistService } from './appointments/waitlist.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
@@ -40,6 +41,7 @@ export interface Runtime {
   authService: AuthService;
   patients: PatientsService;
   appointments: AppointmentsService;
+  waitlist: WaitlistService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -75,6 +77,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     twoFactor,
     storedText,
     appointments,
+    waitlist,
   } = runtime;
   return {
     config,
@@ -90,6 +93,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     twoFactor,
     storedText,
     appointments,
+    waitlist,
   };
 }
 
@@ -147,6 +151,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const mail = new MailService({ db: database.db, config, log, secret });
     const appointmentNotifications = new AppointmentNotifications({ db: database.db, mail, config, log });
     appointments.addListener(appointmentNotifications);
+    const waitlist = new WaitlistService({ db: database.db, keyring, mail, config, appointments, log });
+    appointments.addListener(waitlist);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
     const passwordReset = new PasswordResetService({
@@ -175,6 +181,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
         rateLimiter,
         mail,
         appointmentNotifications,
+        waitlist,
         log,
         auditAnchorsFile: auditAnchorsPath(config.dataDir),
       }),
@@ -201,6 +208,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       authService,
       patients,
       appointments,
+      waitlist,
       providers,
       mail,
       rateLimiter,

@@ -484,7 +484,13 @@ describe('key rotation', () => {
       },
     });
     expect(raced).toBe(true);
-    expect(result.remaining).toEqual({ patients: 0, access_requests: 0, stored_text_findings: 0, appointments: 0 });
+    expect(result.remaining).toEqual({
+      patients: 0,
+      access_requests: 0,
+      stored_text_findings: 0,
+      appointments: 0,
+      waitlist_entries: 0,
+    });
     expect(result.rewritten.patients).toBeGreaterThanOrEqual(12 - 1);
     expect(result.rewritten.access_requests).toBe(3);
     expect(progress).toContain('access_requests 3/3');
@@ -511,10 +517,28 @@ describe('key rotation', () => {
     patients[0]!.currentMedications = oldKeyText;
 
     const again = await rotateDataKeys(during.runtime.database.db, during.runtime.keyring);
-    expect(again.rewritten).toEqual({ patients: 1, access_requests: 0, stored_text_findings: 0, appointments: 0 });
-    expect(again.remaining).toEqual({ patients: 0, access_requests: 0, stored_text_findings: 0, appointments: 0 });
+    expect(again.rewritten).toEqual({
+      patients: 1,
+      access_requests: 0,
+      stored_text_findings: 0,
+      appointments: 0,
+      waitlist_entries: 0,
+    });
+    expect(again.remaining).toEqual({
+      patients: 0,
+      access_requests: 0,
+      stored_text_findings: 0,
+      appointments: 0,
+      waitlist_entries: 0,
+    });
     const third = await rotateDataKeys(during.runtime.database.db, during.runtime.keyring);
-    expect(third.rewritten).toEqual({ patients: 0, access_requests: 0, stored_text_findings: 0, appointments: 0 });
+    expect(third.rewritten).toEqual({
+      patients: 0,
+      access_requests: 0,
+      stored_text_findings: 0,
+      appointments: 0,
+      waitlist_entries: 0,
+    });
   });
 
   it('leaves the old key removable: a server with only the new key reads everything', async () => {

@@ -154,6 +154,13 @@ export const APPOINTMENT_MESSAGES = {
   timeOffOrder: 'The last day of time off must not come before the first',
   timeOffNotFound: 'Time off not found',
   failed: 'Failed to schedule appointment. Please try again.',
+  waitlistEntryNotFound: 'Waitlist entry not found',
+  waitlistRange: 'The last date must not come before the first',
+  waitlistWeekdays: 'Please choose at least one day',
+  offerNotFound: 'This offer link is not valid. Please call the practice.',
+  offerGone:
+    'Sorry, this time has already been taken or the offer has expired. Please call the practice for another time.',
+  offerClaimed: 'The appointment is yours. You will receive an invitation by e-mail.',
   scheduled: 'Appointment Scheduled!',
 } as const;
 
@@ -427,4 +434,52 @@ export function isTimeZone(zone: string): boolean {
 /** Minutes since midnight of an HH:MM time. */
 export function minutesOf(time: string): number {
   return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
+
+/** Parts of the day a waitlisted patient can ask for (in the practice's zone). */
+export const WAITLIST_TIMES_OF_DAY = ['any', 'morning', 'afternoon'] as const;
+export type WaitlistTimeOfDay = (typeof WAITLIST_TIMES_OF_DAY)[number];
+/** Morning: a start before 12:00; afternoon: from 12:00. */
+export const AFTERNOON_FROM = '12:00';
+/** How many waiting patients one freed slot is offered to at once; the first to claim it gets it. */
+export const WAITLIST_OFFERS_PER_SLOT = 3;
+/** How long an offer's link can be claimed. */
+export const WAITLIST_OFFER_VALID_MINUTES = 120;
+
+export const WAITLIST_STATUSES = ['waiting', 'booked', 'removed'] as const;
+export const WAITLIST_OFFER_STATUSES = ['open', 'claimed', 'gone'] as const;
+
+/** addToWaitlist: who, with whom, which days and times, between which dates. */
+export function addToWaitlistInputSchema(today: string) {
+  return z
+    .object({
+      patientId: PatientIdSchema,
+      providerId: ProviderIdSchema.nullish(),
+      fromDate: AppointmentDateSchema,
+      toDate: AppointmentDateSchema,
+      weekdays: z
+        .array(z.number().int().min(1).max(7), { error: APPOINTMENT_MESSAGES.waitlistWeekdays })
+        .min(1, APPOINTMENT_MESSAGES.waitlistWeekdays)
+        .max(7)
+        .transform((days) => [...new Set(days)].sort()),
+      timeOfDay: z.enum(WAITLIST_TIMES_OF_DAY).default('any'),
+      duration: AppointmentDurationSchema.default(DEFAULT_APPOINTMENT_DURATION),
+      appointmentType: TypeSchema.default(DEFAULT_APPOINTMENT_TYPE),
+      reason: ReasonSchema,
+    })
+    .superRefine((input, ctx) => {
+      if (input.toDate < input.fromDate) {
+        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.waitlistRange, path: ['toDate'] });
+      }
+      if (input.toDate < today) {
+        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.dateInPast, path: ['toDate'] });
+      }
+    });
+}
+export type AddToWaitlistInput = z.input<ReturnType<typeof addToWaitlistInputSchema>>;
+
+/** Whether a start time suits a waitlist entry's part of the day. */
+export function suitsTimeOfDay(time: string, timeOfDay: WaitlistTimeOfDay): boolean {
+  if (timeOfDay === 'any') return true;
+  return timeOfDay === 'morning' ? time < AFTERNOON_FROM : time >= AFTERNOON_FROM;
 }

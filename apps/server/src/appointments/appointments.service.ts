@@ -9,8 +9,8 @@ import {
   canTransition,
   createAppointmentInputSchema,
   ERROR_CODES,
+  holdsSlot,
   MAX_PAGE_SIZE,
-  messageText,
   PAGE_SIZE,
   RecordIdSchema,
   SetAppointmentStatusInputSchema,
@@ -21,15 +21,14 @@ import {
   type AppointmentStatus,
   type AuditEvent,
   type CancellationKind,
-  type MessageId,
   type WorkingHoursInterval,
 } from '@telehealth/shared';
 import { authorize, recordOutOfReach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, notFound, parseInput } from '../errors.ts';
+import { AppError, fieldError, notFound, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
@@ -69,7 +68,20 @@ export type AppointmentChange = 'created' | 'rescheduled' | 'updated' | 'cancell
  * offers) exists exactly when the change commits.
  */
 export interface AppointmentListener {
-  appointmentsChanged(tx: Executor, change: AppointmentChange, appointmentIds: string[]): Promise<void>;
+  /** `freed`: the times the change gave up (a cancelled visit's, a moved visit's old one), still ahead. */
+  appointmentsChanged(
+    tx: Executor,
+    change: AppointmentChange,
+    appointmentIds: string[],
+    freed: FreedSlot[],
+  ): Promise<void>;
+}
+
+/** A provider's time that a cancellation or a reschedule has just given up. */
+export interface FreedSlot {
+  providerId: string;
+  startsAt: Date;
+  endsAt: Date;
 }
 
 export interface AppointmentsServiceOptions {
@@ -177,6 +189,54 @@ export class AppointmentsService {
       await this.#tell(tx, 'created', ids);
     });
     return this.#views(ids);
+  }
+
+  /**
+   * Books a visit inside the caller's transaction without asking the access checkpoint: for a waitlist offer
+   * claimed by its link, whose token is the authority (WaitlistService checks it). The same rows, history,
+   * audit entry and listeners as a booking by staff; the exclusion constraints still decide (23P01 propagates,
+   * and the caller's transaction rolls back whole).
+   */
+  async bookClaimedOffer(
+    tx: Executor,
+    actor: AuditActor,
+    values: Pick<
+      NewAppointmentRow,
+      'patientId' | 'providerId' | 'startsAt' | 'endsAt' | 'duration' | 'appointmentType' | 'reason'
+    >,
+    details: Record<string, unknown>,
+  ): Promise<string> {
+    const id = randomUUID();
+    const now = this.#now();
+    await insertAppointments(
+      tx,
+      [{ ...values, id, timeZone: this.#zone, status: 'confirmed', priority: 'normal', statusChangedAt: now }],
+      this.#keyring,
+    );
+    await insertAppointmentHistory(tx, [
+      { appointmentId: id, action: 'created', toStatus: 'confirmed', toStartsAt: values.startsAt, at: now },
+    ]);
+    await appendAuditEntry(tx, {
+      event: 'APPOINTMENT_CREATE',
+      level: 'INFO',
+      actor,
+      url: 'claimWaitlistOffer',
+      details: { appointmentIds: [id], patientIds: [values.patientId], ...details },
+    });
+    await this.#tell(tx, 'created', [id]);
+    return id;
+  }
+
+  /** Maps an overlap the exclusion constraints caught to PROVIDER_BUSY or PATIENT_BUSY; other errors as they are. */
+  static conflictOf(error: unknown): AppError | null {
+    const violation = exclusionViolation(error);
+    if (violation === 'appointments_provider_no_overlap') {
+      return new AppError(ERROR_CODES.providerBusy, 'appointmentMessages.providerBusy');
+    }
+    if (violation === 'appointments_patient_no_overlap') {
+      return new AppError(ERROR_CODES.patientBusy, 'appointmentMessages.patientBusy');
+    }
+    return null;
   }
 
   async get(caller: Caller, id: string): Promise<AppointmentView> {
@@ -316,7 +376,10 @@ export class AppointmentsService {
         fields,
         ...(moving ? { rescheduled: true } : {}),
       });
-      await this.#tell(tx, moving ? 'rescheduled' : 'updated', ids);
+      const freed = plans
+        .filter((p) => moving && p.next.startsAt.getTime() !== p.target.startsAt.getTime())
+        .map(({ target }) => ({ providerId: target.providerId, startsAt: target.startsAt, endsAt: target.endsAt }));
+      await this.#tell(tx, moving ? 'rescheduled' : 'updated', ids, freed);
     });
     return this.#views(ids);
   }
@@ -367,7 +430,10 @@ export class AppointmentsService {
         status: 'cancelled',
         cancellationKind: kind,
       });
-      await this.#tell(tx, 'cancelled', ids);
+      const freed = targets
+        .filter((target) => holdsSlot(target.status as AppointmentStatus))
+        .map(({ providerId, startsAt, endsAt }) => ({ providerId, startsAt, endsAt }));
+      await this.#tell(tx, 'cancelled', ids, freed);
     });
     return this.#views(ids);
   }
@@ -618,14 +684,7 @@ export class AppointmentsService {
     try {
       await this.#db.transaction(work);
     } catch (error) {
-      const violation = exclusionViolation(error);
-      if (violation === 'appointments_provider_no_overlap') {
-        throw new AppError(ERROR_CODES.providerBusy, 'appointmentMessages.providerBusy');
-      }
-      if (violation === 'appointments_patient_no_overlap') {
-        throw new AppError(ERROR_CODES.patientBusy, 'appointmentMessages.patientBusy');
-      }
-      throw error;
+      throw AppointmentsService.conflictOf(error) ?? error;
     }
   }
 
@@ -636,8 +695,9 @@ export class AppointmentsService {
     return rows.filter((r): r is AppointmentView => r !== undefined);
   }
 
-  async #tell(tx: Executor, change: AppointmentChange, ids: string[]): Promise<void> {
-    for (const listener of this.#listeners) await listener.appointmentsChanged(tx, change, ids);
+  async #tell(tx: Executor, change: AppointmentChange, ids: string[], freed: FreedSlot[] = []): Promise<void> {
+    const ahead = freed.filter((slot) => slot.startsAt > this.#now());
+    for (const listener of this.#listeners) await listener.appointmentsChanged(tx, change, ids, ahead);
   }
 
   #audit(
@@ -656,11 +716,6 @@ export class AppointmentsService {
       details: { appointmentIds, patientIds, ...details },
     });
   }
-}
-
-/** A refusal about one field of the form, shaped like a validation failure (`fieldErrors` holds its text). */
-function fieldError(field: string, messageId: MessageId): AppError {
-  return new AppError(ERROR_CODES.badUserInput, messageId, {}, { fieldErrors: { [field]: messageText(messageId) } });
 }
 
 function daysBetween(from: string, to: string): number {

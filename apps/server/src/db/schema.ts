@@ -572,3 +572,71 @@ export const appointmentReminders = pgTable(
   },
   (t) => [uniqueIndex('appointment_reminders_once_idx').on(t.appointmentId, t.hoursBefore, t.startsAt)],
 );
+
+/**
+ * Patients waiting for an earlier visit with a provider: which days (ISO weekdays) and part of the day suit them,
+ * between which practice dates, for how long. The reason is encrypted like an appointment's; it becomes the
+ * appointment's reason when an offer is claimed.
+ */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    fromDate: date('from_date', { mode: 'string' }).notNull(),
+    toDate: date('to_date', { mode: 'string' }).notNull(),
+    weekdays: integer('weekdays').array().notNull(),
+    timeOfDay: text('time_of_day').notNull(),
+    duration: integer('duration').notNull(),
+    appointmentType: text('appointment_type').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status').notNull().default('waiting'),
+    appointmentId: uuid('appointment_id').references(() => appointments.id),
+    createdBy: uuid('created_by').references(() => users.id),
+    ...timestamps,
+  },
+  (t) => [
+    index('waitlist_entries_provider_idx').on(t.providerId, t.status, t.createdAt),
+    check('waitlist_entries_status_check', sql`${t.status} in ('waiting', 'booked', 'removed')`),
+    check('waitlist_entries_time_of_day_check', sql`${t.timeOfDay} in ('any', 'morning', 'afternoon')`),
+    check('waitlist_entries_range_check', sql`${t.fromDate} <= ${t.toDate}`),
+    encryptedCheck('waitlist_entries', t.reason),
+  ],
+);
+
+/**
+ * A freed slot offered to a waiting patient by an e-mailed link (only the token's SHA-256 is kept). Several
+ * patients may hold an offer for one slot; the first to claim it gets the appointment and the others' offers
+ * become `gone`.
+ */
+export const waitlistOffers = pgTable(
+  'waitlist_offers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => waitlistEntries.id),
+    providerId: uuid('provider_id')
+      .notNull()
+      .references(() => providers.id),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    status: text('status').notNull().default('open'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    appointmentId: uuid('appointment_id').references(() => appointments.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('waitlist_offers_token_idx').on(t.tokenHash),
+    index('waitlist_offers_slot_idx').on(t.providerId, t.startsAt),
+    uniqueIndex('waitlist_offers_once_idx').on(t.entryId, t.startsAt),
+    check('waitlist_offers_status_check', sql`${t.status} in ('open', 'claimed', 'gone')`),
+  ],
+);

@@ -184,5 +184,8 @@ export const PUBLIC_ROOT_FIELDS = new Set([
   'resetPassword',
   'invitationStatus',
   'acceptInvitation',
+  // A waitlist offer's link is its own authority (a patient may have no account).
+  'waitlistOffer',
+  'claimWaitlistOffer',
   '__typename',
 ]);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { anchorAuditChain } from '../audit/audit-anchors.ts';
 import { sealAuditChain } from '../audit/audit-chain.ts';
 import type { AppointmentNotifications } from '../appointments/appointment-notifications.ts';
+import type { WaitlistService } from '../appointments/waitlist.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Database } from '../db/client.ts';
 import type { MailService } from '../mail/mail.service.ts';
@@ -45,6 +46,8 @@ export const taskPayloads = {
   'appointment:notify': z.object({ appointmentId: z.uuid() }),
   /** Sends a reminder some hours before a visit, once (job key per appointment and hours). */
   'appointment:remind': z.object({ appointmentId: z.uuid(), hoursBefore: z.number().positive() }),
+  /** Offers a provider's freed time to the waitlist (job key per provider and start). */
+  'waitlist:offer': z.object({ providerId: z.uuid(), startsAt: z.iso.datetime(), endsAt: z.iso.datetime() }),
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -71,6 +74,7 @@ export interface TaskServices {
   rateLimiter: RateLimiter;
   mail: MailService;
   appointmentNotifications: AppointmentNotifications;
+  waitlist: WaitlistService;
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
   auditAnchorsFile: string;
@@ -112,6 +116,9 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     },
     'appointment:remind': async ({ appointmentId, hoursBefore }) => {
       await services.appointmentNotifications.remind(appointmentId, hoursBefore);
+    },
+    'waitlist:offer': async ({ providerId, startsAt, endsAt }) => {
+      await services.waitlist.offerFreedSlot({ providerId, startsAt: new Date(startsAt), endsAt: new Date(endsAt) });
     },
   };
 }

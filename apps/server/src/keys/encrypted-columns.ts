@@ -1,6 +1,6 @@
 import { getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { accessRequests, appointments, patients, storedTextFindings } from '../db/schema.ts';
+import { accessRequests, appointments, patients, storedTextFindings, waitlistEntries } from '../db/schema.ts';
 import type { Keyring } from './keyring.ts';
 
 /**
@@ -93,6 +93,11 @@ export const appointmentsEncrypted = new EncryptedColumns(appointments, appointm
   cancelReason: appointments.cancelReason,
 });
 
+/** A waitlisted patient's reason for the visit (it becomes the appointment's). */
+export const waitlistEntriesEncrypted = new EncryptedColumns(waitlistEntries, waitlistEntries.id, {
+  reason: waitlistEntries.reason,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -102,4 +107,5 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   accessRequestsEncrypted,
   storedTextFindingsEncrypted,
   appointmentsEncrypted,
+  waitlistEntriesEncrypted,
 ];

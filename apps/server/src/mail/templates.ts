@@ -24,6 +24,8 @@ export const MAIL_KINDS = [
   'appointment-invitation',
   'appointment-cancelled',
   'appointment-reminder',
+  'waitlist-offer',
+  'waitlist-gone',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -259,5 +261,37 @@ export function appointmentMail(ctx: MailContext, locale: Locale, facts: Appoint
           `If you need to change it, call the practice. If you are in crisis, call or text ${CRISIS_LINE}; in an emergency, call ${EMERGENCY_LINE}.`,
         ]
       : []),
+  ]);
+}
+
+/** To a waitlisted patient: a time has opened; the first to claim it by the link gets it. */
+export function waitlistOfferMail(
+  ctx: MailContext,
+  locale: Locale,
+  facts: { when: string; providerName: string; link: string; validUntil: string },
+): MailContent {
+  if (locale === 'es') {
+    return compose(ctx, locale, `Hay una hora libre con ${facts.providerName}`, [
+      `Está en la lista de espera de ${facts.providerName}. Se ha liberado una hora: el ${facts.when}.`,
+      { link: facts.link, label: 'Reservar esta hora' },
+      `La hora es para quien la reserve primero. El enlace es válido hasta el ${facts.validUntil}. Si no le conviene, no haga nada: sigue en la lista de espera.`,
+    ]);
+  }
+  return compose(ctx, locale, `A time has opened up with ${facts.providerName}`, [
+    `You are on ${facts.providerName}'s waitlist. A time has opened up: ${facts.when}.`,
+    { link: facts.link, label: 'Book this time' },
+    `The time goes to whoever books it first. The link is valid until ${facts.validUntil}. If it does not suit you, do nothing: you stay on the waitlist.`,
+  ]);
+}
+
+/** To the other waitlisted patients once an offered time was taken. */
+export function waitlistGoneMail(ctx: MailContext, locale: Locale, facts: { when: string }): MailContent {
+  if (locale === 'es') {
+    return compose(ctx, locale, 'La hora ofrecida ya está reservada', [
+      `La hora del ${facts.when} que le ofrecimos ya ha sido reservada. Sigue en la lista de espera y le avisaremos de la próxima.`,
+    ]);
+  }
+  return compose(ctx, locale, 'The time we offered has been taken', [
+    `The time on ${facts.when} that we offered you has been taken. You stay on the waitlist, and we will tell you of the next one.`,
   ]);
 }
