@@ -1,3 +1,4 @@
+import { registerCalendarFeedRoute } from './appointments/calendar-feed.routes.ts';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
 
   await app.register(graphqlPlugin, deps);
   registerLiveRoutes(app);
+  registerCalendarFeedRoute(app, deps.calendarFeeds);
 
   await registerWebApp(app, deps);
   return app;

@@ -18,6 +18,7 @@ import { PatientsService } from './patients/patients.service.ts';
 import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
+import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
@@ -42,6 +43,7 @@ export interface Runtime {
   patients: PatientsService;
   appointments: AppointmentsService;
   waitlist: WaitlistService;
+  calendarFeeds: CalendarFeedService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -78,6 +80,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     storedText,
     appointments,
     waitlist,
+    calendarFeeds,
   } = runtime;
   return {
     config,
@@ -94,6 +97,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     storedText,
     appointments,
     waitlist,
+    calendarFeeds,
   };
 }
 
@@ -153,6 +157,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     appointments.addListener(appointmentNotifications);
     const waitlist = new WaitlistService({ db: database.db, keyring, mail, config, appointments, log });
     appointments.addListener(waitlist);
+    const calendarFeeds = new CalendarFeedService({ db: database.db, config });
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
     const passwordReset = new PasswordResetService({
@@ -209,6 +214,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       patients,
       appointments,
       waitlist,
+      calendarFeeds,
       providers,
       mail,
       rateLimiter,

@@ -216,3 +216,39 @@ describe('reminders', () => {
     void providerId;
   });
 });
+
+describe("a provider's calendar feed", () => {
+  it('serves their visits with initials only at a private URL, until revoked', async () => {
+    const patientId = await newPatient(`feed.${++serial}@example.net`);
+    const booked = await book(t, provider, { patientId, date: weekday(3, 3), time: '16:00' });
+    const created = await provider.gql<{ createCalendarFeed: { url: string } }>(
+      'mutation ($p: ID!) { createCalendarFeed(providerId: $p) { url createdAt } }',
+      { p: providerId },
+    );
+    const url = new URL(created.data!.createCalendarFeed.url);
+    const response = await t.app.inject({ method: 'GET', url: url.pathname });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/calendar');
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    const calendar = new ICAL.Component(ICAL.parse(response.body) as unknown[]);
+    expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
+    const event = calendar
+      .getAllSubcomponents('vevent')
+      .find((e) => String(e.getFirstPropertyValue('uid')).startsWith(booked.id));
+    expect(event?.getFirstPropertyValue('summary')).toBe('N. I. (in person)');
+    expect(response.body).not.toContain('Nora');
+    expect(response.body).not.toContain('panic');
+    expect(String(event?.getFirstPropertyValue('dtstart'))).toContain('T16:00:00');
+
+    const other = new TestClient(t.app);
+    await other.signIn('provider2@demo.test', DEMO_PASSWORD);
+    const denied = await other.gql('mutation ($p: ID!) { createCalendarFeed(providerId: $p) { url } }', {
+      p: providerId,
+    });
+    expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+
+    await provider.gql('mutation ($p: ID!) { revokeCalendarFeed(providerId: $p) }', { p: providerId });
+    expect((await t.app.inject({ method: 'GET', url: url.pathname })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/calendar/not-a-token.ics' })).statusCode).toBe(404);
+  });
+});

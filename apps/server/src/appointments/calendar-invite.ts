@@ -53,3 +53,44 @@ export function calendarEvent(options: CalendarEventOptions): string {
   });
   return calendar.toString();
 }
+
+export interface FeedEvent {
+  uid: string;
+  sequence: number;
+  startsAt: Date;
+  endsAt: Date;
+  summary: string;
+  description: string;
+  cancelled: boolean;
+}
+
+/**
+ * A provider's subscription feed (METHOD PUBLISH): their appointments in the practice's zone, with the same UIDs
+ * as the invitations, so a calendar that holds both shows each visit once. The caller writes summaries with the
+ * patient's initials only.
+ */
+export function calendarFeed(options: { name: string; timeZone: string; events: FeedEvent[] }): string {
+  const zoned = (instant: Date) =>
+    Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(options.timeZone);
+  const calendar = ical({
+    prodId: { company: 'telehealth-practice', product: 'calendar-feed', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+    name: options.name,
+    timezone: { name: options.timeZone, generator: getVtimezoneComponent },
+    ttl: 15 * 60,
+  });
+  for (const event of options.events) {
+    calendar.createEvent({
+      id: event.uid,
+      sequence: event.sequence,
+      start: zoned(event.startsAt),
+      end: zoned(event.endsAt),
+      timezone: options.timeZone,
+      stamp: new Date(),
+      summary: event.summary,
+      description: event.description,
+      status: event.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    });
+  }
+  return calendar.toString();
+}

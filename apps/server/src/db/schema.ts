@@ -640,3 +640,16 @@ export const waitlistOffers = pgTable(
     check('waitlist_offers_status_check', sql`${t.status} in ('open', 'claimed', 'gone')`),
   ],
 );
+
+/**
+ * A provider's private calendar feed (subscribed to from another calendar application): the SHA-256 of the
+ * token in its URL. One per provider; making a new one or revoking it ends the old URL.
+ */
+export const calendarFeeds = pgTable('calendar_feeds', {
+  providerId: uuid('provider_id')
+    .primaryKey()
+    .references(() => providers.id),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastReadAt: timestamp('last_read_at', { withTimezone: true }),
+});

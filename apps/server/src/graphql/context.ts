@@ -3,6 +3,7 @@ import type { Caller, PublicCaller } from '../access/caller.ts';
 import type { AccessRequestsService } from '../access-requests/access-requests.service.ts';
 import type { AppointmentsService } from '../appointments/appointments.service.ts';
 import type { WaitlistService } from '../appointments/waitlist.service.ts';
+import type { CalendarFeedService } from '../appointments/calendar-feed.service.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
 import type { ActiveSession, AuthService, RequestMeta, SessionUser } from '../auth/auth.service.ts';
 import type { InvitationsService } from '../auth/invitations.service.ts';
@@ -30,6 +31,7 @@ export interface Services {
   storedText: StoredTextService;
   appointments: AppointmentsService;
   waitlist: WaitlistService;
+  calendarFeeds: CalendarFeedService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

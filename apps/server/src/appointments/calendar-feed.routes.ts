@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import type { CalendarFeedService } from './calendar-feed.service.ts';
+
+const TOKEN_FILE = /^([A-Za-z0-9_-]{20,100})\.ics$/;
+
+/**
+ * `GET /api/calendar/<token>.ics`: a provider's private feed for another calendar application, which cannot send
+ * our session cookie; the token in the URL is the credential (decision 024). Unknown and revoked tokens get
+ * the same 404.
+ */
+export function registerCalendarFeedRoute(app: FastifyInstance, feeds: CalendarFeedService): void {
+  app.get<{ Params: { file: string } }>('/api/calendar/:file', async (request, reply) => {
+    const token = TOKEN_FILE.exec(request.params.file)?.[1];
+    const body = token ? await feeds.render(token) : null;
+    void reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
+    if (body === null) return reply.code(404).type('text/plain; charset=utf-8').send('Calendar feed not found');
+    return reply.type('text/calendar; charset=utf-8').send(body);
+  });
+}
