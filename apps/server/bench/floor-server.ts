@@ -15,6 +15,10 @@ import { connectDatabase } from '../src/db/client.ts';
 import { Keyring } from '../src/keys/keyring.ts';
 import { listPatientsPage, type PatientRow } from '../src/patients/patients.repository.ts';
 import { sessionPlugin } from '../src/plugins/session.ts';
+import { addDays, MAX_PAGE_SIZE } from '@telehealth/shared';
+import { findProviderBusy, listAppointmentsPage } from '../src/appointments/appointments.repository.ts';
+import { findTimeOff, findWorkingHours } from '../src/appointments/availability.repository.ts';
+import { daySlots, occurrence } from '../src/appointments/schedule.ts';
 
 const url = process.env.FLOOR_DATABASE_URL;
 const port = Number(process.env.FLOOR_PORT ?? 3799);
@@ -80,6 +84,46 @@ app.get('/floor/audited-patients', { config: { session: 'required' } }, async (r
     keyring,
   );
   return { items: listItems(page.rows), next: page.next };
+});
+
+/** The calendar's month for one provider: the repository's page query alone (no session, GraphQL or audit). */
+app.get<{ Querystring: { providerId: string; from: string; to: string } }>('/floor/appointments', async (request) => {
+  const { providerId, from, to } = request.query;
+  const page = await listAppointmentsPage(
+    db,
+    {
+      reach: { kind: 'any' },
+      query: { providerId, from: new Date(from), before: new Date(to) },
+      after: null,
+      limit: MAX_PAGE_SIZE,
+    },
+    keyring,
+  );
+  return {
+    items: page.rows.map(({ id, patientFirstName, patientLastName, startsAt, endsAt, status, appointmentType }) => ({
+      id,
+      patient: `${patientFirstName} ${patientLastName}`,
+      startsAt,
+      endsAt,
+      status,
+      appointmentType,
+    })),
+    next: page.next,
+  };
+});
+
+/** One day's free slots: the same three reads and the same arithmetic as availableSlots. */
+app.get<{ Querystring: { providerId: string; date: string } }>('/floor/slots', async (request) => {
+  const { providerId, date } = request.query;
+  const zone = config.practiceTimeZone;
+  const dayStart = occurrence(date, '00:00', 15, zone).startsAt;
+  const dayEnd = occurrence(addDays(date, 1), '00:00', 15, zone).startsAt;
+  const [week, timeOff, busy] = await Promise.all([
+    findWorkingHours(db, providerId),
+    findTimeOff(db, providerId, { from: date, to: date }),
+    findProviderBusy(db, providerId, dayStart, dayEnd),
+  ]);
+  return daySlots({ date, duration: 30, zone, week: week.intervals, timeOff, busy, now: new Date() });
 });
 
 await app.listen({ port, host: '127.0.0.1' });

@@ -2,82 +2,35 @@
 // loopback, beside two floors (bench/floor-server.ts): a bare route running the same query, and a route doing
 // an audited read's work without GraphQL. Writes docs/performance.md.
 // BENCH_SMOKE=1 checks that it all runs (200 patients, 1 s per row, nothing written) instead of measuring.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { DEMO_PASSWORD } from '@telehealth/shared';
 import { generateDataKeyEntry } from '../src/keys/keyring.ts';
+import {
+  CONNECTIONS,
+  DURATION,
+  graphql as graphqlAt,
+  measure,
+  ROOT,
+  run,
+  SMOKE,
+  start,
+  stopChildren,
+  writeSection,
+  type Result,
+} from './bench-kit.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const SMOKE = process.env.BENCH_SMOKE === '1';
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? (SMOKE ? 200 : 100_000));
-const DURATION = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 1 : 10));
 const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PORT = 3710;
 const FLOOR_PORT = 3711;
 const BASE = `http://127.0.0.1:${PORT}`;
+const graphql = (cookie: string, query: string, variables: Record<string, unknown> = {}) =>
+  graphqlAt(BASE, cookie, query, variables);
 /** The server, the seeding command and the floor share one data key, as a practice's servers and commands do. */
 const DATA_ENCRYPTION_KEY = generateDataKeyEntry('bench');
-
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));
-
-function start(script: string, env: Record<string, string>, ready: (line: string) => boolean): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().split('\n').some(ready)) resolve(child);
-    });
-  });
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: 'inherit', cwd: ROOT });
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
-    );
-  });
-}
-
-async function graphql(cookie: string, query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${BASE}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ query, variables }),
-  });
-  return {
-    json: (await response.json()) as { data: Record<string, unknown> | null; errors?: unknown[] },
-    cookies: response.headers.getSetCookie(),
-  };
-}
-
-interface Result {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function measure(name: string, options: autocannon.Options): Promise<Result> {
-  // A short warm-up lets the JIT and PostgreSQL's caches settle before the measured run.
-  if (!SMOKE) await autocannon({ ...options, duration: 2 });
-  const result = await autocannon({ ...options, duration: DURATION });
-  const errors = result.errors + result.non2xx;
-  console.log(
-    `${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  errors ${errors}`,
-  );
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
-}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-bench-'));
 fs.chmodSync(dataDir, 0o711);
@@ -214,29 +167,10 @@ try {
     console.log(`Smoke run done, every row answered without errors; ${path.relative(ROOT, file)} not written.`);
     console.log(rows.join('\n'));
   } else {
-    writeSection(file, section);
+    writeSection(file, '## Patients API', section);
     console.log(`Wrote ${path.relative(ROOT, file)}`);
   }
 } finally {
-  for (const child of children.reverse()) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  await stopChildren();
   fs.rmSync(dataDir, { recursive: true, force: true });
-}
-
-/** Replaces this benchmark's section of docs/performance.md, keeping the others. */
-function writeSection(file: string, section: string): void {
-  const existing = fs.existsSync(file)
-    ? fs.readFileSync(file, 'utf8')
-    : '# Performance\n\nFigures from the benchmarks; no test asserts timings.\n\n';
-  const start_ = existing.indexOf('## Patients API');
-  const end = start_ === -1 ? -1 : existing.indexOf('\n## ', start_ + 1);
-  const updated =
-    start_ === -1
-      ? `${existing.trimEnd()}\n\n${section}`
-      : `${existing.slice(0, start_)}${section}${end === -1 ? '' : existing.slice(end + 1)}`;
-  fs.writeFileSync(file, updated.endsWith('\n') ? updated : `${updated}\n`);
 }

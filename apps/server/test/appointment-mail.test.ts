@@ -252,3 +252,24 @@ describe("a provider's calendar feed", () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/calendar/not-a-token.ics' })).statusCode).toBe(404);
   });
 });
+
+describe('the calendar feed in the log', () => {
+  it('leaves the token out of every log line', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp(
+      { LOG_LEVEL: 'info' },
+      { logStream: { write: (line) => void lines.push(line) } },
+    );
+    const client = new TestClient(logged.app);
+    const id = (await client.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
+    const created = await client.gql<{ createCalendarFeed: { url: string } }>(
+      'mutation ($p: ID!) { createCalendarFeed(providerId: $p) { url } }',
+      { p: id },
+    );
+    const url = new URL(created.data!.createCalendarFeed.url);
+    const token = url.pathname.split('/').at(-1)!.replace('.ics', '');
+    expect((await logged.app.inject({ method: 'GET', url: url.pathname })).statusCode).toBe(200);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain(token);
+  });
+});

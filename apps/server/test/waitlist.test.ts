@@ -45,7 +45,7 @@ async function offerMails(email: string) {
     .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, 'waitlist-offer')));
 }
 
-const tokenIn = (text: string | null) => /\/waitlist\/offer\/([A-Za-z0-9_-]+)/.exec(text ?? '')?.[1] ?? '';
+const tokenIn = (text: string | null) => /\/waitlist\/offer#([A-Za-z0-9_-]+)/.exec(text ?? '')?.[1] ?? '';
 
 beforeAll(async () => {
   t = await createTestApp({ BOOKING_MAIL_GRACE_SECONDS: '0' });

@@ -9,7 +9,8 @@ const TOKEN_FILE = /^([A-Za-z0-9_-]{20,100})\.ics$/;
  * the same 404.
  */
 export function registerCalendarFeedRoute(app: FastifyInstance, feeds: CalendarFeedService): void {
-  app.get<{ Params: { file: string } }>('/api/calendar/:file', async (request, reply) => {
+  // Its path holds the token: the route's own requests are not logged (warnings and errors still are).
+  app.get<{ Params: { file: string } }>('/api/calendar/:file', { logLevel: 'warn' }, async (request, reply) => {
     const token = TOKEN_FILE.exec(request.params.file)?.[1];
     const body = token ? await feeds.render(token) : null;
     void reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');

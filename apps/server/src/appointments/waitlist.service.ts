@@ -274,7 +274,8 @@ export class WaitlistService implements AppointmentListener {
           content: waitlistOfferMail(this.#mail.context, locale, {
             when: formatWhen(slot.startsAt, zone, locale),
             providerName,
-            link: `${this.#config.publicUrl}/waitlist/offer/${token}`,
+            // In the fragment, like an invitation's: never sent to the server, so never in a log line.
+            link: `${this.#config.publicUrl}/waitlist/offer#${token}`,
             validUntil: formatWhen(expiresAt, zone, locale),
           }),
         });
