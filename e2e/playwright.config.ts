@@ -49,6 +49,8 @@ function serverEnv(server: typeof MAIN_SERVER | typeof SHORT_SESSION_SERVER, dir
     LOG_LEVEL: 'warn',
     // Every browser test submits from 127.0.0.1; the limit itself is tested on the server (access-requests.test.ts).
     ACCESS_REQUESTS_PER_HOUR: '1000',
+    // Appointment mail and waitlist offers go out a second after the change, not half a minute.
+    BOOKING_MAIL_GRACE_SECONDS: '1',
     CLINIC_PHONE: PRACTICE_SETTINGS.clinicPhone,
     BOOKING_URL: PRACTICE_SETTINGS.bookingUrl,
     CONTACT_EMAIL: PRACTICE_SETTINGS.contactEmail,

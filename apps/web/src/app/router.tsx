@@ -41,6 +41,7 @@ export const routes: RouteObject[] = [
             path: 'reset-password',
             lazy: async () => (await import('./routes/account-setup.tsx')).resetPasswordRoute,
           },
+          { path: 'waitlist/offer', lazy: () => import('./routes/waitlist-offer.tsx') },
         ],
       },
       {
@@ -55,6 +56,7 @@ export const routes: RouteObject[] = [
               { path: 'patients/:id/edit', lazy: () => import('./routes/patient-edit.tsx') },
               { path: 'calendar', lazy: placeholder('calendar') },
               { path: 'appointments/new', lazy: placeholder('appointmentNew') },
+              { path: 'waitlist', lazy: () => import('./routes/waitlist.tsx') },
               // A path containing /start/ is the provider's start mode.
               { path: 'video-call/start/:appointmentId', lazy: placeholder('videoCallStart') },
               { path: 'video-call/:appointmentId?', lazy: placeholder('videoCall') },

@@ -14,6 +14,7 @@ import screens from '../locales/en/screens.json';
 import security from '../locales/en/security.json';
 import session from '../locales/en/session.json';
 import storedText from '../locales/en/stored-text.json';
+import waitlist from '../locales/en/waitlist.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -33,6 +34,7 @@ export const englishResources = {
   account,
   security,
   'stored-text': storedText,
+  waitlist,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

@@ -13,6 +13,8 @@ import i18n from 'i18next';
 const CATALOGUES = [
   // MESSAGES of @telehealth/shared (lib/i18n.ts puts them in the `shared` namespace).
   { namespace: 'shared', section: 'messages' },
+  // The scheduling schemas' messages (APPOINTMENT_MESSAGES), said by the forms before the server is asked.
+  { namespace: 'shared', section: 'appointmentMessages' },
   // Everything else the schemas and the public operations say (locales/en/errors.json).
   { namespace: 'errors', section: 'messages' },
 ] as const;

@@ -18,6 +18,8 @@ const KNOWN_KINDS = [
   'appointment-invitation',
   'appointment-cancelled',
   'appointment-reminder',
+  'waitlist-offer',
+  'waitlist-gone',
 ] as const;
 const KNOWN_STATUSES = ['kept', 'queued', 'sending', 'sent', 'failed'] as const;
 

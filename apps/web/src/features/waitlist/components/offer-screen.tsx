@@ -1,0 +1,112 @@
+import '../../../components/mantine-styles-public.ts';
+import { Alert, Button, Container, Group, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+
+import { PublicPage } from '../../../components/public-site/public-page.tsx';
+import { usePageTitle } from '../../../hooks/use-page-title.ts';
+import { describeError } from '../../../lib/errors.ts';
+import { isNotFoundError } from '../../../lib/form-errors.ts';
+import { isGraphQLRequestError } from '../../../lib/graphql.ts';
+import { useClaimWaitlistOffer, waitlistOfferQueryOptions, type WaitlistOffer } from '../api/waitlist-api.ts';
+import { formatDay } from './format-day.ts';
+
+/** The token of `/waitlist/offer#TOKEN`: in the fragment, so that it never reaches a server. */
+function tokenFromHash(hash: string): string | null {
+  const token = decodeURIComponent(hash.replace(/^#/, '')).trim();
+  return /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : null;
+}
+
+/** `/waitlist/offer#TOKEN`: a waitlisted patient sees the time that opened up and books it, first come first served. */
+export function WaitlistOfferScreen() {
+  const { t } = useTranslation('waitlist');
+  usePageTitle(t('offer.title'));
+  const { hash } = useLocation();
+  const token = tokenFromHash(hash);
+  const offer = useQuery({ ...waitlistOfferQueryOptions(token ?? ''), enabled: token !== null });
+  const claim = useClaimWaitlistOffer();
+
+  let body;
+  if (token === null || (offer.isError && isNotFoundError(offer.error))) {
+    body = <Notice color="red">{t('offer.invalid')}</Notice>;
+  } else if (offer.isPending) {
+    body = (
+      <Group gap="xs" role="status">
+        <Loader size="sm" aria-hidden />
+        <Text>{t('offer.loading')}</Text>
+      </Group>
+    );
+  } else if (offer.isError) {
+    body = <Notice color="red">{describeError(offer.error)}</Notice>;
+  } else if (claim.isSuccess) {
+    body = (
+      <>
+        <OfferDetails offer={offer.data} />
+        <Notice color="green">{t('offer.claimed')}</Notice>
+      </>
+    );
+  } else {
+    const lost = claim.isError && isGraphQLRequestError(claim.error) && claim.error.code === 'BAD_USER_INPUT';
+    const status = lost ? 'gone' : offer.data.status;
+    body = (
+      <>
+        <OfferDetails offer={offer.data} />
+        {status === 'open' ? (
+          <>
+            <Text>{t('offer.firstComes')}</Text>
+            {claim.isError ? <Notice color="red">{describeError(claim.error)}</Notice> : null}
+            <Button
+              loading={claim.isPending}
+              onClick={() => {
+                claim.mutate(token);
+              }}
+              style={{ alignSelf: 'flex-start' }}
+            >
+              {t('offer.book')}
+            </Button>
+          </>
+        ) : (
+          <Notice color="gray">{status === 'claimed' ? t('offer.alreadyBooked') : t('offer.gone')}</Notice>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <PublicPage>
+      <Container size={560} py="xl" px="md" w="100%">
+        <Paper withBorder p={{ base: 'md', sm: 'xl' }} radius="md">
+          <Stack gap="md">
+            <Title order={1} size="h2">
+              {t('offer.title')}
+            </Title>
+            {body}
+          </Stack>
+        </Paper>
+      </Container>
+    </PublicPage>
+  );
+}
+
+function OfferDetails({ offer }: { offer: WaitlistOffer }) {
+  const { t, i18n } = useTranslation('waitlist');
+  return (
+    <List spacing={4} listStyleType="none" withPadding={false}>
+      <List.Item>{t('offer.with', { name: offer.providerName })}</List.Item>
+      <List.Item>
+        {t('offer.when', { day: formatDay(offer.date, i18n.language), time: offer.time, zone: offer.timeZone })}
+      </List.Item>
+      <List.Item>{t('offer.length', { count: offer.duration })}</List.Item>
+      <List.Item>{offer.appointmentType === 'video' ? t('offer.video') : t('offer.inPerson')}</List.Item>
+    </List>
+  );
+}
+
+function Notice({ color, children }: { color: string; children: string }) {
+  return (
+    <Alert color={color} variant="light" role={color === 'red' ? 'alert' : 'status'}>
+      {children}
+    </Alert>
+  );
+}

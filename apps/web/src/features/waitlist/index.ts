@@ -1,0 +1,2 @@
+export { WaitlistOfferScreen } from './components/offer-screen.tsx';
+export { WaitlistScreen } from './components/waitlist-screen.tsx';
