@@ -54,8 +54,9 @@ export const routes: RouteObject[] = [
               { path: 'patients', lazy: () => import('./routes/patients.tsx') },
               { path: 'patients/new', lazy: () => import('./routes/patient-new.tsx') },
               { path: 'patients/:id/edit', lazy: () => import('./routes/patient-edit.tsx') },
-              { path: 'calendar', lazy: placeholder('calendar') },
-              { path: 'appointments/new', lazy: placeholder('appointmentNew') },
+              { path: 'calendar', lazy: () => import('./routes/calendar.tsx') },
+              { path: 'appointments/new', lazy: () => import('./routes/appointment-new.tsx') },
+              { path: 'availability', lazy: () => import('./routes/availability.tsx') },
               { path: 'waitlist', lazy: () => import('./routes/waitlist.tsx') },
               // A path containing /start/ is the provider's start mode.
               { path: 'video-call/start/:appointmentId', lazy: placeholder('videoCallStart') },

@@ -1,6 +1,7 @@
 import { DASHBOARD_HEADINGS, PATIENT_LABELS } from '@telehealth/shared';
 
 import accessRequest from '../locales/en/access-request.json';
+import appointments from '../locales/en/appointments.json';
 import accessReview from '../locales/en/access-review.json';
 import account from '../locales/en/account.json';
 import auth from '../locales/en/auth.json';
@@ -35,6 +36,7 @@ export const englishResources = {
   security,
   'stored-text': storedText,
   waitlist,
+  appointments,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

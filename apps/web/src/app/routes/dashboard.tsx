@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
+import { MyAppointments, TodaysAppointments } from '../../features/appointments/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../lib/auth.ts';
@@ -12,7 +13,9 @@ function DashboardRoute() {
   usePageTitle(user ? t(`shared:dashboardHeadings.${user.role}`) : t('screens:dashboard'));
   // The protected route renders this only with a user.
   if (!user) return null;
-  return <Dashboard user={user} demoMode={config?.demoMode ?? false} version={config?.version} />;
+  const schedule =
+    user.role === 'provider' ? <TodaysAppointments /> : user.role === 'patient' ? <MyAppointments /> : null;
+  return <Dashboard user={user} demoMode={config?.demoMode ?? false} version={config?.version} schedule={schedule} />;
 }
 
 export { DashboardRoute as Component };

@@ -1,6 +1,6 @@
 import { Badge, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import type { CurrentUser, Role } from '@telehealth/shared';
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { DebugPanel } from './debug-panel.tsx';
@@ -15,10 +15,12 @@ export interface DashboardProps {
   user: CurrentUser;
   demoMode: boolean;
   version: string | undefined;
+  /** The role's schedule (today's appointments, My Appointments), composed by the route from its feature. */
+  schedule?: ReactNode;
 }
 
 /** /dashboard: a heading for the role, a live clock, and what this role can do. */
-export function Dashboard({ user, demoMode, version }: DashboardProps) {
+export function Dashboard({ user, demoMode, version, schedule }: DashboardProps) {
   const { t } = useTranslation(['dashboard', 'shared']);
   const roleLabel = t(`shared:roles.${user.role}`);
   const RolePanel = ROLE_PANELS[user.role];
@@ -41,6 +43,8 @@ export function Dashboard({ user, demoMode, version }: DashboardProps) {
       </Group>
 
       <RolePanel />
+
+      {schedule}
 
       {demoMode ? (
         <Grid gap="md">

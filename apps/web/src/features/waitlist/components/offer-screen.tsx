@@ -10,7 +10,7 @@ import { describeError } from '../../../lib/errors.ts';
 import { isNotFoundError } from '../../../lib/form-errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useClaimWaitlistOffer, waitlistOfferQueryOptions, type WaitlistOffer } from '../api/waitlist-api.ts';
-import { formatDay } from './format-day.ts';
+import { formatDay } from '../../../lib/practice-dates.ts';
 
 /** The token of `/waitlist/offer#TOKEN`: in the fragment, so that it never reaches a server. */
 function tokenFromHash(hash: string): string | null {

@@ -42,7 +42,7 @@ import {
   waitlistQueryOptions,
   type WaitlistEntry,
 } from '../api/waitlist-api.ts';
-import { formatDay } from './format-day.ts';
+import { formatDay } from '../../../lib/practice-dates.ts';
 
 /**
  * `/waitlist`: a provider's waitlist (administrators choose the provider). Staff add a patient with the days,

@@ -1,0 +1,76 @@
+import { Avatar, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { formatShortDay } from '../../../lib/practice-dates.ts';
+import type { Appointment } from '../api/appointments-api.ts';
+import { initialsOf } from '../utils/appointment-display.ts';
+import { AppointmentStatusBadge } from './status-badge.tsx';
+
+/**
+ * The specification's appointment card: initials, name, reason, time, type, status, duration and date; Share
+ * Link and Start Video Call on video visits; View Details on every card.
+ */
+export function AppointmentCard({
+  appointment,
+  onShare,
+  onDetails,
+}: {
+  appointment: Appointment;
+  onShare: (appointment: Appointment) => void;
+  onDetails: (appointment: Appointment) => void;
+}) {
+  const { t, i18n } = useTranslation('appointments');
+  const video = appointment.appointmentType === 'video';
+  const open =
+    appointment.status !== 'cancelled' && appointment.status !== 'completed' && appointment.status !== 'no-show';
+  return (
+    <Paper component="li" withBorder p="md" data-testid="appointment-card">
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Avatar
+              radius="xl"
+              aria-hidden
+              styles={{ placeholder: { background: 'var(--mantine-color-teal-0)', color: '#065f46' } }}
+            >
+              {initialsOf(appointment.patient)}
+            </Avatar>
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                {appointment.patient}
+              </Text>
+              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {appointment.reason}
+              </Text>
+            </Stack>
+          </Group>
+          <AppointmentStatusBadge status={appointment.status} />
+        </Group>
+        <Group gap="md" wrap="wrap">
+          <Text size="sm" fw={600}>
+            {appointment.time}
+          </Text>
+          <Text size="sm">{video ? t('card.video') : t('card.inPerson')}</Text>
+          <Text size="sm">{t('card.minutes', { count: appointment.duration })}</Text>
+          <Text size="sm">{formatShortDay(appointment.date, i18n.language)}</Text>
+        </Group>
+        <Group gap="xs" wrap="wrap">
+          {video && open ? (
+            <>
+              <Button size="xs" variant="light" onClick={() => onShare(appointment)}>
+                {t('card.shareLink')}
+              </Button>
+              <Button size="xs" component={Link} to={`/video-call/start/${appointment.id}`}>
+                {t('card.startVideo')}
+              </Button>
+            </>
+          ) : null}
+          <Button size="xs" variant="default" onClick={() => onDetails(appointment)}>
+            {t('card.viewDetails')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,305 @@
+import '@fullcalendar/react/skeleton.css';
+import '@fullcalendar/react/themes/classic/theme.css';
+import '@fullcalendar/react/themes/classic/palette.css';
+import FullCalendar, { type DatesSetInfo, type EventChangeInfo, type EventInput } from '@fullcalendar/react';
+import dayGridPlugin from '@fullcalendar/react/daygrid';
+import interactionPlugin from '@fullcalendar/react/interaction';
+import esLocale from '@fullcalendar/react/locales/es';
+import classicTheme from '@fullcalendar/react/themes/classic';
+import timeGridPlugin from '@fullcalendar/react/timegrid';
+import { Alert, Button, Group, Loader, Modal, Select, Stack, Text, Title } from '@mantine/core';
+import {
+  addDays,
+  canReschedule,
+  can,
+  ERROR_CODES,
+  todayIn,
+  zonedDateTime,
+  type AppointmentFilter,
+  type AppointmentStatus,
+} from '@telehealth/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+import { usePageTitle } from '../../../hooks/use-page-title.ts';
+import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
+import { describeError } from '../../../lib/errors.ts';
+import { isGraphQLRequestError } from '../../../lib/graphql.ts';
+import { browserTimeZone, formatDay } from '../../../lib/practice-dates.ts';
+import {
+  appointmentsQueryOptions,
+  providerChoicesQueryOptions,
+  useUpdateAppointment,
+  type Appointment,
+} from '../api/appointments-api.ts';
+import { STATUS_STYLES } from '../utils/appointment-display.ts';
+import { AppointmentCard } from './appointment-card.tsx';
+import { AppointmentDetailsModal } from './appointment-details-modal.tsx';
+import classes from './calendar-screen.module.css';
+import { ShareLinkDialog } from './share-link-dialog.tsx';
+
+const VIEWS = { month: 'dayGridMonth', week: 'timeGridWeek', day: 'timeGridDay' } as const;
+
+interface PendingMove {
+  change: EventChangeInfo;
+  message: string;
+}
+
+/**
+ * `/calendar`: month, week and day views of the appointments (FullCalendar, in the practice's time zone), the
+ * list under it ('Upcoming Appointments' or 'Appointments for {date}'), the specification's cards, View Details,
+ * Share Link, and moving a visit by dragging or resizing it (the server checks it as any reschedule).
+ */
+export function CalendarScreen() {
+  const { t, i18n } = useTranslation('appointments');
+  usePageTitle(t('calendar.title'));
+  const { data: user } = useCurrentUser();
+  const { data: config } = useAppConfig();
+  const zone = config?.practiceTimeZone ?? 'America/New_York';
+  const today = todayIn(zone);
+  const isAdmin = user?.role === 'admin';
+  const staff = can(user?.role, 'appointment:update');
+  const providers = useQuery({ ...providerChoicesQueryOptions(), enabled: isAdmin });
+  const [providerId, setProviderId] = useState<string | null>(null);
+  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
+  const [view, setView] = useState<string>(VIEWS.month);
+  const [selectedDate, setSelectedDate] = useState<string | null>(null);
+  const [shareId, setShareId] = useState<string | null>(null);
+  const [detailsId, setDetailsId] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ color: string; text: string } | null>(null);
+  const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
+  const update = useUpdateAppointment();
+
+  const filter: AppointmentFilter = { ...(range ?? { from: today, to: today }), ...(providerId ? { providerId } : {}) };
+  const appointments = useQuery({
+    ...appointmentsQueryOptions(filter),
+    enabled: range !== null,
+    placeholderData: keepPreviousData,
+  });
+  const items = useMemo(() => appointments.data ?? [], [appointments.data]);
+
+  const events: EventInput[] = useMemo(
+    () =>
+      items
+        .filter((a) => a.status !== 'cancelled')
+        .map((a) => ({
+          id: a.id,
+          title: a.patient,
+          start: a.startsAt,
+          end: a.endsAt,
+          // The status's dark text colour as the event's ground: white on it keeps more than 7:1.
+          color: STATUS_STYLES[a.status as AppointmentStatus]?.text ?? STATUS_STYLES.scheduled.text,
+          textColor: '#ffffff',
+          editable: staff && canReschedule(a.status as AppointmentStatus),
+        })),
+    [items, staff],
+  );
+
+  const dayView = view === VIEWS.day;
+  const listDate = dayView ? (range?.from ?? today) : selectedDate;
+  const listed = items
+    .filter((a) => a.status !== 'cancelled')
+    .filter((a) => (listDate ? a.date === listDate : a.date >= today));
+
+  const move = (change: EventChangeInfo, allowOutsideHours: boolean) => {
+    const start = change.event.start;
+    const end = change.event.end;
+    if (!start || !end) {
+      change.revert();
+      return;
+    }
+    const at = zonedDateTime(start, zone);
+    const duration = Math.round((end.getTime() - start.getTime()) / 60_000);
+    update.mutate(
+      { id: change.event.id, date: at.date, time: at.time, duration, allowOutsideHours },
+      {
+        onSuccess: () => {
+          setPendingMove(null);
+          setNotice({
+            color: 'green',
+            text: t('calendar.moved', { date: formatDay(at.date, i18n.language), time: at.time }),
+          });
+        },
+        onError: (error) => {
+          if (!allowOutsideHours && isGraphQLRequestError(error) && error.code === ERROR_CODES.outsideWorkingHours) {
+            setPendingMove({ change, message: describeError(error) });
+            return;
+          }
+          change.revert();
+          setPendingMove(null);
+          setNotice({ color: 'red', text: describeError(error) });
+        },
+      },
+    );
+  };
+
+  const viewerZone = browserTimeZone();
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Title order={1}>{t('calendar.title')}</Title>
+        <Group gap="xs" wrap="wrap">
+          {staff ? (
+            <>
+              <Button component={Link} to="/appointments/new">
+                {t('calendar.schedule')}
+              </Button>
+              <Button component={Link} to="/availability" variant="default">
+                {t('calendar.availability')}
+              </Button>
+              <Button component={Link} to="/waitlist" variant="default">
+                {t('calendar.waitlist')}
+              </Button>
+            </>
+          ) : null}
+        </Group>
+      </Group>
+      {viewerZone && viewerZone !== zone ? (
+        <Text size="sm" c="dimmed">
+          {t('calendar.zoneNotice', { zone })}
+        </Text>
+      ) : null}
+      {isAdmin ? (
+        <Select
+          label={t('calendar.provider')}
+          placeholder={t('calendar.allProviders')}
+          data={(providers.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
+          value={providerId}
+          onChange={setProviderId}
+          clearable
+          searchable
+          maw={360}
+        />
+      ) : null}
+      {notice ? (
+        <Alert
+          color={notice.color}
+          variant="light"
+          role={notice.color === 'red' ? 'alert' : 'status'}
+          withCloseButton
+          onClose={() => setNotice(null)}
+        >
+          {notice.text}
+        </Alert>
+      ) : null}
+      {appointments.isError ? (
+        <Alert color="red" variant="light" role="alert">
+          {t('calendar.loadFailed')}: {describeError(appointments.error)}
+        </Alert>
+      ) : null}
+      <div data-testid="calendar" aria-busy={appointments.isFetching} className={classes.calendar}>
+        <FullCalendar
+          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, classicTheme]}
+          initialView={VIEWS.month}
+          timeZone={zone}
+          locale={i18n.language === 'es' ? esLocale : 'en'}
+          headerToolbar={{ start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' }}
+          todayText={t('calendar.views.today')}
+          todayHint={t('calendar.views.today')}
+          monthText={t('calendar.views.month')}
+          weekTextLong={t('calendar.views.week')}
+          weekTextShort={t('calendar.views.week')}
+          dayText={t('calendar.views.day')}
+          prevHint={t('calendar.views.previous')}
+          nextHint={t('calendar.views.next')}
+          height="auto"
+          dayMaxEvents={2}
+          slotMinTime="07:00:00"
+          slotMaxTime="19:00:00"
+          slotDuration="00:30:00"
+          snapDuration="00:30:00"
+          allDaySlot={false}
+          nowIndicator
+          events={events}
+          eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+          slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+          datesSet={(info: DatesSetInfo) => {
+            const from = zonedDateTime(info.start, zone).date;
+            const to = addDays(zonedDateTime(info.end, zone).date, -1);
+            setView(info.view.type);
+            setRange((current) => (current?.from === from && current.to === to ? current : { from, to }));
+            setSelectedDate(null);
+          }}
+          dateClick={(info) => {
+            setSelectedDate(info.dateStr.slice(0, 10));
+          }}
+          eventClick={(info) => {
+            info.jsEvent.preventDefault();
+            setDetailsId(info.event.id);
+          }}
+          eventDrop={(change) => move(change, false)}
+          eventResize={(change) => move(change, false)}
+        />
+      </div>
+      <Stack gap="sm" component="section" aria-labelledby="appointment-list-title">
+        <Group gap="xs" align="baseline">
+          <Title order={2} size="h3" id="appointment-list-title">
+            {listDate ? t('calendar.forDate', { date: formatDay(listDate, i18n.language) }) : t('calendar.upcoming')}
+          </Title>
+          <Text c="dimmed">{t('calendar.count', { count: listed.length })}</Text>
+        </Group>
+        {appointments.isPending && range !== null ? (
+          <Group gap="xs" role="status">
+            <Loader size="sm" aria-hidden />
+            <Text>{t('calendar.loading')}</Text>
+          </Group>
+        ) : listed.length === 0 ? (
+          <Stack gap="xs" align="flex-start">
+            <Text>{t('calendar.empty')}</Text>
+            {staff ? (
+              <Button component={Link} to="/appointments/new" variant="light">
+                {t('calendar.schedule')}
+              </Button>
+            ) : null}
+          </Stack>
+        ) : (
+          <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {listed.map((appointment: Appointment) => (
+              <AppointmentCard
+                key={appointment.id}
+                appointment={appointment}
+                onShare={(a) => setShareId(a.id)}
+                onDetails={(a) => setDetailsId(a.id)}
+              />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+      <ShareLinkDialog appointmentId={shareId} onClose={() => setShareId(null)} />
+      <AppointmentDetailsModal appointmentId={detailsId} canChange={staff} onClose={() => setDetailsId(null)} />
+      <Modal
+        opened={pendingMove !== null}
+        onClose={() => {
+          pendingMove?.change.revert();
+          setPendingMove(null);
+        }}
+        title={t('calendar.confirmMoveTitle')}
+        centered
+      >
+        <Stack gap="sm">
+          <Text>{pendingMove?.message}</Text>
+          <Group gap="xs">
+            <Button
+              color="yellow"
+              loading={update.isPending}
+              onClick={() => pendingMove && move(pendingMove.change, true)}
+            >
+              {t('calendar.bookAnyway')}
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => {
+                pendingMove?.change.revert();
+                setPendingMove(null);
+              }}
+            >
+              {t('calendar.keepTime')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+import type { AppointmentStatus } from '@telehealth/shared';
+
+/** "Marta Solis" → "MS". */
+export function initialsOf(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part.charAt(0).toUpperCase())
+    .join('');
+}
+
+/**
+ * Each status's colours: a light ground and a dark text that keeps at least 7:1 on it (Mantine's 9th shades
+ * fall below 4.5:1 on their own light badge grounds). The dark colour is also the event's ground on the calendar.
+ */
+export const STATUS_STYLES: Record<AppointmentStatus, { background: string; text: string }> = {
+  scheduled: { background: 'var(--mantine-color-blue-0)', text: '#1e3a8a' },
+  pending: { background: 'var(--mantine-color-yellow-0)', text: '#713f12' },
+  confirmed: { background: 'var(--mantine-color-green-0)', text: '#14532d' },
+  'checked-in': { background: 'var(--mantine-color-teal-0)', text: '#065f46' },
+  'in-progress': { background: 'var(--mantine-color-violet-0)', text: '#4c1d95' },
+  completed: { background: 'var(--mantine-color-gray-1)', text: '#374151' },
+  cancelled: { background: 'var(--mantine-color-red-0)', text: '#7f1d1d' },
+  'no-show': { background: 'var(--mantine-color-orange-0)', text: '#7c2d12' },
+};
+
+/** The share dialog's link: the product's own video page of the appointment (no health information in it). */
+export function videoCallLink(origin: string, appointmentId: string): string {
+  return `${origin}/video-call/${appointmentId}`;
+}
