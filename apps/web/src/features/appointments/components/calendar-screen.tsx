@@ -214,7 +214,7 @@ export function CalendarScreen() {
           nowIndicator
           events={events}
           eventTimeFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
-          slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
+          slotHeaderFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
           datesSet={(info: DatesSetInfo) => {
             const from = zonedDateTime(info.start, zone).date;
             const to = addDays(zonedDateTime(info.end, zone).date, -1);
