@@ -55,7 +55,14 @@ export function AppointmentDetailsModal({
   const { t } = useTranslation('appointments');
   const appointment = useQuery({ ...appointmentQueryOptions(appointmentId ?? ''), enabled: appointmentId !== null });
   return (
-    <Modal opened={appointmentId !== null} onClose={onClose} title={t('details.title')} size="lg" centered>
+    <Modal
+      opened={appointmentId !== null}
+      onClose={onClose}
+      title={t('details.title')}
+      size="lg"
+      centered
+      closeButtonProps={{ 'aria-label': t('details.close') }}
+    >
       {appointment.isPending ? (
         <Group gap="xs" role="status">
           <Loader size="sm" aria-hidden />

@@ -92,7 +92,8 @@ export function CalendarScreen() {
           // The status's dark text colour as the event's ground: white on it keeps more than 7:1.
           color: STATUS_STYLES[a.status as AppointmentStatus]?.text ?? STATUS_STYLES.scheduled.text,
           textColor: '#ffffff',
-          editable: staff && canReschedule(a.status as AppointmentStatus),
+          startEditable: staff && canReschedule(a.status as AppointmentStatus),
+          durationEditable: staff && canReschedule(a.status as AppointmentStatus),
         })),
     [items, staff],
   );
@@ -179,6 +180,7 @@ export function CalendarScreen() {
           variant="light"
           role={notice.color === 'red' ? 'alert' : 'status'}
           withCloseButton
+          closeButtonLabel={t('calendar.closeNotice')}
           onClose={() => setNotice(null)}
         >
           {notice.text}
@@ -206,6 +208,9 @@ export function CalendarScreen() {
           nextHint={t('calendar.views.next')}
           height="auto"
           dayMaxEvents={2}
+          // A day's number in the month opens that day. Not in week view: there a header's visible text
+          // ("Sun 22") is not part of its link name ("November 22, 2026"), which screen-reader users meet.
+          navLinks={view === VIEWS.month}
           slotMinTime="07:00:00"
           slotMaxTime="19:00:00"
           slotDuration="00:30:00"
@@ -277,6 +282,7 @@ export function CalendarScreen() {
         }}
         title={t('calendar.confirmMoveTitle')}
         centered
+        closeButtonProps={{ 'aria-label': t('details.close') }}
       >
         <Stack gap="sm">
           <Text>{pendingMove?.message}</Text>

@@ -35,7 +35,13 @@ export function ShareLinkDialog({ appointmentId, onClose }: { appointmentId: str
   };
   const message = t('share.message', { url: link });
   return (
-    <Modal opened={appointmentId !== null} onClose={onClose} title={t('share.title')} centered>
+    <Modal
+      opened={appointmentId !== null}
+      onClose={onClose}
+      title={t('share.title')}
+      centered
+      closeButtonProps={{ 'aria-label': t('details.close') }}
+    >
       <Stack gap="sm">
         <Text size="sm">{t('share.intro')}</Text>
         <TextInput
