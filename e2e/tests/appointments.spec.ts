@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
@@ -42,17 +43,17 @@ async function freeMorning(page: Page, providerId: string): Promise<{ date: stri
   throw new Error('no free morning in the next 30 days');
 }
 
-async function newPatient(page: Page, firstName: string, lastName: string): Promise<string> {
+async function newPatient(
+  page: Page,
+  firstName: string,
+  lastName: string,
+  email = `${firstName}.${lastName}.${Date.now()}@example.net`.toLowerCase(),
+): Promise<string> {
   const created = await data<{ createPatient: { id: string } }>(
     page.request,
     'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
     {
-      input: {
-        firstName,
-        lastName,
-        email: `${firstName}.${lastName}.${Date.now()}@example.net`.toLowerCase(),
-        dateOfBirth: '1990-02-03',
-      },
+      input: { firstName, lastName, email, dateOfBirth: '1990-02-03' },
     },
   );
   return created.createPatient.id;
@@ -125,12 +126,14 @@ test('a provider schedules a video visit through the form and sees it in month, 
 test('dragging a visit moves it, a busy time is refused with the reason, and a visit is cancelled with a reason', async ({
   page,
   context,
+  browser,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
   await signInByApi(page, 'provider2@demo.test', ORIGIN);
   const me = await data<{ me: { userId: string } }>(page.request, '{ me { userId } }');
   const { date, time } = await freeMorning(page, me.me.userId);
-  const dana = await newPatient(page, 'Dana', 'Dragger');
+  const danaEmail = `dana.dragger.${Date.now()}@example.net`;
+  const dana = await newPatient(page, 'Dana', 'Dragger', danaEmail);
   const other = await newPatient(page, 'Omar', 'Busy');
   const booked = await data<{ createAppointment: { id: string } }>(
     page.request,
@@ -190,6 +193,36 @@ test('dragging a visit moves it, a busy time is refused with the reason, and a v
   await expect(details.getByText('Cancelled', { exact: true })).toBeVisible();
   await expect(details.getByText(/Cancelled \(the provider\): Patient is travelling/)).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+
+  // Dana's invitations in the outbox: booked, moved, cancelled; each with its iCalendar file.
+  const admin = await browser.newPage();
+  await signInByApi(admin, 'admin@demo.test', ORIGIN);
+  await expect
+    .poll(
+      async () => {
+        await admin.goto('/admin/outbox');
+        const mails = admin.getByTestId('outbox-mail').filter({ hasText: `To: ${danaEmail}` });
+        return mails.allInnerTexts();
+      },
+      { timeout: 15_000 },
+    )
+    .toEqual([
+      expect.stringContaining('Attachment: invite.ics (CANCEL)'),
+      expect.stringContaining('Attachment: invite.ics (REQUEST)'),
+      expect.stringContaining('Attachment: invite.ics (REQUEST)'),
+    ]);
+  const download = admin.waitForEvent('download');
+  await admin
+    .getByTestId('outbox-mail')
+    .filter({ hasText: `To: ${danaEmail}` })
+    .first()
+    .getByTestId('outbox-ics')
+    .click();
+  const ics = fs.readFileSync(await (await download).path(), 'utf8');
+  expect(ics).toContain('METHOD:CANCEL');
+  expect(ics).toContain(`UID:${booked.createAppointment.id}@`);
+  expect(ics).toContain('BEGIN:VTIMEZONE');
+  await admin.close();
 });
 
 test('the calendar in Spanish at phone size', async ({ page }) => {
