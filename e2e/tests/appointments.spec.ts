@@ -201,6 +201,8 @@ test('dragging a visit moves it, a busy time is refused with the reason, and a v
     .poll(
       async () => {
         await admin.goto('/admin/outbox');
+        // The list renders after its query: look once the first mail is there, not at the page still loading.
+        await admin.getByTestId('outbox-mail').first().waitFor();
         const mails = admin.getByTestId('outbox-mail').filter({ hasText: `To: ${danaEmail}` });
         return mails.allInnerTexts();
       },

@@ -79,6 +79,8 @@ test('a cancelled visit is offered to the waitlist, and the patient books it fro
   await expect
     .poll(async () => {
       await admin.goto('/admin/outbox');
+      // The list renders after its query: look once the first mail is there, not at the page still loading.
+      await admin.getByTestId('outbox-mail').first().waitFor();
       return admin
         .getByTestId('outbox-mail')
         .filter({ hasText: `To: ${waiting.email}` })

@@ -17,8 +17,6 @@ export const appointmentQueryKeys = {
   one: (id: string) => ['appointments', 'one', id] as const,
   slots: (providerId: string, date: string, duration: number) =>
     ['appointments', 'slots', providerId, date, duration] as const,
-  patients: (search: string) => ['appointments', 'patients', search] as const,
-  providers: ['appointments', 'providers'] as const,
   availability: (providerId: string) => ['appointments', 'availability', providerId] as const,
   feed: (providerId: string) => ['appointments', 'feed', providerId] as const,
 };
@@ -186,41 +184,6 @@ export function useSetAppointmentStatus() {
       return data.setAppointmentStatus;
     },
     onSuccess: invalidate,
-  });
-}
-
-const ChoiceSchema = z.object({ id: z.string(), firstName: z.string(), lastName: z.string() });
-export type Choice = z.infer<typeof ChoiceSchema>;
-
-/** The caller's active patients whose name or e-mail holds `search` (the first 20). */
-export function patientChoicesQueryOptions(search: string) {
-  return queryOptions({
-    queryKey: appointmentQueryKeys.patients(search),
-    queryFn: async ({ signal }) => {
-      const data = await graphqlRequest(
-        'query PatientChoices($filter: PatientFilterInput) { listPatients(limit: 20, filter: $filter) { items { id firstName lastName } } }',
-        z.object({ listPatients: z.object({ items: z.array(ChoiceSchema) }) }),
-        { filter: { isActive: true, ...(search ? { search } : {}) } },
-        { signal },
-      );
-      return data.listPatients.items;
-    },
-  });
-}
-
-export function providerChoicesQueryOptions() {
-  return queryOptions({
-    queryKey: appointmentQueryKeys.providers,
-    queryFn: async ({ signal }) => {
-      const data = await graphqlRequest(
-        'query ProviderChoices($limit: Int) { listDoctors(limit: $limit) { items { id firstName lastName isActive } } }',
-        z.object({ listDoctors: z.object({ items: z.array(ChoiceSchema.extend({ isActive: z.boolean() })) }) }),
-        { limit: MAX_PAGE_SIZE },
-        { signal },
-      );
-      return data.listDoctors.items.filter((p) => p.isActive);
-    },
-    staleTime: 5 * 60_000,
   });
 }
 

@@ -1,22 +1,10 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Code,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Alert, Button, Code, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { SetWorkingHoursInputSchema, WEEKDAYS, type WorkingHoursInterval } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ProviderPicker } from '../../../components/person-pickers.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
@@ -25,7 +13,6 @@ import { translateMessage } from '../../../lib/translate-message.ts';
 import {
   availabilityQueryOptions,
   calendarFeedQueryOptions,
-  providerChoicesQueryOptions,
   useAddTimeOff,
   useCreateCalendarFeed,
   useRemoveTimeOff,
@@ -40,23 +27,13 @@ export function AvailabilityScreen() {
   usePageTitle(t('availability.title'));
   const { data: user } = useCurrentUser();
   const isAdmin = user?.role === 'admin';
-  const providers = useQuery({ ...providerChoicesQueryOptions(), enabled: isAdmin });
   const [chosen, setChosen] = useState<string | null>(null);
   const providerId = isAdmin ? chosen : (user?.userId ?? null);
   const availability = useQuery({ ...availabilityQueryOptions(providerId ?? ''), enabled: providerId !== null });
   return (
     <Stack gap="lg" maw={860}>
       <Title order={1}>{t('availability.title')}</Title>
-      {isAdmin ? (
-        <Select
-          label={t('availability.provider')}
-          data={(providers.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
-          value={chosen}
-          onChange={setChosen}
-          searchable
-          maw={360}
-        />
-      ) : null}
+      {isAdmin ? <ProviderPicker label={t('availability.provider')} value={chosen} onChange={setChosen} /> : null}
       {providerId === null ? null : availability.isPending ? (
         <Group gap="xs" role="status">
           <Loader size="sm" aria-hidden />

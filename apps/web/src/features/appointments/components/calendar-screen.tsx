@@ -7,7 +7,7 @@ import interactionPlugin from '@fullcalendar/react/interaction';
 import esLocale from '@fullcalendar/react/locales/es';
 import classicTheme from '@fullcalendar/react/themes/classic';
 import timeGridPlugin from '@fullcalendar/react/timegrid';
-import { Alert, Button, Group, Loader, Modal, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import {
   addDays,
   canReschedule,
@@ -23,17 +23,13 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { ProviderPicker } from '../../../components/person-pickers.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { browserTimeZone, formatDay } from '../../../lib/practice-dates.ts';
-import {
-  appointmentsQueryOptions,
-  providerChoicesQueryOptions,
-  useUpdateAppointment,
-  type Appointment,
-} from '../api/appointments-api.ts';
+import { appointmentsQueryOptions, useUpdateAppointment, type Appointment } from '../api/appointments-api.ts';
 import { STATUS_STYLES } from '../utils/appointment-display.ts';
 import { AppointmentCard } from './appointment-card.tsx';
 import { AppointmentDetailsModal } from './appointment-details-modal.tsx';
@@ -61,7 +57,6 @@ export function CalendarScreen() {
   const today = todayIn(zone);
   const isAdmin = user?.role === 'admin';
   const staff = can(user?.role, 'appointment:update');
-  const providers = useQuery({ ...providerChoicesQueryOptions(), enabled: isAdmin });
   const [providerId, setProviderId] = useState<string | null>(null);
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [view, setView] = useState<string>(VIEWS.month);
@@ -163,15 +158,12 @@ export function CalendarScreen() {
         </Text>
       ) : null}
       {isAdmin ? (
-        <Select
+        <ProviderPicker
           label={t('calendar.provider')}
           placeholder={t('calendar.allProviders')}
-          data={(providers.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
           value={providerId}
           onChange={setProviderId}
           clearable
-          searchable
-          maw={360}
         />
       ) : null}
       {notice ? (

@@ -12,7 +12,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   APPOINTMENT_DURATIONS,
   APPOINTMENT_MESSAGES,
@@ -25,22 +24,18 @@ import {
   todayIn,
   type CreateAppointmentInput,
 } from '@telehealth/shared';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 
+import { PatientPicker, ProviderPicker } from '../../../components/person-pickers.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
-import {
-  patientChoicesQueryOptions,
-  providerChoicesQueryOptions,
-  useCreateAppointment,
-} from '../api/appointments-api.ts';
+import { useCreateAppointment } from '../api/appointments-api.ts';
 import { TimeSelect } from './time-select.tsx';
 
 /** The specification's pause on 'Appointment Scheduled!' before going back to the calendar. */
@@ -109,10 +104,6 @@ export function NewAppointmentScreen() {
   const { data: config } = useAppConfig();
   const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
   const isAdmin = user?.role === 'admin';
-  const providers = useQuery({ ...providerChoicesQueryOptions(), enabled: isAdmin });
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
-  const patients = useQuery(patientChoicesQueryOptions(debounced));
   const create = useCreateAppointment();
   const [values, setValues] = useState<FormValues>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -184,26 +175,19 @@ export function NewAppointmentScreen() {
         }}
       >
         <Stack gap="sm">
-          <Select
+          <PatientPicker
             label={t('form.patient')}
             placeholder={t('form.patientPlaceholder')}
-            data={(patients.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
-            value={values.patientId || null}
+            nothingFound={t('form.noPatients')}
+            value={values.patientId}
             onChange={set('patientId')}
-            searchable
-            searchValue={search}
-            onSearchChange={setSearch}
-            nothingFoundMessage={t('form.noPatients')}
             error={message('patientId')}
-            required
           />
           {isAdmin ? (
-            <Select
+            <ProviderPicker
               label={t('form.provider')}
-              data={(providers.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
               value={values.providerId || null}
               onChange={set('providerId')}
-              searchable
               error={message('providerId')}
               required
             />

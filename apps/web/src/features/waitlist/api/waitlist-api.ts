@@ -1,4 +1,4 @@
-import { MAX_PAGE_SIZE, type AddToWaitlistInput } from '@telehealth/shared';
+import type { AddToWaitlistInput } from '@telehealth/shared';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
@@ -11,8 +11,6 @@ export const waitlistQueryKeys = {
   all: ['waitlist'] as const,
   entries: (providerId: string | null) => ['waitlist', 'entries', providerId ?? 'all'] as const,
   offer: (token: string) => ['waitlist', 'offer', token] as const,
-  patients: (search: string) => ['waitlist', 'patients', search] as const,
-  providers: ['waitlist', 'providers'] as const,
 };
 
 const WaitlistOfferSchema = z.object({
@@ -125,41 +123,5 @@ export function useRemoveFromWaitlist() {
       );
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: waitlistQueryKeys.all }),
-  });
-}
-
-const ChoiceSchema = z.object({ id: z.string(), firstName: z.string(), lastName: z.string() });
-export type Choice = z.infer<typeof ChoiceSchema>;
-
-/** The caller's patients whose name or e-mail holds `search` (the first 20). */
-export function patientChoicesQueryOptions(search: string) {
-  return queryOptions({
-    queryKey: waitlistQueryKeys.patients(search),
-    queryFn: async ({ signal }) => {
-      const data = await graphqlRequest(
-        'query PatientChoices($filter: PatientFilterInput) { listPatients(limit: 20, filter: $filter) { items { id firstName lastName } } }',
-        z.object({ listPatients: z.object({ items: z.array(ChoiceSchema) }) }),
-        { filter: { isActive: true, ...(search ? { search } : {}) } },
-        { signal },
-      );
-      return data.listPatients.items;
-    },
-  });
-}
-
-/** Every provider (administrators choose whose waitlist). */
-export function providerChoicesQueryOptions() {
-  return queryOptions({
-    queryKey: waitlistQueryKeys.providers,
-    queryFn: async ({ signal }) => {
-      const data = await graphqlRequest(
-        'query ProviderChoices($limit: Int) { listDoctors(limit: $limit) { items { id firstName lastName isActive } } }',
-        z.object({ listDoctors: z.object({ items: z.array(ChoiceSchema.extend({ isActive: z.boolean() })) }) }),
-        { limit: MAX_PAGE_SIZE },
-        { signal },
-      );
-      return data.listDoctors.items.filter((p) => p.isActive);
-    },
-    staleTime: 5 * 60_000,
   });
 }

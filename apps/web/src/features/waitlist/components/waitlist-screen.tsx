@@ -13,7 +13,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   addToWaitlistInputSchema,
   APPOINTMENT_DURATIONS,
@@ -29,14 +28,13 @@ import { useState, type SubmitEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 
+import { PatientPicker, ProviderPicker } from '../../../components/person-pickers.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import {
-  patientChoicesQueryOptions,
-  providerChoicesQueryOptions,
   useAddToWaitlist,
   useRemoveFromWaitlist,
   waitlistQueryOptions,
@@ -53,7 +51,6 @@ export function WaitlistScreen() {
   usePageTitle(t('title'));
   const user = useCurrentUser();
   const isAdmin = user.data?.role === 'admin';
-  const providers = useQuery({ ...providerChoicesQueryOptions(), enabled: isAdmin });
   const [providerId, setProviderId] = useState<string | null>(null);
   const chosenProvider = isAdmin ? providerId : null;
 
@@ -64,15 +61,12 @@ export function WaitlistScreen() {
         <Text c="dimmed">{t('intro')}</Text>
       </Stack>
       {isAdmin ? (
-        <Select
+        <ProviderPicker
           label={t('provider')}
           placeholder={t('allProviders')}
-          data={(providers.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
           value={providerId}
           onChange={setProviderId}
           clearable
-          searchable
-          maw={360}
         />
       ) : null}
       {!isAdmin || chosenProvider ? <AddEntryForm providerId={chosenProvider} /> : null}
@@ -85,9 +79,6 @@ function AddEntryForm({ providerId }: { providerId: string | null }) {
   const { t } = useTranslation('waitlist');
   const { data: config } = useAppConfig();
   const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
-  const patients = useQuery(patientChoicesQueryOptions(debounced));
   const add = useAddToWaitlist();
   const [values, setValues] = useState({
     patientId: '',
@@ -138,18 +129,13 @@ function AddEntryForm({ providerId }: { providerId: string | null }) {
         <Title order={2} size="h3" id="waitlist-add-title">
           {t('add.title')}
         </Title>
-        <Select
+        <PatientPicker
           label={t('add.patient')}
           placeholder={t('add.patientPlaceholder')}
-          data={(patients.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
-          value={values.patientId || null}
+          nothingFound={t('add.noPatients')}
+          value={values.patientId}
           onChange={set('patientId')}
-          searchable
-          searchValue={search}
-          onSearchChange={setSearch}
-          nothingFoundMessage={t('add.noPatients')}
           error={message('patientId')}
-          required
         />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
