@@ -9,7 +9,16 @@ import { DeletedRecordRef } from './patients.schema.ts';
 
 type ChangeRow = Awaited<ReturnType<GraphQLContext['appointments']['history']>>[number];
 
-const practiceTime = (a: AppointmentView, ctx: GraphQLContext) => zonedDateTime(a.startsAt, ctx.appointments.timeZone);
+/** The practice date and time of an appointment, worked out once per row (date and time both ask). */
+const practiceTimes = new WeakMap<AppointmentView, ReturnType<typeof zonedDateTime>>();
+function practiceTime(a: AppointmentView, ctx: GraphQLContext) {
+  let at = practiceTimes.get(a);
+  if (!at) {
+    at = zonedDateTime(a.startsAt, ctx.appointments.timeZone);
+    practiceTimes.set(a, at);
+  }
+  return at;
+}
 
 const AppointmentChangeRef = builder.objectRef<ChangeRow>('AppointmentChange').implement({
   description: 'One step of an appointment’s history: who changed what, and when. Never its reason or notes.',
