@@ -417,6 +417,26 @@ describe('recurring visits', () => {
     expect(await countRows()).toBe(before);
   });
 
+  it('moves this and the following open occurrences by the same days and to the new time', async () => {
+    const patientId = await newPatient(provider);
+    const start = tuesday(22);
+    await booked(provider, { patientId, date: start, time: '09:00', recurrence: { frequency: 'weekly', count: 4 } });
+    const list = await provider.gql<{ listAppointments: { items: Appointment[] } }>(LIST, { filter: { patientId } });
+    const [first, second, third] = list.data!.listAppointments.items;
+    await provider.gql(CANCEL, { input: { id: third!.id, reason: 'Holiday' } });
+    const moved = await provider.gql(UPDATE, {
+      input: { id: second!.id, date: addDays(second!.date, 1), time: '10:30', scope: 'following' },
+    });
+    expect(moved.errors).toBeUndefined();
+    const after = await provider.gql<{ listAppointments: { items: Appointment[] } }>(LIST, { filter: { patientId } });
+    expect(after.data!.listAppointments.items.map((i) => [i.date, i.time, i.status])).toEqual([
+      [first!.date, '09:00', 'scheduled'],
+      [addDays(start, 8), '10:30', 'scheduled'],
+      [addDays(start, 14), '09:00', 'cancelled'],
+      [addDays(start, 22), '10:30', 'scheduled'],
+    ]);
+  });
+
   it('cancels this and the following occurrences', async () => {
     const patientId = await newPatient(provider);
     const first = await booked(provider, {

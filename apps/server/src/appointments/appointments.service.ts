@@ -296,10 +296,12 @@ export class AppointmentsService {
     const reach = await authorize(this.#db, caller, 'appointment:update');
     const { id, scope, allowOutsideHours, ...changes } = parseInput(updateAppointmentInputSchema(this.#today()), input);
     const current = await this.#visibleForChange(caller, id, reach);
-    const targets =
+    // "This and the following": the later occurrences still open (a cancelled or past one stays as it is).
+    const targets = (
       scope === 'following' && current.seriesId
         ? await findSeriesFrom(this.#db, current.seriesId, current.startsAt, this.#keyring)
-        : [current];
+        : [current]
+    ).filter((t) => t.id === current.id || canReschedule(t.status as AppointmentStatus));
     const moving =
       (changes.date !== undefined || changes.time !== undefined || changes.duration !== undefined) &&
       this.#isMove(current, changes);
