@@ -9,6 +9,7 @@ import { graphqlPlugin } from './graphql/plugin.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { registerErrorHandler } from './http/request-errors.ts';
 import { registerLiveRoutes } from './live/live.routes.ts';
+import { registerVideoRoutes } from './video/video.routes.ts';
 import { serializeError } from './log-redaction.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   await app.register(graphqlPlugin, deps);
   registerLiveRoutes(app);
   registerCalendarFeedRoute(app, deps.calendarFeeds);
+  registerVideoRoutes(app, { video: deps.video, db: deps.db });
 
   await registerWebApp(app, deps);
   return app;

@@ -9,6 +9,8 @@ import {
   PhoneSchema,
   ROLES,
   type Role,
+  VIDEO_JOIN_EARLY_MINUTES,
+  VIDEO_JOIN_LATE_MINUTES,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
@@ -172,9 +174,37 @@ const EnvSchema = z.object({
     })
     .optional(),
   BOOKING_MAIL_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  VIDEO_JOIN_EARLY_MINUTES: z.coerce.number().int().min(0).max(120).default(VIDEO_JOIN_EARLY_MINUTES),
+  VIDEO_JOIN_LATE_MINUTES: z.coerce.number().int().min(0).max(240).default(VIDEO_JOIN_LATE_MINUTES),
+  VIDEO_ROOM_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/, 'must be 1 to 40 lower-case letters, digits or hyphens')
+    .default('telehealth'),
+  STUN_URLS: iceUrlList('stun:').optional(),
+  TURN_URLS: iceUrlList('turn:').optional(),
+  TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
   EMERGENCY_BANNER_HEADING: z.string().max(200, 'must be at most 200 characters').optional(),
   EMERGENCY_BANNER_BODY: z.string().max(2000, 'must be at most 2000 characters').optional(),
 });
+
+/** A comma-separated list of STUN or TURN addresses (`stun:host:port`, `turn:host:port?transport=udp`, `turns:`). */
+function iceUrlList(scheme: 'stun:' | 'turn:') {
+  return z.string().transform((raw, ctx) => {
+    const urls = raw
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    const bad = urls.filter((u) => !u.startsWith(scheme) && !u.startsWith(`${scheme.slice(0, -1)}s:`));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be ${scheme} addresses separated by commas, such as ${scheme}turn.example.org:3478`,
+      });
+      return z.NEVER;
+    }
+    return urls;
+  });
+}
 
 /** The demo's address on a machine without a domain: in the demo accounts' made-up domain, like them. */
 const DEMO_CONTACT_EMAIL = 'contact@demo.test';
@@ -233,6 +263,16 @@ export interface Config {
   reminderHours: number[];
   /** How long a booking's mail waits, so that an immediate undo sends nothing (BOOKING_MAIL_GRACE_SECONDS). */
   bookingMailGraceSeconds: number;
+  /** Video visits (decision 026): who may join when, the room names, and the STUN/TURN servers handed out. */
+  video: {
+    joinEarlyMinutes: number;
+    joinLateMinutes: number;
+    roomPrefix: string;
+    stunUrls: string[];
+    /** With turnSecret: coturn's time-limited credentials (use-auth-secret) are issued per call. */
+    turnUrls: string[];
+    turnSecret: string | null;
+  };
 }
 
 export class ConfigError extends Error {
@@ -256,6 +296,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const problems: string[] = [];
+  if ((e.TURN_URLS?.length ?? 0) > 0 !== (e.TURN_SECRET !== undefined)) {
+    problems.push('TURN_URLS and TURN_SECRET: set both (the TURN servers and their static-auth-secret) or neither');
+  }
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
     problems.push('AUTH_SECRET: required when NODE_ENV=production (at least 32 random characters)');
   }
@@ -309,5 +352,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     practiceTimeZone: e.PRACTICE_TIME_ZONE,
     reminderHours: e.APPOINTMENT_REMINDER_HOURS ?? [24, 1],
     bookingMailGraceSeconds: e.BOOKING_MAIL_GRACE_SECONDS,
+    video: {
+      joinEarlyMinutes: e.VIDEO_JOIN_EARLY_MINUTES,
+      joinLateMinutes: e.VIDEO_JOIN_LATE_MINUTES,
+      roomPrefix: e.VIDEO_ROOM_PREFIX,
+      stunUrls: e.STUN_URLS ?? [],
+      turnUrls: e.TURN_URLS ?? [],
+      turnSecret: e.TURN_SECRET ?? null,
+    },
   };
 }

@@ -19,6 +19,7 @@ import { AppointmentNotifications } from './appointments/appointment-notificatio
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
 import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
+import { VideoService } from './video/video.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
@@ -44,6 +45,7 @@ export interface Runtime {
   appointments: AppointmentsService;
   waitlist: WaitlistService;
   calendarFeeds: CalendarFeedService;
+  video: VideoService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -81,6 +83,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     appointments,
     waitlist,
     calendarFeeds,
+    video,
   } = runtime;
   return {
     config,
@@ -98,6 +101,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     appointments,
     waitlist,
     calendarFeeds,
+    video,
   };
 }
 
@@ -158,6 +162,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const waitlist = new WaitlistService({ db: database.db, keyring, mail, config, appointments, log });
     appointments.addListener(waitlist);
     const calendarFeeds = new CalendarFeedService({ db: database.db, config });
+    const video = new VideoService({ db: database.db, keyring, config, secret, appointments, log });
+    appointments.addListener(video);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
     const passwordReset = new PasswordResetService({
@@ -215,6 +221,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       appointments,
       waitlist,
       calendarFeeds,
+      video,
       providers,
       mail,
       rateLimiter,

@@ -12,7 +12,7 @@ import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
 import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
 import { createAccountWithPassword } from '../src/users/accounts.ts';
 
-const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
+export const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
 /** The data key every test app uses unless a test sets DATA_ENCRYPTION_KEY itself (32 fixed bytes, id "test"). */
 export const TEST_DATA_KEY = `test:${Buffer.alloc(32, 7).toString('base64')}`;

@@ -490,6 +490,7 @@ describe('key rotation', () => {
       stored_text_findings: 0,
       appointments: 0,
       waitlist_entries: 0,
+      video_participants: 0,
     });
     expect(result.rewritten.patients).toBeGreaterThanOrEqual(12 - 1);
     expect(result.rewritten.access_requests).toBe(3);
@@ -523,6 +524,7 @@ describe('key rotation', () => {
       stored_text_findings: 0,
       appointments: 0,
       waitlist_entries: 0,
+      video_participants: 0,
     });
     expect(again.remaining).toEqual({
       patients: 0,
@@ -530,6 +532,7 @@ describe('key rotation', () => {
       stored_text_findings: 0,
       appointments: 0,
       waitlist_entries: 0,
+      video_participants: 0,
     });
     const third = await rotateDataKeys(during.runtime.database.db, during.runtime.keyring);
     expect(third.rewritten).toEqual({
@@ -538,6 +541,7 @@ describe('key rotation', () => {
       stored_text_findings: 0,
       appointments: 0,
       waitlist_entries: 0,
+      video_participants: 0,
     });
   });
 

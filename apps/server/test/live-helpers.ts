@@ -16,8 +16,8 @@ export interface Closed {
 }
 
 /** A browser's end of the live channel: keeps every message, in order, from the moment it opens. */
-export class LiveTestSocket {
-  readonly messages: LiveServerMessage[] = [];
+export class LiveTestSocket<M extends { type: string } = LiveServerMessage> {
+  readonly messages: M[] = [];
   readonly closed: Promise<Closed>;
   readonly #socket: WebSocket;
   #waiters: (() => void)[] = [];
@@ -25,7 +25,7 @@ export class LiveTestSocket {
   constructor(socket: WebSocket) {
     this.#socket = socket;
     socket.on('message', (data: Buffer) => {
-      this.messages.push(JSON.parse(data.toString('utf8')) as LiveServerMessage);
+      this.messages.push(JSON.parse(data.toString('utf8')) as M);
       for (const wake of this.#waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) =>
@@ -38,9 +38,9 @@ export class LiveTestSocket {
   }
 
   /** The first message of this type, received already or still to come. */
-  async next<T extends LiveServerMessage['type']>(type: T): Promise<Extract<LiveServerMessage, { type: T }>> {
+  async next<T extends M['type']>(type: T, after = 0): Promise<Extract<M, { type: T }>> {
     for (;;) {
-      const found = this.messages.find((m): m is Extract<LiveServerMessage, { type: T }> => m.type === type);
+      const found = this.messages.slice(after).find((m): m is Extract<M, { type: T }> => m.type === type);
       if (found) return found;
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
@@ -49,23 +49,28 @@ export class LiveTestSocket {
   close(): void {
     this.#socket.close();
   }
+
+  /** Drops the connection without a closing handshake, as a lost network would. */
+  terminate(): void {
+    this.#socket.terminate();
+  }
 }
 
 /**
  * Asks to upgrade as a browser would (the cookie and the page's Origin). Answers the open socket, or the
  * HTTP status of a refusal.
  */
-export function openLive(
+export function openLive<M extends { type: string } = LiveServerMessage>(
   url: string,
   headers: { cookie?: string | undefined; origin?: string | undefined },
-): Promise<LiveTestSocket | { status: number }> {
+): Promise<LiveTestSocket<M> | { status: number }> {
   const socket = new WebSocket(url, {
     headers: {
       ...(headers.cookie ? { cookie: headers.cookie } : {}),
       ...(headers.origin ? { origin: headers.origin } : {}),
     },
   });
-  const live = new LiveTestSocket(socket);
+  const live = new LiveTestSocket<M>(socket);
   return new Promise((resolve, reject) => {
     socket.once('open', () => resolve(live));
     socket.once('unexpected-response', (_request, response) => {
@@ -79,11 +84,11 @@ export function openLive(
 }
 
 /** openLive for a test that expects the upgrade to succeed. */
-export async function openLiveOrFail(
+export async function openLiveOrFail<M extends { type: string } = LiveServerMessage>(
   url: string,
   headers: { cookie?: string | undefined; origin?: string | undefined },
-): Promise<LiveTestSocket> {
-  const result = await openLive(url, headers);
+): Promise<LiveTestSocket<M>> {
+  const result = await openLive<M>(url, headers);
   if (!(result instanceof LiveTestSocket)) throw new Error(`upgrade refused with ${result.status}`);
   return result;
 }

@@ -25,6 +25,7 @@ import {
   type Permission,
   type ResourceAction,
   type Role,
+  VIDEO_MESSAGES,
 } from '@telehealth/shared';
 import { auditEntries, patients } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
@@ -119,6 +120,7 @@ const APPOINTMENT_LIST =
 const APPOINTMENT_CREATE = 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }';
 const APPOINTMENT_STATUS =
   'mutation ($input: SetAppointmentStatusInput!) { setAppointmentStatus(input: $input) { id } }';
+const VIDEO_VISIT = 'query ($appointmentId: ID!) { videoVisit(appointmentId: $appointmentId) { room role } }';
 const AVAILABILITY = 'query ($providerId: ID!) { providerAvailability(providerId: $providerId) { providerId } }';
 let appointmentDay = 0;
 
@@ -283,6 +285,15 @@ const CELLS: Record<ResourceAction, Cell> = {
         providerId: target === 'own' ? caller.userId : otherProviderId,
       }),
     }),
+  },
+  'visit:join': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'FORBIDDEN', message: VIDEO_MESSAGES.notYourVisit },
+    async run(caller, target) {
+      const { id } = await appointmentRecord(caller, target);
+      return { response: await caller.client.gql(VIDEO_VISIT, { appointmentId: id }) };
+    },
   },
   'user:manage': {
     perRecord: false,

@@ -73,7 +73,8 @@ export const APPOINTMENT_TRANSITIONS: Readonly<Record<AppointmentStatus, readonl
   scheduled: ['confirmed', 'checked-in', 'in-progress', 'completed', 'cancelled', 'no-show'],
   pending: ['confirmed', 'cancelled'],
   confirmed: ['checked-in', 'in-progress', 'completed', 'cancelled', 'no-show'],
-  'checked-in': ['in-progress', 'completed', 'no-show'],
+  // A patient waiting (a video visit's waiting room checks them in) can still have the visit cancelled.
+  'checked-in': ['in-progress', 'completed', 'cancelled', 'no-show'],
   'in-progress': ['completed'],
   completed: [],
   cancelled: [],

@@ -89,6 +89,12 @@ export const STORED_TEXT_EVENTS = [
 /** A provider's working hours or time off changed (appointments themselves are the HIPAA APPOINTMENT_* events). */
 export const SCHEDULE_EVENTS = ['AVAILABILITY_UPDATE'] as const;
 
+/**
+ * Video visits (decision 026): a person let into a visit's signalling, refused (why: outside the window,
+ * cancelled; a stranger is an UNAUTHORIZED_ACCESS), admitted from the waiting room, and the visit ended.
+ */
+export const VIDEO_EVENTS = ['VIDEO_JOIN', 'VIDEO_JOIN_REFUSED', 'VIDEO_ADMIT', 'VIDEO_END'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -101,6 +107,7 @@ export const AUDIT_EVENTS = [
     ...DATA_KEY_EVENTS,
     ...STORED_TEXT_EVENTS,
     ...SCHEDULE_EVENTS,
+    ...VIDEO_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -113,6 +120,7 @@ export type AuditEvent =
   | (typeof TWO_FACTOR_EVENTS)[number]
   | (typeof DATA_KEY_EVENTS)[number]
   | (typeof SCHEDULE_EVENTS)[number]
+  | (typeof VIDEO_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;

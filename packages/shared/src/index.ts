@@ -15,3 +15,4 @@ export * from './patients.ts';
 export * from './providers.ts';
 export * from './text.ts';
 export * from './two-factor.ts';
+export * from './video.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Role } from './roles.ts';
+import type { VideoWaitingEntry } from './video.ts';
 
 /**
  * The live channel: one WebSocket per signed-in tab at LIVE_PATH, opened with the session cookie. Video
@@ -37,7 +38,9 @@ export type LiveServerMessage =
   | { type: 'hello'; userId: string; role: Role }
   | { type: 'pong' }
   | { type: 'bye'; reason: SessionEndReason | 'SERVER_STOPPING' }
-  | { type: 'error'; code: 'BAD_MESSAGE' };
+  | { type: 'error'; code: 'BAD_MESSAGE' }
+  /** Who waits in the provider's video visits now (sent to the provider whenever it changes). */
+  | { type: 'video-waiting'; waiting: VideoWaitingEntry[] };
 
 /** What a browser may send. Unknown shapes are answered with `{ type: 'error', code: 'BAD_MESSAGE' }`. */
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);

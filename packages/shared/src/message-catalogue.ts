@@ -7,6 +7,7 @@ import { PATIENT_MESSAGES } from './patients.ts';
 import { PROVIDER_MESSAGES } from './providers.ts';
 import { STORED_TEXT_MESSAGES } from './text.ts';
 import { TWO_FACTOR_MESSAGES } from './two-factor.ts';
+import { VIDEO_MESSAGES } from './video.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -26,6 +27,7 @@ export const MESSAGE_CATALOGUE = {
   passwordResetMessages: PASSWORD_RESET_MESSAGES,
   storedTextMessages: STORED_TEXT_MESSAGES,
   appointmentMessages: APPOINTMENT_MESSAGES,
+  videoMessages: VIDEO_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

@@ -71,6 +71,8 @@ export const ERROR_CODES = {
   seriesConflicts: 'SERIES_CONFLICTS',
   /** A change of status the transitions table does not allow. */
   wrongTransition: 'WRONG_TRANSITION',
+  /** The video visit cannot be joined now (cancelled, before or after its window); `extensions.reason` says why. */
+  videoClosed: 'VIDEO_CLOSED',
 } as const;
 
 /**

@@ -31,6 +31,7 @@ export const PERMISSIONS = [
   'appointment:update:any',
   'availability:manage:own',
   'availability:manage:any',
+  'visit:join:own',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -74,10 +75,12 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'appointment:create:own',
     'appointment:update:own',
     'availability:manage:own',
+    'visit:join:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
-  patient: ['provider:read:any', 'appointment:read:own'],
+  // They join their own video visits (decision 026).
+  patient: ['provider:read:any', 'appointment:read:own', 'visit:join:own'],
 };
 
 /**
@@ -93,6 +96,8 @@ export const OWN_RECORDS = {
   appointment: { provider: 'providerId', patient: 'patientAccountId' },
   // A provider's own working hours and time off.
   availability: { provider: 'providerId' },
+  // A video visit is its appointment's: only the appointment's own provider and patient join (not administrators).
+  visit: { provider: 'providerId', patient: 'patientAccountId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -131,6 +136,7 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'appointment:create': 'appointmentMessages.cannotCreate',
   'appointment:update': 'appointmentMessages.cannotUpdate',
   'availability:manage': 'appointmentMessages.cannotManageAvailability',
+  'visit:join': 'videoMessages.notYourVisit',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import {
   addDays,
   AddTimeOffInputSchema,
@@ -469,6 +470,44 @@ export class AppointmentsService {
     });
     const [view] = await this.#views([id]);
     return view!;
+  }
+
+  /**
+   * A step of a video visit moves its appointment along (decision 026): checked-in when the patient arrives,
+   * in-progress when the provider lets them in, completed when the provider ends the visit. Applied when the
+   * transitions table allows it (a visit already in progress stays so after a reload), else left as it is;
+   * answers whether it moved. The visit taking place is the proof that it began, so no time rule applies.
+   */
+  async advanceForVisit(id: string, status: AppointmentStatus, by: { userId: string | null; actor: AuditActor }) {
+    const now = this.#now();
+    let moved = false;
+    await this.#write(async (tx) => {
+      const locked = await tx.execute<{ status: string; patient_id: string }>(
+        sql`SELECT status, patient_id FROM appointments WHERE id = ${id} FOR UPDATE`,
+      );
+      const row = locked.rows[0];
+      if (!row || !canTransition(row.status as AppointmentStatus, status)) return;
+      const from = row.status as AppointmentStatus;
+      await updateAppointmentRow(
+        tx,
+        id,
+        { status, statusChangedAt: now, statusChangedBy: by.userId, ...(by.userId ? { updatedBy: by.userId } : {}) },
+        this.#keyring,
+      );
+      await insertAppointmentHistory(tx, [
+        { appointmentId: id, action: 'status', fromStatus: from, toStatus: status, actorId: by.userId, at: now },
+      ]);
+      await appendAuditEntry(tx, {
+        event: 'APPOINTMENT_UPDATE',
+        level: 'INFO',
+        actor: by.actor,
+        url: 'videoVisit',
+        details: { appointmentIds: [id], patientIds: [row.patient_id], status, from },
+      });
+      await this.#tell(tx, 'status', [id]);
+      moved = true;
+    });
+    return moved;
   }
 
   /** The grid's start times on a date for a provider, each free or why not. */

@@ -653,3 +653,52 @@ export const calendarFeeds = pgTable('calendar_feeds', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   lastReadAt: timestamp('last_read_at', { withTimezone: true }),
 });
+
+/**
+ * The people of a video visit (decision 026), one row per person (peer) and appointment: the provider, the
+ * patient, later guests. `presence` is waiting or admitted; `connectionId` the signalling socket now holding
+ * the person (null once they left), and `pageId` the browser page behind it (a new page after a reload is a
+ * new peer for the others). `displayName` is the name the person gave, encrypted with the data keys.
+ */
+export const videoParticipants = pgTable(
+  'video_participants',
+  {
+    id: uuid('id').primaryKey(),
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    peerId: text('peer_id').notNull(),
+    userId: uuid('user_id').references(() => users.id),
+    role: text('role').notNull(),
+    displayName: text('display_name').notNull(),
+    presence: text('presence').notNull(),
+    connectionId: uuid('connection_id'),
+    pageId: text('page_id'),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+    admittedAt: timestamp('admitted_at', { withTimezone: true }),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('video_participants_peer_idx').on(t.appointmentId, t.peerId),
+    uniqueIndex('video_participants_connection_idx').on(t.connectionId),
+    encryptedCheck('video_participants', t.displayName),
+    check('video_participants_role_check', sql`${t.role} in ('provider', 'patient', 'guest')`),
+    check('video_participants_presence_check', sql`${t.presence} in ('waiting', 'admitted')`),
+  ],
+);
+
+/**
+ * Signalling messages on their way to one socket: written and announced (NOTIFY video_signal) in one
+ * transaction, taken (deleted) by the instance holding the socket. This is what lets the two people of a
+ * call be connected to two different server instances.
+ */
+export const videoSignals = pgTable(
+  'video_signals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    connectionId: uuid('connection_id').notNull(),
+    message: jsonb('message').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('video_signals_created_idx').on(t.createdAt)],
+);

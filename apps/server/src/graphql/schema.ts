@@ -7,6 +7,7 @@ import './mail.schema.ts';
 import './two-factor.schema.ts';
 import './stored-text.schema.ts';
 import './appointments.schema.ts';
+import './video.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -1,6 +1,13 @@
 import { getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { accessRequests, appointments, patients, storedTextFindings, waitlistEntries } from '../db/schema.ts';
+import {
+  accessRequests,
+  appointments,
+  patients,
+  storedTextFindings,
+  videoParticipants,
+  waitlistEntries,
+} from '../db/schema.ts';
 import type { Keyring } from './keyring.ts';
 
 /**
@@ -98,6 +105,11 @@ export const waitlistEntriesEncrypted = new EncryptedColumns(waitlistEntries, wa
   reason: waitlistEntries.reason,
 });
 
+/** The name a person gave when joining a video visit. */
+export const videoParticipantsEncrypted = new EncryptedColumns(videoParticipants, videoParticipants.id, {
+  displayName: videoParticipants.displayName,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -108,4 +120,5 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   storedTextFindingsEncrypted,
   appointmentsEncrypted,
   waitlistEntriesEncrypted,
+  videoParticipantsEncrypted,
 ];

@@ -12,6 +12,8 @@ export function sendLive(socket: WebSocket, message: LiveServerMessage): void {
  */
 export class LiveSockets {
   readonly #bySession = new Map<string, Set<WebSocket>>();
+  /** The live channels (not the video signalling sockets) by account: what `sendToUsers` reaches. */
+  readonly #byUser = new Map<string, Set<WebSocket>>();
   /** Sockets that answered the last heartbeat ping. */
   readonly #alive = new WeakSet<WebSocket>();
 
@@ -21,20 +23,26 @@ export class LiveSockets {
     return count;
   }
 
-  add(sessionId: string, socket: WebSocket): void {
-    let sockets = this.#bySession.get(sessionId);
-    if (!sockets) {
-      sockets = new Set();
-      this.#bySession.set(sessionId, sockets);
-    }
-    sockets.add(socket);
+  /**
+   * Keeps a socket until it closes, to close it when its session ends. With `userId` (the live channel), it
+   * also receives the messages sent to that account (`sendToUsers`).
+   */
+  add(sessionId: string, socket: WebSocket, options: { userId?: string } = {}): void {
+    addTo(this.#bySession, sessionId, socket);
+    if (options.userId) addTo(this.#byUser, options.userId, socket);
     this.#alive.add(socket);
     socket.on('pong', () => this.#alive.add(socket));
     socket.once('close', () => {
-      const set = this.#bySession.get(sessionId);
-      set?.delete(socket);
-      if (set?.size === 0) this.#bySession.delete(sessionId);
+      removeFrom(this.#bySession, sessionId, socket);
+      if (options.userId) removeFrom(this.#byUser, options.userId, socket);
     });
+  }
+
+  /** Sends a message to the live channels this instance holds for these accounts. */
+  sendToUsers(userIds: Iterable<string>, message: LiveServerMessage): void {
+    for (const id of userIds) {
+      for (const socket of this.#byUser.get(id) ?? []) sendLive(socket, message);
+    }
   }
 
   /** The sessions this instance holds sockets for. */
@@ -64,6 +72,7 @@ export class LiveSockets {
       }
     }
     this.#bySession.clear();
+    this.#byUser.clear();
   }
 
   /**
@@ -82,4 +91,19 @@ export class LiveSockets {
       }
     }
   }
+}
+
+function addTo(map: Map<string, Set<WebSocket>>, key: string, socket: WebSocket): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(socket);
+}
+
+function removeFrom(map: Map<string, Set<WebSocket>>, key: string, socket: WebSocket): void {
+  const set = map.get(key);
+  set?.delete(socket);
+  if (set?.size === 0) map.delete(key);
 }

@@ -6,8 +6,8 @@ import { sendLive } from './live-sockets.ts';
 /**
  * GET /api/live: the live channel (decision 017). Only a signed-in browser of our own site gets it (the session
  * and websocket plugins refuse the rest before upgrading). It greets with who is connected (user id and
- * role, nothing about health), answers pings, and is closed with a reason when the session ends. Video
- * signalling and live updates will add their messages here.
+ * role, nothing about health), answers pings, carries the messages sent to the account (live-events.ts: who
+ * waits in a provider's video visits), and is closed with a reason when the session ends.
  */
 export function registerLiveRoutes(app: FastifyInstance): void {
   app.route({
@@ -39,7 +39,7 @@ export function registerLiveRoutes(app: FastifyInstance): void {
             break;
         }
       });
-      app.liveSockets.add(session.id, socket);
+      app.liveSockets.add(session.id, socket, { userId: session.user.id });
       sendLive(socket, { type: 'hello', userId: session.user.id, role: session.user.role });
     },
   });

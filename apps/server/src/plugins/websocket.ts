@@ -4,7 +4,11 @@ import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { ERROR_CODES, LIVE_MAX_MESSAGE_BYTES } from '@telehealth/shared';
 import type { AuthService } from '../auth/auth.service.ts';
-import { SessionEndedListener } from '../auth/session-events.ts';
+import { parseSessionEndedNotice } from '../auth/session-events.ts';
+import { SESSION_ENDED_CHANNEL } from '../auth/sessions.repository.ts';
+import { NotificationListener } from '../db/notification-listener.ts';
+import { LIVE_USER_CHANNEL, parseLiveUserNotice } from '../live/live-events.ts';
+import { VIDEO_SIGNAL_CHANNEL } from '../video/video-relay.ts';
 import type { Config } from '../config.ts';
 import { LiveSockets } from '../live/live-sockets.ts';
 
@@ -12,6 +16,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** This instance's open WebSockets by session id (decision 017). */
     liveSockets: LiveSockets;
+    /** This instance's one LISTEN connection: other parts hear their channels through it. */
+    notifications: NotificationHub;
   }
 }
 
@@ -79,11 +85,28 @@ export const websocketPlugin = fp<WebsocketPluginOptions>(
         });
     };
 
-    const listener = new SessionEndedListener({
+    // Sessions ended anywhere close their sockets here; messages for accounts reach their live channels here.
+    const hub = new NotificationHub();
+    app.decorate('notifications', hub);
+    hub.onReconnected(review);
+    const listener = new NotificationListener({
       connection: pool.options,
+      channels: [SESSION_ENDED_CHANNEL, LIVE_USER_CHANNEL, VIDEO_SIGNAL_CHANNEL],
+      name: 'notifications',
       log: app.log,
-      onEnded: (ids, reason) => sockets.endSessions(ids, reason),
-      onReconnected: review,
+      onNotification: (channel, payload) => {
+        if (channel === VIDEO_SIGNAL_CHANNEL) {
+          hub.dispatch(channel, payload);
+        } else if (channel === SESSION_ENDED_CHANNEL) {
+          const notice = parseSessionEndedNotice(payload);
+          if (notice) sockets.endSessions(notice.sessionIds, notice.reason);
+          else app.log.warn('ignored a malformed session_ended notice');
+        } else {
+          const notice = parseLiveUserNotice(payload);
+          if (notice) sockets.sendToUsers(notice.userIds, notice.message);
+        }
+      },
+      onReconnected: () => hub.reconnected(),
     });
     await listener.start();
 
@@ -103,6 +126,31 @@ export const websocketPlugin = fp<WebsocketPluginOptions>(
   },
   { name: 'websocket-sessions' },
 );
+
+/**
+ * Hands the notices of a channel to the part that owns it (the video relay), and tells every part when the
+ * listening connection is back (notices sent meanwhile are lost: each part looks again).
+ */
+export class NotificationHub {
+  readonly #handlers = new Map<string, (payload: string) => void>();
+  readonly #reconnected: (() => void)[] = [];
+
+  on(channel: string, handler: (payload: string) => void): void {
+    this.#handlers.set(channel, handler);
+  }
+
+  onReconnected(handler: () => void): void {
+    this.#reconnected.push(handler);
+  }
+
+  dispatch(channel: string, payload: string): void {
+    this.#handlers.get(channel)?.(payload);
+  }
+
+  reconnected(): void {
+    for (const handler of this.#reconnected) handler();
+  }
+}
 
 function safeOrigin(value: string): string | null {
   try {

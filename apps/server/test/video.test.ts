@@ -1,0 +1,363 @@
+/**
+ * Video visits (decision 026) against the real server: who may get a token and when, the waiting room (no
+ * signalling for someone not let in), admission and the appointment's steps, a socket that reconnects, a page
+ * that reloads, a cancellation that closes the visit, and two server instances carrying one call.
+ */
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, VIDEO_CLOSE_CODES, VIDEO_SIGNAL_PATH, type VideoServerMessage } from '@telehealth/shared';
+import { buildApp } from '../src/app.ts';
+import { insertAppointments } from '../src/appointments/appointments.repository.ts';
+import { auditEntries, patients, appointments } from '../src/db/schema.ts';
+import { appDependencies, openRuntime } from '../src/runtime.ts';
+import { createTestApp, silentLog, testConfig, TestClient, type TestApp } from './helpers.ts';
+import { liveUrl, openLive, openLiveOrFail, type LiveTestSocket } from './live-helpers.ts';
+import type { FastifyInstance } from 'fastify';
+
+type VideoSocket = LiveTestSocket<VideoServerMessage>;
+
+const TOKEN = `mutation ($input: VideoTokenInput!) { requestVideoToken(input: $input) { token room peerId role iceServers { urls username credential } } }`;
+const VISIT = `query ($id: ID!) { videoVisit(appointmentId: $id) { room role status closedReason opensAt closesAt } }`;
+const WAITING = `query { videoWaitingRoom { appointmentId peerId name patientName } }`;
+const CANCEL = `mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id status } }`;
+const GET = `query ($id: ID!) { getAppointment(id: $id) { status } }`;
+
+// A wide window, so that each test books its own quarter hour from now on and can still join it.
+const ENV = {
+  VIDEO_JOIN_EARLY_MINUTES: '120',
+  VIDEO_JOIN_LATE_MINUTES: '30',
+  TURN_URLS: 'turn:127.0.0.1:3478?transport=udp',
+  TURN_SECRET: 'a-turn-secret-of-the-test-1234',
+};
+
+let t: TestApp;
+let provider: TestClient;
+let provider2: TestClient;
+let patient: TestClient;
+let admin: TestClient;
+let providerId: string;
+let patientRecordId: string;
+let slot = 0;
+
+/**
+ * A video appointment of the test's provider and patient, written straight to the table (the booking rules,
+ * such as the time grid, are the appointments' tests; a test here may run at any hour): by default the next
+ * free quarter hour from now, each call a later one.
+ */
+async function videoAppointment(startsAt = new Date(Math.ceil(Date.now() / 900_000) * 900_000 + slot++ * 900_000)) {
+  const [row] = await insertAppointments(
+    t.runtime.database.db,
+    [
+      {
+        patientId: patientRecordId,
+        providerId,
+        startsAt,
+        endsAt: new Date(startsAt.getTime() + 15 * 60_000),
+        timeZone: t.runtime.config.practiceTimeZone,
+        duration: 15,
+        appointmentType: 'video',
+        status: 'scheduled',
+        reason: 'Medication follow-up',
+        createdBy: providerId,
+      },
+    ],
+    t.runtime.keyring,
+  );
+  return row!.id;
+}
+
+const room = (id: string) => `${t.runtime.config.video.roomPrefix}-room-${id}`;
+
+async function tokenFor(client: TestClient, appointmentId: string, identity = 'Jordan') {
+  const response = await client.gql<{ requestVideoToken: { token: string; peerId: string } }>(TOKEN, {
+    input: { identity, room: room(appointmentId) },
+  });
+  if (!response.data) throw new Error(JSON.stringify(response.errors));
+  return response.data.requestVideoToken;
+}
+
+async function signalUrl(app: FastifyInstance): Promise<string> {
+  return (await liveUrl(app)).replace(/\/api\/live$/, VIDEO_SIGNAL_PATH);
+}
+
+async function openSignal(client: TestClient, app: FastifyInstance = t.app): Promise<VideoSocket> {
+  return openLiveOrFail<VideoServerMessage>(await signalUrl(app), {
+    cookie: client.cookie,
+    origin: t.runtime.config.publicUrl,
+  });
+}
+
+/** Opens a socket and joins with a fresh token; answers the socket once `joined` arrived. */
+async function join(
+  client: TestClient,
+  appointmentId: string,
+  options: { pageId?: string; app?: FastifyInstance } = {},
+) {
+  const { token, peerId } = await tokenFor(client, appointmentId);
+  const socket = await openSignal(client, options.app);
+  socket.send({ type: 'join', token, pageId: options.pageId ?? crypto.randomUUID() });
+  const joined = await socket.next('joined');
+  return { socket, joined, peerId };
+}
+
+async function statusOf(id: string): Promise<string> {
+  const [row] = await t.runtime.database.db
+    .select({ status: appointments.status })
+    .from(appointments)
+    .where(eq(appointments.id, id));
+  return row!.status;
+}
+
+/** Waits until `check` holds (the appointment steps follow the socket's messages). */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('never happened');
+}
+
+async function lastAudit(event: string, since: number) {
+  const [row] = await t.runtime.database.db
+    .select({ details: auditEntries.details, userId: auditEntries.userId })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.event, event as never), gt(auditEntries.id, since)))
+    .orderBy(desc(auditEntries.id))
+    .limit(1);
+  return row;
+}
+
+async function auditMark(): Promise<number> {
+  const [row] = await t.runtime.database.db
+    .select({ id: sql<number>`coalesce(max(${auditEntries.id}), 0)::int` })
+    .from(auditEntries);
+  return row!.id;
+}
+
+const OFFER = { description: { type: 'offer' as const, sdp: 'v=0\r\n' } };
+
+beforeAll(async () => {
+  t = await createTestApp(ENV);
+  [provider, provider2, patient, admin] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [
+    TestClient,
+    TestClient,
+    TestClient,
+    TestClient,
+  ];
+  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
+  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
+  const patientUserId = (await patient.signIn('patient@demo.test', DEMO_PASSWORD)).user!.userId;
+  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+  const created = await provider.gql<{ createPatient: { id: string } }>(
+    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
+    { input: { firstName: 'Jordan', lastName: 'Reyes', email: 'jordan.video@example.net', dateOfBirth: '1990-04-05' } },
+  );
+  patientRecordId = created.data!.createPatient.id;
+  await t.runtime.database.db
+    .update(patients)
+    .set({ accountId: patientUserId })
+    .where(eq(patients.id, patientRecordId));
+});
+
+describe('the token request', () => {
+  it("gives the appointment's provider and patient a token, with TURN credentials that name nobody", async () => {
+    const id = await videoAppointment();
+    const visit = await patient.gql<{ videoVisit: { room: string; role: string; closedReason: string | null } }>(
+      VISIT,
+      { id },
+    );
+    expect(visit.data?.videoVisit).toMatchObject({ room: room(id), role: 'patient', closedReason: null });
+    const response = await patient.gql<{
+      requestVideoToken: {
+        token: string;
+        peerId: string;
+        role: string;
+        iceServers: { urls: string[]; username: string }[];
+      };
+    }>(TOKEN, { input: { identity: 'Jordan', room: room(id) } });
+    const answer = response.data!.requestVideoToken;
+    expect(answer.role).toBe('patient');
+    expect(answer.iceServers[0]?.urls).toEqual([ENV.TURN_URLS]);
+    expect(answer.iceServers[0]?.username).toMatch(new RegExp(`^\\d+:${answer.peerId}$`));
+    expect(answer.iceServers[0]?.username).not.toContain('Jordan');
+    expect((await tokenFor(provider, id)).token).toBeTruthy();
+  });
+
+  it('refuses another provider, an administrator and a room that is not ours, and audits the stranger', async () => {
+    const id = await videoAppointment();
+    const mark = await auditMark();
+    const stranger = await provider2.gql(TOKEN, { input: { identity: 'Sam', room: room(id) } });
+    expect(stranger.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(stranger.errors?.[0]?.message).toMatch(/Only its provider and patient can join/);
+    expect((await lastAudit('UNAUTHORIZED_ACCESS', mark))?.details).toMatchObject({ appointmentIds: [id] });
+    const administrator = await admin.gql(TOKEN, { input: { identity: 'Ada', room: room(id) } });
+    expect(administrator.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const foreign = await patient.gql(TOKEN, { input: { identity: 'Jordan', room: `other-room-${id}` } });
+    expect(foreign.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const noName = await patient.gql(TOKEN, { input: { identity: '   ', room: room(id) } });
+    expect(noName.errors?.[0]?.message).toMatch(/Please enter your name/);
+  });
+
+  it('refuses before the window opens, and after a cancellation; both audited', async () => {
+    const later = await videoAppointment(new Date(Math.ceil(Date.now() / 900_000) * 900_000 + 26 * 3600_000));
+    const mark = await auditMark();
+    const early = await patient.gql(TOKEN, { input: { identity: 'Jordan', room: room(later) } });
+    expect(early.errors?.[0]?.extensions).toMatchObject({ code: 'VIDEO_CLOSED', reason: 'tooEarly' });
+    expect(early.errors?.[0]?.message).toMatch(/opens 120 minutes before the appointment/);
+    expect((await lastAudit('VIDEO_JOIN_REFUSED', mark))?.details).toMatchObject({ reason: 'tooEarly' });
+    const id = await videoAppointment();
+    await provider.gql(CANCEL, { input: { id, reason: 'Patient asked to move it' } });
+    const cancelled = await patient.gql(TOKEN, { input: { identity: 'Jordan', room: room(id) } });
+    expect(cancelled.errors?.[0]?.extensions).toMatchObject({ code: 'VIDEO_CLOSED', reason: 'cancelled' });
+  });
+});
+
+describe('the signalling socket', () => {
+  it('refuses an upgrade without a session, and a tampered or borrowed token', async () => {
+    const id = await videoAppointment();
+    expect(await openLive(await signalUrl(t.app), { origin: t.runtime.config.publicUrl })).toEqual({ status: 401 });
+    const { token } = await tokenFor(patient, id);
+    const [head, body = '', mac = ''] = token.split('.');
+    const tampered = `${head}.${body.slice(0, -2)}AA.${mac}`;
+    for (const [client, bad] of [
+      [patient, tampered],
+      [provider2, token],
+    ] as const) {
+      const socket = await openSignal(client);
+      socket.send({ type: 'join', token: bad, pageId: crypto.randomUUID() });
+      expect(await socket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'tokenInvalid' });
+    }
+  });
+
+  it('holds an early patient in the waiting room, relays nothing for them, and lets them in when admitted', async () => {
+    const id = await videoAppointment();
+    // The provider's dashboard hears of the arrival on its live channel (no polling, no session extended).
+    const live = await openLiveOrFail(await liveUrl(t.app), {
+      cookie: provider.cookie,
+      origin: t.runtime.config.publicUrl,
+    });
+    await live.next('hello');
+    const p = await join(patient, id);
+    expect(p.joined.self.presence).toBe('waiting');
+    const announced = await live.next('video-waiting');
+    expect(announced.waiting).toEqual([
+      expect.objectContaining({ appointmentId: id, peerId: p.peerId, name: 'Jordan', patientName: 'Jordan Reyes' }),
+    ]);
+    expect(p.joined.peers).toEqual([]);
+    await eventually(async () => (await statusOf(id)) === 'checked-in');
+
+    const waiting = await provider.gql<{
+      videoWaitingRoom: { appointmentId: string; name: string; patientName: string }[];
+    }>(WAITING);
+    expect(waiting.data?.videoWaitingRoom).toContainEqual(
+      expect.objectContaining({ appointmentId: id, name: 'Jordan', patientName: 'Jordan Reyes' }),
+    );
+    expect((await provider2.gql<{ videoWaitingRoom: unknown[] }>(WAITING)).data?.videoWaitingRoom).toEqual([]);
+
+    const d = await join(provider, id);
+    expect(d.joined.self).toMatchObject({ role: 'provider', presence: 'admitted' });
+    expect(d.joined.peers).toEqual([
+      expect.objectContaining({ peerId: p.peerId, presence: 'waiting', name: 'Jordan' }),
+    ]);
+
+    // Before admission nothing passes either way.
+    p.socket.send({ type: 'signal', to: d.peerId, data: OFFER });
+    expect(await p.socket.next('error')).toEqual({ type: 'error', code: 'NOT_ADMITTED' });
+    d.socket.send({ type: 'signal', to: p.peerId, data: OFFER });
+    expect(await d.socket.next('error')).toEqual({ type: 'error', code: 'NOT_ADMITTED' });
+    // Only the provider admits.
+    p.socket.send({ type: 'admit', peerId: p.peerId });
+    await eventually(() => p.socket.messages.filter((m) => m.type === 'error').length === 2);
+    expect(p.socket.messages.at(-1)).toEqual({ type: 'error', code: 'PROVIDER_ONLY' });
+
+    const before = live.messages.length;
+    d.socket.send({ type: 'admit', peerId: p.peerId });
+    const admitted = await p.socket.next('admitted');
+    // Let in: nobody waits any more.
+    expect((await live.next('video-waiting', before)).waiting).toEqual([]);
+    live.close();
+    expect(admitted.peers).toEqual([expect.objectContaining({ peerId: d.peerId, polite: true })]);
+    const joinedPeer = await d.socket.next('peer-joined');
+    expect(joinedPeer).toMatchObject({ peer: { peerId: p.peerId, presence: 'admitted' }, polite: false });
+    await eventually(async () => (await statusOf(id)) === 'in-progress');
+
+    d.socket.send({ type: 'signal', to: p.peerId, data: OFFER });
+    expect(await p.socket.next('signal')).toEqual({ type: 'signal', from: d.peerId, data: OFFER });
+    const answer = { description: { type: 'answer' as const, sdp: 'v=0\r\n' } };
+    p.socket.send({ type: 'signal', to: d.peerId, data: answer });
+    expect(await d.socket.next('signal')).toEqual({ type: 'signal', from: p.peerId, data: answer });
+
+    // The provider ends the visit: everyone is told, the appointment is completed, and it cannot be joined again.
+    d.socket.send({ type: 'end' });
+    expect(await p.socket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'provider-ended' });
+    expect(await d.socket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'provider-ended' });
+    await eventually(async () => (await statusOf(id)) === 'completed');
+    const again = await patient.gql(TOKEN, { input: { identity: 'Jordan', room: room(id) } });
+    expect(again.errors?.[0]?.extensions).toMatchObject({ code: 'VIDEO_CLOSED', reason: 'finished' });
+    const history = await provider.gql<{ getAppointment: { status: string } }>(GET, { id });
+    expect(history.data?.getAppointment.status).toBe('completed');
+  });
+
+  it('resumes after a dropped socket without the others noticing; a reload is a new peer for them', async () => {
+    const id = await videoAppointment();
+    const pageId = crypto.randomUUID();
+    const d = await join(provider, id);
+    const p = await join(patient, id, { pageId });
+    d.socket.send({ type: 'admit', peerId: p.peerId });
+    await p.socket.next('admitted');
+    // Told of the patient waiting, then of the patient let in.
+    await eventually(() => d.socket.messages.filter((m) => m.type === 'peer-joined').length === 2);
+    const seen = d.socket.messages.length;
+
+    p.socket.terminate();
+    const resumed = await join(patient, id, { pageId });
+    expect(resumed.joined).toMatchObject({ resumed: true, self: { presence: 'admitted' } });
+    d.socket.send({ type: 'signal', to: p.peerId, data: OFFER });
+    expect(await resumed.socket.next('signal')).toMatchObject({ from: d.peerId });
+    expect(d.socket.messages.slice(seen).map((m) => m.type)).toEqual([]);
+
+    // A reload (a new page): admitted again at once (the visit is live), and the provider starts over with it.
+    const reloaded = await join(patient, id);
+    expect(reloaded.joined).toMatchObject({ resumed: false, self: { presence: 'admitted' } });
+    expect(await resumed.socket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'replaced' });
+    await d.socket.next('peer-joined', seen);
+    expect(d.socket.messages.slice(seen).map((m) => m.type)).toEqual(['peer-left', 'peer-joined']);
+    d.socket.close();
+    reloaded.socket.close();
+  });
+
+  it('closes the visit for everyone when the appointment is cancelled', async () => {
+    const id = await videoAppointment();
+    const p = await join(patient, id);
+    // Checked in by arriving, and still cancellable: the waiting patient is not left waiting.
+    await eventually(async () => (await statusOf(id)) === 'checked-in');
+    const cancelled = await provider.gql(CANCEL, {
+      input: { id, reason: 'Provider unwell' },
+    });
+    expect(cancelled.errors).toBeUndefined();
+    expect(await p.socket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'cancelled' });
+    expect(p.socket.messages.at(-1)).toEqual({ type: 'ended', reason: 'cancelled' });
+  });
+
+  it('carries one call across two server instances on one database', async () => {
+    const second = await openRuntime(testConfig(t.databaseUrl, ENV), silentLog, { runJobs: false });
+    const app2 = await buildApp(appDependencies(second));
+    try {
+      const id = await videoAppointment();
+      const d = await join(provider, id);
+      const p = await join(patient, id, { app: app2 });
+      expect((await d.socket.next('peer-joined')).peer.presence).toBe('waiting');
+      d.socket.send({ type: 'admit', peerId: p.peerId });
+      await p.socket.next('admitted');
+      d.socket.send({ type: 'signal', to: p.peerId, data: OFFER });
+      expect(await p.socket.next('signal')).toMatchObject({ from: d.peerId, data: OFFER });
+      p.socket.send({ type: 'signal', to: d.peerId, data: { candidate: null } });
+      expect(await d.socket.next('signal')).toMatchObject({ from: p.peerId, data: { candidate: null } });
+      d.socket.close();
+      p.socket.close();
+    } finally {
+      await app2.close();
+      await second.close();
+    }
+  });
+});

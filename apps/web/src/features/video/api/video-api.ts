@@ -1,0 +1,116 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+
+import { graphqlRequest } from '../../../lib/graphql.ts';
+
+export const videoQueryKeys = {
+  all: ['video'] as const,
+  visit: (appointmentId: string) => ['video', 'visit', appointmentId] as const,
+  waiting: ['video', 'waiting'] as const,
+};
+
+const VideoVisitSchema = z.object({
+  appointmentId: z.string(),
+  room: z.string(),
+  role: z.enum(['provider', 'patient', 'guest']),
+  status: z.string(),
+  appointmentType: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  opensAt: z.string(),
+  closesAt: z.string(),
+  closedReason: z.string().nullable(),
+  providerName: z.string(),
+  patientName: z.string(),
+});
+export type VideoVisit = z.infer<typeof VideoVisitSchema>;
+
+export function videoVisitQueryOptions(appointmentId: string) {
+  return queryOptions({
+    queryKey: videoQueryKeys.visit(appointmentId),
+    queryFn: async ({ signal }) => {
+      const data = await graphqlRequest(
+        `query VideoVisit($appointmentId: ID!) {
+          videoVisit(appointmentId: $appointmentId) {
+            appointmentId room role status appointmentType startsAt endsAt opensAt closesAt closedReason providerName patientName
+          }
+        }`,
+        z.object({ videoVisit: VideoVisitSchema }),
+        { appointmentId },
+        { signal },
+      );
+      return data.videoVisit;
+    },
+    retry: false,
+  });
+}
+
+const IceServerSchema = z.object({
+  urls: z.array(z.string()),
+  username: z.string().nullable(),
+  credential: z.string().nullable(),
+});
+
+const VideoTokenSchema = z.object({
+  token: z.string(),
+  room: z.string(),
+  peerId: z.string(),
+  role: z.enum(['provider', 'patient', 'guest']),
+  expiresAt: z.string(),
+  iceServers: z.array(IceServerSchema),
+});
+export type VideoToken = z.infer<typeof VideoTokenSchema>;
+
+/** The specification's token request: identity (the name given) and room in, a token out. */
+export async function requestVideoToken(identity: string, room: string): Promise<VideoToken> {
+  const data = await graphqlRequest(
+    `mutation RequestVideoToken($input: VideoTokenInput!) {
+      requestVideoToken(input: $input) { token room peerId role expiresAt iceServers { urls username credential } }
+    }`,
+    z.object({ requestVideoToken: VideoTokenSchema }),
+    { input: { identity, room } },
+  );
+  return data.requestVideoToken;
+}
+
+/** RTCIceServer entries from the server's answer (no empty username or credential). */
+export function toRtcIceServers(servers: VideoToken['iceServers']): RTCIceServer[] {
+  return servers.map((s) => ({
+    urls: s.urls,
+    ...(s.username ? { username: s.username } : {}),
+    ...(s.credential ? { credential: s.credential } : {}),
+  }));
+}
+
+const WaitingSchema = z.object({
+  appointmentId: z.string(),
+  peerId: z.string(),
+  name: z.string(),
+  role: z.string(),
+  patientName: z.string(),
+  since: z.string(),
+  startsAt: z.string(),
+});
+export type VideoWaiting = z.infer<typeof WaitingSchema>;
+
+/** How often a provider's screens look at the waiting room. */
+const WAITING_POLL_MS = 10_000;
+
+/** Who waits in the provider's visits now; asked again every 10 s while a screen shows it. */
+export function useVideoWaitingRoom(enabled: boolean) {
+  return useQuery({
+    queryKey: videoQueryKeys.waiting,
+    queryFn: async ({ signal }) => {
+      const data = await graphqlRequest(
+        'query VideoWaitingRoom { videoWaitingRoom { appointmentId peerId name role patientName since startsAt } }',
+        z.object({ videoWaitingRoom: z.array(WaitingSchema) }),
+        {},
+        // Looking is not the person's activity: it must not keep an unattended session alive.
+        { signal, extendsSession: false },
+      );
+      return data.videoWaitingRoom;
+    },
+    enabled,
+    refetchInterval: WAITING_POLL_MS,
+  });
+}

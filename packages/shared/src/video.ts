@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+/**
+ * Video visits (decision 026): the browsers talk WebRTC to each other; our server checks who may join, keeps
+ * the waiting room and relays the signalling over a WebSocket at VIDEO_SIGNAL_PATH. A visit belongs to an
+ * appointment; its room is named after the appointment's id only (no health information).
+ */
+export const VIDEO_SIGNAL_PATH = '/api/video/signal';
+
+/** The browser's pages: the join link (shared with the patient) and the provider's start mode. */
+export const videoCallPath = (appointmentId: string) => `/video-call/${appointmentId}`;
+export const videoStartPath = (appointmentId: string) => `/video-call/start/${appointmentId}`;
+
+/** The specification's room name: the product's prefix, '-room-', the appointment id. */
+export const videoRoomName = (prefix: string, appointmentId: string) => `${prefix}-room-${appointmentId}`;
+
+/** The appointment id in a room name, or null when the name is not one of ours. */
+export function appointmentIdOfRoom(prefix: string, room: string): string | null {
+  const head = `${prefix}-room-`;
+  return room.startsWith(head) ? room.slice(head.length) : null;
+}
+
+/** The join window's defaults (VIDEO_JOIN_EARLY_MINUTES, VIDEO_JOIN_LATE_MINUTES). */
+export const VIDEO_JOIN_EARLY_MINUTES = 15;
+export const VIDEO_JOIN_LATE_MINUTES = 30;
+
+/** At most this many people in one visit (a mesh: every pair has its own connection). */
+export const VIDEO_MAX_PARTICIPANTS = 4;
+
+/** Recording needs at least this many people in the call (the specification's rule). */
+export const RECORDING_MIN_PARTICIPANTS = 2;
+
+/** The specification's debug log keeps about 11 entries; the error screen shows the last 5. */
+export const VIDEO_DEBUG_LOG_SIZE = 11;
+export const VIDEO_ERROR_LOG_LINES = 5;
+
+export const VIDEO_ROLES = ['provider', 'patient', 'guest'] as const;
+export type VideoRole = (typeof VIDEO_ROLES)[number];
+
+/** Where a person stands in a visit: waiting to be let in, or in the call. */
+export const VIDEO_PRESENCE = ['waiting', 'admitted'] as const;
+export type VideoPresence = (typeof VIDEO_PRESENCE)[number];
+
+export const VIDEO_MESSAGES = {
+  nameRequired: 'Please enter your name',
+  nameTooLong: 'Please enter a name of at most 80 characters',
+  notYourVisit: 'This video visit belongs to another appointment. Only its provider and patient can join.',
+  cancelled: 'This appointment was cancelled, so its video visit is closed.',
+  notVideo: 'This appointment is an in-person visit; it has no video call.',
+  tooEarly: 'The video visit opens {{minutes}} minutes before the appointment, at {{opensAt}}.',
+  tooLate: 'This video visit closed {{minutes}} minutes after the appointment ended.',
+  finished: 'This video visit has ended.',
+  notFound: 'No appointment was found for this link. Check the link in your invitation.',
+  badRoom: 'The room name does not belong to this practice.',
+  tokenInvalid: 'Your video access has expired. Reload the page to join again.',
+  roomFull: 'This video visit already has {{max}} people, the most it can hold.',
+  replaced: 'You joined this visit from another window, so this one was closed.',
+  providerOnly: 'Only the appointment’s provider can do that.',
+  notAdmitted: 'Your provider has not let you in yet.',
+  waitingMessageTooLong: 'Please keep the message under 300 characters',
+} as const;
+
+export const VideoNameSchema = z
+  .string({ error: VIDEO_MESSAGES.nameRequired })
+  .trim()
+  .min(1, VIDEO_MESSAGES.nameRequired)
+  .max(80, VIDEO_MESSAGES.nameTooLong);
+
+/** The specification's token request: identity (the name the person gave) and room; the answer is a token. */
+export const VideoTokenRequestSchema = z.object({
+  identity: VideoNameSchema,
+  room: z.string().trim().min(1).max(200),
+});
+export type VideoTokenRequest = z.infer<typeof VideoTokenRequestSchema>;
+
+/** A WebRTC message between two browsers, relayed as it is (the server only checks its shape and size). */
+const SignalDataSchema = z.union([
+  z.object({
+    description: z.object({ type: z.enum(['offer', 'answer', 'pranswer', 'rollback']), sdp: z.string().max(60_000) }),
+  }),
+  z.object({
+    candidate: z
+      .object({
+        candidate: z.string().max(1_000),
+        sdpMid: z.string().max(100).nullable().optional(),
+        sdpMLineIndex: z.number().int().min(0).max(100).nullable().optional(),
+        usernameFragment: z.string().max(256).nullable().optional(),
+      })
+      .nullable(),
+  }),
+]);
+export type SignalData = z.infer<typeof SignalDataSchema>;
+
+const PeerIdSchema = z.string().min(1).max(64);
+
+/**
+ * What a browser sends on the signalling socket. `join` first (with the token from requestVideoToken and a
+ * page id: the same page id after a reconnect resumes, a new one means the page was reloaded); then
+ * `signal` to a peer, and the provider's `admit`, `notice` (a short message to someone waiting) and `end`.
+ */
+export const VideoClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('join'), token: z.string().min(1).max(2_000), pageId: z.string().min(8).max(64) }),
+  z.object({ type: z.literal('signal'), to: PeerIdSchema, data: SignalDataSchema }),
+  z.object({ type: z.literal('admit'), peerId: PeerIdSchema }),
+  z.object({
+    type: z.literal('notice'),
+    peerId: PeerIdSchema,
+    text: z.string().trim().min(1).max(300, VIDEO_MESSAGES.waitingMessageTooLong),
+  }),
+  z.object({ type: z.literal('leave') }),
+  z.object({ type: z.literal('end') }),
+  z.object({ type: z.literal('ping') }),
+]);
+export type VideoClientMessage = z.infer<typeof VideoClientMessageSchema>;
+
+export interface VideoPeer {
+  /** Stable for the person within the visit (not an account id). */
+  peerId: string;
+  name: string;
+  role: VideoRole;
+  presence: VideoPresence;
+}
+
+/** Someone in the waiting room of one of a provider's visits (the name is the one they gave). */
+export interface VideoWaitingEntry {
+  appointmentId: string;
+  peerId: string;
+  name: string;
+  role: VideoRole;
+  patientName: string;
+  since: string;
+  startsAt: string;
+}
+
+/** Why the server closed a visit's socket or refused a join (a VIDEO_MESSAGES key or a generic code). */
+export type VideoRefusal =
+  | 'tokenInvalid'
+  | 'notYourVisit'
+  | 'cancelled'
+  | 'tooEarly'
+  | 'tooLate'
+  | 'finished'
+  | 'roomFull'
+  | 'replaced'
+  | 'notVideo'
+  | 'notFound';
+
+/**
+ * What the server sends. `joined` answers `join` (who I am, whether I wait, the people present); `peer`
+ * says someone arrived, changed (admitted) or left; `polite` is decided by the server for each pair: the one
+ * already in the call makes the offer (impolite), the newcomer answers (polite).
+ */
+export type VideoServerMessage =
+  | { type: 'joined'; self: VideoPeer; peers: (VideoPeer & { polite: boolean })[]; resumed: boolean }
+  | { type: 'peer-joined'; peer: VideoPeer; polite: boolean }
+  | { type: 'peer-updated'; peer: VideoPeer }
+  | { type: 'peer-left'; peerId: string }
+  | { type: 'admitted'; peers: (VideoPeer & { polite: boolean })[] }
+  | { type: 'signal'; from: string; data: SignalData }
+  | { type: 'notice'; from: string; text: string }
+  | { type: 'ended'; reason: 'provider-ended' | VideoRefusal }
+  | { type: 'pong' }
+  | { type: 'error'; code: 'BAD_MESSAGE' | 'NOT_ADMITTED' | 'PROVIDER_ONLY' | 'NOT_JOINED' | 'UNKNOWN_PEER' };
+
+/** Close codes of the signalling socket (4000–4999 are the application's). */
+export const VIDEO_CLOSE_CODES = {
+  /** Refused or ended for a reason given in the last `ended` message: do not reconnect. */
+  final: 4403,
+} as const;
+
+/** STUN/TURN servers for RTCPeerConnection, as the server hands them out with a token. */
+export interface VideoIceServer {
+  urls: string[];
+  username?: string;
+  credential?: string;
+}
