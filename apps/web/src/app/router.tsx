@@ -59,8 +59,15 @@ export const routes: RouteObject[] = [
               { path: 'availability', lazy: () => import('./routes/availability.tsx') },
               { path: 'waitlist', lazy: () => import('./routes/waitlist.tsx') },
               // A path containing /start/ is the provider's start mode.
-              { path: 'video-call/start/:appointmentId', lazy: placeholder('videoCallStart') },
-              { path: 'video-call/:appointmentId?', lazy: placeholder('videoCall') },
+              {
+                path: 'video-call/start/:appointmentId',
+                lazy: async () => (await import('./routes/video-call.tsx')).startRoute,
+              },
+              {
+                path: 'video-call/:appointmentId',
+                lazy: async () => (await import('./routes/video-call.tsx')).joinRoute,
+              },
+              { path: 'video-call', element: <Navigate to="/calendar" replace /> },
               { path: 'notes', lazy: placeholder('notes') },
               { path: 'doctors', lazy: () => import('./routes/doctors.tsx') },
               { path: 'messages', lazy: placeholder('messages') },

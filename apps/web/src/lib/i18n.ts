@@ -15,6 +15,7 @@ import screens from '../locales/en/screens.json';
 import security from '../locales/en/security.json';
 import session from '../locales/en/session.json';
 import storedText from '../locales/en/stored-text.json';
+import video from '../locales/en/video.json';
 import waitlist from '../locales/en/waitlist.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
@@ -36,6 +37,7 @@ export const englishResources = {
   security,
   'stored-text': storedText,
   waitlist,
+  video,
   appointments,
   shared: {
     ...sharedTexts,

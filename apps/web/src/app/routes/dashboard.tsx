@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 
 import { MyAppointments, TodaysAppointments } from '../../features/appointments/index.ts';
+import { VideoWaitingAlert } from '../../features/video/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../lib/auth.ts';
@@ -14,7 +15,14 @@ function DashboardRoute() {
   // The protected route renders this only with a user.
   if (!user) return null;
   const schedule =
-    user.role === 'provider' ? <TodaysAppointments /> : user.role === 'patient' ? <MyAppointments /> : null;
+    user.role === 'provider' ? (
+      <>
+        <VideoWaitingAlert />
+        <TodaysAppointments />
+      </>
+    ) : user.role === 'patient' ? (
+      <MyAppointments />
+    ) : null;
   return <Dashboard user={user} demoMode={config?.demoMode ?? false} version={config?.version} schedule={schedule} />;
 }
 

@@ -1,6 +1,7 @@
-import { Avatar, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { videoStartPath } from '@telehealth/shared';
 
 import { formatShortDay } from '../../../lib/practice-dates.ts';
 import type { Appointment } from '../api/appointments-api.ts';
@@ -15,10 +16,13 @@ export function AppointmentCard({
   appointment,
   onShare,
   onDetails,
+  waiting = false,
 }: {
   appointment: Appointment;
   onShare: (appointment: Appointment) => void;
   onDetails: (appointment: Appointment) => void;
+  /** Someone waits in this visit's video waiting room (the provider's calendar). */
+  waiting?: boolean;
 }) {
   const { t, i18n } = useTranslation('appointments');
   const video = appointment.appointmentType === 'video';
@@ -45,7 +49,14 @@ export function AppointmentCard({
               </Text>
             </Stack>
           </Group>
-          <AppointmentStatusBadge status={appointment.status} />
+          <Group gap={4} wrap="nowrap">
+            {waiting ? (
+              <Badge color="blue" variant="filled" data-testid="waiting-badge">
+                {t('card.waiting')}
+              </Badge>
+            ) : null}
+            <AppointmentStatusBadge status={appointment.status} />
+          </Group>
         </Group>
         <Group gap="md" wrap="wrap">
           <Text size="sm" fw={600}>
@@ -61,7 +72,7 @@ export function AppointmentCard({
               <Button size="xs" variant="light" onClick={() => onShare(appointment)}>
                 {t('card.shareLink')}
               </Button>
-              <Button size="xs" component={Link} to={`/video-call/start/${appointment.id}`}>
+              <Button size="xs" component={Link} to={videoStartPath(appointment.id)}>
                 {t('card.startVideo')}
               </Button>
             </>

@@ -19,7 +19,7 @@ import {
   type AppointmentStatus,
 } from '@telehealth/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -48,7 +48,15 @@ interface PendingMove {
  * list under it ('Upcoming Appointments' or 'Appointments for {date}'), the specification's cards, View Details,
  * Share Link, and moving a visit by dragging or resizing it (the server checks it as any reschedule).
  */
-export function CalendarScreen() {
+export function CalendarScreen({
+  waitingAppointmentIds,
+  banner,
+}: {
+  /** The visits someone waits in (video waiting room): their cards say so. */
+  waitingAppointmentIds?: ReadonlySet<string>;
+  /** Shown above the calendar (who waits in a video visit). */
+  banner?: ReactNode;
+} = {}) {
   const { t, i18n } = useTranslation('appointments');
   usePageTitle(t('calendar.title'));
   const { data: user } = useCurrentUser();
@@ -152,6 +160,7 @@ export function CalendarScreen() {
           ) : null}
         </Group>
       </Group>
+      {banner}
       {viewerZone && viewerZone !== zone ? (
         <Text size="sm" c="dimmed">
           {t('calendar.zoneNotice', { zone })}
@@ -259,6 +268,7 @@ export function CalendarScreen() {
                 appointment={appointment}
                 onShare={(a) => setShareId(a.id)}
                 onDetails={(a) => setDetailsId(a.id)}
+                waiting={waitingAppointmentIds?.has(appointment.id) ?? false}
               />
             ))}
           </Stack>

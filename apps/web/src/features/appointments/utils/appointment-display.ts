@@ -24,8 +24,3 @@ export const STATUS_STYLES: Record<AppointmentStatus, { background: string; text
   cancelled: { background: 'var(--mantine-color-red-0)', text: '#7f1d1d' },
   'no-show': { background: 'var(--mantine-color-orange-0)', text: '#7c2d12' },
 };
-
-/** The share dialog's link: the product's own video page of the appointment (no health information in it). */
-export function videoCallLink(origin: string, appointmentId: string): string {
-  return `${origin}/video-call/${appointmentId}`;
-}

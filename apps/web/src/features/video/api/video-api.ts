@@ -1,7 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
+import { useLiveMessages } from '../../../lib/live-channel.ts';
 
 export const videoQueryKeys = {
   all: ['video'] as const,
@@ -93,11 +94,16 @@ const WaitingSchema = z.object({
 });
 export type VideoWaiting = z.infer<typeof WaitingSchema>;
 
-/** How often a provider's screens look at the waiting room. */
-const WAITING_POLL_MS = 10_000;
-
-/** Who waits in the provider's visits now; asked again every 10 s while a screen shows it. */
+/**
+ * Who waits in the provider's visits now: asked once, then kept current by the live channel (the server sends
+ * the list whenever it changes), so no polling keeps an unattended session alive.
+ */
 export function useVideoWaitingRoom(enabled: boolean) {
+  const queryClient = useQueryClient();
+  useLiveMessages((message) => {
+    if (message.type === 'hello') void queryClient.invalidateQueries({ queryKey: videoQueryKeys.waiting });
+    if (message.type === 'video-waiting') queryClient.setQueryData(videoQueryKeys.waiting, message.waiting);
+  }, enabled);
   return useQuery({
     queryKey: videoQueryKeys.waiting,
     queryFn: async ({ signal }) => {
@@ -105,12 +111,11 @@ export function useVideoWaitingRoom(enabled: boolean) {
         'query VideoWaitingRoom { videoWaitingRoom { appointmentId peerId name role patientName since startsAt } }',
         z.object({ videoWaitingRoom: z.array(WaitingSchema) }),
         {},
-        // Looking is not the person's activity: it must not keep an unattended session alive.
-        { signal, extendsSession: false },
+        { signal },
       );
       return data.videoWaitingRoom;
     },
     enabled,
-    refetchInterval: WAITING_POLL_MS,
+    staleTime: Infinity,
   });
 }

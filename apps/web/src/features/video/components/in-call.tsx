@@ -1,0 +1,145 @@
+import { Alert, Button, Code, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import type { CallSnapshot, VideoCallSession } from '../lib/video-call-session.ts';
+import { LocalVideo, RemoteVideo } from './video-tile.tsx';
+import { WaitingList } from './waiting-list.tsx';
+
+/**
+ * The call: the others' pictures, one's own, the controls (microphone, camera, devices, screen sharing for the
+ * provider, End Call), the waiting room for the provider, and the debug panel in demo mode.
+ */
+export function InCall({
+  session,
+  snapshot,
+  isProvider,
+  room,
+  debug,
+}: {
+  session: VideoCallSession;
+  snapshot: CallSnapshot;
+  isProvider: boolean;
+  room: string;
+  debug: boolean;
+}) {
+  const { t } = useTranslation('video');
+  const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
+  useEffect(() => {
+    void navigator.mediaDevices.enumerateDevices().then(setDevices);
+  }, []);
+  const selfName = snapshot.self?.name ?? '';
+  const deviceOptions = (kind: MediaDeviceKind) =>
+    devices
+      .filter((d) => d.kind === kind && d.deviceId)
+      .map((d, i) => ({ value: d.deviceId, label: d.label || `${kind} ${i + 1}` }));
+  const currentDevice = (kind: 'audio' | 'video') =>
+    (kind === 'audio' ? session.localStream.getAudioTracks() : session.localStream.getVideoTracks())[0]?.getSettings()
+      .deviceId ?? '';
+
+  return (
+    <Stack gap="md">
+      {snapshot.signalling === 'reconnecting' ? (
+        <Alert color="yellow" role="status">
+          {t('call.signallingLost')}
+        </Alert>
+      ) : null}
+      <SimpleGrid cols={{ base: 1, md: isProvider ? 3 : 2 }} spacing="md">
+        <Stack gap="sm" style={{ gridColumn: isProvider ? 'span 2' : undefined }}>
+          {snapshot.participants.length === 0 ? (
+            <Paper withBorder p="xl" radius="md">
+              <Text ta="center">{t('call.nobody')}</Text>
+            </Paper>
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: snapshot.participants.length > 1 ? 2 : 1 }}>
+              {snapshot.participants.map((p) => (
+                <RemoteVideo key={p.peer.peerId} participant={p} />
+              ))}
+            </SimpleGrid>
+          )}
+        </Stack>
+        <Stack gap="sm">
+          <div style={{ maxWidth: 320 }}>
+            <LocalVideo stream={session.localStream} label={t('call.localVideo')} />
+            <Text size="sm" mt={4}>
+              {t('call.you', { name: selfName })}
+            </Text>
+          </div>
+          {isProvider ? (
+            <WaitingList
+              waiting={snapshot.waiting}
+              onAdmit={(peerId) => session.admit(peerId)}
+              onNotice={(peerId, text) => session.sendNotice(peerId, text)}
+            />
+          ) : null}
+        </Stack>
+      </SimpleGrid>
+
+      <Group gap="xs" wrap="wrap" role="toolbar" aria-label={t('title')}>
+        <Button variant="default" onClick={() => session.setAudio(!snapshot.audioOn)} aria-pressed={!snapshot.audioOn}>
+          {snapshot.audioOn ? t('call.muteAudio') : t('call.unmuteAudio')}
+        </Button>
+        <Button variant="default" onClick={() => session.setVideo(!snapshot.videoOn)} aria-pressed={!snapshot.videoOn}>
+          {snapshot.videoOn ? t('call.stopVideo') : t('call.startVideo')}
+        </Button>
+        {isProvider && typeof navigator.mediaDevices.getDisplayMedia === 'function' ? (
+          <Button
+            variant="default"
+            onClick={() =>
+              void session.shareScreen(!snapshot.sharingScreen).catch((e: unknown) => session.log(String(e)))
+            }
+          >
+            {snapshot.sharingScreen ? t('call.stopSharing') : t('call.shareScreen')}
+          </Button>
+        ) : null}
+        <Button color="red" onClick={() => session.end(isProvider)}>
+          {isProvider ? t('call.endCall') : t('call.leaveCall')}
+        </Button>
+      </Group>
+      <Group gap="sm" wrap="wrap" align="flex-end">
+        <NativeSelect
+          label={t('call.camera')}
+          data={deviceOptions('videoinput')}
+          value={currentDevice('video')}
+          onChange={(e) => void session.useDevice('videoinput', e.currentTarget.value)}
+        />
+        <NativeSelect
+          label={t('call.microphone')}
+          data={deviceOptions('audioinput')}
+          value={currentDevice('audio')}
+          onChange={(e) => void session.useDevice('audioinput', e.currentTarget.value)}
+        />
+      </Group>
+      {debug ? <DebugPanel snapshot={snapshot} room={room} /> : null}
+    </Stack>
+  );
+}
+
+/** The specification's debug information (demo mode): the room, the connections and the last log lines. */
+export function DebugPanel({ snapshot, room }: { snapshot: CallSnapshot; room: string }) {
+  const { t } = useTranslation('video');
+  return (
+    <details>
+      <summary>
+        <Title order={2} size="h5" component="span">
+          {t('debug.heading')}
+        </Title>
+      </summary>
+      <Stack gap={4} mt="xs">
+        <Text size="xs">{t('debug.room', { room })}</Text>
+        <Text size="xs">{t('debug.signalling', { state: snapshot.signalling })}</Text>
+        {snapshot.participants.map((p) => (
+          <Text size="xs" key={p.peer.peerId}>
+            {t('debug.peer', {
+              peer: p.peer.peerId.slice(0, 6),
+              state: p.connectionState,
+              local: p.candidateTypes.local ?? '–',
+              remote: p.candidateTypes.remote ?? '–',
+            })}
+          </Text>
+        ))}
+        <Code block>{snapshot.log.join('\n')}</Code>
+      </Stack>
+    </details>
+  );
+}

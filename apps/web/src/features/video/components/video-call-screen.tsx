@@ -1,0 +1,468 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Code,
+  Container,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  ERROR_CODES,
+  VIDEO_ERROR_LOG_LINES,
+  VIDEO_MAX_PARTICIPANTS,
+  VideoNameSchema,
+  zonedDateTime,
+  type VIDEO_MESSAGES,
+} from '@telehealth/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+
+import { ShareLinkBox } from '../../../components/share-link-box.tsx';
+import { usePageTitle } from '../../../hooks/use-page-title.ts';
+import { useCurrentUser } from '../../../lib/auth.ts';
+import { describeError } from '../../../lib/errors.ts';
+import { isGraphQLRequestError } from '../../../lib/graphql.ts';
+import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
+import { formatDay } from '../../../lib/practice-dates.ts';
+import { requestVideoToken, toRtcIceServers, videoVisitQueryOptions, type VideoVisit } from '../api/video-api.ts';
+import { MEDIA_CONSTRAINTS, mediaErrorReason } from '../lib/media.ts';
+import { FinalError } from '../lib/signalling.ts';
+import { VideoCallSession, type CallSnapshot } from '../lib/video-call-session.ts';
+import { DeviceCheck, TestRecording } from './device-check.tsx';
+import { InCall } from './in-call.tsx';
+
+/** While a visit is open the page asks for a fresh token this often: the visit is activity for the session. */
+const TOKEN_REFRESH_MS = 4 * 60_000;
+
+/**
+ * `/video-call/{appointmentId}` and the provider's start mode `/video-call/start/{appointmentId}`: the
+ * specification's screens (join, loading, in-call, error, ended), the device and network check before joining,
+ * the waiting room, and the call itself. Only the appointment's provider and patient get past the first query.
+ */
+export function VideoCallScreen({ startMode }: { startMode: boolean }) {
+  const { t } = useTranslation('video');
+  const { appointmentId = '' } = useParams();
+  usePageTitle(startMode ? t('startTitle') : t('title'));
+  const visit = useQuery({ ...videoVisitQueryOptions(appointmentId), enabled: appointmentId !== '' });
+
+  let body;
+  if (visit.isPending) {
+    body = (
+      <Group gap="xs" role="status">
+        <Loader size="sm" aria-hidden />
+        <Text>{t('loadingVisit')}</Text>
+      </Group>
+    );
+  } else if (visit.isError) {
+    body = <Closed message={describeError(visit.error)} />;
+  } else {
+    body = <VisitScreens visit={visit.data} startMode={startMode} onClosed={() => void visit.refetch()} />;
+  }
+  return (
+    <Container size="lg" px={{ base: 'xs', sm: 'md' }} py="md">
+      <Stack gap="md">
+        <div>
+          <Title order={1} size="h2">
+            {startMode ? t('startTitle') : t('title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('appointmentId', { id: appointmentId })}
+          </Text>
+        </div>
+        {body}
+      </Stack>
+    </Container>
+  );
+}
+
+function Closed({ message }: { message: string }) {
+  const { t } = useTranslation('video');
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          {t('closed.heading')}
+        </Title>
+        <Alert color="red" role="alert">
+          {message}
+        </Alert>
+        <Anchor component={Link} to="/dashboard">
+          {t('closed.back')}
+        </Anchor>
+      </Stack>
+    </Paper>
+  );
+}
+
+type Screen =
+  | { kind: 'join' }
+  | { kind: 'loading' }
+  | { kind: 'call'; session: VideoCallSession }
+  | { kind: 'error'; message: string; log: string[] };
+
+function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; startMode: boolean; onClosed: () => void }) {
+  const { t, i18n } = useTranslation(['video', 'shared']);
+  const { data: user } = useCurrentUser();
+  const config = useAppConfigValue();
+  const zone = config?.practiceTimeZone ?? 'UTC';
+  const [name, setName] = useState(user?.name ?? '');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [stream, setStream] = useState<MediaStream | null>(null);
+  const [mediaError, setMediaError] = useState<string | null>(null);
+  const [screen, setScreen] = useState<Screen>({ kind: 'join' });
+  const streamRef = useRef<MediaStream | null>(null);
+  useEffect(() => {
+    streamRef.current = stream;
+  }, [stream]);
+  const isProvider = visit.role === 'provider';
+
+  // Tracks stop when the page goes (unless a call took them over).
+  useEffect(
+    () => () => {
+      if (screen.kind !== 'call') streamRef.current?.getTracks().forEach((track) => track.stop());
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only on leaving the page
+    [],
+  );
+
+  const requestMedia = useCallback(async (): Promise<MediaStream | null> => {
+    try {
+      const media = await navigator.mediaDevices.getUserMedia(MEDIA_CONSTRAINTS);
+      setStream(media);
+      setMediaError(null);
+      return media;
+    } catch (error) {
+      setMediaError(t('video:error.media', { reason: mediaErrorReason(error) }));
+      return null;
+    }
+  }, [t]);
+
+  const selectDevice = async (kind: 'audioinput' | 'videoinput', deviceId: string) => {
+    try {
+      const constraints =
+        kind === 'audioinput'
+          ? { audio: { deviceId: { exact: deviceId } }, video: MEDIA_CONSTRAINTS.video ?? true }
+          : { audio: true, video: { deviceId: { exact: deviceId } } };
+      const media = await navigator.mediaDevices.getUserMedia(constraints);
+      stream?.getTracks().forEach((track) => track.stop());
+      setStream(media);
+    } catch (error) {
+      setMediaError(t('video:error.media', { reason: mediaErrorReason(error) }));
+    }
+  };
+
+  const join = async () => {
+    const parsed = VideoNameSchema.safeParse(name);
+    if (!parsed.success) {
+      const tooLong = parsed.error.issues[0]?.code === 'too_big';
+      setNameError(t(tooLong ? 'shared:videoMessages.nameTooLong' : 'shared:videoMessages.nameRequired'));
+      return;
+    }
+    setNameError(null);
+    setScreen({ kind: 'loading' });
+    const media = stream ?? (await requestMedia());
+    if (!media) {
+      setScreen({
+        kind: 'error',
+        message: t('video:error.media', { reason: mediaError ?? 'NotAllowedError' }),
+        log: [],
+      });
+      return;
+    }
+    let first;
+    try {
+      first = await requestVideoToken(parsed.data, visit.room);
+    } catch (error) {
+      if (isGraphQLRequestError(error) && error.code === ERROR_CODES.videoClosed) {
+        onClosed();
+        setScreen({ kind: 'join' });
+        return;
+      }
+      setScreen({ kind: 'error', message: t('video:error.token', { reason: describeError(error) }), log: [] });
+      return;
+    }
+    let pending: typeof first | null = first;
+    const session = new VideoCallSession({
+      localStream: media,
+      getToken: async () => {
+        const token = pending ?? (await fresh(parsed.data, visit.room));
+        pending = null;
+        return { token: token.token, iceServers: toRtcIceServers(token.iceServers) };
+      },
+      ...relayPolicy(),
+    });
+    session.start();
+    setScreen({ kind: 'call', session });
+  };
+
+  if (visit.closedReason) {
+    const early = visit.closedReason === 'tooEarly';
+    const params = {
+      minutes: early
+        ? Math.round((Date.parse(visit.startsAt) - Date.parse(visit.opensAt)) / 60_000)
+        : Math.round((Date.parse(visit.closesAt) - Date.parse(visit.endsAt)) / 60_000),
+      opensAt: zonedDateTime(new Date(visit.opensAt), zone).time,
+      max: VIDEO_MAX_PARTICIPANTS,
+    };
+    const key = visit.closedReason as keyof typeof VIDEO_MESSAGES;
+    return <Closed message={t(`shared:videoMessages.${key}`, params)} />;
+  }
+
+  if (screen.kind === 'call') {
+    return (
+      <CallScreens
+        session={screen.session}
+        visit={visit}
+        isProvider={isProvider}
+        debug={config?.demoMode ?? false}
+        onTryAgain={() => {
+          screen.session.dispose();
+          setStream(null);
+          setScreen({ kind: 'join' });
+        }}
+      />
+    );
+  }
+  if (screen.kind === 'loading') {
+    return (
+      <Group gap="xs" role="status">
+        <Loader size="sm" aria-hidden />
+        <Text>{t('video:loading')}</Text>
+      </Group>
+    );
+  }
+  if (screen.kind === 'error') {
+    return (
+      <ConnectionFailed message={screen.message} log={screen.log} onTryAgain={() => setScreen({ kind: 'join' })} />
+    );
+  }
+
+  const starts = zonedDateTime(new Date(visit.startsAt), zone);
+  const when = t('video:when', {
+    date: formatDay(starts.date, i18n.language),
+    start: starts.time,
+    end: zonedDateTime(new Date(visit.endsAt), zone).time,
+  });
+  return (
+    <Stack gap="md">
+      <Text>
+        {t('video:with', { patient: visit.patientName, provider: visit.providerName })}
+        <br />
+        <Text span size="sm" c="dimmed">
+          {when}
+        </Text>
+      </Text>
+      <Paper withBorder p="md" radius="md">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void join();
+          }}
+          noValidate
+        >
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              {t('video:join.heading')}
+            </Title>
+            <TextInput
+              label={t('video:join.name')}
+              description={t('video:join.nameHint')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={nameError}
+              required
+              maxLength={80}
+              autoComplete="name"
+            />
+            <Button type="submit" style={{ alignSelf: 'flex-start' }}>
+              {startMode ? t('video:join.startSubmit') : t('video:join.submit')}
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+      <DeviceCheck
+        stream={stream}
+        mediaError={mediaError}
+        onRequestMedia={() => void requestMedia()}
+        onSelectDevice={(kind, id) => void selectDevice(kind, id)}
+        getIceServers={async () =>
+          toRtcIceServers((await requestVideoToken(name.trim() || 'check', visit.room)).iceServers)
+        }
+      />
+      {startMode && isProvider ? (
+        <>
+          <Paper withBorder p="md" radius="md">
+            <Title order={2} size="h4" mb="xs">
+              {t('video:share.heading')}
+            </Title>
+            <ShareLinkBox appointmentId={visit.appointmentId} />
+          </Paper>
+          <TestRecording stream={stream} />
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+async function fresh(identity: string, room: string) {
+  try {
+    return await requestVideoToken(identity, room);
+  } catch (error) {
+    if (isGraphQLRequestError(error) && error.code !== undefined) throw new FinalError(error.message);
+    throw error;
+  }
+}
+
+/** Tests force calls through the TURN relay with `?relay=1`. */
+function relayPolicy(): { iceTransportPolicy?: RTCIceTransportPolicy } {
+  return window.location.search.includes('relay=1') ? { iceTransportPolicy: 'relay' } : {};
+}
+
+function CallScreens({
+  session,
+  visit,
+  isProvider,
+  debug,
+  onTryAgain,
+}: {
+  session: VideoCallSession;
+  visit: VideoVisit;
+  isProvider: boolean;
+  debug: boolean;
+  onTryAgain: () => void;
+}) {
+  const { t } = useTranslation(['video', 'shared']);
+  const snapshot: CallSnapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
+
+  useEffect(() => () => session.dispose(), [session]);
+  // Leaving the page (closing the tab) tells the others at once.
+  useEffect(() => {
+    const leave = () => session.dispose();
+    window.addEventListener('pagehide', leave);
+    return () => window.removeEventListener('pagehide', leave);
+  }, [session]);
+  // The visit is activity: a fresh token now and then keeps the session from logging off mid-call.
+  useEffect(() => {
+    if (snapshot.phase !== 'in-call' && snapshot.phase !== 'waiting') return;
+    const timer = setInterval(
+      () => void requestVideoToken(snapshot.self?.name ?? 'visit', visit.room).catch(() => undefined),
+      TOKEN_REFRESH_MS,
+    );
+    return () => clearInterval(timer);
+  }, [snapshot.phase, snapshot.self?.name, visit.room]);
+
+  switch (snapshot.phase) {
+    case 'loading':
+      return (
+        <Group gap="xs" role="status">
+          <Loader size="sm" aria-hidden />
+          <Text>{t('loading')}</Text>
+        </Group>
+      );
+    case 'waiting':
+      return (
+        <Paper withBorder p="lg" radius="md">
+          <Stack gap="sm">
+            <Title order={2} size="h3">
+              {t('waiting.heading')}
+            </Title>
+            <Text role="status" fw={600}>
+              {t('waiting.body')}
+            </Text>
+            <Text size="sm">{t('waiting.keepOpen')}</Text>
+            {snapshot.notices.map((text, i) => (
+              <Alert key={i} color="blue" role="status">
+                {t('waiting.message', { text })}
+              </Alert>
+            ))}
+            <Button variant="default" onClick={() => session.end(false)} style={{ alignSelf: 'flex-start' }}>
+              {t('waiting.leave')}
+            </Button>
+          </Stack>
+        </Paper>
+      );
+    case 'in-call':
+      return <InCall session={session} snapshot={snapshot} isProvider={isProvider} room={visit.room} debug={debug} />;
+    case 'ended':
+      if (
+        snapshot.endedReason === 'tokenInvalid' ||
+        snapshot.endedReason === 'roomFull' ||
+        snapshot.endedReason === 'notYourVisit'
+      ) {
+        return (
+          <ConnectionFailed
+            message={t(`shared:videoMessages.${snapshot.endedReason}`, { max: VIDEO_MAX_PARTICIPANTS })}
+            log={snapshot.log}
+            onTryAgain={onTryAgain}
+          />
+        );
+      }
+      return <Ended reason={snapshot.endedReason} />;
+    case 'error':
+      return (
+        <ConnectionFailed message={snapshot.error ?? t('error.lost')} log={snapshot.log} onTryAgain={onTryAgain} />
+      );
+  }
+}
+
+function ConnectionFailed({ message, log, onTryAgain }: { message: string; log: string[]; onTryAgain: () => void }) {
+  const { t } = useTranslation('video');
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          {t('error.heading')}
+        </Title>
+        <Alert color="red" role="alert">
+          {message}
+        </Alert>
+        {log.length > 0 ? (
+          <div>
+            <Text size="sm" fw={600}>
+              {t('error.logHeading')}
+            </Text>
+            <Code block>{log.slice(-VIDEO_ERROR_LOG_LINES).join('\n')}</Code>
+          </div>
+        ) : null}
+        <Button onClick={onTryAgain} style={{ alignSelf: 'flex-start' }}>
+          {t('error.tryAgain')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+function Ended({ reason }: { reason: string | null }) {
+  const { t } = useTranslation('video');
+  const message =
+    reason === 'provider-ended'
+      ? t('ended.byProvider')
+      : reason === 'left'
+        ? t('ended.left')
+        : reason === 'cancelled'
+          ? t('ended.cancelled')
+          : reason === 'replaced'
+            ? t('ended.replaced')
+            : t('ended.other');
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="sm">
+        <Title order={2} size="h3">
+          {t('ended.heading')}
+        </Title>
+        <Text role="status">{message}</Text>
+        <Button component={Link} to="/dashboard" style={{ alignSelf: 'flex-start' }}>
+          {t('ended.back')}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,2 @@
+export { VideoCallScreen } from './components/video-call-screen.tsx';
+export { VideoWaitingAlert, useWaitingAppointmentIds } from './components/waiting-alert.tsx';
