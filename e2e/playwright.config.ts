@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
-import { MAIN_SERVER, PRACTICE_SETTINGS, SHORT_SESSION_SERVER } from './support/servers.ts';
+import {
+  lateMorningZone,
+  MAIN_SERVER,
+  PRACTICE_SETTINGS,
+  SHORT_SESSION_SERVER,
+  VIDEO_SERVER,
+} from './support/servers.ts';
 
 const isCI = !!process.env.CI;
 
@@ -34,7 +40,10 @@ function dataDir(name: string): string {
   return dir;
 }
 
-function serverEnv(server: typeof MAIN_SERVER | typeof SHORT_SESSION_SERVER, dir: string): Record<string, string> {
+function serverEnv(
+  server: typeof MAIN_SERVER | typeof SHORT_SESSION_SERVER | typeof VIDEO_SERVER,
+  dir: string,
+): Record<string, string> {
   return {
     NODE_ENV: 'production',
     AUTH_SECRET: process.env.TELEHEALTH_E2E_AUTH_SECRET ?? '',
@@ -79,6 +88,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
+      testIgnore: /video\.spec\.ts/,
       use: {
         ...devices['Desktop Chrome'],
         // No browser downloads here: Debian's Chromium. We run as root, so without its sandbox.
@@ -96,6 +106,32 @@ export default defineConfig({
         },
       },
     },
+    {
+      // Video calls: fake camera and microphone (a test pattern and a tone), allowed without a prompt, and
+      // WebRTC between two browsers of this machine.
+      name: 'video',
+      testMatch: /video\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        baseURL: VIDEO_SERVER.url,
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          chromiumSandbox: false,
+          args: [
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--use-fake-device-for-media-stream',
+            '--use-fake-ui-for-media-stream',
+            '--allow-loopback-in-peer-connection',
+            '--autoplay-policy=no-user-gesture-required',
+          ],
+        },
+      },
+    },
   ],
   webServer: [
     {
@@ -109,6 +145,25 @@ export default defineConfig({
       stdout: 'pipe',
       stderr: 'pipe',
       // SIGTERM lets the server stop its embedded PostgreSQL; the default would kill the process group at once.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+    },
+    {
+      name: 'video-server',
+      command: 'node ../apps/server/src/main.ts',
+      cwd: '.',
+      url: `${VIDEO_SERVER.url}/api/health`,
+      env: {
+        ...serverEnv(VIDEO_SERVER, dataDir('server-3102')),
+        // Chosen once, when the configuration is first loaded (the workers reuse the value, like the data root).
+        PRACTICE_TIME_ZONE: (process.env.TELEHEALTH_E2E_VIDEO_ZONE ??= lateMorningZone()),
+        VIDEO_JOIN_EARLY_MINUTES: '120',
+        TURN_URLS: `turn:127.0.0.1:${VIDEO_SERVER.turn.port}?transport=udp`,
+        TURN_SECRET: VIDEO_SERVER.turn.secret,
+      },
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     },
     {

@@ -27,3 +27,24 @@ export const PRACTICE_SETTINGS = {
   bookingUrl: 'https://booking.example.com/emergency',
   contactEmail: 'hello@practice.example',
 } as const;
+
+/**
+ * The server of the video tests: a practice time zone in which it is late morning now (so that a visit can be
+ * booked on the time grid and joined whatever the hour of the run), a wide join window, and coturn (started by
+ * the relay test on loopback) as its TURN server.
+ */
+export const VIDEO_SERVER = {
+  port: 3102,
+  url: 'http://127.0.0.1:3102',
+  embeddedPgPort: 25_433,
+  sessionIdleMinutes: 15,
+  turn: { port: 34_780, secret: 'e2e-turn-secret-0123456789abcdef' },
+} as const;
+
+/** The IANA zone (Etc/GMT±N) in which the local time now is between 10:00 and 11:00. */
+export function lateMorningZone(now = new Date()): string {
+  const offset = ((10 - now.getUTCHours() + 36) % 24) - 12;
+  if (offset === 0) return 'Etc/GMT';
+  // Etc/GMT signs are inverted: Etc/GMT-3 is three hours ahead of UTC.
+  return offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+}

@@ -1,0 +1,307 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { seriousViolations } from '../support/axe.ts';
+import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { VIDEO_SERVER } from '../support/servers.ts';
+
+/**
+ * Video visits with two headless Chromiums (fake camera and microphone) against the real server: the waiting
+ * room, admission from the provider's dashboard, pictures and sound both ways, the end of the visit, strangers
+ * and cancellations refused, a call relayed through a real TURN server (coturn), and a signalling socket that
+ * drops mid-call. One call at a time: each holds two browsers encoding video on this machine's two cores.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const ORIGIN = VIDEO_SERVER.url;
+
+interface GraphQLBody<T> {
+  data: T | null;
+  errors?: { message: string }[];
+}
+
+async function data<T>(page: Page, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await page.request.post('/graphql', { headers: { origin: ORIGIN }, data: { query, variables } });
+  const body = (await response.json()) as GraphQLBody<T>;
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data as T;
+}
+
+async function person(
+  browser: Browser,
+  email: string,
+  phone = false,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: ORIGIN,
+    permissions: ['camera', 'microphone'],
+    ...(phone ? { viewport: { width: 390, height: 844 } } : {}),
+  });
+  const page = await context.newPage();
+  await signInByApi(page, email, ORIGIN);
+  return { context, page };
+}
+
+/**
+ * A video visit of the second demo provider with the demo patient, booked by the administrator at the next
+ * free half hour (the server's practice time zone makes that late morning, whatever the hour of the run).
+ */
+async function bookVisit(admin: Page): Promise<string> {
+  const { appConfig } = await data<{ appConfig: { practiceTimeZone: string } }>(
+    admin,
+    'query { appConfig { practiceTimeZone } }',
+  );
+  const { listPatients } = await data<{ listPatients: { items: { id: string }[] } }>(
+    admin,
+    'query { listPatients(limit: 5, filter: { search: "patient@demo.test" }) { items { id } } }',
+  );
+  const { listDoctors } = await data<{ listDoctors: { items: { id: string; email: string }[] } }>(
+    admin,
+    'query { listDoctors(limit: 50) { items { id email } } }',
+  );
+  const providerId = listDoctors.items.find((d) => d.email === 'provider2@demo.test')!.id;
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone: appConfig.practiceTimeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  for (let k = 0; k < 6; k++) {
+    const at = new Date(Math.ceil(Date.now() / 1_800_000) * 1_800_000 + k * 1_800_000);
+    const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+    const response = await admin.request.post('/graphql', {
+      headers: { origin: ORIGIN },
+      data: {
+        query: 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
+        variables: {
+          input: {
+            patientId: listPatients.items[0]!.id,
+            providerId,
+            date: `${parts['year']}-${parts['month']}-${parts['day']}`,
+            time: `${parts['hour']}:${parts['minute']}`,
+            duration: 30,
+            appointmentType: 'video',
+            reason: 'Video follow-up',
+            allowOutsideHours: true,
+          },
+        },
+      },
+    });
+    const body = (await response.json()) as GraphQLBody<{ createAppointment: { id: string } }>;
+    if (body.data) return body.data.createAppointment.id;
+  }
+  throw new Error('no free half hour for a video visit');
+}
+
+/** The other person's picture keeps moving: its time advances and it has a size. */
+async function expectMovingPicture(page: Page): Promise<void> {
+  const video = page.getByTestId('remote-video');
+  await expect(video).toHaveAttribute('data-connection-state', 'connected', { timeout: 20_000 });
+  const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => ({ t: v.currentTime, w: v.videoWidth })), { timeout: 15_000 })
+    .toEqual(expect.objectContaining({ w: 640 }));
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .toBeGreaterThan(first + 1);
+}
+
+/** The other person's sound arrives: the level of the remote stream's audio is above silence. */
+async function expectSound(page: Page): Promise<void> {
+  const loudest = await page.getByTestId('remote-video').evaluate(async (v: HTMLVideoElement) => {
+    const stream = v.srcObject as MediaStream;
+    const context = new AudioContext();
+    const analyser = context.createAnalyser();
+    context.createMediaStreamSource(stream).connect(analyser);
+    const samples = new Uint8Array(analyser.fftSize);
+    let peak = 0;
+    for (let i = 0; i < 30; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      analyser.getByteTimeDomainData(samples);
+      for (const s of samples) peak = Math.max(peak, Math.abs(s - 128));
+    }
+    await context.close();
+    return peak;
+  });
+  expect(loudest).toBeGreaterThan(2);
+}
+
+async function joinAsPatient(page: Page, id: string, query = ''): Promise<void> {
+  await page.goto(`/video-call/${id}${query}`);
+  await expect(page.getByRole('heading', { name: 'Video Consultation', level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Your name')).toHaveValue(/\S/);
+  await page.getByRole('button', { name: 'Join Video Call' }).click();
+  await expect(page.getByText('Your provider will let you in shortly.')).toBeVisible();
+}
+
+async function startAndAdmit(page: Page, id: string, query = ''): Promise<void> {
+  await page.goto(`/video-call/start/${id}${query}`);
+  await page.getByRole('button', { name: 'Start Video Call' }).click();
+  await expect(page.getByTestId('waiting-person')).toBeVisible();
+  await page.getByRole('button', { name: 'Let in' }).click();
+}
+
+test('an early patient waits; the provider lets them in from the dashboard; both see and hear; ending completes the visit', async ({
+  browser,
+}) => {
+  const admin = await person(browser, 'admin@demo.test');
+  const id = await bookVisit(admin.page);
+  const patient = await person(browser, 'patient@demo.test', true);
+  const provider = await person(browser, 'provider2@demo.test');
+
+  // The device and network check before joining, at phone size.
+  await patient.page.goto(`/video-call/${id}`);
+  await patient.page.getByRole('button', { name: 'Check my devices' }).click();
+  await expect(patient.page.getByTestId('local-video')).toBeVisible();
+  await patient.page.getByRole('button', { name: 'Test my connection' }).click();
+  await expect(patient.page.getByText('Video server:')).toContainText('Working');
+  expect(await seriousViolations(patient.page)).toEqual([]);
+
+  await joinAsPatient(patient.page, id);
+  // Held: no one's picture, nothing relayed.
+  await expect(patient.page.getByTestId('remote-video')).toHaveCount(0);
+  expect(await seriousViolations(patient.page)).toEqual([]);
+
+  // The provider's dashboard says who waits, live.
+  await provider.page.goto('/dashboard');
+  const alert = provider.page.getByTestId('video-waiting-alert');
+  await expect(alert).toContainText('1 patient is waiting for a video visit');
+  await alert.getByRole('link', { name: 'Open the visit' }).click();
+  await expect(provider.page.getByRole('heading', { name: 'Start Video Consultation', level: 1 })).toBeVisible();
+  await expect(provider.page.getByLabel('Link')).toHaveValue(`${ORIGIN}/video-call/${id}`);
+  await provider.page.getByRole('button', { name: 'Start Video Call' }).click();
+  await provider.page.getByRole('button', { name: 'Let in' }).click();
+
+  await expectMovingPicture(patient.page);
+  await expectMovingPicture(provider.page);
+  await expectSound(patient.page);
+  await expectSound(provider.page);
+  await expect(provider.page.getByLabel('Connection quality')).toContainText(/Good|Fair|Poor/, { timeout: 15_000 });
+  expect(await seriousViolations(provider.page)).toEqual([]);
+  const inProgress = await data<{ getAppointment: { status: string } }>(
+    admin.page,
+    'query ($id: ID!) { getAppointment(id: $id) { status } }',
+    { id },
+  );
+  expect(inProgress.getAppointment.status).toBe('in-progress');
+
+  await provider.page.getByRole('button', { name: 'End Call' }).click();
+  await expect(patient.page.getByRole('heading', { name: 'Call Ended' })).toBeVisible();
+  await expect(patient.page.getByText('Your provider ended the visit.')).toBeVisible();
+  await expect(provider.page.getByRole('heading', { name: 'Call Ended' })).toBeVisible();
+  await expect
+    .poll(
+      async () =>
+        (
+          await data<{ getAppointment: { status: string } }>(
+            admin.page,
+            'query ($id: ID!) { getAppointment(id: $id) { status } }',
+            { id },
+          )
+        ).getAppointment.status,
+    )
+    .toBe('completed');
+  for (const p of [admin, patient, provider]) await p.context.close();
+});
+
+test('a stranger is refused at the page, and a cancellation closes the visit for the waiting patient', async ({
+  browser,
+}) => {
+  const admin = await person(browser, 'admin@demo.test');
+  const id = await bookVisit(admin.page);
+  const stranger = await person(browser, 'provider@demo.test');
+  await stranger.page.goto(`/video-call/${id}`);
+  await expect(stranger.page.getByRole('heading', { name: 'You cannot join this video visit' })).toBeVisible();
+  await expect(stranger.page.getByRole('alert')).toContainText('Only its provider and patient can join');
+  await expect(stranger.page.getByRole('button', { name: 'Join Video Call' })).toHaveCount(0);
+
+  const patient = await person(browser, 'patient@demo.test');
+  await joinAsPatient(patient.page, id);
+  await data(admin.page, 'mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id } }', {
+    input: { id, reason: 'Provider unavailable' },
+  });
+  await expect(patient.page.getByRole('heading', { name: 'Call Ended' })).toBeVisible();
+  await expect(patient.page.getByText('This appointment was cancelled')).toBeVisible();
+  await patient.page.reload();
+  await expect(patient.page.getByRole('heading', { name: 'You cannot join this video visit' })).toBeVisible();
+  for (const p of [admin, stranger, patient]) await p.context.close();
+});
+
+test('a call forced through the TURN relay (coturn) connects with relay candidates on both ends, and survives a dropped signalling socket', async ({
+  browser,
+}) => {
+  const coturn = startCoturn();
+  try {
+    const admin = await person(browser, 'admin@demo.test');
+    const id = await bookVisit(admin.page);
+    const patient = await person(browser, 'patient@demo.test');
+    const provider = await person(browser, 'provider2@demo.test');
+    // Keeps the page's WebSockets within reach, so that the test can drop the signalling one.
+    await patient.context.addInitScript(() => {
+      const Native = window.WebSocket;
+      const open: WebSocket[] = [];
+      (window as unknown as { openSockets: WebSocket[] }).openSockets = open;
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          open.push(this);
+        }
+      };
+    });
+    await joinAsPatient(patient.page, id, '?relay=1');
+    await startAndAdmit(provider.page, id, '?relay=1');
+    await expectMovingPicture(patient.page);
+    await expectMovingPicture(provider.page);
+    for (const page of [patient.page, provider.page]) {
+      await expect(page.getByTestId('remote-video')).toHaveAttribute('data-candidates', 'relay/relay', {
+        timeout: 15_000,
+      });
+    }
+
+    // The patient's signalling socket drops (as on a network change): it comes back by itself with the same
+    // page, and the call goes on over the same peer connection (no second peer on either side).
+    await patient.page.evaluate(() => {
+      for (const socket of (window as unknown as { openSockets: WebSocket[] }).openSockets) {
+        if (socket.url.includes('/api/video/signal')) socket.close(4000, 'test drop');
+      }
+    });
+    await expect(patient.page.getByText('Connection to the server lost; reconnecting.')).toBeVisible();
+    await expect(patient.page.getByText('Connection to the server lost; reconnecting.')).toHaveCount(0, {
+      timeout: 20_000,
+    });
+    await expectMovingPicture(provider.page);
+    await expectMovingPicture(patient.page);
+    await expect(provider.page.getByTestId('remote-video')).toHaveCount(1);
+    for (const p of [admin, patient, provider]) await p.context.close();
+  } finally {
+    coturn.kill('SIGTERM');
+  }
+});
+
+/** coturn on loopback with the server's shared secret (time-limited credentials), as Debian packages it. */
+function startCoturn(): ChildProcess {
+  const child = spawn(
+    '/usr/bin/turnserver',
+    [
+      '-n',
+      '--listening-ip=127.0.0.1',
+      '--relay-ip=127.0.0.1',
+      `--listening-port=${VIDEO_SERVER.turn.port}`,
+      '--use-auth-secret',
+      `--static-auth-secret=${VIDEO_SERVER.turn.secret}`,
+      '--realm=e2e.test',
+      '--allow-loopback-peers',
+      '--cli-password=e2e-cli-password',
+      '--no-tls',
+      '--no-dtls',
+      '--min-port=49160',
+      '--max-port=49400',
+      '--log-file=stdout',
+      '--simple-log',
+    ],
+    { stdio: 'ignore' },
+  );
+  return child;
+}
