@@ -143,7 +143,7 @@ async function startAndAdmit(page: Page, id: string, query = ''): Promise<void> 
   await page.getByRole('button', { name: 'Let in' }).click();
 }
 
-test('an early patient waits; the provider lets them in from the dashboard; both see and hear; ending completes the visit', async ({
+test('an early patient waits; the provider lets them in from the dashboard; both see and hear; a consented recording plays back for the provider only; ending completes the visit', async ({
   browser,
 }) => {
   const admin = await person(browser, 'admin@demo.test');
@@ -187,6 +187,17 @@ test('an early patient waits; the provider lets them in from the dashboard; both
   );
   expect(inProgress.getAppointment.status).toBe('in-progress');
 
+  // Recording, with the patient's consent: both see it run; the provider stops it.
+  await provider.page.getByRole('button', { name: 'Record this visit' }).click();
+  await expect(patient.page.getByTestId('recording-consent')).toContainText('Your provider asks to record this visit');
+  expect(await seriousViolations(patient.page)).toEqual([]);
+  await patient.page.getByRole('button', { name: 'I agree to be recorded' }).click();
+  await expect(provider.page.getByTestId('recording-indicator')).toBeVisible();
+  await expect(patient.page.getByTestId('recording-indicator')).toBeVisible();
+  await provider.page.waitForTimeout(5_000);
+  await provider.page.getByRole('button', { name: 'Stop recording' }).click();
+  await expect(patient.page.getByText('The recording has stopped.')).toBeVisible();
+
   await provider.page.getByRole('button', { name: 'End Call' }).click();
   await expect(patient.page.getByRole('heading', { name: 'Call Ended' })).toBeVisible();
   await expect(patient.page.getByText('Your provider ended the visit.')).toBeVisible();
@@ -203,6 +214,43 @@ test('an early patient waits; the provider lets them in from the dashboard; both
         ).getAppointment.status,
     )
     .toBe('completed');
+
+  // The provider plays it back from the appointment's details: the length is known and it seeks.
+  await expect
+    .poll(
+      async () =>
+        (
+          await data<{ videoRecordings: { status: string }[] }>(
+            provider.page,
+            'query ($id: ID!) { videoRecordings(appointmentId: $id) { status } }',
+            { id },
+          )
+        ).videoRecordings[0]?.status,
+      { timeout: 30_000 },
+    )
+    .toBe('ready');
+  await provider.page.goto('/calendar');
+  await provider.page
+    .getByTestId('appointment-card')
+    .filter({ hasText: 'Video follow-up' })
+    .filter({ hasText: 'Completed' })
+    .first()
+    .getByRole('button', { name: 'View Details' })
+    .click();
+  const player = provider.page.getByTestId('recording-player');
+  const played = await player.evaluate(async (video: HTMLVideoElement) => {
+    if (video.readyState < 1) await new Promise((resolve) => (video.onloadedmetadata = resolve));
+    const duration = video.duration;
+    video.currentTime = 2;
+    await new Promise((resolve) => (video.onseeked = resolve));
+    return { duration, at: video.currentTime };
+  });
+  expect(played.duration).toBeGreaterThan(3);
+  expect(played.duration).toBeLessThan(30);
+  expect(played.at).toBe(2);
+  // The patient is refused the file.
+  const src = (await player.getAttribute('src')) ?? '';
+  expect((await patient.page.request.get(src)).status()).toBe(403);
   for (const p of [admin, patient, provider]) await p.context.close();
 });
 

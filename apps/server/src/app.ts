@@ -102,7 +102,7 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   await app.register(graphqlPlugin, deps);
   registerLiveRoutes(app);
   registerCalendarFeedRoute(app, deps.calendarFeeds);
-  registerVideoRoutes(app, { video: deps.video, db: deps.db });
+  registerVideoRoutes(app, { video: deps.video, recordings: deps.recordings, db: deps.db });
 
   await registerWebApp(app, deps);
   return app;

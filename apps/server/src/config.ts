@@ -180,6 +180,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9-]{1,40}$/, 'must be 1 to 40 lower-case letters, digits or hyphens')
     .default('telehealth'),
+  RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(2_190),
   STUN_URLS: iceUrlList('stun:').optional(),
   TURN_URLS: iceUrlList('turn:').optional(),
   TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
@@ -272,6 +273,8 @@ export interface Config {
     /** With turnSecret: coturn's time-limited credentials (use-auth-secret) are issued per call. */
     turnUrls: string[];
     turnSecret: string | null;
+    /** How long a recording is kept (RECORDING_RETENTION_DAYS, default six years); then a job deletes it. */
+    recordingRetentionDays: number;
   };
 }
 
@@ -359,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stunUrls: e.STUN_URLS ?? [],
       turnUrls: e.TURN_URLS ?? [],
       turnSecret: e.TURN_SECRET ?? null,
+      recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
     },
   };
 }

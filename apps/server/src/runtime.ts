@@ -19,6 +19,7 @@ import { AppointmentNotifications } from './appointments/appointment-notificatio
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
 import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
+import { RecordingsService } from './video/recordings.service.ts';
 import { VideoService } from './video/video.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
@@ -46,6 +47,7 @@ export interface Runtime {
   waitlist: WaitlistService;
   calendarFeeds: CalendarFeedService;
   video: VideoService;
+  recordings: RecordingsService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -84,6 +86,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     waitlist,
     calendarFeeds,
     video,
+    recordings,
   } = runtime;
   return {
     config,
@@ -102,6 +105,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     waitlist,
     calendarFeeds,
     video,
+    recordings,
   };
 }
 
@@ -162,7 +166,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const waitlist = new WaitlistService({ db: database.db, keyring, mail, config, appointments, log });
     appointments.addListener(waitlist);
     const calendarFeeds = new CalendarFeedService({ db: database.db, config });
-    const video = new VideoService({ db: database.db, keyring, config, secret, appointments, log });
+    const recordings = new RecordingsService({ db: database.db, keyring, config, log });
+    const video = new VideoService({ db: database.db, keyring, config, secret, appointments, recordings, log });
     appointments.addListener(video);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
@@ -193,6 +198,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
         mail,
         appointmentNotifications,
         waitlist,
+        recordings,
         log,
         auditAnchorsFile: auditAnchorsPath(config.dataDir),
       }),
@@ -222,6 +228,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       waitlist,
       calendarFeeds,
       video,
+      recordings,
       providers,
       mail,
       rateLimiter,

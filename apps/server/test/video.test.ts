@@ -3,6 +3,7 @@
  * signalling for someone not let in), admission and the appointment's steps, a socket that reconnects, a page
  * that reloads, a cancellation that closes the visit, and two server instances carrying one call.
  */
+import fs from 'node:fs';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, VIDEO_CLOSE_CODES, VIDEO_SIGNAL_PATH, type VideoServerMessage } from '@telehealth/shared';
@@ -22,10 +23,10 @@ const WAITING = `query { videoWaitingRoom { appointmentId peerId name patientNam
 const CANCEL = `mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id status } }`;
 const GET = `query ($id: ID!) { getAppointment(id: $id) { status } }`;
 
-// A wide window, so that each test books its own quarter hour from now on and can still join it.
+// A wide window, so that each test books its own quarter hour (before now) and can still join it.
 const ENV = {
   VIDEO_JOIN_EARLY_MINUTES: '120',
-  VIDEO_JOIN_LATE_MINUTES: '30',
+  VIDEO_JOIN_LATE_MINUTES: '240',
   TURN_URLS: 'turn:127.0.0.1:3478?transport=udp',
   TURN_SECRET: 'a-turn-secret-of-the-test-1234',
 };
@@ -41,10 +42,10 @@ let slot = 0;
 
 /**
  * A video appointment of the test's provider and patient, written straight to the table (the booking rules,
- * such as the time grid, are the appointments' tests; a test here may run at any hour): by default the next
- * free quarter hour from now, each call a later one.
+ * such as the time grid, are the appointments' tests; a test here may run at any hour): by default a quarter
+ * hour that has just passed, each call an earlier one (the join window stays open four hours after the end).
  */
-async function videoAppointment(startsAt = new Date(Math.ceil(Date.now() / 900_000) * 900_000 + slot++ * 900_000)) {
+async function videoAppointment(startsAt = new Date(Math.floor(Date.now() / 900_000) * 900_000 - ++slot * 900_000)) {
   const [row] = await insertAppointments(
     t.runtime.database.db,
     [
@@ -109,8 +110,8 @@ async function statusOf(id: string): Promise<string> {
 }
 
 /** Waits until `check` holds (the appointment steps follow the socket's messages). */
-async function eventually(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+async function eventually(check: () => boolean | Promise<boolean>, tries = 100): Promise<void> {
+  for (let i = 0; i < tries; i++) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -359,5 +360,153 @@ describe('the signalling socket', () => {
       await app2.close();
       await second.close();
     }
+  });
+});
+
+describe('recording with everyone’s consent', () => {
+  const START = `mutation ($input: RecordingStartInput!) { startRecording(input: $input) { compositionSid recordingSid status roomSid } }`;
+  const STOP = `mutation ($input: RecordingStopInput!) { stopRecording(input: $input) { recordingSid status roomSid } }`;
+  const LIST = `query ($id: ID!) { videoRecordings(appointmentId: $id) { id status durationMs sizeBytes } }`;
+  const webm = fs.readFileSync(new URL('./fixtures/recording.webm', import.meta.url));
+
+  /** A live visit: the provider and the patient in the call. */
+  async function liveVisit() {
+    const id = await videoAppointment();
+    const d = await join(provider, id);
+    const p = await join(patient, id);
+    d.socket.send({ type: 'admit', peerId: p.peerId });
+    await p.socket.next('admitted');
+    return { id, d, p };
+  }
+
+  async function upload(client: TestClient, recordingId: string, seq: number, bytes: Buffer) {
+    return t.app.inject({
+      method: 'PUT',
+      url: `/api/recordings/${recordingId}/chunks/${seq}`,
+      headers: { cookie: client.cookie ?? '', 'content-type': 'application/octet-stream' },
+      payload: bytes,
+    });
+  }
+
+  it('needs two people in the call', async () => {
+    const id = await videoAppointment();
+    const d = await join(provider, id);
+    const response = await provider.gql(START, { input: { roomSid: room(id), identity: 'Dr', appointmentId: id } });
+    expect(response.errors?.[0]?.message).toBe(
+      'Recording requires at least 2 participants. Currently: 1 (you + 0 others)',
+    );
+    d.socket.close();
+  });
+
+  it('records nothing when one person declines, and keeps no file', async () => {
+    const { id, d, p } = await liveVisit();
+    const started = await provider.gql<{ startRecording: { recordingSid: string; status: string } }>(START, {
+      input: { roomSid: room(id), identity: 'Dr', appointmentId: id, Status: 'in-progress' },
+    });
+    const recordingId = started.data!.startRecording.recordingSid;
+    expect(started.data!.startRecording.status).toBe('asking');
+    const asked = await p.socket.next('recording');
+    expect(asked.recording).toMatchObject({ id: recordingId, status: 'asking' });
+    expect(asked.recording?.consents).toContainEqual(
+      expect.objectContaining({ peerId: p.peerId, decision: 'pending' }),
+    );
+    expect(asked.recording?.consents).toContainEqual(expect.objectContaining({ peerId: d.peerId, decision: 'yes' }));
+
+    const mark = d.socket.messages.length;
+    p.socket.send({ type: 'recording-consent', recordingId, agree: false });
+    await eventually(() =>
+      d.socket.messages.slice(mark).some((m) => m.type === 'recording' && m.recording?.status === 'refused'),
+    );
+    const late = await upload(provider, recordingId, 0, webm);
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toMatchObject({ errors: [{ message: 'This recording is not running.' }] });
+    const listed = await provider.gql<{ videoRecordings: { status: string }[] }>(LIST, { id });
+    expect(listed.data?.videoRecordings).toEqual([expect.objectContaining({ status: 'refused' })]);
+    const [{ n }] = (
+      await t.runtime.database.db.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM video_recording_chunks WHERE recording_id = ${recordingId}`,
+      )
+    ).rows as [{ n: number }];
+    expect(n).toBe(0);
+    const consent = await lastAudit('RECORDING_CONSENT', 0);
+    expect(consent?.details).toMatchObject({ decision: 'no' });
+    d.socket.close();
+    p.socket.close();
+  });
+
+  it('records once everyone agreed; the provider plays it back (duration fixed, byte ranges), the patient cannot; stored encrypted', async () => {
+    const { id, d, p } = await liveVisit();
+    const started = await provider.gql<{ startRecording: { recordingSid: string } }>(START, {
+      input: { roomSid: room(id), identity: 'Dr', appointmentId: id },
+    });
+    const recordingId = started.data!.startRecording.recordingSid;
+    // Nothing may be uploaded before everyone agreed.
+    expect((await upload(provider, recordingId, 0, webm)).statusCode).toBe(400);
+    const mark = d.socket.messages.length;
+    p.socket.send({ type: 'recording-consent', recordingId, agree: true });
+    await eventually(() =>
+      d.socket.messages.slice(mark).some((m) => m.type === 'recording' && m.recording?.status === 'recording'),
+    );
+
+    // The recorder's parts, as MediaRecorder hands them out; the patient cannot upload.
+    const third = Math.ceil(webm.length / 3);
+    expect((await upload(patient, recordingId, 0, webm.subarray(0, third))).statusCode).toBe(403);
+    for (let seq = 0; seq < 3; seq++) {
+      expect((await upload(provider, recordingId, seq, webm.subarray(seq * third, (seq + 1) * third))).statusCode).toBe(
+        204,
+      );
+    }
+    const stopped = await provider.gql<{ stopRecording: { status: string } }>(STOP, {
+      input: { recordingSid: recordingId, roomSid: room(id), Status: 'completed' },
+    });
+    expect(stopped.data?.stopRecording.status).toBe('completed');
+    await eventually(async () => {
+      const listed = await provider.gql<{ videoRecordings: { status: string }[] }>(LIST, { id });
+      return listed.data?.videoRecordings[0]?.status === 'ready';
+    }, 300);
+    const [recording] = (
+      await provider.gql<{ videoRecordings: { durationMs: number; sizeBytes: number }[] }>(LIST, { id })
+    ).data!.videoRecordings;
+    expect(recording!.durationMs).toBeGreaterThan(4_000);
+    expect(recording!.durationMs).toBeLessThan(5_500);
+
+    const whole = await t.app.inject({
+      method: 'GET',
+      url: `/api/recordings/${recordingId}/file`,
+      headers: { cookie: provider.cookie ?? '' },
+    });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.rawPayload.length).toBe(recording!.sizeBytes);
+    expect(whole.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+    const part = await t.app.inject({
+      method: 'GET',
+      url: `/api/recordings/${recordingId}/file`,
+      headers: { cookie: provider.cookie ?? '', range: 'bytes=100-199' },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${recording!.sizeBytes}`);
+    expect(part.rawPayload).toEqual(whole.rawPayload.subarray(100, 200));
+    expect((await lastAudit('RECORDING_PLAY', 0))?.details).toMatchObject({ recordingId });
+
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: `/api/recordings/${recordingId}/file`,
+      headers: { cookie: patient.cookie ?? '' },
+    });
+    expect(denied.statusCode).toBe(403);
+    expect((await patient.gql(LIST, { id })).errors?.[0]?.message).toMatch(/Only the appointment’s provider/);
+
+    // On disk: encrypted segments, nothing of the WebM readable.
+    const segments = await t.runtime.database.db.execute<{ data: Buffer }>(
+      sql`SELECT data FROM video_recording_segments WHERE recording_id = ${recordingId}`,
+    );
+    expect(segments.rows.length).toBeGreaterThan(0);
+    for (const { data } of segments.rows) {
+      expect(data.subarray(0, 7).toString('latin1')).toBe('enc:v1:');
+      expect(data.includes(Buffer.from('webm'))).toBe(false);
+    }
+    d.socket.close();
+    p.socket.close();
   });
 });

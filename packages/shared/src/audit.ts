@@ -91,9 +91,21 @@ export const SCHEDULE_EVENTS = ['AVAILABILITY_UPDATE'] as const;
 
 /**
  * Video visits (decision 026): a person let into a visit's signalling, refused (why: outside the window,
- * cancelled; a stranger is an UNAUTHORIZED_ACCESS), admitted from the waiting room, and the visit ended.
+ * cancelled; a stranger is an UNAUTHORIZED_ACCESS), admitted from the waiting room, the visit ended; a recording
+ * asked for, each consent, started, stopped, played back, deleted at the end of its retention.
  */
-export const VIDEO_EVENTS = ['VIDEO_JOIN', 'VIDEO_JOIN_REFUSED', 'VIDEO_ADMIT', 'VIDEO_END'] as const;
+export const VIDEO_EVENTS = [
+  'VIDEO_JOIN',
+  'VIDEO_JOIN_REFUSED',
+  'VIDEO_ADMIT',
+  'VIDEO_END',
+  'RECORDING_REQUESTED',
+  'RECORDING_CONSENT',
+  'RECORDING_STARTED',
+  'RECORDING_STOPPED',
+  'RECORDING_PLAY',
+  'RECORDING_DELETED',
+] as const;
 
 export const AUDIT_EVENTS = [
   ...new Set([

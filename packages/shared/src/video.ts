@@ -58,7 +58,35 @@ export const VIDEO_MESSAGES = {
   providerOnly: 'Only the appointment’s provider can do that.',
   notAdmitted: 'Your provider has not let you in yet.',
   waitingMessageTooLong: 'Please keep the message under 300 characters',
+  recordingNeedsTwo: 'Recording requires at least 2 participants. Currently: {{n}} (you + {{m}} others)',
+  recordingNotFound: 'No recording was found.',
+  recordingProviderOnly: 'Only the appointment’s provider can record, play back or download its recordings.',
+  recordingNotActive: 'This recording is not running.',
 } as const;
+
+/**
+ * The notice every participant agrees to before a visit is recorded; its version is stored with each consent.
+ * The browser shows it in the person's language (locales video.json `recording.notice`).
+ */
+export const RECORDING_NOTICE_VERSION = '2026-11-24';
+
+export const RECORDING_STATUSES = ['asking', 'recording', 'paused', 'stopped', 'refused', 'ready', 'failed'] as const;
+export type RecordingStatus = (typeof RECORDING_STATUSES)[number];
+export type ConsentDecision = 'pending' | 'yes' | 'no';
+
+/** A recording as the people in the call see it: its state and everyone's answer. */
+export interface RecordingState {
+  id: string;
+  status: RecordingStatus;
+  consents: { peerId: string; name: string; decision: ConsentDecision }[];
+}
+
+/** The recorder's upload of one part: PUT RECORDING_CHUNK_PATH(id, seq) with the WebM bytes as the body. */
+export const recordingChunkPath = (recordingId: string, seq: number) => `/api/recordings/${recordingId}/chunks/${seq}`;
+/** Playback and download (byte ranges), for the appointment's provider only. */
+export const recordingFilePath = (recordingId: string) => `/api/recordings/${recordingId}/file`;
+/** The largest part the recorder uploads at once (a few seconds of video). */
+export const RECORDING_CHUNK_MAX_BYTES = 8 * 1024 * 1024;
 
 export const VideoNameSchema = z
   .string({ error: VIDEO_MESSAGES.nameRequired })
@@ -107,6 +135,7 @@ export const VideoClientMessageSchema = z.discriminatedUnion('type', [
     peerId: PeerIdSchema,
     text: z.string().trim().min(1).max(300, VIDEO_MESSAGES.waitingMessageTooLong),
   }),
+  z.object({ type: z.literal('recording-consent'), recordingId: z.string().uuid(), agree: z.boolean() }),
   z.object({ type: z.literal('leave') }),
   z.object({ type: z.literal('end') }),
   z.object({ type: z.literal('ping') }),
@@ -158,9 +187,13 @@ export type VideoServerMessage =
   | { type: 'admitted'; peers: (VideoPeer & { polite: boolean })[] }
   | { type: 'signal'; from: string; data: SignalData }
   | { type: 'notice'; from: string; text: string }
+  | { type: 'recording'; recording: RecordingState | null }
   | { type: 'ended'; reason: 'provider-ended' | VideoRefusal }
   | { type: 'pong' }
-  | { type: 'error'; code: 'BAD_MESSAGE' | 'NOT_ADMITTED' | 'PROVIDER_ONLY' | 'NOT_JOINED' | 'UNKNOWN_PEER' };
+  | {
+      type: 'error';
+      code: 'BAD_MESSAGE' | 'NOT_ADMITTED' | 'PROVIDER_ONLY' | 'NOT_JOINED' | 'UNKNOWN_PEER' | 'NO_RECORDING';
+    };
 
 /** Close codes of the signalling socket (4000–4999 are the application's). */
 export const VIDEO_CLOSE_CODES = {

@@ -18,3 +18,12 @@ export interface PublicCaller {
   ip: string | null;
   operation: string;
 }
+
+/** The caller of a plain HTTP route that asked for `session: 'required'` (the session plugin resolved it). */
+export function callerOfRequest(
+  request: { session: { user: SessionUser } | null; actor: AuditActor },
+  operation: string,
+): Caller {
+  if (!request.session) throw new Error(`${operation}: the route must ask for session: 'required'`);
+  return { user: request.session.user, actor: request.actor, operation };
+}

@@ -11,11 +11,15 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** Binary data (recordings, encrypted before they are written). */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /** An encrypted column holds nothing but encrypted values (`enc:…`, decision 016). */
 function encryptedCheck(table: string, column: AnyPgColumn) {
@@ -701,4 +705,86 @@ export const videoSignals = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('video_signals_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Recordings of video visits (decision 026), made only with the consent of everyone in the call. `status`:
+ * asking (consent pending), recording, paused (someone joined and has not agreed yet), stopped (being
+ * assembled), refused (someone declined before anything was recorded), ready, failed.
+ */
+export const videoRecordings = pgTable(
+  'video_recordings',
+  {
+    id: uuid('id').primaryKey(),
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    requestedBy: uuid('requested_by')
+      .notNull()
+      .references(() => users.id),
+    status: text('status').notNull(),
+    noticeVersion: text('notice_version').notNull(),
+    mimeType: text('mime_type'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    durationMs: integer('duration_ms'),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    segmentBytes: integer('segment_bytes'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('video_recordings_appointment_idx').on(t.appointmentId),
+    check(
+      'video_recordings_status_check',
+      sql`${t.status} in ('asking', 'recording', 'paused', 'stopped', 'refused', 'ready', 'failed')`,
+    ),
+  ],
+);
+
+/** Each person's answer to a recording's request: who, when, under which version of the notice. */
+export const videoRecordingConsents = pgTable(
+  'video_recording_consents',
+  {
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => videoRecordings.id, { onDelete: 'cascade' }),
+    peerId: text('peer_id').notNull(),
+    userId: uuid('user_id').references(() => users.id),
+    role: text('role').notNull(),
+    decision: text('decision').notNull(),
+    noticeVersion: text('notice_version').notNull(),
+    askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.recordingId, t.peerId] }),
+    check('video_recording_consents_decision_check', sql`${t.decision} in ('pending', 'yes', 'no')`),
+  ],
+);
+
+/** What the provider's browser uploaded while recording, each part encrypted with the data keys. */
+export const videoRecordingChunks = pgTable(
+  'video_recording_chunks',
+  {
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => videoRecordings.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recordingId, t.seq] })],
+);
+
+/** The assembled recording (duration and seeking index fixed), in encrypted segments of `segment_bytes`. */
+export const videoRecordingSegments = pgTable(
+  'video_recording_segments',
+  {
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => videoRecordings.id, { onDelete: 'cascade' }),
+    idx: integer('idx').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recordingId, t.idx] })],
 );

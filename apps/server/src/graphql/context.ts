@@ -9,6 +9,7 @@ import type { ActiveSession, AuthService, RequestMeta, SessionUser } from '../au
 import type { InvitationsService } from '../auth/invitations.service.ts';
 import type { PasswordResetService } from '../auth/password-reset.service.ts';
 import type { TwoFactorService } from '../auth/two-factor.service.ts';
+import type { RecordingsService } from '../video/recordings.service.ts';
 import type { VideoService } from '../video/video.service.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -34,6 +35,7 @@ export interface Services {
   waitlist: WaitlistService;
   calendarFeeds: CalendarFeedService;
   video: VideoService;
+  recordings: RecordingsService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

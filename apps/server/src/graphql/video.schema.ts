@@ -1,4 +1,5 @@
 import type { VideoIceServer, VideoWaitingEntry } from '@telehealth/shared';
+import type { RecordingView } from '../video/recordings.service.ts';
 import type { VideoVisitView } from '../video/video.service.ts';
 import { builder } from './builder.ts';
 import { callerOf, type GraphQLContext } from './context.ts';
@@ -89,6 +90,88 @@ builder.mutationFields((t) => ({
       ctx.video.requestToken(callerOf(ctx, 'requestVideoToken'), {
         identity: args.input.identity,
         room: args.input.room,
+      }),
+  }),
+}));
+
+interface RecordingResult {
+  compositionSid: string;
+  recordingSid: string;
+  status: string;
+  roomSid: string;
+}
+
+const RecordingResultRef = builder.objectRef<RecordingResult>('RecordingResult').implement({
+  description:
+    "The specification's recording result: the recording's id (compositionSid and recordingSid), its status, the room.",
+  fields: (t) => ({
+    compositionSid: t.exposeString('compositionSid'),
+    recordingSid: t.exposeString('recordingSid'),
+    status: t.exposeString('status'),
+    roomSid: t.exposeString('roomSid'),
+  }),
+});
+
+const VideoRecordingRef = builder.objectRef<RecordingView>('VideoRecording').implement({
+  description: "A recording of an appointment's video visit (its provider only).",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    appointmentId: t.exposeID('appointmentId'),
+    status: t.exposeString('status'),
+    durationMs: t.exposeInt('durationMs', { nullable: true }),
+    sizeBytes: t.float({ nullable: true, resolve: (r) => r.sizeBytes }),
+    startedAt: t.string({ nullable: true, resolve: (r) => r.startedAt?.toISOString() ?? null }),
+    stoppedAt: t.string({ nullable: true, resolve: (r) => r.stoppedAt?.toISOString() ?? null }),
+    expiresAt: t.string({ resolve: (r) => r.expiresAt.toISOString() }),
+    createdAt: t.string({ resolve: (r) => r.createdAt.toISOString() }),
+  }),
+});
+
+const RecordingStartInput = builder.inputType('RecordingStartInput', {
+  fields: (t) => ({
+    roomSid: t.string({ required: true }),
+    identity: t.string({ required: true }),
+    appointmentId: t.id({ required: true }),
+    Status: t.string({ description: "The specification sends 'in-progress'." }),
+  }),
+});
+
+const RecordingStopInput = builder.inputType('RecordingStopInput', {
+  fields: (t) => ({
+    compositionSid: t.string(),
+    recordingSid: t.string({ required: true }),
+    roomSid: t.string({ required: true }),
+    Status: t.string({ description: "The specification sends 'completed'." }),
+  }),
+});
+
+builder.queryField('videoRecordings', (t) =>
+  t.field({
+    type: [VideoRecordingRef],
+    args: { appointmentId: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.recordings.list(callerOf(ctx, 'videoRecordings'), String(args.appointmentId)),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  startRecording: t.field({
+    type: RecordingResultRef,
+    description: 'The provider asks to record; recording starts once everyone in the call has agreed.',
+    args: { input: t.arg({ type: RecordingStartInput, required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.recordings.start(callerOf(ctx, 'startRecording'), {
+        roomSid: args.input.roomSid,
+        identity: args.input.identity,
+        appointmentId: String(args.input.appointmentId),
+      }),
+  }),
+  stopRecording: t.field({
+    type: RecordingResultRef,
+    args: { input: t.arg({ type: RecordingStopInput, required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.recordings.stop(callerOf(ctx, 'stopRecording'), {
+        recordingSid: args.input.recordingSid,
+        roomSid: args.input.roomSid,
       }),
   }),
 }));

@@ -36,6 +36,14 @@ export function requestErrorFrom(error: unknown, bodyLimit: number): RequestErro
     : null;
 }
 
+/** The HTTP status of a service's refusal, by its code (anything else is a 400). */
+const HTTP_STATUS_OF: Partial<Record<string, number>> = {
+  [ERROR_CODES.unauthenticated]: 401,
+  [ERROR_CODES.forbidden]: 403,
+  [ERROR_CODES.notFound]: 404,
+  [ERROR_CODES.tooManyRequests]: 429,
+};
+
 /** What a fault of the server is answered with: nothing about the fault itself. */
 export const UNEXPECTED_EXTENSIONS = { code: ERROR_CODES.internal, messageId: 'messages.unexpected', params: {} };
 
@@ -50,7 +58,7 @@ export function logRefusal(log: FastifyBaseLogger, error: AppError): void {
 }
 
 /** The JSON body of a refused request, in the shape of GraphQL errors so every client reads one shape. */
-export function requestErrorBody(error: RequestError) {
+export function requestErrorBody(error: AppError) {
   return { errors: [{ message: error.message, extensions: error.extensions }] };
 }
 
@@ -65,6 +73,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (refused) {
       logRefusal(request.log, refused);
       return reply.code(refused.statusCode).send(requestErrorBody(refused));
+    }
+    // A service's refusal on a plain HTTP route (recordings): its message, with the status its code stands for.
+    if (error instanceof Error && isAppError(error)) {
+      logRefusal(request.log, error);
+      return reply.code(HTTP_STATUS_OF[error.code] ?? 400).send(requestErrorBody(error));
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ errors: [{ message: MESSAGES.unexpected, extensions: UNEXPECTED_EXTENSIONS }] });

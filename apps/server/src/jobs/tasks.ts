@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { anchorAuditChain } from '../audit/audit-anchors.ts';
 import { sealAuditChain } from '../audit/audit-chain.ts';
 import type { AppointmentNotifications } from '../appointments/appointment-notifications.ts';
+import type { RecordingsService } from '../video/recordings.service.ts';
 import type { WaitlistService } from '../appointments/waitlist.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Database } from '../db/client.ts';
@@ -48,6 +49,10 @@ export const taskPayloads = {
   'appointment:remind': z.object({ appointmentId: z.uuid(), hoursBefore: z.number().positive() }),
   /** Offers a provider's freed time to the waitlist (job key per provider and start). */
   'waitlist:offer': z.object({ providerId: z.uuid(), startsAt: z.iso.datetime(), endsAt: z.iso.datetime() }),
+  /** Assembles a video visit's recording from its uploaded parts (job key per recording). */
+  'recording:finalize': z.object({ recordingId: z.uuid() }),
+  /** Deletes the recordings past RECORDING_RETENTION_DAYS. */
+  'recordings:expire': CronPayloadSchema,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -75,6 +80,7 @@ export interface TaskServices {
   mail: MailService;
   appointmentNotifications: AppointmentNotifications;
   waitlist: WaitlistService;
+  recordings: RecordingsService;
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
   auditAnchorsFile: string;
@@ -120,6 +126,12 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     'waitlist:offer': async ({ providerId, startsAt, endsAt }) => {
       await services.waitlist.offerFreedSlot({ providerId, startsAt: new Date(startsAt), endsAt: new Date(endsAt) });
     },
+    'recording:finalize': async ({ recordingId }) => {
+      await services.recordings.finalize(recordingId);
+    },
+    'recordings:expire': async () => {
+      await services.recordings.deleteExpired();
+    },
   };
 }
 
@@ -135,4 +147,5 @@ export const crontab = [
   // A safety net: restarts the self-rescheduling sealer if it ever stopped, and leaves a pending one alone.
   `* * * * * audit:seal ?id=audit-seal&jobKey=${AUDIT_SEAL_JOB_KEY}&jobKeyMode=preserve_run_at`,
   '* * * * * audit:anchor ?id=audit-anchor&jobKey=cron:audit-anchor&max=3',
+  '41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3',
 ].join('\n');

@@ -116,6 +116,44 @@ export class Keyring {
     }
   }
 
+  /**
+   * Encrypts bytes (a part of a recording) under the current key, bound to where they are stored. The result is
+   * `enc:v1:<key id>:` in ASCII, then the IV, the ciphertext and the tag.
+   */
+  encryptBytes(plaintext: Buffer, context: FieldContext): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.#currentKey, iv, { authTagLength: TAG_BYTES });
+    cipher.setAAD(additionalData(this.currentKeyId, context));
+    return Buffer.concat([
+      Buffer.from(this.#currentPrefix, 'ascii'),
+      iv,
+      cipher.update(plaintext),
+      cipher.final(),
+      cipher.getAuthTag(),
+    ]);
+  }
+
+  /** The bytes encryptBytes stored; throws EncryptedValueError when they are not exactly what was stored there. */
+  decryptBytes(stored: Buffer, context: FieldContext): Buffer {
+    const head = stored.subarray(0, Math.min(stored.length, 80)).toString('latin1');
+    const match = /^enc:v1:([A-Za-z0-9][A-Za-z0-9._-]{0,63}):/.exec(head);
+    if (!match) throw new EncryptedValueError(context, 'not encrypted bytes of a known format');
+    const keyId = match[1]!;
+    const key = this.#keys.get(keyId);
+    if (!key)
+      throw new EncryptedValueError(context, `they are under data key "${keyId}", which the keyring does not hold`);
+    const body = stored.subarray(match[0].length);
+    if (body.length < IV_BYTES + TAG_BYTES) throw new EncryptedValueError(context, 'the bytes are truncated');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+      decipher.setAAD(additionalData(keyId, context));
+      decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
+      return Buffer.concat([decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)), decipher.final()]);
+    } catch {
+      throw new EncryptedValueError(context, `they fail authentication under data key "${keyId}"`);
+    }
+  }
+
   /** Whether a stored value is already under the current key (key rotation skips those). */
   isCurrent(stored: string): boolean {
     return stored.startsWith(this.#currentPrefix);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import {
+  RECORDING_CHUNK_MAX_BYTES,
   VIDEO_CLOSE_CODES,
   VIDEO_SIGNAL_PATH,
   VideoClientMessageSchema,
@@ -10,7 +11,9 @@ import {
 } from '@telehealth/shared';
 import type { Database } from '../db/client.ts';
 import { requiredSession } from '../plugins/session.ts';
+import { callerOfRequest } from '../access/caller.ts';
 import { VideoRelay } from './video-relay.ts';
+import type { RecordingsService } from './recordings.service.ts';
 import type { JoinedConnection, VideoService } from './video.service.ts';
 
 function send(socket: WebSocket, message: VideoServerMessage): void {
@@ -24,7 +27,11 @@ function send(socket: WebSocket, message: VideoServerMessage): void {
  * between the admitted people of one visit, through the database so they may sit on different instances. Each
  * socket's messages are handled one after another, in order.
  */
-export function registerVideoRoutes(app: FastifyInstance, deps: { video: VideoService; db: Database }): void {
+export function registerVideoRoutes(
+  app: FastifyInstance,
+  deps: { video: VideoService; recordings: RecordingsService; db: Database },
+): void {
+  registerRecordingRoutes(app, deps.recordings);
   const relay = new VideoRelay({ db: deps.db, notifications: app.notifications, log: app.log });
   app.addHook('onClose', () => relay.stop());
 
@@ -104,6 +111,11 @@ export function registerVideoRoutes(app: FastifyInstance, deps: { video: VideoSe
             if (outcome !== 'ok') send(socket, { type: 'error', code: outcome });
             break;
           }
+          case 'recording-consent':
+            if (!(await deps.video.consent(joined, message.recordingId, message.agree))) {
+              send(socket, { type: 'error', code: 'NO_RECORDING' });
+            }
+            break;
           case 'leave':
             await deps.video.leave(joined);
             joined = null;
@@ -139,6 +151,69 @@ export function registerVideoRoutes(app: FastifyInstance, deps: { video: VideoSe
       app.liveSockets.add(session.id, socket);
     },
   });
+}
+
+/**
+ * The recorder's uploads (PUT, raw WebM bytes) and playback (GET, with byte ranges so the player seeks), for the
+ * appointment's provider only. The recording's id in the path names no one.
+ */
+function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsService): void {
+  void app.register((scope, _options, done) => {
+    scope.addContentTypeParser(
+      ['application/octet-stream', 'video/webm'],
+      { parseAs: 'buffer', bodyLimit: RECORDING_CHUNK_MAX_BYTES },
+      (_request, body, parsed) => parsed(null, body),
+    );
+    scope.put<{ Params: { id: string; seq: string } }>(
+      '/api/recordings/:id/chunks/:seq',
+      { config: { session: 'required' }, bodyLimit: RECORDING_CHUNK_MAX_BYTES },
+      async (request, reply) => {
+        const seq = Number(request.params.seq);
+        if (!Number.isInteger(seq) || seq < 0 || seq > 1_000_000 || !Buffer.isBuffer(request.body)) {
+          return reply
+            .code(400)
+            .send({ statusCode: 400, error: 'Bad Request', message: 'A part number and WebM bytes are required.' });
+        }
+        await recordings.appendChunk(
+          callerOfRequest(request, 'uploadRecordingChunk'),
+          request.params.id,
+          seq,
+          request.body,
+        );
+        return reply.code(204).send();
+      },
+    );
+    scope.get<{ Params: { id: string }; Querystring: { download?: string } }>(
+      '/api/recordings/:id/file',
+      { config: { session: 'required' }, logLevel: 'warn' },
+      async (request, reply) => {
+        const range = parseRange(request.headers.range);
+        const file = await recordings.read(callerOfRequest(request, 'playRecording'), request.params.id, range);
+        void reply
+          .header('content-type', file.mimeType)
+          .header('accept-ranges', 'bytes')
+          .header('cache-control', 'no-store')
+          .header(
+            'content-disposition',
+            request.query.download === '1' ? `attachment; filename="visit-recording.webm"` : 'inline',
+          );
+        if (range) {
+          void reply.code(206).header('content-range', `bytes ${file.start}-${file.end}/${file.size}`);
+        }
+        return reply.send(file.body);
+      },
+    );
+    done();
+  });
+}
+
+/** `bytes=START-END` or `bytes=START-` (one range); anything else is the whole file. */
+function parseRange(header: string | undefined): { start: number; end: number } | null {
+  const match = header ? /^bytes=(\d+)-(\d*)$/.exec(header.trim()) : null;
+  if (!match) return null;
+  const start = Number(match[1]);
+  const end = match[2] ? Number(match[2]) : Number.MAX_SAFE_INTEGER;
+  return end >= start ? { start, end } : null;
 }
 
 function parseJson(text: string): unknown {

@@ -21,7 +21,7 @@ import type {
   AppointmentListener,
   AppointmentsService,
 } from '../appointments/appointments.service.ts';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { videoParticipants } from '../db/schema.ts';
@@ -38,6 +38,7 @@ import {
   type VisitAppointment,
 } from './video.repository.ts';
 import { publishToUsers } from '../live/live-events.ts';
+import type { RecordingsService } from './recordings.service.ts';
 import { sendVideoMessage } from './video-relay.ts';
 import { turnCredentials, VideoTokens, type VideoGrant } from './video-tokens.ts';
 
@@ -55,6 +56,7 @@ export interface VideoServiceOptions {
   config: Config;
   secret: string;
   appointments: AppointmentsService;
+  recordings: RecordingsService;
   log: Log;
   now?: () => Date;
 }
@@ -95,6 +97,7 @@ export class VideoService implements AppointmentListener {
   readonly #keyring: Keyring;
   readonly #config: Config;
   readonly #appointments: AppointmentsService;
+  readonly #recordings: RecordingsService;
   readonly #log: Log;
   readonly #now: () => Date;
   readonly tokens: VideoTokens;
@@ -104,6 +107,7 @@ export class VideoService implements AppointmentListener {
     this.#keyring = options.keyring;
     this.#config = options.config;
     this.#appointments = options.appointments;
+    this.#recordings = options.recordings;
     this.#log = options.log;
     this.#now = options.now ?? (() => new Date());
     this.tokens = new VideoTokens(options.secret, this.#now);
@@ -311,6 +315,10 @@ export class VideoService implements AppointmentListener {
         details: { appointmentIds: [appointment.id], patientIds: [appointment.patientId], role, presence, resumed },
       });
       if (role !== 'provider') await this.#announceWaiting(tx, [appointment.id]);
+      // Someone in the call now: a running recording waits for their consent (and they are told of it).
+      if (presence === 'admitted') {
+        await this.#recordings.peopleChanged(tx, appointment.id, { ...row, joinedAt: mine?.joinedAt ?? now });
+      }
     });
     if (full) return { ok: false, reason: 'roomFull' };
     // The patient arriving checks the visit in; a live visit is left as it is.
@@ -374,6 +382,7 @@ export class VideoService implements AppointmentListener {
         details: { appointmentIds: [appointmentId], role: target.role },
       });
       await this.#announceWaiting(tx, [appointmentId]);
+      await this.#recordings.peopleChanged(tx, appointmentId, { ...target, presence: 'admitted' });
       return target;
     });
     if (!admitted) return 'UNKNOWN_PEER';
@@ -406,6 +415,7 @@ export class VideoService implements AppointmentListener {
     if (by.grant.role !== 'provider') return 'PROVIDER_ONLY';
     const appointmentId = by.grant.appointmentId;
     await this.#db.transaction(async (tx) => {
+      await this.#recordings.visitEnded(tx, appointmentId, by.actor);
       await this.#closeVisit(tx, [appointmentId], 'provider-ended');
       await appendAuditEntry(tx, {
         event: 'VIDEO_END',
@@ -470,7 +480,14 @@ export class VideoService implements AppointmentListener {
   // -- appointment changes ----------------------------------------------------------------------------------
 
   async appointmentsChanged(tx: Executor, change: AppointmentChange, appointmentIds: string[]): Promise<void> {
-    if (change === 'cancelled') await this.#closeVisit(tx, appointmentIds, 'cancelled');
+    if (change !== 'cancelled') return;
+    for (const id of appointmentIds) await this.#recordings.visitEnded(tx, id, SYSTEM_ACTOR);
+    await this.#closeVisit(tx, appointmentIds, 'cancelled');
+  }
+
+  /** A person's answer to a recording request, from their signalling socket. */
+  consent(from: JoinedConnection, recordingId: string, agree: boolean): Promise<boolean> {
+    return this.#recordings.consent(from, recordingId, agree);
   }
 
   // -- the rules --------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { CalendarScreen } from '../../features/appointments/index.ts';
-import { useWaitingAppointmentIds, VideoWaitingAlert } from '../../features/video/index.ts';
+import { useWaitingAppointmentIds, VideoWaitingAlert, VisitRecordings } from '../../features/video/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 
 /**
@@ -10,7 +10,13 @@ function CalendarRoute() {
   const { data: user } = useCurrentUser();
   const isProvider = user?.role === 'provider';
   const waiting = useWaitingAppointmentIds(isProvider);
-  return <CalendarScreen waitingAppointmentIds={waiting} banner={isProvider ? <VideoWaitingAlert /> : null} />;
+  return (
+    <CalendarScreen
+      waitingAppointmentIds={waiting}
+      banner={isProvider ? <VideoWaitingAlert /> : null}
+      {...(isProvider ? { detailsExtra: (id: string) => <VisitRecordings appointmentId={id} /> } : {})}
+    />
+  );
 }
 
 export { CalendarRoute as Component };

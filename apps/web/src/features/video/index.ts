@@ -1,2 +1,3 @@
 export { VideoCallScreen } from './components/video-call-screen.tsx';
 export { VideoWaitingAlert, useWaitingAppointmentIds } from './components/waiting-alert.tsx';
+export { VisitRecordings } from './components/visit-recordings.tsx';

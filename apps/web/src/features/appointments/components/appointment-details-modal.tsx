@@ -23,7 +23,7 @@ import {
   type AppointmentStatus,
 } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { useAppConfig } from '../../../lib/auth.ts';
@@ -47,10 +47,13 @@ export function AppointmentDetailsModal({
   appointmentId,
   canChange,
   onClose,
+  extra,
 }: {
   appointmentId: string | null;
   canChange: boolean;
   onClose: () => void;
+  /** More about the appointment from other features (its video visit's recordings), composed by the route. */
+  extra?: (appointmentId: string) => ReactNode;
 }) {
   const { t } = useTranslation('appointments');
   const appointment = useQuery({ ...appointmentQueryOptions(appointmentId ?? ''), enabled: appointmentId !== null });
@@ -73,7 +76,10 @@ export function AppointmentDetailsModal({
           {describeError(appointment.error)}
         </Alert>
       ) : (
-        <Details appointment={appointment.data} canChange={canChange} />
+        <Stack gap="md">
+          <Details appointment={appointment.data} canChange={canChange} />
+          {extra && appointmentId ? extra(appointmentId) : null}
+        </Stack>
       )}
     </Modal>
   );

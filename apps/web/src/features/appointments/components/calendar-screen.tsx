@@ -51,7 +51,10 @@ interface PendingMove {
 export function CalendarScreen({
   waitingAppointmentIds,
   banner,
+  detailsExtra,
 }: {
+  /** More in an appointment's details (its video visit's recordings). */
+  detailsExtra?: (appointmentId: string) => ReactNode;
   /** The visits someone waits in (video waiting room): their cards say so. */
   waitingAppointmentIds?: ReadonlySet<string>;
   /** Shown above the calendar (who waits in a video visit). */
@@ -275,7 +278,12 @@ export function CalendarScreen({
         )}
       </Stack>
       <ShareLinkDialog appointmentId={shareId} onClose={() => setShareId(null)} />
-      <AppointmentDetailsModal appointmentId={detailsId} canChange={staff} onClose={() => setDetailsId(null)} />
+      <AppointmentDetailsModal
+        appointmentId={detailsId}
+        canChange={staff}
+        onClose={() => setDetailsId(null)}
+        {...(detailsExtra ? { extra: detailsExtra } : {})}
+      />
       <Modal
         opened={pendingMove !== null}
         onClose={() => {

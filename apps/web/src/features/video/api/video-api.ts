@@ -119,3 +119,56 @@ export function useVideoWaitingRoom(enabled: boolean) {
     staleTime: Infinity,
   });
 }
+
+const RecordingResultSchema = z.object({
+  compositionSid: z.string(),
+  recordingSid: z.string(),
+  status: z.string(),
+  roomSid: z.string(),
+});
+
+/** The specification's start call: the provider asks to record (everyone in the call is asked to agree). */
+export async function startRecording(input: { roomSid: string; identity: string; appointmentId: string }) {
+  const data = await graphqlRequest(
+    'mutation StartRecording($input: RecordingStartInput!) { startRecording(input: $input) { compositionSid recordingSid status roomSid } }',
+    z.object({ startRecording: RecordingResultSchema }),
+    { input: { ...input, Status: 'in-progress' } },
+  );
+  return data.startRecording;
+}
+
+/** The specification's stop call. */
+export async function stopRecording(input: { recordingSid: string; roomSid: string }) {
+  const data = await graphqlRequest(
+    'mutation StopRecording($input: RecordingStopInput!) { stopRecording(input: $input) { compositionSid recordingSid status roomSid } }',
+    z.object({ stopRecording: RecordingResultSchema }),
+    { input: { ...input, compositionSid: input.recordingSid, Status: 'completed' } },
+  );
+  return data.stopRecording;
+}
+
+const VideoRecordingSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  durationMs: z.number().nullable(),
+  sizeBytes: z.number().nullable(),
+  startedAt: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type VideoRecording = z.infer<typeof VideoRecordingSchema>;
+
+export function videoRecordingsQueryOptions(appointmentId: string) {
+  return queryOptions({
+    queryKey: ['video', 'recordings', appointmentId] as const,
+    queryFn: async ({ signal }) => {
+      const data = await graphqlRequest(
+        'query VideoRecordings($appointmentId: ID!) { videoRecordings(appointmentId: $appointmentId) { id status durationMs sizeBytes startedAt expiresAt } }',
+        z.object({ videoRecordings: z.array(VideoRecordingSchema) }),
+        { appointmentId },
+        { signal },
+      );
+      return data.videoRecordings;
+    },
+    retry: false,
+  });
+}

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { CallSnapshot, VideoCallSession } from '../lib/video-call-session.ts';
+import { RecordingPanel } from './recording-panel.tsx';
 import { LocalVideo, RemoteVideo } from './video-tile.tsx';
 import { WaitingList } from './waiting-list.tsx';
 
@@ -65,6 +66,12 @@ export function InCall({
               {t('call.you', { name: selfName })}
             </Text>
           </div>
+          <RecordingPanel
+            session={session}
+            recording={snapshot.recording}
+            selfPeerId={snapshot.self?.peerId ?? null}
+            isProvider={isProvider}
+          />
           {isProvider ? (
             <WaitingList
               waiting={snapshot.waiting}

@@ -18,7 +18,6 @@ import {
   VIDEO_MAX_PARTICIPANTS,
   VideoNameSchema,
   zonedDateTime,
-  type VIDEO_MESSAGES,
 } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
@@ -32,7 +31,14 @@ import { describeError } from '../../../lib/errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
-import { requestVideoToken, toRtcIceServers, videoVisitQueryOptions, type VideoVisit } from '../api/video-api.ts';
+import {
+  requestVideoToken,
+  startRecording,
+  stopRecording,
+  toRtcIceServers,
+  videoVisitQueryOptions,
+  type VideoVisit,
+} from '../api/video-api.ts';
 import { MEDIA_CONSTRAINTS, mediaErrorReason } from '../lib/media.ts';
 import { FinalError } from '../lib/signalling.ts';
 import { VideoCallSession, type CallSnapshot } from '../lib/video-call-session.ts';
@@ -198,6 +204,23 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
         return { token: token.token, iceServers: toRtcIceServers(token.iceServers) };
       },
       ...relayPolicy(),
+      ...(isProvider
+        ? {
+            recordingCalls: {
+              start: async () =>
+                (
+                  await startRecording({
+                    roomSid: visit.room,
+                    identity: parsed.data,
+                    appointmentId: visit.appointmentId,
+                  })
+                ).recordingSid,
+              stop: async (recordingSid: string) => {
+                await stopRecording({ recordingSid, roomSid: visit.room });
+              },
+            },
+          }
+        : {}),
     });
     session.start();
     setScreen({ kind: 'call', session });
@@ -212,7 +235,8 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
       opensAt: zonedDateTime(new Date(visit.opensAt), zone).time,
       max: VIDEO_MAX_PARTICIPANTS,
     };
-    const key = visit.closedReason as keyof typeof VIDEO_MESSAGES;
+    // The reasons videoVisit answers (VideoVisitView.closedReason).
+    const key = visit.closedReason as 'tooEarly' | 'tooLate' | 'cancelled' | 'finished' | 'notVideo';
     return <Closed message={t(`shared:videoMessages.${key}`, params)} />;
   }
 

@@ -1,8 +1,9 @@
-import { VIDEO_DEBUG_LOG_SIZE, type VideoPeer, type VideoServerMessage } from '@telehealth/shared';
+import { VIDEO_DEBUG_LOG_SIZE, type RecordingState, type VideoPeer, type VideoServerMessage } from '@telehealth/shared';
 
 import { PeerLink } from './peer-mesh.ts';
 import { qualityBetween, sampleStats, type NetworkQuality, type QualitySample } from './network-quality.ts';
 import { FinalError, SignallingClient, type SignallingState } from './signalling.ts';
+import { VisitRecorder } from './visit-recorder.ts';
 
 export type CallPhase = 'loading' | 'waiting' | 'in-call' | 'ended' | 'error';
 
@@ -31,6 +32,8 @@ export interface CallSnapshot {
   endedReason: string | null;
   /** The error screen's message. */
   error: string | null;
+  /** The visit's recording as the server tells it (consents and state), or null. */
+  recording: RecordingState | null;
   log: string[];
 }
 
@@ -40,6 +43,8 @@ export interface VideoCallOptions {
   getToken(): Promise<{ token: string; iceServers: RTCIceServer[] }>;
   /** Tests force TURN relays ('relay'); normally every candidate ('all'). */
   iceTransportPolicy?: RTCIceTransportPolicy;
+  /** The provider's start and stop calls (the specification's shapes); absent for anyone else. */
+  recordingCalls?: { start(): Promise<string>; stop(recordingId: string): Promise<void> };
 }
 
 const STATS_MS = 2_000;
@@ -61,6 +66,7 @@ export class VideoCallSession {
   #peers = new Map<string, { peer: VideoPeer; polite: boolean }>();
   #statsTimer: ReturnType<typeof setInterval> | undefined;
   #cameraTrack: MediaStreamTrack | null;
+  #recorder: VisitRecorder | null = null;
 
   constructor(options: VideoCallOptions) {
     this.#options = options;
@@ -78,6 +84,7 @@ export class VideoCallSession {
       sharingScreen: false,
       endedReason: null,
       error: null,
+      recording: null,
       log: [],
     };
     this.#signalling = new SignallingClient({
@@ -168,6 +175,26 @@ export class VideoCallSession {
     }
   }
 
+  /** The provider asks everyone to agree to a recording; throws the server's refusal (fewer than two, ...). */
+  async requestRecording(): Promise<void> {
+    if (!this.#options.recordingCalls) return;
+    await this.#options.recordingCalls.start();
+  }
+
+  /** The provider stops the recording: the last parts go up, then the server is told. */
+  async stopRecording(): Promise<void> {
+    const id = this.#snapshot.recording?.id;
+    if (!id || !this.#options.recordingCalls) return;
+    await this.#stopRecorder();
+    await this.#options.recordingCalls.stop(id);
+  }
+
+  /** This person's answer to the recording request; false withdraws consent and stops it. */
+  consentToRecording(agree: boolean): void {
+    const id = this.#snapshot.recording?.id;
+    if (id) this.#signalling.send({ type: 'recording-consent', recordingId: id, agree });
+  }
+
   /** The provider ends the visit for everyone; anyone else leaves it. */
   end(asProvider: boolean): void {
     if (asProvider && this.#signalling.send({ type: 'end' })) return;
@@ -227,6 +254,10 @@ export class VideoCallSession {
         else this.log(`signal from an unknown peer ${message.from.slice(0, 4)}`);
         return;
       }
+      case 'recording':
+        this.#update({ recording: message.recording });
+        this.#followRecording(message.recording);
+        return;
       case 'notice':
         this.#update({ notices: [...this.#snapshot.notices, message.text].slice(-5) });
         return;
@@ -240,6 +271,37 @@ export class VideoCallSession {
       case 'pong':
         return;
     }
+  }
+
+  /** The provider's recorder follows the server's word: record, pause until everyone agrees, stop. */
+  #followRecording(recording: RecordingState | null): void {
+    if (!this.#options.recordingCalls || !recording) return;
+    if (recording.status === 'recording') {
+      if (!this.#recorder) {
+        this.#recorder = new VisitRecorder(
+          recording.id,
+          { local: this.localStream, remotes: () => this.#remoteStreams() },
+          (line) => this.log(line),
+        );
+        this.#recorder.start();
+      } else {
+        this.#recorder.resume();
+      }
+    } else if (recording.status === 'paused') {
+      this.#recorder?.pause();
+    } else if (recording.status === 'stopped' || recording.status === 'refused') {
+      void this.#stopRecorder();
+    }
+  }
+
+  async #stopRecorder(): Promise<void> {
+    const recorder = this.#recorder;
+    this.#recorder = null;
+    await recorder?.stop();
+  }
+
+  #remoteStreams(): MediaStream[] {
+    return [...this.#links.values()].map((l) => l.remoteStream).filter((s) => s.getTracks().length > 0);
   }
 
   #peerArrived(peer: VideoPeer, polite: boolean): void {
@@ -331,6 +393,7 @@ export class VideoCallSession {
   #finish(reason: string, leave: boolean): void {
     if (this.#snapshot.phase === 'ended') return;
     this.#signalling.stop(leave);
+    void this.#stopRecorder();
     clearInterval(this.#statsTimer);
     this.#closeLinks();
     for (const track of this.localStream.getTracks()) track.stop();
