@@ -66,6 +66,16 @@ function serverEnv(
   };
 }
 
+/** Debian's Chromium, quiet (no background traffic) and without a GPU. */
+const CHROMIUM_ARGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
@@ -92,18 +102,7 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         // No browser downloads here: Debian's Chromium. We run as root, so without its sandbox.
-        launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          chromiumSandbox: false,
-          args: [
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
-        },
+        launchOptions: { executablePath: '/usr/bin/chromium', chromiumSandbox: false, args: CHROMIUM_ARGS },
       },
     },
     {
@@ -118,12 +117,7 @@ export default defineConfig({
           executablePath: '/usr/bin/chromium',
           chromiumSandbox: false,
           args: [
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
+            ...CHROMIUM_ARGS,
             '--use-fake-device-for-media-stream',
             '--use-fake-ui-for-media-stream',
             '--allow-loopback-in-peer-connection',

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIVE_PATH, LiveClientMessageSchema } from '@telehealth/shared';
 import { requiredSession } from '../plugins/session.ts';
 import { sendLive } from './live-sockets.ts';
@@ -14,15 +14,7 @@ export function registerLiveRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: LIVE_PATH,
     config: { session: 'required' },
-    handler: async (_request, reply) =>
-      reply
-        .code(426)
-        .header('upgrade', 'websocket')
-        .send({
-          statusCode: 426,
-          error: 'Upgrade Required',
-          message: `${LIVE_PATH} is a WebSocket.`,
-        }),
+    handler: upgradeRequired(LIVE_PATH),
     wsHandler: (socket, request) => {
       const session = requiredSession(request);
       // Message handlers first: nothing the browser sends right after opening may be lost.
@@ -45,7 +37,21 @@ export function registerLiveRoutes(app: FastifyInstance): void {
   });
 }
 
-function parseJson(text: string): unknown {
+/** The answer of a WebSocket route to a plain HTTP request: 426, naming the path. */
+export function upgradeRequired(path: string) {
+  return async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(426)
+      .header('upgrade', 'websocket')
+      .send({
+        statusCode: 426,
+        error: 'Upgrade Required',
+        message: `${path} is a WebSocket.`,
+      });
+}
+
+/** A message's JSON, or undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

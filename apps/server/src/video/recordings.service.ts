@@ -245,11 +245,7 @@ export class RecordingsService {
         .values({
           recordingId,
           seq,
-          data: this.#keyring.encryptBytes(bytes, {
-            table: 'video_recording_chunks',
-            column: 'data',
-            id: `${recordingId}:${seq}`,
-          }),
+          data: this.#keyring.encryptBytes(bytes, partOf('chunks', recordingId, seq)),
         })
         .onConflictDoNothing();
       // While recording: assembled if the parts stop coming (the tab closed); once stopped, the late last part
@@ -283,13 +279,7 @@ export class RecordingsService {
       return;
     }
     const raw = Buffer.concat(
-      chunks.map((c) =>
-        this.#keyring.decryptBytes(c.data, {
-          table: 'video_recording_chunks',
-          column: 'data',
-          id: `${recordingId}:${c.seq}`,
-        }),
-      ),
+      chunks.map((c) => this.#keyring.decryptBytes(c.data, partOf('chunks', recordingId, c.seq))),
     );
     let file: Buffer;
     let durationMs: number | null = null;
@@ -305,11 +295,10 @@ export class RecordingsService {
         await tx.insert(videoRecordingSegments).values({
           recordingId,
           idx,
-          data: this.#keyring.encryptBytes(file.subarray(idx * SEGMENT_BYTES, (idx + 1) * SEGMENT_BYTES), {
-            table: 'video_recording_segments',
-            column: 'data',
-            id: `${recordingId}:${idx}`,
-          }),
+          data: this.#keyring.encryptBytes(
+            file.subarray(idx * SEGMENT_BYTES, (idx + 1) * SEGMENT_BYTES),
+            partOf('segments', recordingId, idx),
+          ),
         });
       }
       await tx.delete(videoRecordingChunks).where(eq(videoRecordingChunks.recordingId, recordingId));
@@ -353,13 +342,7 @@ export class RecordingsService {
       )
       .orderBy(asc(videoRecordingSegments.idx));
     const plain = Buffer.concat(
-      segments.map((s) =>
-        this.#keyring.decryptBytes(s.data, {
-          table: 'video_recording_segments',
-          column: 'data',
-          id: `${recordingId}:${s.idx}`,
-        }),
-      ),
+      segments.map((s) => this.#keyring.decryptBytes(s.data, partOf('segments', recordingId, s.idx))),
     );
     const offset = start - first * recording.segmentBytes;
     const body = plain.subarray(offset, offset + (end - start + 1));
@@ -524,6 +507,11 @@ export class RecordingsService {
       details: { appointmentIds: [appointmentId], recordingId, ...details },
     });
   }
+}
+
+/** Where an encrypted part of a recording is stored: bound to its table, recording and number. */
+function partOf(kind: 'chunks' | 'segments', recordingId: string, n: number) {
+  return { table: `video_recording_${kind}`, column: 'data', id: `${recordingId}:${n}` };
 }
 
 /**

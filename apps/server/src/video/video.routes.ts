@@ -10,6 +10,7 @@ import {
   type VideoServerMessage,
 } from '@telehealth/shared';
 import type { Database } from '../db/client.ts';
+import { parseJson, upgradeRequired } from '../live/live.routes.ts';
 import { requiredSession } from '../plugins/session.ts';
 import { callerOfRequest } from '../access/caller.ts';
 import { VideoRelay } from './video-relay.ts';
@@ -39,15 +40,7 @@ export function registerVideoRoutes(
     method: 'GET',
     url: VIDEO_SIGNAL_PATH,
     config: { session: 'required' },
-    handler: async (_request, reply) =>
-      reply
-        .code(426)
-        .header('upgrade', 'websocket')
-        .send({
-          statusCode: 426,
-          error: 'Upgrade Required',
-          message: `${VIDEO_SIGNAL_PATH} is a WebSocket.`,
-        }),
+    handler: upgradeRequired(VIDEO_SIGNAL_PATH),
     wsHandler: (socket, request) => {
       const session = requiredSession(request);
       const actor = request.actor;
@@ -214,12 +207,4 @@ function parseRange(header: string | undefined): { start: number; end: number } 
   const start = Number(match[1]);
   const end = match[2] ? Number(match[2]) : Number.MAX_SAFE_INTEGER;
   return end >= start ? { start, end } : null;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
