@@ -167,7 +167,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     appointments.addListener(waitlist);
     const calendarFeeds = new CalendarFeedService({ db: database.db, config });
     const recordings = new RecordingsService({ db: database.db, keyring, config, log });
-    const video = new VideoService({ db: database.db, keyring, config, secret, appointments, recordings, log });
+    const video = new VideoService({ db: database.db, keyring, config, secret, appointments, recordings, mail, log });
     appointments.addListener(video);
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });

@@ -491,6 +491,7 @@ describe('key rotation', () => {
       appointments: 0,
       waitlist_entries: 0,
       video_participants: 0,
+      video_guests: 0,
     });
     expect(result.rewritten.patients).toBeGreaterThanOrEqual(12 - 1);
     expect(result.rewritten.access_requests).toBe(3);
@@ -525,6 +526,7 @@ describe('key rotation', () => {
       appointments: 0,
       waitlist_entries: 0,
       video_participants: 0,
+      video_guests: 0,
     });
     expect(again.remaining).toEqual({
       patients: 0,
@@ -533,6 +535,7 @@ describe('key rotation', () => {
       appointments: 0,
       waitlist_entries: 0,
       video_participants: 0,
+      video_guests: 0,
     });
     const third = await rotateDataKeys(during.runtime.database.db, during.runtime.keyring);
     expect(third.rewritten).toEqual({
@@ -542,6 +545,7 @@ describe('key rotation', () => {
       appointments: 0,
       waitlist_entries: 0,
       video_participants: 0,
+      video_guests: 0,
     });
   });
 

@@ -6,10 +6,17 @@
 import fs from 'node:fs';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, VIDEO_CLOSE_CODES, VIDEO_SIGNAL_PATH, type VideoServerMessage } from '@telehealth/shared';
+import {
+  DEMO_PASSWORD,
+  VIDEO_CLOSE_CODES,
+  VIDEO_GUEST_SIGNAL_PATH,
+  VIDEO_SIGNAL_PATH,
+  type VideoServerMessage,
+} from '@telehealth/shared';
 import { buildApp } from '../src/app.ts';
 import { insertAppointments } from '../src/appointments/appointments.repository.ts';
-import { auditEntries, patients, appointments } from '../src/db/schema.ts';
+import { auditEntries, appointments, mailOutbox, patients, videoParticipants } from '../src/db/schema.ts';
+import { videoParticipantsEncrypted } from '../src/keys/encrypted-columns.ts';
 import { appDependencies, openRuntime } from '../src/runtime.ts';
 import { createTestApp, silentLog, testConfig, TestClient, type TestApp } from './helpers.ts';
 import { liveUrl, openLive, openLiveOrFail, type LiveTestSocket } from './live-helpers.ts';
@@ -508,5 +515,125 @@ describe('recording with everyone’s consent', () => {
     }
     d.socket.close();
     p.socket.close();
+  });
+});
+
+describe('guests', () => {
+  const INVITE = `mutation ($input: InviteVideoGuestInput!) { inviteVideoGuest(input: $input) { id name email } }`;
+  const GUEST_VISIT = `query ($t: String!) { guestVideoVisit(guestToken: $t) { role patientName providerName closedReason } }`;
+  const GUEST_TOKEN = `mutation ($input: GuestVideoTokenInput!) { requestGuestVideoToken(input: $input) { token peerId role } }`;
+
+  async function invite(appointmentId: string, email: string): Promise<string> {
+    const response = await provider.gql<{ inviteVideoGuest: { id: string } }>(INVITE, {
+      input: { appointmentId, name: 'Sam Reyes', email },
+    });
+    if (!response.data) throw new Error(JSON.stringify(response.errors));
+    const [mail] = await t.runtime.database.db
+      .select({ text: mailOutbox.textBody, to: mailOutbox.toAddress, kind: mailOutbox.kind })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, email));
+    expect(mail?.kind).toBe('video-guest-invitation');
+    // Nothing about the patient or the reason in the mail.
+    expect(mail?.text).not.toContain('Jordan');
+    expect(mail?.text).not.toContain('Medication');
+    const match = new RegExp(`/video-call/guest/${appointmentId}#([A-Za-z0-9_-]+)`).exec(mail?.text ?? '');
+    return match![1]!;
+  }
+
+  async function joinAsGuest(guestToken: string): Promise<{ socket: VideoSocket; peerId: string }> {
+    const anonymous = new TestClient(t.app);
+    const response = await anonymous.gql<{ requestGuestVideoToken: { token: string; peerId: string; role: string } }>(
+      GUEST_TOKEN,
+      { input: { guestToken, identity: 'Sam' } },
+    );
+    const { token, peerId, role } = response.data!.requestGuestVideoToken;
+    expect(role).toBe('guest');
+    const socket = await openLiveOrFail<VideoServerMessage>(
+      (await signalUrl(t.app)).replace(VIDEO_SIGNAL_PATH, VIDEO_GUEST_SIGNAL_PATH),
+      { origin: t.runtime.config.publicUrl },
+    );
+    socket.send({ type: 'join', token, pageId: crypto.randomUUID() });
+    return { socket, peerId };
+  }
+
+  it('a guest invited by e-mail opens the link without an account, waits, and is let in', async () => {
+    const id = await videoAppointment();
+    const guestToken = await invite(id, 'sam.guest@example.net');
+    const anonymous = new TestClient(t.app);
+    const visit = await anonymous.gql<{ guestVideoVisit: Record<string, unknown> }>(GUEST_VISIT, { t: guestToken });
+    expect(visit.data?.guestVideoVisit).toMatchObject({ role: 'guest', patientName: '', closedReason: null });
+    expect((await anonymous.gql(GUEST_VISIT, { t: 'x'.repeat(43) })).errors?.[0]?.message).toMatch(
+      /not valid any more/,
+    );
+
+    const d = await join(provider, id);
+    const g = await joinAsGuest(guestToken);
+    expect((await g.socket.next('joined')).self).toMatchObject({ role: 'guest', presence: 'waiting' });
+    expect((await d.socket.next('peer-joined')).peer).toMatchObject({
+      peerId: g.peerId,
+      role: 'guest',
+      presence: 'waiting',
+    });
+    d.socket.send({ type: 'admit', peerId: g.peerId });
+    expect((await g.socket.next('admitted')).peers).toEqual([expect.objectContaining({ peerId: d.peerId })]);
+    d.socket.close();
+    g.socket.close();
+  });
+
+  it('keeps tokens to their socket: a guest’s on the account socket and an account’s on the guest socket are refused', async () => {
+    const id = await videoAppointment();
+    const guestToken = await invite(id, 'kim.guest@example.net');
+    const anonymous = new TestClient(t.app);
+    const { token: guestVideoToken } = (
+      await anonymous.gql<{ requestGuestVideoToken: { token: string } }>(GUEST_TOKEN, {
+        input: { guestToken, identity: 'Kim' },
+      })
+    ).data!.requestGuestVideoToken;
+    const onAccountSocket = await openSignal(patient);
+    onAccountSocket.send({ type: 'join', token: guestVideoToken, pageId: crypto.randomUUID() });
+    expect(await onAccountSocket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'tokenInvalid' });
+    const { token: patientToken } = await tokenFor(patient, id);
+    const onGuestSocket = await openLiveOrFail<VideoServerMessage>(
+      (await signalUrl(t.app)).replace(VIDEO_SIGNAL_PATH, VIDEO_GUEST_SIGNAL_PATH),
+      { origin: t.runtime.config.publicUrl },
+    );
+    onGuestSocket.send({ type: 'join', token: patientToken, pageId: crypto.randomUUID() });
+    expect(await onGuestSocket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'tokenInvalid' });
+  });
+
+  it('holds at most four people: a third guest is not invited, and a fifth person is refused at the socket', async () => {
+    const id = await videoAppointment();
+    const first = await invite(id, 'one.guest@example.net');
+    const second = await invite(id, 'two.guest@example.net');
+    const third = await provider.gql(INVITE, {
+      input: { appointmentId: id, name: 'Three', email: 'three@example.net' },
+    });
+    expect(third.errors?.[0]?.message).toBe('A video visit holds at most 4 people, so no more guests can be invited.');
+    expect(
+      (await patient.gql(INVITE, { input: { appointmentId: id, name: 'X', email: 'x@example.net' } })).errors?.[0]
+        ?.extensions?.code,
+    ).toBe('FORBIDDEN');
+
+    const d = await join(provider, id);
+    const p = await join(patient, id);
+    const g1 = await joinAsGuest(first);
+    await g1.socket.next('joined');
+    // Someone else already holds the fourth place (as another instance's socket would).
+    const someone = crypto.randomUUID();
+    await t.runtime.database.db.insert(videoParticipants).values(
+      videoParticipantsEncrypted.seal(t.runtime.keyring, someone, {
+        id: someone,
+        appointmentId: id,
+        peerId: 'someone-else-0001',
+        role: 'guest',
+        displayName: 'Someone',
+        presence: 'waiting',
+        connectionId: crypto.randomUUID(),
+        pageId: 'page-of-someone',
+      }),
+    );
+    const g2 = await joinAsGuest(second);
+    expect(await g2.socket.closed).toEqual({ code: VIDEO_CLOSE_CODES.final, reason: 'roomFull' });
+    for (const socket of [d.socket, p.socket, g1.socket]) socket.close();
   });
 });

@@ -6,10 +6,14 @@ import { z } from 'zod';
  * appointment; its room is named after the appointment's id only (no health information).
  */
 export const VIDEO_SIGNAL_PATH = '/api/video/signal';
+/** The signalling socket of guests (no account): the guest's token is their only credential. */
+export const VIDEO_GUEST_SIGNAL_PATH = '/api/video/guest-signal';
 
 /** The browser's pages: the join link (shared with the patient) and the provider's start mode. */
 export const videoCallPath = (appointmentId: string) => `/video-call/${appointmentId}`;
 export const videoStartPath = (appointmentId: string) => `/video-call/start/${appointmentId}`;
+/** A guest's link: the invitation's token follows in the fragment (`#token`), which never reaches a server. */
+export const videoGuestPath = (appointmentId: string) => `/video-call/guest/${appointmentId}`;
 
 /** The specification's room name: the product's prefix, '-room-', the appointment id. */
 export const videoRoomName = (prefix: string, appointmentId: string) => `${prefix}-room-${appointmentId}`;
@@ -62,6 +66,8 @@ export const VIDEO_MESSAGES = {
   recordingNotFound: 'No recording was found.',
   recordingProviderOnly: 'Only the appointment’s provider can record, play back or download its recordings.',
   recordingNotActive: 'This recording is not running.',
+  guestLinkInvalid: 'This guest link is not valid any more. Ask the provider for a new one.',
+  guestsFull: 'A video visit holds at most {{max}} people, so no more guests can be invited.',
 } as const;
 
 /**
@@ -100,6 +106,14 @@ export const VideoTokenRequestSchema = z.object({
   room: z.string().trim().min(1).max(200),
 });
 export type VideoTokenRequest = z.infer<typeof VideoTokenRequestSchema>;
+
+/** The provider invites a family member or a second clinician to one visit, by e-mail. */
+export const InviteVideoGuestInputSchema = z.object({
+  appointmentId: z.string().uuid(),
+  name: VideoNameSchema,
+  email: z.string().trim().toLowerCase().email('Please enter a valid email address').max(254),
+});
+export type InviteVideoGuestInput = z.infer<typeof InviteVideoGuestInputSchema>;
 
 /** A WebRTC message between two browsers, relayed as it is (the server only checks its shape and size). */
 const SignalDataSchema = z.union([

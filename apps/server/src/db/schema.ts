@@ -788,3 +788,30 @@ export const videoRecordingSegments = pgTable(
   },
   (t) => [primaryKey({ columns: [t.recordingId, t.idx] })],
 );
+
+/**
+ * Guests of a video visit (a family member, a second clinician), invited by its provider by e-mail: the link's
+ * token (only its SHA-256 is kept) lets them join that visit only, as a guest who waits to be let in.
+ */
+export const videoGuests = pgTable(
+  'video_guests',
+  {
+    id: uuid('id').primaryKey(),
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id, { onDelete: 'cascade' }),
+    invitedBy: uuid('invited_by')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('video_guests_appointment_idx').on(t.appointmentId),
+    encryptedCheck('video_guests', t.name),
+    encryptedCheck('video_guests', t.email),
+  ],
+);

@@ -187,5 +187,8 @@ export const PUBLIC_ROOT_FIELDS = new Set([
   // A waitlist offer's link is its own authority (a patient may have no account).
   'waitlistOffer',
   'claimWaitlistOffer',
+  // A video visit guest's link is theirs alone: a family member has no account.
+  'guestVideoVisit',
+  'requestGuestVideoToken',
   '__typename',
 ]);

@@ -175,3 +175,72 @@ builder.mutationFields((t) => ({
       }),
   }),
 }));
+
+interface GuestRow {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: Date;
+}
+
+const VideoGuestRef = builder.objectRef<GuestRow>('VideoGuest').implement({
+  description: 'Someone the provider invited to a video visit (a family member, a second clinician).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    email: t.exposeString('email'),
+    createdAt: t.string({ resolve: (g) => g.createdAt.toISOString() }),
+  }),
+});
+
+const InviteVideoGuestInput = builder.inputType('InviteVideoGuestInput', {
+  fields: (t) => ({
+    appointmentId: t.id({ required: true }),
+    name: t.string({ required: true }),
+    email: t.string({ required: true }),
+  }),
+});
+
+const GuestVideoTokenInput = builder.inputType('GuestVideoTokenInput', {
+  fields: (t) => ({
+    guestToken: t.string({ required: true, description: "The token of the guest's link (after #)." }),
+    identity: t.string({ required: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  videoGuests: t.field({
+    type: [VideoGuestRef],
+    args: { appointmentId: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.video.guests(callerOf(ctx, 'videoGuests'), String(args.appointmentId)),
+  }),
+  guestVideoVisit: t.field({
+    type: VideoVisitRef,
+    description: "Public. The visit a guest's link opens (its window; no patient name).",
+    args: { guestToken: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.video.guestVisit(args.guestToken),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  inviteVideoGuest: t.field({
+    type: VideoGuestRef,
+    description: 'The provider invites a guest by e-mail: a link for this visit only; the guest waits to be let in.',
+    args: { input: t.arg({ type: InviteVideoGuestInput, required: true }) },
+    resolve: async (_root, args, ctx) => ({
+      ...(await ctx.video.inviteGuest(callerOf(ctx, 'inviteVideoGuest'), {
+        appointmentId: String(args.input.appointmentId),
+        name: args.input.name,
+        email: args.input.email,
+      })),
+      createdAt: new Date(),
+    }),
+  }),
+  requestGuestVideoToken: t.field({
+    type: VideoTokenRef,
+    description: "Public. A guest's token request: the link's token and the name given; a token out.",
+    args: { input: t.arg({ type: GuestVideoTokenInput, required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.video.requestGuestToken({ guestToken: args.input.guestToken, identity: args.input.identity }, ctx.actor),
+  }),
+}));

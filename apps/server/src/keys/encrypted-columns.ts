@@ -5,6 +5,7 @@ import {
   appointments,
   patients,
   storedTextFindings,
+  videoGuests,
   videoParticipants,
   waitlistEntries,
 } from '../db/schema.ts';
@@ -110,6 +111,12 @@ export const videoParticipantsEncrypted = new EncryptedColumns(videoParticipants
   displayName: videoParticipants.displayName,
 });
 
+/** A video visit guest's name and e-mail address. */
+export const videoGuestsEncrypted = new EncryptedColumns(videoGuests, videoGuests.id, {
+  name: videoGuests.name,
+  email: videoGuests.email,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -121,4 +128,5 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   appointmentsEncrypted,
   waitlistEntriesEncrypted,
   videoParticipantsEncrypted,
+  videoGuestsEncrypted,
 ];

@@ -26,6 +26,7 @@ export const MAIL_KINDS = [
   'appointment-reminder',
   'waitlist-offer',
   'waitlist-gone',
+  'video-guest-invitation',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -293,5 +294,25 @@ export function waitlistGoneMail(ctx: MailContext, locale: Locale, facts: { when
   }
   return compose(ctx, locale, 'The time we offered has been taken', [
     `The time on ${facts.when} that we offered you has been taken. You stay on the waitlist, and we will tell you of the next one.`,
+  ]);
+}
+
+/** To a guest the provider invited to a video visit: when, with whom, and the link (nothing about the patient). */
+export function videoGuestMail(
+  ctx: MailContext,
+  locale: Locale,
+  facts: { guestName: string; providerName: string; when: string; link: string },
+): MailContent {
+  if (locale === 'es') {
+    return compose(ctx, locale, `${facts.providerName} le invita a una videoconsulta`, [
+      `Hola, ${facts.guestName}: ${facts.providerName} le invita a una videoconsulta el ${facts.when}.`,
+      { link: facts.link, label: 'Entrar en la videoconsulta' },
+      'Podrá entrar desde unos minutos antes. El enlace es solo para usted y solo para esta consulta; le dejarán entrar desde la sala de espera.',
+    ]);
+  }
+  return compose(ctx, locale, `${facts.providerName} invites you to a video visit`, [
+    `Hello ${facts.guestName}, ${facts.providerName} invites you to a video visit on ${facts.when}.`,
+    { link: facts.link, label: 'Join the video visit' },
+    'You can join from a few minutes before. The link is for you and this visit only; you will be let in from the waiting room.',
   ]);
 }

@@ -10,7 +10,6 @@ import {
   type RecordingState,
   type RecordingStatus,
 } from '@telehealth/shared';
-import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
@@ -19,7 +18,8 @@ import { videoRecordingChunks, videoRecordingConsents, videoRecordings, videoRec
 import { AppError, notFound } from '../errors.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { findVisitAppointment, isPresent, listParticipants, type ParticipantRow } from './video.repository.ts';
+import { isPresent, listParticipants, type ParticipantRow } from './video.repository.ts';
+import { requireVisitProvider } from './visit-access.ts';
 import { sendVideoMessage } from './video-relay.ts';
 import type { JoinedConnection } from './video.service.ts';
 
@@ -370,21 +370,8 @@ export class RecordingsService {
 
   // -- the rules --------------------------------------------------------------------------------------------
 
-  async #providersAppointment(caller: Caller, appointmentId: string) {
-    await authorize(this.#db, caller, 'visit:join', { message: 'videoMessages.recordingProviderOnly' });
-    const appointment = UUID.test(appointmentId) ? await findVisitAppointment(this.#db, appointmentId) : undefined;
-    if (!appointment) throw notFound('videoMessages.recordingNotFound');
-    if (appointment.providerId !== caller.user.id) {
-      await appendAuditEntry(this.#db, {
-        event: 'UNAUTHORIZED_ACCESS',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { permission: 'recording (provider of the appointment)', appointmentIds: [appointmentId] },
-      });
-      throw new AppError(ERROR_CODES.forbidden, 'videoMessages.recordingProviderOnly');
-    }
-    return appointment;
+  #providersAppointment(caller: Caller, appointmentId: string) {
+    return requireVisitProvider(this.#db, caller, appointmentId, 'videoMessages.recordingProviderOnly');
   }
 
   async #recordingOf(recordingId: string) {

@@ -5,8 +5,10 @@ import { VIDEO_ROLES, type VideoRole } from '@telehealth/shared';
 export interface VideoGrant {
   appointmentId: string;
   peerId: string;
-  /** The account joining; null for a guest (later: the guest's invitation). */
+  /** The account joining; null for a guest. */
   userId: string | null;
+  /** The guest's invitation (video_guests); null for the provider and the patient. */
+  guestId: string | null;
   role: VideoRole;
   /** The name the person gave on the join screen. */
   name: string;
@@ -36,6 +38,7 @@ export class VideoTokens {
         a: grant.appointmentId,
         p: grant.peerId,
         u: grant.userId,
+        g: grant.guestId,
         r: grant.role,
         n: grant.name,
         e: grant.expiresAt,
@@ -57,12 +60,12 @@ export class VideoTokens {
     } catch {
       return null;
     }
-    const { a, p, u, r, n, e } = value;
+    const { a, p, u, g, r, n, e } = value;
     if (typeof a !== 'string' || typeof p !== 'string' || typeof n !== 'string' || typeof e !== 'number') return null;
-    if (!(u === null || typeof u === 'string')) return null;
+    if (!(u === null || typeof u === 'string') || !(g === null || typeof g === 'string')) return null;
     const role = VIDEO_ROLES.find((candidate) => candidate === r);
     if (!role || e * 1000 <= this.#now().getTime()) return null;
-    return { appointmentId: a, peerId: p, userId: u, role, name: n, expiresAt: e };
+    return { appointmentId: a, peerId: p, userId: u, guestId: g, role, name: n, expiresAt: e };
   }
 
   /** A person's stable, opaque id within one visit (not their account id: peers see it). */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { WebSocket } from 'ws';
 import {
   RECORDING_CHUNK_MAX_BYTES,
   VIDEO_CLOSE_CODES,
+  VIDEO_GUEST_SIGNAL_PATH,
   VIDEO_SIGNAL_PATH,
   VideoClientMessageSchema,
   type VideoClientMessage,
@@ -36,6 +38,7 @@ export function registerVideoRoutes(
   const relay = new VideoRelay({ db: deps.db, notifications: app.notifications, log: app.log });
   app.addHook('onClose', () => relay.stop());
 
+  // Signed-in people (the provider, the patient): the socket lives as long as the session.
   app.route({
     method: 'GET',
     url: VIDEO_SIGNAL_PATH,
@@ -43,106 +46,126 @@ export function registerVideoRoutes(
     handler: upgradeRequired(VIDEO_SIGNAL_PATH),
     wsHandler: (socket, request) => {
       const session = requiredSession(request);
-      const actor = request.actor;
-      const connectionId = randomUUID();
-      let joined: JoinedConnection | null = null;
-      let finished = false;
-
-      const finish = (message: VideoServerMessage & { type: 'ended' }) => {
-        finished = true;
-        send(socket, message);
-        socket.close(VIDEO_CLOSE_CODES.final, message.reason);
-      };
-
-      const handle = async (message: VideoClientMessage): Promise<void> => {
-        if (finished) return;
-        if (message.type === 'ping') {
-          send(socket, { type: 'pong' });
-          if (joined) await deps.video.seen(joined);
-          return;
-        }
-        if (message.type === 'join') {
-          if (joined) return;
-          relay.add(connectionId, {
-            deliver: (delivered) => {
-              if (delivered.type === 'ended') finish(delivered);
-              else send(socket, delivered);
-            },
-          });
-          const result = await deps.video.join({
-            token: message.token,
-            pageId: message.pageId,
-            connectionId,
-            sessionUserId: session.user.id,
-            actor,
-          });
-          if (result.ok) joined = result.joined;
-          else finish({ type: 'ended', reason: result.reason });
-          return;
-        }
-        if (!joined) {
-          send(socket, { type: 'error', code: 'NOT_JOINED' });
-          return;
-        }
-        switch (message.type) {
-          case 'signal':
-            if (!(await deps.video.signal(joined, message.to, message.data))) {
-              send(socket, { type: 'error', code: 'NOT_ADMITTED' });
-            }
-            break;
-          case 'admit':
-          case 'notice': {
-            const outcome =
-              message.type === 'admit'
-                ? await deps.video.admit(joined, message.peerId)
-                : await deps.video.notice(joined, message.peerId, message.text);
-            if (outcome !== 'ok') send(socket, { type: 'error', code: outcome });
-            break;
-          }
-          case 'end': {
-            const outcome = await deps.video.end(joined);
-            if (outcome !== 'ok') send(socket, { type: 'error', code: outcome });
-            break;
-          }
-          case 'recording-consent':
-            if (!(await deps.video.consent(joined, message.recordingId, message.agree))) {
-              send(socket, { type: 'error', code: 'NO_RECORDING' });
-            }
-            break;
-          case 'leave':
-            await deps.video.leave(joined);
-            joined = null;
-            finished = true;
-            socket.close(1000, 'left');
-            break;
-        }
-      };
-
-      // One message at a time, in the order received.
-      let chain: Promise<void> = Promise.resolve();
-      socket.on('message', (data, isBinary) => {
-        const text = !isBinary && Buffer.isBuffer(data) ? data.toString('utf8') : null;
-        const parsed = text === null ? null : VideoClientMessageSchema.safeParse(parseJson(text));
-        if (!parsed?.success) {
-          send(socket, { type: 'error', code: 'BAD_MESSAGE' });
-          return;
-        }
-        chain = chain
-          .then(() => handle(parsed.data))
-          .catch((error: unknown) => {
-            request.log.warn({ err: error }, 'video signalling: a message failed');
-          });
-      });
-      socket.once('close', () => {
-        chain = chain
-          .then(async () => {
-            relay.remove(connectionId);
-            if (joined) await deps.video.disconnected(joined);
-          })
-          .catch((error: unknown) => request.log.warn({ err: error }, 'video signalling: leaving failed'));
-      });
+      serveSignalling(socket, { sessionUserId: session.user.id, actor: request.actor }, deps.video, relay, request.log);
       app.liveSockets.add(session.id, socket);
     },
+  });
+  // Guests (no account): only a guest's token joins, for the visit of their invitation.
+  app.route({
+    method: 'GET',
+    url: VIDEO_GUEST_SIGNAL_PATH,
+    config: { session: 'optional' },
+    handler: upgradeRequired(VIDEO_GUEST_SIGNAL_PATH),
+    wsHandler: (socket, request) => {
+      serveSignalling(socket, { sessionUserId: null, actor: request.actor }, deps.video, relay, request.log);
+    },
+  });
+}
+
+/** One signalling socket: `join` first, then its messages one after another, in the order received. */
+function serveSignalling(
+  socket: WebSocket,
+  person: { sessionUserId: string | null; actor: AuditActor },
+  video: VideoService,
+  relay: VideoRelay,
+  log: FastifyBaseLogger,
+): void {
+  const connectionId = randomUUID();
+  let joined: JoinedConnection | null = null;
+  let finished = false;
+
+  const finish = (message: VideoServerMessage & { type: 'ended' }) => {
+    finished = true;
+    send(socket, message);
+    socket.close(VIDEO_CLOSE_CODES.final, message.reason);
+  };
+
+  const handle = async (message: VideoClientMessage): Promise<void> => {
+    if (finished) return;
+    if (message.type === 'ping') {
+      send(socket, { type: 'pong' });
+      if (joined) await video.seen(joined);
+      return;
+    }
+    if (message.type === 'join') {
+      if (joined) return;
+      relay.add(connectionId, {
+        deliver: (delivered) => {
+          if (delivered.type === 'ended') finish(delivered);
+          else send(socket, delivered);
+        },
+      });
+      const result = await video.join({
+        token: message.token,
+        pageId: message.pageId,
+        connectionId,
+        sessionUserId: person.sessionUserId,
+        actor: person.actor,
+      });
+      if (result.ok) joined = result.joined;
+      else finish({ type: 'ended', reason: result.reason });
+      return;
+    }
+    if (!joined) {
+      send(socket, { type: 'error', code: 'NOT_JOINED' });
+      return;
+    }
+    switch (message.type) {
+      case 'signal':
+        if (!(await video.signal(joined, message.to, message.data))) {
+          send(socket, { type: 'error', code: 'NOT_ADMITTED' });
+        }
+        break;
+      case 'admit':
+      case 'notice': {
+        const outcome =
+          message.type === 'admit'
+            ? await video.admit(joined, message.peerId)
+            : await video.notice(joined, message.peerId, message.text);
+        if (outcome !== 'ok') send(socket, { type: 'error', code: outcome });
+        break;
+      }
+      case 'end': {
+        const outcome = await video.end(joined);
+        if (outcome !== 'ok') send(socket, { type: 'error', code: outcome });
+        break;
+      }
+      case 'recording-consent':
+        if (!(await video.consent(joined, message.recordingId, message.agree))) {
+          send(socket, { type: 'error', code: 'NO_RECORDING' });
+        }
+        break;
+      case 'leave':
+        await video.leave(joined);
+        joined = null;
+        finished = true;
+        socket.close(1000, 'left');
+        break;
+    }
+  };
+
+  // One message at a time, in the order received.
+  let chain: Promise<void> = Promise.resolve();
+  socket.on('message', (data, isBinary) => {
+    const text = !isBinary && Buffer.isBuffer(data) ? data.toString('utf8') : null;
+    const parsed = text === null ? null : VideoClientMessageSchema.safeParse(parseJson(text));
+    if (!parsed?.success) {
+      send(socket, { type: 'error', code: 'BAD_MESSAGE' });
+      return;
+    }
+    chain = chain
+      .then(() => handle(parsed.data))
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'video signalling: a message failed');
+      });
+  });
+  socket.once('close', () => {
+    chain = chain
+      .then(async () => {
+        relay.remove(connectionId);
+        if (joined) await video.disconnected(joined);
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'video signalling: leaving failed'));
   });
 }
 

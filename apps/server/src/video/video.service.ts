@@ -1,9 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   appointmentIdOfRoom,
   ERROR_CODES,
+  InviteVideoGuestInputSchema,
+  videoGuestPath,
+  VideoNameSchema,
   VIDEO_MAX_PARTICIPANTS,
   VideoTokenRequestSchema,
   videoRoomName,
@@ -24,7 +27,12 @@ import type {
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { videoParticipants } from '../db/schema.ts';
+import { videoGuests, videoParticipants } from '../db/schema.ts';
+import { videoGuestsEncrypted } from '../keys/encrypted-columns.ts';
+import type { MailService } from '../mail/mail.service.ts';
+import { videoGuestMail } from '../mail/templates.ts';
+import { formatWhen } from '../appointments/appointment-notifications.ts';
+import { requireVisitProvider } from './visit-access.ts';
 import { AppError, notFound, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
@@ -57,6 +65,7 @@ export interface VideoServiceOptions {
   secret: string;
   appointments: AppointmentsService;
   recordings: RecordingsService;
+  mail: MailService;
   log: Log;
   now?: () => Date;
 }
@@ -98,6 +107,7 @@ export class VideoService implements AppointmentListener {
   readonly #config: Config;
   readonly #appointments: AppointmentsService;
   readonly #recordings: RecordingsService;
+  readonly #mail: MailService;
   readonly #log: Log;
   readonly #now: () => Date;
   readonly tokens: VideoTokens;
@@ -108,6 +118,7 @@ export class VideoService implements AppointmentListener {
     this.#config = options.config;
     this.#appointments = options.appointments;
     this.#recordings = options.recordings;
+    this.#mail = options.mail;
     this.#log = options.log;
     this.#now = options.now ?? (() => new Date());
     this.tokens = new VideoTokens(options.secret, this.#now);
@@ -150,6 +161,7 @@ export class VideoService implements AppointmentListener {
       appointmentId: appointment.id,
       peerId,
       userId: caller.user.id,
+      guestId: null,
       role: view.role,
       name: identity,
       expiresAt,
@@ -208,6 +220,134 @@ export class VideoService implements AppointmentListener {
     }
   }
 
+  // -- guests ---------------------------------------------------------------------------------------------
+
+  /**
+   * The provider invites a family member or a second clinician by e-mail: a link for this visit only, whose
+   * holder joins as a guest and waits to be let in. At most VIDEO_MAX_PARTICIPANTS people in all.
+   */
+  async inviteGuest(caller: Caller, input: unknown) {
+    const data = parseInput(InviteVideoGuestInputSchema, input);
+    const appointment = await requireVisitProvider(this.#db, caller, data.appointmentId, 'videoMessages.providerOnly');
+    const view = this.#view(caller, appointment);
+    if (view.closedReason && view.closedReason !== 'tooEarly') throw this.#closed(view.closedReason, view);
+    const token = randomBytes(32).toString('base64url');
+    const id = randomUUID();
+    await this.#db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(727200, hashtext(${appointment.id}))`);
+      const [{ n } = { n: 0 }] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(videoGuests)
+        .where(and(eq(videoGuests.appointmentId, appointment.id), isNull(videoGuests.revokedAt)));
+      // The provider and the patient, and the guests: at most VIDEO_MAX_PARTICIPANTS.
+      if (n >= VIDEO_MAX_PARTICIPANTS - 2) {
+        throw new AppError(ERROR_CODES.badUserInput, 'videoMessages.guestsFull', { max: VIDEO_MAX_PARTICIPANTS });
+      }
+      await tx.insert(videoGuests).values(
+        videoGuestsEncrypted.seal(this.#keyring, id, {
+          id,
+          appointmentId: appointment.id,
+          invitedBy: caller.user.id,
+          name: data.name,
+          email: data.email,
+          tokenHash: hashToken(token),
+        }),
+      );
+      const language = 'en';
+      await this.#mail.enqueue(tx, [
+        {
+          to: data.email,
+          kind: 'video-guest-invitation',
+          language,
+          content: videoGuestMail(this.#mail.context, language, {
+            guestName: data.name,
+            providerName: appointment.providerName,
+            when: formatWhen(appointment.startsAt, this.#appointments.timeZone, language),
+            link: `${this.#config.publicUrl}${videoGuestPath(appointment.id)}#${token}`,
+          }),
+        },
+      ]);
+      await appendAuditEntry(tx, {
+        event: 'VIDEO_GUEST_INVITED',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { appointmentIds: [appointment.id], guestId: id },
+      });
+    });
+    return { id, name: data.name, email: data.email };
+  }
+
+  /** The guests invited to a visit (its provider). */
+  async guests(caller: Caller, appointmentId: string) {
+    const appointment = await requireVisitProvider(this.#db, caller, appointmentId, 'videoMessages.providerOnly');
+    const rows = await this.#db
+      .select()
+      .from(videoGuests)
+      .where(and(eq(videoGuests.appointmentId, appointment.id), isNull(videoGuests.revokedAt)))
+      .orderBy(videoGuests.createdAt);
+    return rows.map((row) => videoGuestsEncrypted.open(this.#keyring, row));
+  }
+
+  /** A guest's link opened: the visit's window (no patient name: the guest may be a second clinician). */
+  async guestVisit(guestToken: string): Promise<VideoVisitView> {
+    const { appointment } = await this.#guestByToken(guestToken);
+    return { ...this.#viewFor('guest', appointment), patientName: '' };
+  }
+
+  /** A guest's token request: the same shape, the invitation's token instead of a session. */
+  async requestGuestToken(input: { guestToken: string; identity: unknown }, actor: AuditActor) {
+    const identity = parseInput(VideoNameSchema, input.identity);
+    const { guest, appointment } = await this.#guestByToken(input.guestToken);
+    const view = this.#viewFor('guest', appointment);
+    if (view.closedReason) {
+      await this.#auditRefusal(actor, 'requestGuestVideoToken', appointment, view.closedReason);
+      throw this.#closed(view.closedReason, view);
+    }
+    const expiresAt = Math.floor(this.#now().getTime() / 1000) + TOKEN_SECONDS;
+    const peerId = this.tokens.peerIdOf(appointment.id, `guest:${guest.id}`);
+    const token = this.tokens.sign({
+      appointmentId: appointment.id,
+      peerId,
+      userId: null,
+      guestId: guest.id,
+      role: 'guest',
+      name: identity,
+      expiresAt,
+    });
+    return {
+      token,
+      room: view.room,
+      peerId,
+      role: 'guest' as const,
+      expiresAt: new Date(expiresAt * 1000),
+      iceServers: this.iceServers(peerId),
+    };
+  }
+
+  async #guestByToken(guestToken: string) {
+    const [guest] =
+      typeof guestToken === 'string' && guestToken.length >= 20 && guestToken.length <= 100
+        ? await this.#db
+            .select({ id: videoGuests.id, appointmentId: videoGuests.appointmentId })
+            .from(videoGuests)
+            .where(and(eq(videoGuests.tokenHash, hashToken(guestToken)), isNull(videoGuests.revokedAt)))
+        : [];
+    const appointment = guest ? await findVisitAppointment(this.#db, guest.appointmentId) : undefined;
+    if (!guest || !appointment) throw notFound('videoMessages.guestLinkInvalid');
+    return { guest, appointment };
+  }
+
+  async #activeGuest(guestId: string) {
+    const [guest] = UUID.test(guestId)
+      ? await this.#db
+          .select({ id: videoGuests.id, appointmentId: videoGuests.appointmentId })
+          .from(videoGuests)
+          .where(and(eq(videoGuests.id, guestId), isNull(videoGuests.revokedAt)))
+      : [];
+    return guest ?? null;
+  }
+
   // -- the signalling socket --------------------------------------------------------------------------------
 
   /**
@@ -218,17 +358,28 @@ export class VideoService implements AppointmentListener {
     token: string;
     pageId: string;
     connectionId: string;
-    sessionUserId: string;
+    /** The session's account; null on the guests' socket, where only a guest's token is accepted. */
+    sessionUserId: string | null;
     actor: AuditActor;
   }): Promise<JoinResult> {
     const grant = this.tokens.verify(options.token);
-    if (!grant || grant.userId !== options.sessionUserId) {
-      await this.#auditStranger(options.actor, grant?.appointmentId ?? null, 'token invalid or not the session’s');
+    const guest = grant?.guestId ? await this.#activeGuest(grant.guestId) : null;
+    const genuine =
+      grant !== null &&
+      (options.sessionUserId === null
+        ? grant.role === 'guest' && guest?.appointmentId === grant.appointmentId
+        : grant.role !== 'guest' && grant.userId === options.sessionUserId);
+    if (!grant || !genuine) {
+      await this.#auditStranger(
+        options.actor,
+        grant?.appointmentId ?? null,
+        'token invalid, revoked or not the session’s',
+      );
       return { ok: false, reason: 'tokenInvalid' };
     }
     const appointment = await findVisitAppointment(this.#db, grant.appointmentId);
     if (!appointment) return { ok: false, reason: 'notFound' };
-    const role = roleOf(appointment, grant.userId);
+    const role = grant.role === 'guest' ? 'guest' : roleOf(appointment, grant.userId);
     if (!role) {
       await this.#auditStranger(options.actor, appointment.id, 'not the appointment’s provider or patient');
       return { ok: false, reason: 'notYourVisit' };
@@ -531,11 +682,15 @@ export class VideoService implements AppointmentListener {
   }
 
   #view(caller: Caller, appointment: VisitAppointment): VideoVisitView {
+    return this.#viewFor(appointment.providerId === caller.user.id ? 'provider' : 'patient', appointment);
+  }
+
+  #viewFor(role: VideoRole, appointment: VisitAppointment): VideoVisitView {
     const { opensAt, closesAt } = this.#window(appointment);
     return {
       appointmentId: appointment.id,
       room: videoRoomName(this.#config.video.roomPrefix, appointment.id),
-      role: appointment.providerId === caller.user.id ? 'provider' : 'patient',
+      role,
       status: appointment.status,
       appointmentType: appointment.appointmentType,
       startsAt: appointment.startsAt,
@@ -590,6 +745,10 @@ export class VideoService implements AppointmentListener {
       details: { permission: 'visit:join:own', reason, appointmentIds: appointmentId ? [appointmentId] : [] },
     });
   }
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 function roleOf(appointment: VisitAppointment, userId: string | null): VideoRole | null {

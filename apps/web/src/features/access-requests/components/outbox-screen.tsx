@@ -20,6 +20,7 @@ const KNOWN_KINDS = [
   'appointment-reminder',
   'waitlist-offer',
   'waitlist-gone',
+  'video-guest-invitation',
 ] as const;
 const KNOWN_STATUSES = ['kept', 'queued', 'sending', 'sent', 'failed'] as const;
 
