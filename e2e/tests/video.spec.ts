@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { linkFromOutbox } from '../support/outbox.ts';
 import { VIDEO_SERVER } from '../support/servers.ts';
 
 /**
@@ -275,6 +276,45 @@ test('a stranger is refused at the page, and a cancellation closes the visit for
   await patient.page.reload();
   await expect(patient.page.getByRole('heading', { name: 'You cannot join this video visit' })).toBeVisible();
   for (const p of [admin, stranger, patient]) await p.context.close();
+});
+
+test('a guest the provider invites by e-mail opens the link without an account, waits, and joins a call of three', async ({
+  browser,
+}) => {
+  const admin = await person(browser, 'admin@demo.test');
+  const id = await bookVisit(admin.page);
+  const provider = await person(browser, 'provider2@demo.test');
+  const patient = await person(browser, 'patient@demo.test');
+  await provider.page.goto(`/video-call/start/${id}`);
+  await provider.page.getByLabel("Guest's name").fill('Sam Reyes');
+  await provider.page.getByLabel("Guest's e-mail").fill('sam.family@example.net');
+  await provider.page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(provider.page.getByText('Invitation sent to sam.family@example.net.')).toBeVisible();
+  await provider.page.getByRole('button', { name: 'Start Video Call' }).click();
+
+  const link = await linkFromOutbox(admin.page, 'sam.family@example.net', 'Video visit guest invitation');
+  expect(link).toContain(`/video-call/guest/${id}#`);
+  const guestContext = await browser.newContext({ baseURL: ORIGIN, permissions: ['camera', 'microphone'] });
+  const guest = await guestContext.newPage();
+  await guest.goto(link);
+  await expect(guest.getByText('A video visit with')).toBeVisible();
+  await guest.getByLabel('Your name').fill('Sam');
+  await guest.getByRole('button', { name: 'Join Video Call' }).click();
+  await expect(guest.getByText('Your provider will let you in shortly.')).toBeVisible();
+  expect(await seriousViolations(guest)).toEqual([]);
+
+  await joinAsPatient(patient.page, id);
+  await expect(provider.page.getByTestId('waiting-person')).toHaveCount(2);
+  await provider.page.getByRole('button', { name: 'Let in' }).first().click();
+  await expect(provider.page.getByTestId('waiting-person')).toHaveCount(1);
+  await provider.page.getByRole('button', { name: 'Let in' }).click();
+  await expect(guest.getByTestId('remote-video')).toHaveCount(2, { timeout: 20_000 });
+  for (const video of await guest.getByTestId('remote-video').all()) {
+    await expect(video).toHaveAttribute('data-connection-state', 'connected', { timeout: 20_000 });
+  }
+  await expect(provider.page.getByTestId('remote-video')).toHaveCount(2);
+  for (const p of [admin, provider, patient]) await p.context.close();
+  await guestContext.close();
 });
 
 test('a call forced through the TURN relay (coturn) connects with relay candidates on both ends, and survives a dropped signalling socket', async ({

@@ -42,6 +42,10 @@ export const routes: RouteObject[] = [
             lazy: async () => (await import('./routes/account-setup.tsx')).resetPasswordRoute,
           },
           { path: 'waitlist/offer', lazy: () => import('./routes/waitlist-offer.tsx') },
+          {
+            path: 'video-call/guest/:appointmentId',
+            lazy: async () => (await import('./routes/video-call.tsx')).guestRoute,
+          },
         ],
       },
       {

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
@@ -26,16 +26,15 @@ const VideoVisitSchema = z.object({
 });
 export type VideoVisit = z.infer<typeof VideoVisitSchema>;
 
+const VIDEO_VISIT_FIELDS =
+  'appointmentId room role status appointmentType startsAt endsAt opensAt closesAt closedReason providerName patientName';
+
 export function videoVisitQueryOptions(appointmentId: string) {
   return queryOptions({
     queryKey: videoQueryKeys.visit(appointmentId),
     queryFn: async ({ signal }) => {
       const data = await graphqlRequest(
-        `query VideoVisit($appointmentId: ID!) {
-          videoVisit(appointmentId: $appointmentId) {
-            appointmentId room role status appointmentType startsAt endsAt opensAt closesAt closedReason providerName patientName
-          }
-        }`,
+        `query VideoVisit($appointmentId: ID!) { videoVisit(appointmentId: $appointmentId) { ${VIDEO_VISIT_FIELDS} } }`,
         z.object({ videoVisit: VideoVisitSchema }),
         { appointmentId },
         { signal },
@@ -170,5 +169,72 @@ export function videoRecordingsQueryOptions(appointmentId: string) {
       return data.videoRecordings;
     },
     retry: false,
+  });
+}
+
+// The guest's page is public: its operations neither need nor extend a session.
+const PUBLIC = { extendsSession: false } as const;
+
+/** The visit a guest's link opens (the token stays in memory and in request bodies, never in a URL). */
+export function guestVideoVisitQueryOptions(guestToken: string) {
+  return queryOptions({
+    queryKey: ['video', 'guest-visit', guestToken] as const,
+    queryFn: async ({ signal }) => {
+      const data = await graphqlRequest(
+        `query GuestVideoVisit($guestToken: String!) { guestVideoVisit(guestToken: $guestToken) { ${VIDEO_VISIT_FIELDS} } }`,
+        z.object({ guestVideoVisit: VideoVisitSchema }),
+        { guestToken },
+        { signal, ...PUBLIC },
+      );
+      return data.guestVideoVisit;
+    },
+    retry: false,
+    gcTime: 0,
+  });
+}
+
+/** A guest's token request: the link's token and the name given. */
+export async function requestGuestVideoToken(guestToken: string, identity: string): Promise<VideoToken> {
+  const data = await graphqlRequest(
+    `mutation RequestGuestVideoToken($input: GuestVideoTokenInput!) {
+      requestGuestVideoToken(input: $input) { token room peerId role expiresAt iceServers { urls username credential } }
+    }`,
+    z.object({ requestGuestVideoToken: VideoTokenSchema }),
+    { input: { guestToken, identity } },
+    PUBLIC,
+  );
+  return data.requestGuestVideoToken;
+}
+
+const VideoGuestSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+
+export function videoGuestsQueryOptions(appointmentId: string) {
+  return queryOptions({
+    queryKey: ['video', 'guests', appointmentId] as const,
+    queryFn: async ({ signal }) => {
+      const data = await graphqlRequest(
+        'query VideoGuests($appointmentId: ID!) { videoGuests(appointmentId: $appointmentId) { id name email } }',
+        z.object({ videoGuests: z.array(VideoGuestSchema) }),
+        { appointmentId },
+        { signal },
+      );
+      return data.videoGuests;
+    },
+    retry: false,
+  });
+}
+
+export function useInviteVideoGuest(appointmentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { name: string; email: string }) => {
+      const data = await graphqlRequest(
+        'mutation InviteVideoGuest($input: InviteVideoGuestInput!) { inviteVideoGuest(input: $input) { id name email } }',
+        z.object({ inviteVideoGuest: VideoGuestSchema }),
+        { input: { appointmentId, ...input } },
+      );
+      return data.inviteVideoGuest;
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['video', 'guests', appointmentId] }),
   });
 }

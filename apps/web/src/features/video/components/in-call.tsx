@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { CallSnapshot, VideoCallSession } from '../lib/video-call-session.ts';
+import { GuestInvite } from './guest-invite.tsx';
 import { RecordingPanel } from './recording-panel.tsx';
 import { LocalVideo, RemoteVideo } from './video-tile.tsx';
 import { WaitingList } from './waiting-list.tsx';
@@ -16,12 +17,14 @@ export function InCall({
   snapshot,
   isProvider,
   room,
+  appointmentId,
   debug,
 }: {
   session: VideoCallSession;
   snapshot: CallSnapshot;
   isProvider: boolean;
   room: string;
+  appointmentId: string;
   debug: boolean;
 }) {
   const { t } = useTranslation('video');
@@ -73,11 +76,14 @@ export function InCall({
             isProvider={isProvider}
           />
           {isProvider ? (
-            <WaitingList
-              waiting={snapshot.waiting}
-              onAdmit={(peerId) => session.admit(peerId)}
-              onNotice={(peerId, text) => session.sendNotice(peerId, text)}
-            />
+            <>
+              <WaitingList
+                waiting={snapshot.waiting}
+                onAdmit={(peerId) => session.admit(peerId)}
+                onNotice={(peerId, text) => session.sendNotice(peerId, text)}
+              />
+              <GuestInvite appointmentId={appointmentId} />
+            </>
           ) : null}
         </Stack>
       </SimpleGrid>

@@ -20,7 +20,7 @@ import {
   zonedDateTime,
 } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 
@@ -43,6 +43,7 @@ import { MEDIA_CONSTRAINTS, mediaErrorReason } from '../lib/media.ts';
 import { FinalError } from '../lib/signalling.ts';
 import { VideoCallSession, type CallSnapshot } from '../lib/video-call-session.ts';
 import { DeviceCheck, TestRecording } from './device-check.tsx';
+import { GuestInvite } from './guest-invite.tsx';
 import { InCall } from './in-call.tsx';
 
 /** While a visit is open the page asks for a fresh token this often: the visit is activity for the session. */
@@ -89,7 +90,7 @@ export function VideoCallScreen({ startMode }: { startMode: boolean }) {
   );
 }
 
-function Closed({ message }: { message: string }) {
+export function Closed({ message }: { message: string }) {
   const { t } = useTranslation('video');
   return (
     <Paper withBorder p="lg" radius="md">
@@ -252,6 +253,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
           setStream(null);
           setScreen({ kind: 'join' });
         }}
+        keepAlive={() => requestVideoToken(name.trim() || 'visit', visit.room)}
       />
     );
   }
@@ -329,6 +331,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
             </Title>
             <ShareLinkBox appointmentId={visit.appointmentId} />
           </Paper>
+          <GuestInvite appointmentId={visit.appointmentId} />
           <TestRecording stream={stream} />
         </>
       ) : null}
@@ -350,18 +353,21 @@ function relayPolicy(): { iceTransportPolicy?: RTCIceTransportPolicy } {
   return window.location.search.includes('relay=1') ? { iceTransportPolicy: 'relay' } : {};
 }
 
-function CallScreens({
+export function CallScreens({
   session,
   visit,
   isProvider,
   debug,
   onTryAgain,
+  keepAlive,
 }: {
   session: VideoCallSession;
   visit: VideoVisit;
   isProvider: boolean;
   debug: boolean;
   onTryAgain: () => void;
+  /** Asked every few minutes while in the visit (a fresh token: the visit is activity for the session). */
+  keepAlive: () => Promise<unknown>;
 }) {
   const { t } = useTranslation(['video', 'shared']);
   const snapshot: CallSnapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
@@ -374,14 +380,12 @@ function CallScreens({
     return () => window.removeEventListener('pagehide', leave);
   }, [session]);
   // The visit is activity: a fresh token now and then keeps the session from logging off mid-call.
+  const refresh = useEffectEvent(() => void keepAlive().catch(() => undefined));
   useEffect(() => {
     if (snapshot.phase !== 'in-call' && snapshot.phase !== 'waiting') return;
-    const timer = setInterval(
-      () => void requestVideoToken(snapshot.self?.name ?? 'visit', visit.room).catch(() => undefined),
-      TOKEN_REFRESH_MS,
-    );
+    const timer = setInterval(refresh, TOKEN_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [snapshot.phase, snapshot.self?.name, visit.room]);
+  }, [snapshot.phase]);
 
   switch (snapshot.phase) {
     case 'loading':
@@ -414,7 +418,16 @@ function CallScreens({
         </Paper>
       );
     case 'in-call':
-      return <InCall session={session} snapshot={snapshot} isProvider={isProvider} room={visit.room} debug={debug} />;
+      return (
+        <InCall
+          session={session}
+          snapshot={snapshot}
+          isProvider={isProvider}
+          room={visit.room}
+          appointmentId={visit.appointmentId}
+          debug={debug}
+        />
+      );
     case 'ended':
       if (
         snapshot.endedReason === 'tokenInvalid' ||
@@ -437,7 +450,15 @@ function CallScreens({
   }
 }
 
-function ConnectionFailed({ message, log, onTryAgain }: { message: string; log: string[]; onTryAgain: () => void }) {
+export function ConnectionFailed({
+  message,
+  log,
+  onTryAgain,
+}: {
+  message: string;
+  log: string[];
+  onTryAgain: () => void;
+}) {
   const { t } = useTranslation('video');
   return (
     <Paper withBorder p="lg" radius="md">

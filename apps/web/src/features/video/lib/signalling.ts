@@ -12,6 +12,8 @@ export interface SignallingOptions {
   getToken(): Promise<string>;
   /** This page's id: the same after a reconnect (the call resumes), a new one after a reload. */
   pageId: string;
+  /** VIDEO_SIGNAL_PATH (signed-in people) or VIDEO_GUEST_SIGNAL_PATH (guests). */
+  path?: string;
   onMessage(message: VideoServerMessage): void;
   onState(state: SignallingState): void;
   log(line: string): void;
@@ -82,7 +84,7 @@ export class SignallingClient {
       return;
     }
     if (this.#stopped) return;
-    const url = new URL(VIDEO_SIGNAL_PATH, window.location.href);
+    const url = new URL(this.#options.path ?? VIDEO_SIGNAL_PATH, window.location.href);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const socket = new WebSocket(url);
     this.#socket = socket;

@@ -43,6 +43,8 @@ export interface VideoCallOptions {
   getToken(): Promise<{ token: string; iceServers: RTCIceServer[] }>;
   /** Tests force TURN relays ('relay'); normally every candidate ('all'). */
   iceTransportPolicy?: RTCIceTransportPolicy;
+  /** The guests' signalling socket instead of the signed-in one. */
+  signallingPath?: string;
   /** The provider's start and stop calls (the specification's shapes); absent for anyone else. */
   recordingCalls?: { start(): Promise<string>; stop(recordingId: string): Promise<void> };
 }
@@ -89,6 +91,7 @@ export class VideoCallSession {
     };
     this.#signalling = new SignallingClient({
       pageId: crypto.randomUUID(),
+      ...(options.signallingPath ? { path: options.signallingPath } : {}),
       getToken: async () => {
         const { token, iceServers } = await options.getToken();
         this.#iceServers = iceServers;

@@ -1,0 +1,214 @@
+import '../../../components/mantine-styles-public.ts';
+import { Button, Container, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ERROR_CODES, VIDEO_GUEST_SIGNAL_PATH, VideoNameSchema, zonedDateTime } from '@telehealth/shared';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useParams } from 'react-router';
+
+import { PublicPage } from '../../../components/public-site/public-page.tsx';
+import { usePageTitle } from '../../../hooks/use-page-title.ts';
+import { describeError } from '../../../lib/errors.ts';
+import { isGraphQLRequestError } from '../../../lib/graphql.ts';
+import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
+import { formatDay } from '../../../lib/practice-dates.ts';
+import { guestVideoVisitQueryOptions, requestGuestVideoToken, toRtcIceServers } from '../api/video-api.ts';
+import { MEDIA_CONSTRAINTS, mediaErrorReason } from '../lib/media.ts';
+import { FinalError } from '../lib/signalling.ts';
+import { VideoCallSession } from '../lib/video-call-session.ts';
+import { DeviceCheck } from './device-check.tsx';
+import { CallScreens, Closed, ConnectionFailed } from './video-call-screen.tsx';
+
+/** The token of `/video-call/guest/{id}#TOKEN`: in the fragment, so that it never reaches a server. */
+function tokenFromHash(hash: string): string | null {
+  const token = decodeURIComponent(hash.replace(/^#/, '')).trim();
+  return /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : null;
+}
+
+/**
+ * `/video-call/guest/{appointmentId}#token`: a guest the provider invited (no account) checks their devices,
+ * gives their name, waits and is let in. The page knows the visit only by the link's token.
+ */
+export function GuestVideoScreen() {
+  const { t, i18n } = useTranslation(['video', 'shared']);
+  usePageTitle(t('video:title'));
+  const { appointmentId = '' } = useParams();
+  const { hash } = useLocation();
+  const guestToken = tokenFromHash(hash);
+  const visit = useQuery({ ...guestVideoVisitQueryOptions(guestToken ?? ''), enabled: guestToken !== null });
+  const config = useAppConfigValue();
+  const zone = config?.practiceTimeZone ?? 'UTC';
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [stream, setStream] = useState<MediaStream | null>(null);
+  const [mediaError, setMediaError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [session, setSession] = useState<VideoCallSession | null>(null);
+
+  const requestMedia = async (): Promise<MediaStream | null> => {
+    try {
+      const media = await navigator.mediaDevices.getUserMedia(MEDIA_CONSTRAINTS);
+      setStream(media);
+      setMediaError(null);
+      return media;
+    } catch (error) {
+      setMediaError(t('video:error.media', { reason: mediaErrorReason(error) }));
+      return null;
+    }
+  };
+
+  const join = async () => {
+    if (!guestToken) return;
+    const parsed = VideoNameSchema.safeParse(name);
+    if (!parsed.success) {
+      setNameError(t('shared:videoMessages.nameRequired'));
+      return;
+    }
+    setNameError(null);
+    const media = stream ?? (await requestMedia());
+    if (!media) return;
+    let first: Awaited<ReturnType<typeof requestGuestVideoToken>> | null;
+    try {
+      first = await requestGuestVideoToken(guestToken, parsed.data);
+    } catch (error) {
+      if (isGraphQLRequestError(error) && error.code === ERROR_CODES.videoClosed) {
+        void visit.refetch();
+        return;
+      }
+      setFailure(t('video:error.token', { reason: describeError(error) }));
+      return;
+    }
+    const next = new VideoCallSession({
+      localStream: media,
+      signallingPath: VIDEO_GUEST_SIGNAL_PATH,
+      getToken: async () => {
+        let token = first;
+        first = null;
+        if (!token) {
+          try {
+            token = await requestGuestVideoToken(guestToken, parsed.data);
+          } catch (error) {
+            if (isGraphQLRequestError(error) && error.code !== undefined) throw new FinalError(error.message);
+            throw error;
+          }
+        }
+        return { token: token.token, iceServers: toRtcIceServers(token.iceServers) };
+      },
+    });
+    next.start();
+    setSession(next);
+  };
+
+  let body;
+  if (
+    guestToken === null ||
+    (visit.isError && isGraphQLRequestError(visit.error) && visit.error.code === 'NOT_FOUND')
+  ) {
+    body = <Closed message={t('shared:videoMessages.guestLinkInvalid')} />;
+  } else if (visit.isPending) {
+    body = (
+      <Group gap="xs" role="status">
+        <Loader size="sm" aria-hidden />
+        <Text>{t('video:loadingVisit')}</Text>
+      </Group>
+    );
+  } else if (visit.isError) {
+    body = <Closed message={describeError(visit.error)} />;
+  } else if (visit.data.closedReason && !session) {
+    const key = visit.data.closedReason as 'tooEarly' | 'tooLate' | 'cancelled' | 'finished' | 'notVideo';
+    body = (
+      <Closed
+        message={t(`shared:videoMessages.${key}`, {
+          minutes: Math.round((Date.parse(visit.data.startsAt) - Date.parse(visit.data.opensAt)) / 60_000),
+          opensAt: zonedDateTime(new Date(visit.data.opensAt), zone).time,
+          max: 4,
+        })}
+      />
+    );
+  } else if (session) {
+    body = (
+      <CallScreens
+        session={session}
+        visit={visit.data}
+        isProvider={false}
+        debug={false}
+        onTryAgain={() => {
+          session.dispose();
+          setStream(null);
+          setSession(null);
+        }}
+        keepAlive={() => Promise.resolve()}
+      />
+    );
+  } else if (failure) {
+    body = <ConnectionFailed message={failure} log={[]} onTryAgain={() => setFailure(null)} />;
+  } else {
+    const starts = zonedDateTime(new Date(visit.data.startsAt), zone);
+    body = (
+      <Stack gap="md">
+        <Text>
+          {t('video:guestPage.with', { provider: visit.data.providerName })}
+          <br />
+          <Text span size="sm" c="dimmed">
+            {formatDay(starts.date, i18n.language)}, {starts.time}
+          </Text>
+        </Text>
+        <Paper withBorder p="md" radius="md">
+          <form
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              void join();
+            }}
+          >
+            <Stack gap="sm">
+              <Title order={2} size="h4">
+                {t('video:join.heading')}
+              </Title>
+              <TextInput
+                label={t('video:join.name')}
+                description={t('video:join.nameHint')}
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                error={nameError}
+                required
+                maxLength={80}
+                autoComplete="name"
+              />
+              <Button type="submit" style={{ alignSelf: 'flex-start' }}>
+                {t('video:join.submit')}
+              </Button>
+            </Stack>
+          </form>
+        </Paper>
+        <DeviceCheck
+          stream={stream}
+          mediaError={mediaError}
+          onRequestMedia={() => void requestMedia()}
+          onSelectDevice={() => undefined}
+          getIceServers={async () =>
+            toRtcIceServers((await requestGuestVideoToken(guestToken, name.trim() || 'check')).iceServers)
+          }
+        />
+      </Stack>
+    );
+  }
+
+  return (
+    <PublicPage>
+      <Container size="lg" px={{ base: 'xs', sm: 'md' }} py="md" w="100%">
+        <Stack gap="md">
+          <div>
+            <Title order={1} size="h2">
+              {t('video:title')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t('video:appointmentId', { id: appointmentId })}
+            </Text>
+          </div>
+          {body}
+        </Stack>
+      </Container>
+    </PublicPage>
+  );
+}
