@@ -101,9 +101,10 @@ async function expectMovingPicture(page: Page): Promise<void> {
   const video = page.getByTestId('remote-video');
   await expect(video).toHaveAttribute('data-connection-state', 'connected', { timeout: 20_000 });
   const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+  // A decoded picture (WebRTC lowers the resolution on a busy machine, so any size counts).
   await expect
-    .poll(() => video.evaluate((v: HTMLVideoElement) => ({ t: v.currentTime, w: v.videoWidth })), { timeout: 15_000 })
-    .toEqual(expect.objectContaining({ w: 640 }));
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 })
+    .toBeGreaterThan(0);
   await expect
     .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
     .toBeGreaterThan(first + 1);
@@ -317,7 +318,7 @@ test('a guest the provider invites by e-mail opens the link without an account, 
   await guestContext.close();
 });
 
-test('a call forced through the TURN relay (coturn) connects with relay candidates on both ends, and survives a dropped signalling socket', async ({
+test('a call forced through the TURN relay (coturn) connects with relay candidates on both ends, survives a dropped signalling socket, and comes back after a 10-second network drop', async ({
   browser,
 }) => {
   const coturn = startCoturn();
@@ -362,8 +363,21 @@ test('a call forced through the TURN relay (coturn) connects with relay candidat
     await expectMovingPicture(provider.page);
     await expectMovingPicture(patient.page);
     await expect(provider.page.getByTestId('remote-video')).toHaveCount(1);
+
+    // The network between them goes away for 10 seconds (the relay stops answering): the connection is lost,
+    // the browsers restart ICE, and the picture comes back without anyone reloading.
+    coturn.kill('SIGSTOP');
+    await expect(patient.page.getByTestId('remote-video')).not.toHaveAttribute('data-connection-state', 'connected', {
+      timeout: 20_000,
+    });
+    await patient.page.waitForTimeout(10_000);
+    coturn.kill('SIGCONT');
+    await expectMovingPicture(patient.page);
+    await expectMovingPicture(provider.page);
+    await expect(patient.page.getByTestId('remote-video')).toHaveAttribute('data-ice-restarts', /^[1-9]/);
     for (const p of [admin, patient, provider]) await p.context.close();
   } finally {
+    coturn.kill('SIGCONT');
     coturn.kill('SIGTERM');
   }
 });

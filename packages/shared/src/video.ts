@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from './options.ts';
 
 /**
  * Video visits (decision 026): the browsers talk WebRTC to each other; our server checks who may join, keeps
@@ -112,6 +113,8 @@ export const InviteVideoGuestInputSchema = z.object({
   appointmentId: z.string().uuid(),
   name: VideoNameSchema,
   email: z.string().trim().toLowerCase().email('Please enter a valid email address').max(254),
+  /** The language of the invitation (the provider's screen's, unless they choose). */
+  language: z.enum(LOCALES).default('en'),
 });
 export type InviteVideoGuestInput = z.infer<typeof InviteVideoGuestInputSchema>;
 

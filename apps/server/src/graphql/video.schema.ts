@@ -198,6 +198,7 @@ const InviteVideoGuestInput = builder.inputType('InviteVideoGuestInput', {
     appointmentId: t.id({ required: true }),
     name: t.string({ required: true }),
     email: t.string({ required: true }),
+    language: t.string({ description: 'en or es (default en): the language of the invitation.' }),
   }),
 });
 
@@ -232,6 +233,7 @@ builder.mutationFields((t) => ({
         appointmentId: String(args.input.appointmentId),
         name: args.input.name,
         email: args.input.email,
+        ...(args.input.language != null ? { language: args.input.language } : {}),
       })),
       createdAt: new Date(),
     }),

@@ -253,7 +253,7 @@ export class VideoService implements AppointmentListener {
           tokenHash: hashToken(token),
         }),
       );
-      const language = 'en';
+      const language = data.language;
       await this.#mail.enqueue(tx, [
         {
           to: data.email,

@@ -227,7 +227,7 @@ export function videoGuestsQueryOptions(appointmentId: string) {
 export function useInviteVideoGuest(appointmentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { name: string; email: string }) => {
+    mutationFn: async (input: { name: string; email: string; language: string }) => {
       const data = await graphqlRequest(
         'mutation InviteVideoGuest($input: InviteVideoGuestInput!) { inviteVideoGuest(input: $input) { id name email } }',
         z.object({ inviteVideoGuest: VideoGuestSchema }),

@@ -12,7 +12,7 @@ import { useInviteVideoGuest, videoGuestsQueryOptions } from '../api/video-api.t
  * only; the guest waits to be let in like the patient. Up to four people in all.
  */
 export function GuestInvite({ appointmentId }: { appointmentId: string }) {
-  const { t } = useTranslation(['video', 'shared']);
+  const { t, i18n } = useTranslation(['video', 'shared']);
   const guests = useQuery(videoGuestsQueryOptions(appointmentId));
   const invite = useInviteVideoGuest(appointmentId);
   const [name, setName] = useState('');
@@ -21,7 +21,8 @@ export function GuestInvite({ appointmentId }: { appointmentId: string }) {
   const [sent, setSent] = useState<string | null>(null);
 
   const submit = () => {
-    const parsed = InviteVideoGuestInputSchema.safeParse({ appointmentId, name, email });
+    const language = i18n.language.startsWith('es') ? 'es' : 'en';
+    const parsed = InviteVideoGuestInputSchema.safeParse({ appointmentId, name, email, language });
     if (!parsed.success) {
       const fields: { name?: string; email?: string } = {};
       for (const issue of parsed.error.issues) {
@@ -33,7 +34,7 @@ export function GuestInvite({ appointmentId }: { appointmentId: string }) {
     }
     setErrors({});
     invite.mutate(
-      { name: parsed.data.name, email: parsed.data.email },
+      { name: parsed.data.name, email: parsed.data.email, language: parsed.data.language },
       {
         onSuccess: (guest) => {
           setSent(guest.email);

@@ -52,6 +52,7 @@ export function RemoteVideo({ participant }: { participant: RemoteParticipant })
         data-testid="remote-video"
         data-peer={participant.peer.peerId}
         data-connection-state={connectionState}
+        data-ice-restarts={participant.iceRestarts}
         data-candidates={`${participant.candidateTypes.local ?? ''}/${participant.candidateTypes.remote ?? ''}`}
         style={videoStyle}
       />

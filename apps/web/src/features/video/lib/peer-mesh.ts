@@ -24,6 +24,8 @@ export class PeerLink {
   readonly polite: boolean;
   readonly pc: RTCPeerConnection;
   readonly remoteStream = new MediaStream();
+  /** How often ICE was restarted (the debug panel and the tests read it). */
+  iceRestarts = 0;
   readonly #options: PeerLinkOptions;
   #makingOffer = false;
   #ignoreOffer = false;
@@ -79,6 +81,7 @@ export class PeerLink {
 
   restartIce(): void {
     if (this.pc.signalingState === 'closed') return;
+    this.iceRestarts += 1;
     this.#options.log(`peer ${this.peerId.slice(0, 4)}: restarting ICE`);
     this.pc.restartIce();
   }

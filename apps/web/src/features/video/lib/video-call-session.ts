@@ -12,6 +12,7 @@ export interface RemoteParticipant {
   stream: MediaStream | null;
   connectionState: RTCPeerConnectionState | 'new';
   quality: NetworkQuality | null;
+  iceRestarts: number;
   /** The selected candidate pair's types (host, srflx, relay), once connected. */
   candidateTypes: { local: string | null; remote: string | null };
 }
@@ -352,6 +353,7 @@ export class VideoCallSession {
         peer,
         stream: link && link.remoteStream.getTracks().length > 0 ? link.remoteStream : null,
         connectionState: link?.connectionState ?? 'new',
+        iceRestarts: link?.iceRestarts ?? 0,
         quality: previous?.quality ?? null,
         candidateTypes: previous?.candidateTypes ?? { local: null, remote: null },
       });
@@ -361,21 +363,25 @@ export class VideoCallSession {
 
   async #measure(): Promise<void> {
     if (this.#links.size === 0) return;
-    const participants = await Promise.all(
-      this.#snapshot.participants.map(async (p) => {
-        const link = this.#links.get(p.peer.peerId);
-        if (!link || link.connectionState !== 'connected') return { ...p, quality: null };
-        const sample = await sampleStats(link.pc);
-        const quality = qualityBetween(this.#samples.get(p.peer.peerId) ?? null, sample);
-        this.#samples.set(p.peer.peerId, sample);
-        return {
-          ...p,
-          quality: quality ?? p.quality,
-          candidateTypes: { local: sample.localCandidateType, remote: sample.remoteCandidateType },
-        };
+    const measured = new Map<string, Pick<RemoteParticipant, 'quality' | 'candidateTypes'>>();
+    for (const [peerId, link] of this.#links) {
+      if (link.connectionState !== 'connected') continue;
+      const sample = await sampleStats(link.pc);
+      const quality = qualityBetween(this.#samples.get(peerId) ?? null, sample);
+      this.#samples.set(peerId, sample);
+      measured.set(peerId, {
+        quality,
+        candidateTypes: { local: sample.localCandidateType, remote: sample.remoteCandidateType },
+      });
+    }
+    if (this.#snapshot.phase !== 'in-call') return;
+    // Into the participants as they are now: a state that changed while the statistics were read is kept.
+    this.#update({
+      participants: this.#snapshot.participants.map((p) => {
+        const m = measured.get(p.peer.peerId);
+        return m ? { ...p, quality: m.quality ?? p.quality, candidateTypes: m.candidateTypes } : p;
       }),
-    );
-    if (this.#snapshot.phase === 'in-call') this.#update({ participants });
+    });
   }
 
   async #swapTrack(old: MediaStreamTrack | null, next: MediaStreamTrack, stopOld = true): Promise<void> {
