@@ -1,5 +1,5 @@
 import '../../../components/mantine-styles-public.ts';
-import { Button, Container, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { ERROR_CODES, VIDEO_GUEST_SIGNAL_PATH, VideoNameSchema, zonedDateTime } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,10 +13,10 @@ import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
 import { guestVideoVisitQueryOptions, requestGuestVideoToken, toRtcIceServers } from '../api/video-api.ts';
-import { MEDIA_CONSTRAINTS, mediaErrorReason } from '../lib/media.ts';
 import { FinalError } from '../lib/signalling.ts';
 import { VideoCallSession } from '../lib/video-call-session.ts';
 import { DeviceCheck } from './device-check.tsx';
+import { JoinForm, useLocalMedia } from './join-form.tsx';
 import { CallScreens, Closed, ConnectionFailed } from './video-call-screen.tsx';
 
 /** The token of `/video-call/guest/{id}#TOKEN`: in the fragment, so that it never reaches a server. */
@@ -40,22 +40,9 @@ export function GuestVideoScreen() {
   const zone = config?.practiceTimeZone ?? 'UTC';
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
-  const [stream, setStream] = useState<MediaStream | null>(null);
-  const [mediaError, setMediaError] = useState<string | null>(null);
+  const media = useLocalMedia();
   const [failure, setFailure] = useState<string | null>(null);
   const [session, setSession] = useState<VideoCallSession | null>(null);
-
-  const requestMedia = async (): Promise<MediaStream | null> => {
-    try {
-      const media = await navigator.mediaDevices.getUserMedia(MEDIA_CONSTRAINTS);
-      setStream(media);
-      setMediaError(null);
-      return media;
-    } catch (error) {
-      setMediaError(t('video:error.media', { reason: mediaErrorReason(error) }));
-      return null;
-    }
-  };
 
   const join = async () => {
     if (!guestToken) return;
@@ -65,8 +52,11 @@ export function GuestVideoScreen() {
       return;
     }
     setNameError(null);
-    const media = stream ?? (await requestMedia());
-    if (!media) return;
+    const got = media.stream ? { stream: media.stream } : await media.request();
+    if ('error' in got) {
+      setFailure(got.error);
+      return;
+    }
     let first: Awaited<ReturnType<typeof requestGuestVideoToken>> | null;
     try {
       first = await requestGuestVideoToken(guestToken, parsed.data);
@@ -79,7 +69,7 @@ export function GuestVideoScreen() {
       return;
     }
     const next = new VideoCallSession({
-      localStream: media,
+      localStream: got.stream,
       signallingPath: VIDEO_GUEST_SIGNAL_PATH,
       getToken: async () => {
         let token = first;
@@ -134,7 +124,7 @@ export function GuestVideoScreen() {
         debug={false}
         onTryAgain={() => {
           session.dispose();
-          setStream(null);
+          media.forget();
           setSession(null);
         }}
         keepAlive={() => Promise.resolve()}
@@ -153,39 +143,18 @@ export function GuestVideoScreen() {
             {formatDay(starts.date, i18n.language)}, {starts.time}
           </Text>
         </Text>
-        <Paper withBorder p="md" radius="md">
-          <form
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              void join();
-            }}
-          >
-            <Stack gap="sm">
-              <Title order={2} size="h4">
-                {t('video:join.heading')}
-              </Title>
-              <TextInput
-                label={t('video:join.name')}
-                description={t('video:join.nameHint')}
-                value={name}
-                onChange={(e) => setName(e.currentTarget.value)}
-                error={nameError}
-                required
-                maxLength={80}
-                autoComplete="name"
-              />
-              <Button type="submit" style={{ alignSelf: 'flex-start' }}>
-                {t('video:join.submit')}
-              </Button>
-            </Stack>
-          </form>
-        </Paper>
+        <JoinForm
+          name={name}
+          onNameChange={setName}
+          nameError={nameError}
+          submitLabel={t('video:join.submit')}
+          onSubmit={() => void join()}
+        />
         <DeviceCheck
-          stream={stream}
-          mediaError={mediaError}
-          onRequestMedia={() => void requestMedia()}
-          onSelectDevice={() => undefined}
+          stream={media.stream}
+          mediaError={media.error}
+          onRequestMedia={() => void media.request()}
+          onSelectDevice={(kind, id) => void media.select(kind, id)}
           getIceServers={async () =>
             toRtcIceServers((await requestGuestVideoToken(guestToken, name.trim() || 'check')).iceServers)
           }

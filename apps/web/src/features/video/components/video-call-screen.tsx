@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Code,
-  Container,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Code, Container, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import {
   ERROR_CODES,
   VIDEO_ERROR_LOG_LINES,
@@ -20,7 +7,7 @@ import {
   zonedDateTime,
 } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 
@@ -39,11 +26,11 @@ import {
   videoVisitQueryOptions,
   type VideoVisit,
 } from '../api/video-api.ts';
-import { MEDIA_CONSTRAINTS, mediaErrorReason } from '../lib/media.ts';
 import { FinalError } from '../lib/signalling.ts';
 import { VideoCallSession, type CallSnapshot } from '../lib/video-call-session.ts';
 import { DeviceCheck, TestRecording } from './device-check.tsx';
 import { GuestInvite } from './guest-invite.tsx';
+import { JoinForm, useLocalMedia } from './join-form.tsx';
 import { InCall } from './in-call.tsx';
 
 /** While a visit is open the page asks for a fresh token this often: the visit is activity for the session. */
@@ -122,8 +109,8 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
   const zone = config?.practiceTimeZone ?? 'UTC';
   const [name, setName] = useState(user?.name ?? '');
   const [nameError, setNameError] = useState<string | null>(null);
-  const [stream, setStream] = useState<MediaStream | null>(null);
-  const [mediaError, setMediaError] = useState<string | null>(null);
+  const media = useLocalMedia();
+  const { stream, error: mediaError, request: requestMedia } = media;
   const [screen, setScreen] = useState<Screen>({ kind: 'join' });
   const streamRef = useRef<MediaStream | null>(null);
   useEffect(() => {
@@ -140,32 +127,6 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     [],
   );
 
-  const requestMedia = useCallback(async (): Promise<MediaStream | null> => {
-    try {
-      const media = await navigator.mediaDevices.getUserMedia(MEDIA_CONSTRAINTS);
-      setStream(media);
-      setMediaError(null);
-      return media;
-    } catch (error) {
-      setMediaError(t('video:error.media', { reason: mediaErrorReason(error) }));
-      return null;
-    }
-  }, [t]);
-
-  const selectDevice = async (kind: 'audioinput' | 'videoinput', deviceId: string) => {
-    try {
-      const constraints =
-        kind === 'audioinput'
-          ? { audio: { deviceId: { exact: deviceId } }, video: MEDIA_CONSTRAINTS.video ?? true }
-          : { audio: true, video: { deviceId: { exact: deviceId } } };
-      const media = await navigator.mediaDevices.getUserMedia(constraints);
-      stream?.getTracks().forEach((track) => track.stop());
-      setStream(media);
-    } catch (error) {
-      setMediaError(t('video:error.media', { reason: mediaErrorReason(error) }));
-    }
-  };
-
   const join = async () => {
     const parsed = VideoNameSchema.safeParse(name);
     if (!parsed.success) {
@@ -175,15 +136,12 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     }
     setNameError(null);
     setScreen({ kind: 'loading' });
-    const media = stream ?? (await requestMedia());
-    if (!media) {
-      setScreen({
-        kind: 'error',
-        message: t('video:error.media', { reason: mediaError ?? 'NotAllowedError' }),
-        log: [],
-      });
+    const got = stream ? { stream } : await requestMedia();
+    if ('error' in got) {
+      setScreen({ kind: 'error', message: got.error, log: [] });
       return;
     }
+    const local = got.stream;
     let first;
     try {
       first = await requestVideoToken(parsed.data, visit.room);
@@ -198,7 +156,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     }
     let pending: typeof first | null = first;
     const session = new VideoCallSession({
-      localStream: media,
+      localStream: local,
       getToken: async () => {
         const token = pending ?? (await fresh(parsed.data, visit.room));
         pending = null;
@@ -250,7 +208,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
         debug={config?.demoMode ?? false}
         onTryAgain={() => {
           screen.session.dispose();
-          setStream(null);
+          media.forget();
           setScreen({ kind: 'join' });
         }}
         keepAlive={() => requestVideoToken(name.trim() || 'visit', visit.room)}
@@ -286,39 +244,18 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
           {when}
         </Text>
       </Text>
-      <Paper withBorder p="md" radius="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void join();
-          }}
-          noValidate
-        >
-          <Stack gap="sm">
-            <Title order={2} size="h4">
-              {t('video:join.heading')}
-            </Title>
-            <TextInput
-              label={t('video:join.name')}
-              description={t('video:join.nameHint')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={nameError}
-              required
-              maxLength={80}
-              autoComplete="name"
-            />
-            <Button type="submit" style={{ alignSelf: 'flex-start' }}>
-              {startMode ? t('video:join.startSubmit') : t('video:join.submit')}
-            </Button>
-          </Stack>
-        </form>
-      </Paper>
+      <JoinForm
+        name={name}
+        onNameChange={setName}
+        nameError={nameError}
+        submitLabel={startMode ? t('video:join.startSubmit') : t('video:join.submit')}
+        onSubmit={() => void join()}
+      />
       <DeviceCheck
         stream={stream}
         mediaError={mediaError}
         onRequestMedia={() => void requestMedia()}
-        onSelectDevice={(kind, id) => void selectDevice(kind, id)}
+        onSelectDevice={(kind, id) => void media.select(kind, id)}
         getIceServers={async () =>
           toRtcIceServers((await requestVideoToken(name.trim() || 'check', visit.room)).iceServers)
         }
