@@ -40,6 +40,7 @@ import {
   type AccessRequestSummary,
   type AccessRequestView,
 } from './access-requests.repository.ts';
+import { isUuid } from '../db/ids.ts';
 
 /** The stored form: every field as validated, without the honeypot and the site language. */
 export type ProviderAccessRequestForm = Omit<ProviderAccessRequestData, 'website' | 'locale'>;
@@ -53,7 +54,6 @@ export interface AccessRequestDetail extends AccessRequestView {
 }
 
 const SUBMISSIONS_BY_ADDRESS = 'access-request:address';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Access requests from the public forms, and their review. Submitting stores the request, tells the
@@ -185,7 +185,7 @@ export class AccessRequestsService {
   async get(caller: Caller, id: string): Promise<AccessRequestDetail> {
     await authorize(this.#db, caller, 'access-request:review');
     return this.#db.transaction(async (tx) => {
-      const row = UUID.test(id) ? await findAccessRequest(tx, id, this.#keyring) : undefined;
+      const row = isUuid(id) ? await findAccessRequest(tx, id, this.#keyring) : undefined;
       if (!row) throw notFound('accessRequestMessages.notFound');
       await appendAuditEntry(tx, {
         event: 'ACCESS_REQUEST_VIEW',
@@ -205,7 +205,7 @@ export class AccessRequestsService {
   async approve(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
     await authorize(this.#db, caller, 'access-request:review');
     const { id, ownerProviderId } = parseInput(ApproveAccessRequestInputSchema, input);
-    if (!UUID.test(id)) throw notFound('accessRequestMessages.notFound');
+    if (!isUuid(id)) throw notFound('accessRequestMessages.notFound');
     const detail = await this.#db.transaction(async (tx) => {
       const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
       if (!request) throw notFound('accessRequestMessages.notFound');
@@ -295,7 +295,7 @@ export class AccessRequestsService {
   async decline(caller: Caller, input: unknown): Promise<AccessRequestDetail> {
     await authorize(this.#db, caller, 'access-request:review');
     const { id, reason } = parseInput(DeclineAccessRequestInputSchema, input);
-    if (!UUID.test(id)) throw notFound('accessRequestMessages.notFound');
+    if (!isUuid(id)) throw notFound('accessRequestMessages.notFound');
     return this.#db.transaction(async (tx) => {
       const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
       if (!request) throw notFound('accessRequestMessages.notFound');

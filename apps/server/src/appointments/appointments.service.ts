@@ -58,8 +58,7 @@ import {
   type TimeOffRow,
 } from './availability.repository.ts';
 import { daySlots, occurrence, onTimeOff, seriesDates, withinWorkingHours, type Occurrence } from './schedule.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../db/ids.ts';
 
 /** What changed, for whatever follows a change (the invitations and reminders of the appointments). */
 export type AppointmentChange = 'created' | 'rescheduled' | 'updated' | 'cancelled' | 'status';
@@ -242,7 +241,7 @@ export class AppointmentsService {
 
   async get(caller: Caller, id: string): Promise<AppointmentView> {
     const reach = await authorize(this.#db, caller, 'appointment:read');
-    const row = UUID.test(id)
+    const row = isUuid(id)
       ? await this.#db.transaction(async (tx) => {
           const found = await findVisibleAppointment(tx, id, reach, this.#keyring);
           if (found) await this.#audit(tx, caller, 'APPOINTMENT_VIEW', [id], [found.patientId], {});
@@ -250,7 +249,7 @@ export class AppointmentsService {
         })
       : undefined;
     if (row) return row;
-    if (UUID.test(id) && (await appointmentExists(this.#db, id))) {
+    if (isUuid(id) && (await appointmentExists(this.#db, id))) {
       await recordOutOfReach(this.#db, caller, 'appointment:read', { appointmentIds: [id] });
     }
     throw notFound('appointmentMessages.notFound');
@@ -261,7 +260,7 @@ export class AppointmentsService {
     const filter = parseInput(AppointmentFilterSchema, args.filter ?? {});
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
-    if (after && (!UUID.test(after[1]) || Number.isNaN(Date.parse(after[0])))) {
+    if (after && (!isUuid(after[1]) || Number.isNaN(Date.parse(after[0])))) {
       throw new AppError(ERROR_CODES.badUserInput, 'appointmentMessages.invalidToken');
     }
     const query = {
@@ -271,7 +270,7 @@ export class AppointmentsService {
       patientId: filter.patientId ?? null,
       statuses: filter.status ?? null,
     };
-    if ((query.providerId && !UUID.test(query.providerId)) || (query.patientId && !UUID.test(query.patientId))) {
+    if ((query.providerId && !isUuid(query.providerId)) || (query.patientId && !isUuid(query.patientId))) {
       return { items: [], nextToken: null };
     }
     return this.#db.transaction(async (tx) => {
@@ -514,7 +513,7 @@ export class AppointmentsService {
   async availableSlots(caller: Caller, input: unknown) {
     const data = parseInput(AvailableSlotsInputSchema, input);
     await authorize(this.#db, caller, 'appointment:create', { record: { providerId: data.providerId } });
-    if (!UUID.test(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
+    if (!isUuid(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
       throw fieldError('providerId', 'appointmentMessages.selectProvider');
     }
     const dayStart = occurrence(data.date, '00:00', 15, this.#zone).startsAt;
@@ -538,8 +537,7 @@ export class AppointmentsService {
   async availability(caller: Caller, providerId: string) {
     const id = parseInput(RecordIdSchema, providerId);
     await authorize(this.#db, caller, 'availability:manage', { record: { providerId: id } });
-    if (!UUID.test(id) || !(await isActiveProvider(this.#db, id)))
-      throw notFound('appointmentMessages.providerNotFound');
+    if (!isUuid(id) || !(await isActiveProvider(this.#db, id))) throw notFound('appointmentMessages.providerNotFound');
     const [week, timeOff] = await Promise.all([
       findWorkingHours(this.#db, id),
       findTimeOff(this.#db, id, { from: addDays(this.#today(), -30) }),
@@ -550,7 +548,7 @@ export class AppointmentsService {
   async setWorkingHours(caller: Caller, input: unknown) {
     const data = parseInput(SetWorkingHoursInputSchema, input);
     await authorize(this.#db, caller, 'availability:manage', { record: { providerId: data.providerId } });
-    if (!UUID.test(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
+    if (!isUuid(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
       throw notFound('appointmentMessages.providerNotFound');
     }
     const intervals: WorkingHoursInterval[] = data.intervals;
@@ -570,7 +568,7 @@ export class AppointmentsService {
   async addTimeOff(caller: Caller, input: unknown): Promise<TimeOffRow> {
     const data = parseInput(AddTimeOffInputSchema, input);
     await authorize(this.#db, caller, 'availability:manage', { record: { providerId: data.providerId } });
-    if (!UUID.test(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
+    if (!isUuid(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
       throw notFound('appointmentMessages.providerNotFound');
     }
     return this.#db.transaction(async (tx) => {
@@ -597,8 +595,8 @@ export class AppointmentsService {
     const id = parseInput(RecordIdSchema, input.id);
     await authorize(this.#db, caller, 'availability:manage', { record: { providerId } });
     const removed =
-      UUID.test(providerId) &&
-      UUID.test(id) &&
+      isUuid(providerId) &&
+      isUuid(id) &&
       (await this.#db.transaction(async (tx) => {
         const done = await deleteTimeOff(tx, providerId, id);
         if (done) {
@@ -702,9 +700,9 @@ export class AppointmentsService {
 
   async #requireVisiblePatient(caller: Caller, patientId: string): Promise<void> {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotCreate' });
-    const found = UUID.test(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
+    const found = isUuid(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
     if (found) return;
-    if (UUID.test(patientId) && (await patientExists(this.#db, patientId))) {
+    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
       await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [patientId] });
     }
     throw fieldError('patientId', 'appointmentMessages.selectPatient');
@@ -712,9 +710,9 @@ export class AppointmentsService {
 
   /** The appointment to change, if the caller's reach includes it; otherwise answered like a missing one. */
   async #visibleForChange(caller: Caller, id: string, reach: AppointmentReach): Promise<AppointmentView> {
-    const row = UUID.test(id) ? await findVisibleAppointment(this.#db, id, reach, this.#keyring) : undefined;
+    const row = isUuid(id) ? await findVisibleAppointment(this.#db, id, reach, this.#keyring) : undefined;
     if (row) return row;
-    if (UUID.test(id) && (await appointmentExists(this.#db, id))) {
+    if (isUuid(id) && (await appointmentExists(this.#db, id))) {
       await recordOutOfReach(this.#db, caller, 'appointment:update', { appointmentIds: [id] });
     }
     throw notFound('appointmentMessages.notFound');

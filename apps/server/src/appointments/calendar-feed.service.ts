@@ -11,8 +11,8 @@ import { notFound, parseInput } from '../errors.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
 import { calendarFeed } from './calendar-invite.ts';
 import { occurrence } from './schedule.ts';
+import { isUuid } from '../db/ids.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What a feed holds: the last 30 days and the next 180. */
 const FEED_PAST_DAYS = 30;
 const FEED_FUTURE_DAYS = 180;
@@ -152,8 +152,7 @@ export class CalendarFeedService {
   async #authorize(caller: Caller, providerId: string): Promise<string> {
     const id = parseInput(RecordIdSchema, providerId);
     await authorize(this.#db, caller, 'availability:manage', { record: { providerId: id } });
-    if (!UUID.test(id) || !(await isActiveProvider(this.#db, id)))
-      throw notFound('appointmentMessages.providerNotFound');
+    if (!isUuid(id) || !(await isActiveProvider(this.#db, id))) throw notFound('appointmentMessages.providerNotFound');
     return id;
   }
 }

@@ -37,6 +37,7 @@ import {
   type FreedSlot,
 } from './appointments.service.ts';
 import { weekdayOf } from './schedule.ts';
+import { isUuid } from '../db/ids.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect & {
@@ -46,7 +47,6 @@ export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect & {
   providerLastName: string;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** No offer for a time that starts this soon: nobody could plan for it. */
 const OFFER_LEAD_MINUTES = 60;
 
@@ -108,14 +108,14 @@ export class WaitlistService implements AppointmentListener {
     const providerId = data.providerId ?? (reach.kind === 'own' ? caller.user.id : null);
     if (!providerId) throw fieldError('providerId', 'appointmentMessages.selectProvider');
     await authorize(this.#db, caller, 'appointment:create', { record: { providerId } });
-    if (!UUID.test(providerId) || !(await isActiveProvider(this.#db, providerId))) {
+    if (!isUuid(providerId) || !(await isActiveProvider(this.#db, providerId))) {
       throw fieldError('providerId', 'appointmentMessages.selectProvider');
     }
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotCreate' });
     const visible =
-      UUID.test(data.patientId) && (await findVisiblePatient(this.#db, data.patientId, scope, this.#keyring));
+      isUuid(data.patientId) && (await findVisiblePatient(this.#db, data.patientId, scope, this.#keyring));
     if (!visible) {
-      if (UUID.test(data.patientId) && (await patientExists(this.#db, data.patientId))) {
+      if (isUuid(data.patientId) && (await patientExists(this.#db, data.patientId))) {
         await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [data.patientId] });
       }
       throw fieldError('patientId', 'appointmentMessages.selectPatient');
@@ -154,7 +154,7 @@ export class WaitlistService implements AppointmentListener {
     const reach = await authorize(this.#db, caller, 'appointment:create');
     const id = providerId ? parseInput(RecordIdSchema, providerId) : reach.kind === 'own' ? caller.user.id : null;
     if (id) await authorize(this.#db, caller, 'appointment:create', { record: { providerId: id } });
-    if (id && !UUID.test(id)) return [];
+    if (id && !isUuid(id)) return [];
     return this.#db.transaction(async (tx) => {
       const rows = await this.#entries(
         tx,
@@ -174,7 +174,7 @@ export class WaitlistService implements AppointmentListener {
   async remove(caller: Caller, entryId: string): Promise<WaitlistEntryRow> {
     const reach = await authorize(this.#db, caller, 'appointment:update');
     const id = parseInput(RecordIdSchema, entryId);
-    const [row] = UUID.test(id)
+    const [row] = isUuid(id)
       ? await this.#entries(
           this.#db,
           and(

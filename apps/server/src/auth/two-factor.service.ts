@@ -32,6 +32,7 @@ import {
 import { generateRecoveryCodes, type Auth } from './auth.ts';
 import { verifyPassword } from './passwords.ts';
 import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
+import { isUuid } from '../db/ids.ts';
 
 /** What confirming a set-up answers: the recovery codes (shown once) and, when it ended a sign-in, its cookies. */
 export interface TotpSetupConfirmation {
@@ -43,8 +44,6 @@ export interface TotpSetupConfirmation {
 /** The key of an authenticator app: as better-auth's twoFactor plugin makes it (32 random characters). */
 const KEY_LENGTH = 32;
 const TOTP_PERIOD_SECONDS = 30;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Two-factor sign-in (TOTP) for every role: enrolment (from the account menu, or as the only thing a sign-in of
@@ -259,7 +258,7 @@ export class TwoFactorService {
    */
   async reset(caller: Caller, accountId: string): Promise<boolean> {
     await authorize(this.#db, caller, 'user:manage', { details: { accountId } });
-    if (!UUID.test(accountId)) throw notFound('twoFactorMessages.accountNotFound');
+    if (!isUuid(accountId)) throw notFound('twoFactorMessages.accountNotFound');
     const found = await this.#db.transaction(async (tx) => {
       const account = await findUserById(tx, accountId, { lock: true });
       if (!account) return false;

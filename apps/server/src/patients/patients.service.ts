@@ -27,8 +27,7 @@ import {
   type PatientRow,
 } from './patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../db/ids.ts';
 
 /**
  * Patient records: every operation asks the access checkpoint for the caller's reach (every record, or their
@@ -76,12 +75,12 @@ export class PatientsService {
   async get(caller: Caller, id: string): Promise<PatientRow> {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'patientMessages.cannotViewOne' });
     // The record and its audit entry in one statement.
-    const row = UUID.test(id)
+    const row = isUuid(id)
       ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, 'PATIENT_VIEW', {}))
       : undefined;
     if (row) return row;
     // Answered like a missing record; an existing one outside the caller's scope is recorded.
-    if (UUID.test(id) && (await patientExists(this.#db, id))) {
+    if (isUuid(id) && (await patientExists(this.#db, id))) {
       await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [id] });
     }
     throw notFound('patientMessages.notFound');
@@ -154,13 +153,13 @@ export class PatientsService {
     scope: Reach<'patient'>,
     work: (tx: Executor, row: PatientRow) => Promise<T>,
   ): Promise<T> {
-    const isUuid = UUID.test(id);
+    const wellFormed = isUuid(id);
     let outOfScope = false;
     try {
       return await this.#db.transaction(async (tx) => {
-        const row = isUuid ? await findVisiblePatient(tx, id, scope, this.#keyring) : undefined;
+        const row = wellFormed ? await findVisiblePatient(tx, id, scope, this.#keyring) : undefined;
         if (row) return await work(tx, row);
-        outOfScope = isUuid && (await patientExists(tx, id));
+        outOfScope = wellFormed && (await patientExists(tx, id));
         throw notFound('patientMessages.notFound');
       });
     } catch (error) {

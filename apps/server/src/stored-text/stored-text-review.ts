@@ -10,6 +10,7 @@ import { storedTextFindings, textRuleReviews } from '../db/schema.ts';
 import { storedTextFindingsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { storedTextRows, textsOf, type StoredTextRow } from './stored-text.ts';
+import { isUuid } from '../db/ids.ts';
 
 /**
  * The version of the text rule (packages/shared/src/text.ts) that the stored data has been checked against.
@@ -194,7 +195,7 @@ export class StoredTextService {
   async resolve(caller: Caller, id: string): Promise<StoredTextFindingView> {
     await authorize(this.#db, caller, 'stored-text:review');
     const findingId = parseInput(RecordIdSchema, id);
-    if (!UUID.test(findingId)) throw notFound('storedTextMessages.notFound');
+    if (!isUuid(findingId)) throw notFound('storedTextMessages.notFound');
     return this.#db.transaction(async (tx) => {
       const [row] = await tx
         .update(storedTextFindings)
@@ -214,5 +215,3 @@ export class StoredTextService {
     });
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

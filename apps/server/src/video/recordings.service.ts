@@ -22,6 +22,7 @@ import { isPresent, listParticipants, type ParticipantRow } from './video.reposi
 import { requireVisitProvider } from './visit-access.ts';
 import { sendVideoMessage } from './video-relay.ts';
 import type { JoinedConnection } from './video.service.ts';
+import { isUuid } from '../db/ids.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -32,7 +33,6 @@ const FINALIZE_IDLE_MS = 90_000;
 /** After a stop, time for the recorder's last part to arrive. */
 const FINALIZE_AFTER_STOP_MS = 3_000;
 const ACTIVE: RecordingStatus[] = ['asking', 'recording', 'paused'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RecordingView {
   id: string;
@@ -75,7 +75,7 @@ export class RecordingsService {
   async start(caller: Caller, input: { roomSid: string; identity: string; appointmentId: string }) {
     const appointment = await this.#providersAppointment(caller, input.appointmentId);
     const now = this.#now();
-    const recordingId = await this.#db.transaction(async (tx) => {
+    const { recordingId, status } = await this.#db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(727200, hashtext(${appointment.id}))`);
       const present = await this.#presentAdmitted(tx, appointment.id);
       if (present.length < RECORDING_MIN_PARTICIPANTS) {
@@ -85,10 +85,10 @@ export class RecordingsService {
         });
       }
       const [active] = await tx
-        .select({ id: videoRecordings.id })
+        .select({ id: videoRecordings.id, status: videoRecordings.status })
         .from(videoRecordings)
         .where(and(eq(videoRecordings.appointmentId, appointment.id), inArray(videoRecordings.status, ACTIVE)));
-      if (active) return active.id;
+      if (active) return { recordingId: active.id, status: active.status };
       const id = randomUUID();
       await tx.insert(videoRecordings).values({
         id,
@@ -112,10 +112,9 @@ export class RecordingsService {
         })),
       );
       await this.#audit(tx, caller.actor, 'RECORDING_REQUESTED', appointment.id, id, { participants: present.length });
-      await this.#settle(tx, id);
-      return id;
+      // The row was written just now, in this transaction: settling always finds it.
+      return { recordingId: id, status: (await this.#settle(tx, id)) ?? 'asking' };
     });
-    const status = await this.#statusOf(recordingId);
     return { compositionSid: recordingId, recordingSid: recordingId, status, roomSid: input.roomSid };
   }
 
@@ -375,15 +374,11 @@ export class RecordingsService {
   }
 
   async #recordingOf(recordingId: string) {
-    const [row] = UUID.test(recordingId)
+    const [row] = isUuid(recordingId)
       ? await this.#db.select().from(videoRecordings).where(eq(videoRecordings.id, recordingId))
       : [];
     if (!row) throw notFound('videoMessages.recordingNotFound');
     return row;
-  }
-
-  async #statusOf(recordingId: string): Promise<string> {
-    return (await this.#recordingOf(recordingId)).status;
   }
 
   async #presentAdmitted(tx: Executor, appointmentId: string): Promise<ParticipantRow[]> {
@@ -396,15 +391,16 @@ export class RecordingsService {
   /**
    * Applies the rules to a recording's answers and the people present, and tells the call: a no (before anything
    * was recorded: refused) stops it; everyone present agreed and at least two: recording; otherwise, once it
-   * had started, paused.
+   * had started, paused. Answers the status it leaves.
    */
-  async #settle(tx: Executor, recordingId: string): Promise<void> {
+  async #settle(tx: Executor, recordingId: string): Promise<RecordingStatus | null> {
     const [recording] = await tx
       .select()
       .from(videoRecordings)
       .where(eq(videoRecordings.id, recordingId))
       .for('update');
-    if (!recording || !ACTIVE.includes(recording.status as RecordingStatus)) return;
+    if (!recording) return null;
+    if (!ACTIVE.includes(recording.status as RecordingStatus)) return recording.status as RecordingStatus;
     const present = await this.#presentAdmitted(tx, recording.appointmentId);
     const consents = await tx
       .select({ peerId: videoRecordingConsents.peerId, decision: videoRecordingConsents.decision })
@@ -413,8 +409,7 @@ export class RecordingsService {
     const decisionOf = (peerId: string) =>
       (consents.find((c) => c.peerId === peerId)?.decision ?? 'pending') as ConsentDecision;
     if (consents.some((c) => c.decision === 'no')) {
-      await this.#end(tx, recordingId, SYSTEM_ACTOR, 'a participant declined or withdrew');
-      return;
+      return this.#end(tx, recordingId, SYSTEM_ACTOR, 'a participant declined or withdrew');
     }
     const everyoneAgreed = present.every((p) => decisionOf(p.peerId) === 'yes');
     const status: RecordingStatus =
@@ -439,16 +434,18 @@ export class RecordingsService {
       status,
       consents: present.map((p) => ({ peerId: p.peerId, name: p.displayName, decision: decisionOf(p.peerId) })),
     });
+    return status;
   }
 
   /** Stops a recording: refused when nothing was recorded yet, else stopped and assembled shortly. */
-  async #end(tx: Executor, recordingId: string, actor: AuditActor, reason: string): Promise<void> {
+  async #end(tx: Executor, recordingId: string, actor: AuditActor, reason: string): Promise<RecordingStatus | null> {
     const [recording] = await tx
       .select()
       .from(videoRecordings)
       .where(eq(videoRecordings.id, recordingId))
       .for('update');
-    if (!recording || !ACTIVE.includes(recording.status as RecordingStatus)) return;
+    if (!recording) return null;
+    if (!ACTIVE.includes(recording.status as RecordingStatus)) return recording.status as RecordingStatus;
     const status: RecordingStatus = recording.startedAt ? 'stopped' : 'refused';
     await tx.update(videoRecordings).set({ status, stoppedAt: this.#now() }).where(eq(videoRecordings.id, recordingId));
     if (status === 'refused') {
@@ -466,6 +463,7 @@ export class RecordingsService {
     }
     await this.#audit(tx, actor, 'RECORDING_STOPPED', recording.appointmentId, recordingId, { status, reason });
     await this.#tell(tx, recording.appointmentId, { id: recordingId, status, consents: [] });
+    return status;
   }
 
   async #tell(tx: Executor, appointmentId: string, recording: RecordingState): Promise<void> {

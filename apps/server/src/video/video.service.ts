@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -24,6 +24,7 @@ import type {
   AppointmentListener,
   AppointmentsService,
 } from '../appointments/appointments.service.ts';
+import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -49,10 +50,10 @@ import { publishToUsers } from '../live/live-events.ts';
 import type { RecordingsService } from './recordings.service.ts';
 import { sendVideoMessage } from './video-relay.ts';
 import { turnCredentials, VideoTokens, type VideoGrant } from './video-tokens.ts';
+import { isUuid } from '../db/ids.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A token is good for this long; the page asks for a new one well before (which also keeps the session). */
 const TOKEN_SECONDS = 10 * 60;
 /** At most this many waiting people in one live message (a NOTIFY payload stays under 8,000 bytes). */
@@ -146,8 +147,7 @@ export class VideoService implements AppointmentListener {
   async requestToken(caller: Caller, input: unknown) {
     const { identity, room } = parseInput(VideoTokenRequestSchema, input);
     const appointmentId = appointmentIdOfRoom(this.#config.video.roomPrefix, room);
-    if (!appointmentId || !UUID.test(appointmentId))
-      throw new AppError(ERROR_CODES.badUserInput, 'videoMessages.badRoom');
+    if (!appointmentId || !isUuid(appointmentId)) throw new AppError(ERROR_CODES.badUserInput, 'videoMessages.badRoom');
     const appointment = await this.#reachableVisit(caller, appointmentId);
     const view = this.#view(caller, appointment);
     if (view.closedReason) {
@@ -231,7 +231,7 @@ export class VideoService implements AppointmentListener {
     const appointment = await requireVisitProvider(this.#db, caller, data.appointmentId, 'videoMessages.providerOnly');
     const view = this.#view(caller, appointment);
     if (view.closedReason && view.closedReason !== 'tooEarly') throw this.#closed(view.closedReason, view);
-    const token = randomBytes(32).toString('base64url');
+    const token = newLinkToken();
     const id = randomUUID();
     await this.#db.transaction(async (tx) => {
       await tx.execute(sql`SELECT pg_advisory_xact_lock(727200, hashtext(${appointment.id}))`);
@@ -250,7 +250,7 @@ export class VideoService implements AppointmentListener {
           invitedBy: caller.user.id,
           name: data.name,
           email: data.email,
-          tokenHash: hashToken(token),
+          tokenHash: hashLinkToken(token),
         }),
       );
       const language = data.language;
@@ -331,7 +331,7 @@ export class VideoService implements AppointmentListener {
         ? await this.#db
             .select({ id: videoGuests.id, appointmentId: videoGuests.appointmentId })
             .from(videoGuests)
-            .where(and(eq(videoGuests.tokenHash, hashToken(guestToken)), isNull(videoGuests.revokedAt)))
+            .where(and(eq(videoGuests.tokenHash, hashLinkToken(guestToken)), isNull(videoGuests.revokedAt)))
         : [];
     const appointment = guest ? await findVisitAppointment(this.#db, guest.appointmentId) : undefined;
     if (!guest || !appointment) throw notFound('videoMessages.guestLinkInvalid');
@@ -339,7 +339,7 @@ export class VideoService implements AppointmentListener {
   }
 
   async #activeGuest(guestId: string) {
-    const [guest] = UUID.test(guestId)
+    const [guest] = isUuid(guestId)
       ? await this.#db
           .select({ id: videoGuests.id, appointmentId: videoGuests.appointmentId })
           .from(videoGuests)
@@ -645,7 +645,7 @@ export class VideoService implements AppointmentListener {
 
   async #reachableVisit(caller: Caller, appointmentId: string): Promise<VisitAppointment> {
     const reach: Reach<'visit'> = await authorize(this.#db, caller, 'visit:join');
-    const appointment = UUID.test(appointmentId) ? await findVisitAppointment(this.#db, appointmentId) : undefined;
+    const appointment = isUuid(appointmentId) ? await findVisitAppointment(this.#db, appointmentId) : undefined;
     if (!appointment) throw notFound('videoMessages.notFound');
     const own =
       reach.kind === 'any' ||
@@ -745,10 +745,6 @@ export class VideoService implements AppointmentListener {
       details: { permission: 'visit:join:own', reason, appointmentIds: appointmentId ? [appointmentId] : [] },
     });
   }
-}
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 function roleOf(appointment: VisitAppointment, userId: string | null): VideoRole | null {

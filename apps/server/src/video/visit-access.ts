@@ -5,8 +5,7 @@ import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
 import { findVisitAppointment, type VisitAppointment } from './video.repository.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../db/ids.ts';
 
 /**
  * The appointment of a visit whose provider the caller must be: recordings and guests are the provider's alone
@@ -20,7 +19,7 @@ export async function requireVisitProvider(
   message: MessageId,
 ): Promise<VisitAppointment> {
   await authorize(db, caller, 'visit:join', { message });
-  const appointment = UUID.test(appointmentId) ? await findVisitAppointment(db, appointmentId) : undefined;
+  const appointment = isUuid(appointmentId) ? await findVisitAppointment(db, appointmentId) : undefined;
   if (!appointment) throw notFound('videoMessages.notFound');
   if (appointment.providerId !== caller.user.id) {
     await appendAuditEntry(db, {

@@ -4,7 +4,6 @@ import {
   Divider,
   Group,
   List,
-  Loader,
   Modal,
   Radio,
   Select,
@@ -39,6 +38,7 @@ import {
 } from '../api/appointments-api.ts';
 import { AppointmentStatusBadge } from './status-badge.tsx';
 import { TimeSelect } from './time-select.tsx';
+import { LoadingLine } from '../../../components/loading-line.tsx';
 
 type Panel = 'none' | 'reschedule' | 'cancel';
 
@@ -67,10 +67,7 @@ export function AppointmentDetailsModal({
       closeButtonProps={{ 'aria-label': t('details.close') }}
     >
       {appointment.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('details.loading')}</Text>
-        </Group>
+        <LoadingLine label={t('details.loading')} />
       ) : appointment.isError ? (
         <Alert color="red" variant="light" role="alert">
           {describeError(appointment.error)}

@@ -7,7 +7,7 @@ import interactionPlugin from '@fullcalendar/react/interaction';
 import esLocale from '@fullcalendar/react/locales/es';
 import classicTheme from '@fullcalendar/react/themes/classic';
 import timeGridPlugin from '@fullcalendar/react/timegrid';
-import { Alert, Button, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import {
   addDays,
   canReschedule,
@@ -35,6 +35,7 @@ import { AppointmentCard } from './appointment-card.tsx';
 import { AppointmentDetailsModal } from './appointment-details-modal.tsx';
 import classes from './calendar-screen.module.css';
 import { ShareLinkDialog } from './share-link-dialog.tsx';
+import { LoadingLine } from '../../../components/loading-line.tsx';
 
 const VIEWS = { month: 'dayGridMonth', week: 'timeGridWeek', day: 'timeGridDay' } as const;
 
@@ -250,10 +251,7 @@ export function CalendarScreen({
           <Text c="dimmed">{t('calendar.count', { count: listed.length })}</Text>
         </Group>
         {appointments.isPending && range !== null ? (
-          <Group gap="xs" role="status">
-            <Loader size="sm" aria-hidden />
-            <Text>{t('calendar.loading')}</Text>
-          </Group>
+          <LoadingLine label={t('calendar.loading')} />
         ) : listed.length === 0 ? (
           <Stack gap="xs" align="flex-start">
             <Text>{t('calendar.empty')}</Text>

@@ -1,6 +1,7 @@
 import { Alert, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { addDays, todayIn } from '@telehealth/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { useNow } from '../../../hooks/use-now.ts';
@@ -35,6 +36,39 @@ function List({ items, empty, withDate }: { items: Appointment[]; empty: string;
   );
 }
 
+/** A dashboard card of appointments: its title, then loading, the error, or what `children` makes of them. */
+function ScheduleCard({
+  id,
+  title,
+  query,
+  children,
+}: {
+  id: string;
+  title: string;
+  query: UseQueryResult<Appointment[]>;
+  children: (appointments: Appointment[]) => ReactNode;
+}) {
+  const { t } = useTranslation('appointments');
+  return (
+    <Card shadow="xs" component="section" aria-labelledby={id}>
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {query.isPending ? (
+          <Loader size="sm" aria-label={t('calendar.loading')} />
+        ) : query.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {describeError(query.error)}
+          </Alert>
+        ) : (
+          children(query.data)
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
 /** The provider's dashboard: today's appointments. */
 export function TodaysAppointments() {
   const { t } = useTranslation('appointments');
@@ -42,22 +76,9 @@ export function TodaysAppointments() {
   const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
   const appointments = useQuery(appointmentsQueryOptions({ from: today, to: today }));
   return (
-    <Card shadow="xs" component="section" aria-labelledby="today-title">
-      <Stack gap="sm">
-        <Title order={2} size="h4" id="today-title">
-          {t('dashboard.today')}
-        </Title>
-        {appointments.isPending ? (
-          <Loader size="sm" aria-label={t('calendar.loading')} />
-        ) : appointments.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            {describeError(appointments.error)}
-          </Alert>
-        ) : (
-          <List items={appointments.data.filter((a) => a.status !== 'cancelled')} empty={t('dashboard.none')} />
-        )}
-      </Stack>
-    </Card>
+    <ScheduleCard id="today-title" title={t('dashboard.today')} query={appointments}>
+      {(items) => <List items={items.filter((a) => a.status !== 'cancelled')} empty={t('dashboard.none')} />}
+    </ScheduleCard>
   );
 }
 
@@ -67,35 +88,32 @@ export function MyAppointments() {
   const { data: config } = useAppConfig();
   const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
   const appointments = useQuery(appointmentsQueryOptions({ from: addDays(today, -365), to: addDays(today, 366) }));
-  const items = appointments.data ?? [];
   const now = useNow();
-  const upcoming = items.filter((a) => new Date(a.endsAt).getTime() >= now && a.status !== 'cancelled');
-  const past = items.filter((a) => new Date(a.endsAt).getTime() < now).reverse();
   return (
-    <Card shadow="xs" component="section" aria-labelledby="my-appointments-title">
-      <Stack gap="sm">
-        <Title order={2} size="h4" id="my-appointments-title">
-          {t('dashboard.mine')}
-        </Title>
-        {appointments.isPending ? (
-          <Loader size="sm" aria-label={t('calendar.loading')} />
-        ) : appointments.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            {describeError(appointments.error)}
-          </Alert>
-        ) : (
-          <>
-            <Title order={3} size="h5">
-              {t('dashboard.upcoming')}
-            </Title>
-            <List items={upcoming} empty={t('dashboard.noUpcoming')} withDate />
-            <Title order={3} size="h5">
-              {t('dashboard.past')}
-            </Title>
-            <List items={past.slice(0, 10)} empty={t('dashboard.noPast')} withDate />
-          </>
-        )}
-      </Stack>
-    </Card>
+    <ScheduleCard id="my-appointments-title" title={t('dashboard.mine')} query={appointments}>
+      {(items) => (
+        <>
+          <Title order={3} size="h5">
+            {t('dashboard.upcoming')}
+          </Title>
+          <List
+            items={items.filter((a) => new Date(a.endsAt).getTime() >= now && a.status !== 'cancelled')}
+            empty={t('dashboard.noUpcoming')}
+            withDate
+          />
+          <Title order={3} size="h5">
+            {t('dashboard.past')}
+          </Title>
+          <List
+            items={items
+              .filter((a) => new Date(a.endsAt).getTime() < now)
+              .reverse()
+              .slice(0, 10)}
+            empty={t('dashboard.noPast')}
+            withDate
+          />
+        </>
+      )}
+    </ScheduleCard>
   );
 }

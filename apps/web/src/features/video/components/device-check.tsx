@@ -1,9 +1,10 @@
-import { Alert, Button, Group, NativeSelect, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { checkIceServers, followAudioLevel, playTestTone, type CheckVerdict } from '../lib/media.ts';
 import { checkSignalling } from '../lib/signalling-check.ts';
+import { DeviceSelect, useMediaDevices } from './device-select.tsx';
 import { LocalVideo } from './video-tile.tsx';
 
 export interface DeviceCheckProps {
@@ -24,13 +25,12 @@ type Verdict = CheckVerdict | 'checking' | null;
 export function DeviceCheck({ stream, mediaError, onRequestMedia, onSelectDevice, getIceServers }: DeviceCheckProps) {
   const { t } = useTranslation('video');
   const [level, setLevel] = useState(0);
-  const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
+  const devices = useMediaDevices(stream);
   const [signalling, setSignalling] = useState<Verdict>(null);
   const [ice, setIce] = useState<{ stun: Verdict; turn: Verdict }>({ stun: null, turn: null });
 
   useEffect(() => {
     if (!stream) return;
-    void navigator.mediaDevices.enumerateDevices().then(setDevices);
     return followAudioLevel(stream, setLevel);
   }, [stream]);
 
@@ -44,13 +44,6 @@ export function DeviceCheck({ stream, mediaError, onRequestMedia, onSelectDevice
       setIce({ stun: 'failed', turn: 'failed' });
     }
   };
-
-  const currentId = (kind: 'audio' | 'video') =>
-    (kind === 'audio' ? stream?.getAudioTracks() : stream?.getVideoTracks())?.[0]?.getSettings().deviceId ?? '';
-  const options = (kind: MediaDeviceKind) =>
-    devices
-      .filter((d) => d.kind === kind && d.deviceId)
-      .map((d, i) => ({ value: d.deviceId, label: d.label || `${kind} ${i + 1}` }));
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -71,17 +64,19 @@ export function DeviceCheck({ stream, mediaError, onRequestMedia, onSelectDevice
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <LocalVideo stream={stream} label={t('devices.preview')} />
             <Stack gap="xs">
-              <NativeSelect
+              <DeviceSelect
+                kind="videoinput"
                 label={t('devices.camera')}
-                data={options('videoinput')}
-                value={currentId('video')}
-                onChange={(e) => onSelectDevice('videoinput', e.currentTarget.value)}
+                devices={devices}
+                stream={stream}
+                onChange={onSelectDevice}
               />
-              <NativeSelect
+              <DeviceSelect
+                kind="audioinput"
                 label={t('devices.microphone')}
-                data={options('audioinput')}
-                value={currentId('audio')}
-                onChange={(e) => onSelectDevice('audioinput', e.currentTarget.value)}
+                devices={devices}
+                stream={stream}
+                onChange={onSelectDevice}
               />
               <Text size="sm" id="mic-level-label">
                 {t('devices.level')}

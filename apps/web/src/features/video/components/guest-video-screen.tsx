@@ -1,5 +1,5 @@
 import '../../../components/mantine-styles-public.ts';
-import { Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Container, Stack, Text, Title } from '@mantine/core';
 import { ERROR_CODES, VIDEO_GUEST_SIGNAL_PATH, VideoNameSchema, zonedDateTime } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,13 +17,9 @@ import { FinalError } from '../lib/signalling.ts';
 import { VideoCallSession } from '../lib/video-call-session.ts';
 import { DeviceCheck } from './device-check.tsx';
 import { JoinForm, useLocalMedia } from './join-form.tsx';
-import { CallScreens, Closed, ConnectionFailed } from './video-call-screen.tsx';
-
-/** The token of `/video-call/guest/{id}#TOKEN`: in the fragment, so that it never reaches a server. */
-function tokenFromHash(hash: string): string | null {
-  const token = decodeURIComponent(hash.replace(/^#/, '')).trim();
-  return /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : null;
-}
+import { CallScreens, Closed, ClosedVisit, ConnectionFailed } from './video-call-screen.tsx';
+import { LoadingLine } from '../../../components/loading-line.tsx';
+import { linkTokenFromHash } from '../../../lib/link-token.ts';
 
 /**
  * `/video-call/guest/{appointmentId}#token`: a guest the provider invited (no account) checks their devices,
@@ -34,7 +30,7 @@ export function GuestVideoScreen() {
   usePageTitle(t('video:title'));
   const { appointmentId = '' } = useParams();
   const { hash } = useLocation();
-  const guestToken = tokenFromHash(hash);
+  const guestToken = linkTokenFromHash(hash);
   const visit = useQuery({ ...guestVideoVisitQueryOptions(guestToken ?? ''), enabled: guestToken !== null });
   const config = useAppConfigValue();
   const zone = config?.practiceTimeZone ?? 'UTC';
@@ -96,25 +92,11 @@ export function GuestVideoScreen() {
   ) {
     body = <Closed message={t('shared:videoMessages.guestLinkInvalid')} />;
   } else if (visit.isPending) {
-    body = (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('video:loadingVisit')}</Text>
-      </Group>
-    );
+    body = <LoadingLine label={t('video:loadingVisit')} />;
   } else if (visit.isError) {
     body = <Closed message={describeError(visit.error)} />;
   } else if (visit.data.closedReason && !session) {
-    const key = visit.data.closedReason as 'tooEarly' | 'tooLate' | 'cancelled' | 'finished' | 'notVideo';
-    body = (
-      <Closed
-        message={t(`shared:videoMessages.${key}`, {
-          minutes: Math.round((Date.parse(visit.data.startsAt) - Date.parse(visit.data.opensAt)) / 60_000),
-          opensAt: zonedDateTime(new Date(visit.data.opensAt), zone).time,
-          max: 4,
-        })}
-      />
-    );
+    body = <ClosedVisit visit={visit.data} />;
   } else if (session) {
     body = (
       <CallScreens

@@ -1,8 +1,8 @@
-import { Alert, Button, Code, Group, NativeSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { Alert, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 import type { CallSnapshot, VideoCallSession } from '../lib/video-call-session.ts';
+import { DeviceSelect, useMediaDevices } from './device-select.tsx';
 import { GuestInvite } from './guest-invite.tsx';
 import { RecordingPanel } from './recording-panel.tsx';
 import { LocalVideo, RemoteVideo } from './video-tile.tsx';
@@ -28,18 +28,9 @@ export function InCall({
   debug: boolean;
 }) {
   const { t } = useTranslation('video');
-  const [devices, setDevices] = useState<MediaDeviceInfo[]>([]);
-  useEffect(() => {
-    void navigator.mediaDevices.enumerateDevices().then(setDevices);
-  }, []);
+  const devices = useMediaDevices(session.localStream);
   const selfName = snapshot.self?.name ?? '';
-  const deviceOptions = (kind: MediaDeviceKind) =>
-    devices
-      .filter((d) => d.kind === kind && d.deviceId)
-      .map((d, i) => ({ value: d.deviceId, label: d.label || `${kind} ${i + 1}` }));
-  const currentDevice = (kind: 'audio' | 'video') =>
-    (kind === 'audio' ? session.localStream.getAudioTracks() : session.localStream.getVideoTracks())[0]?.getSettings()
-      .deviceId ?? '';
+  const changeDevice = (kind: 'audioinput' | 'videoinput', deviceId: string) => void session.useDevice(kind, deviceId);
 
   return (
     <Stack gap="md">
@@ -110,17 +101,19 @@ export function InCall({
         </Button>
       </Group>
       <Group gap="sm" wrap="wrap" align="flex-end">
-        <NativeSelect
+        <DeviceSelect
+          kind="videoinput"
           label={t('call.camera')}
-          data={deviceOptions('videoinput')}
-          value={currentDevice('video')}
-          onChange={(e) => void session.useDevice('videoinput', e.currentTarget.value)}
+          devices={devices}
+          stream={session.localStream}
+          onChange={changeDevice}
         />
-        <NativeSelect
+        <DeviceSelect
+          kind="audioinput"
           label={t('call.microphone')}
-          data={deviceOptions('audioinput')}
-          value={currentDevice('audio')}
-          onChange={(e) => void session.useDevice('audioinput', e.currentTarget.value)}
+          devices={devices}
+          stream={session.localStream}
+          onChange={changeDevice}
         />
       </Group>
       {debug ? <DebugPanel snapshot={snapshot} room={room} /> : null}

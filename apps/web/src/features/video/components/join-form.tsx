@@ -1,5 +1,5 @@
 import { Button, Paper, Stack, TextInput, Title } from '@mantine/core';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { MEDIA_CONSTRAINTS, mediaErrorReason } from '../lib/media.ts';
@@ -59,6 +59,12 @@ export function useLocalMedia() {
   const { t } = useTranslation('video');
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The camera and microphone go off when the page goes (a call's own disposal stops them as well).
+  const current = useRef<MediaStream | null>(null);
+  useEffect(() => {
+    current.current = stream;
+  }, [stream]);
+  useEffect(() => () => current.current?.getTracks().forEach((track) => track.stop()), []);
 
   const request = useCallback(
     async (

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Code, Container, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import {
   ERROR_CODES,
   VIDEO_ERROR_LOG_LINES,
@@ -7,7 +7,7 @@ import {
   zonedDateTime,
 } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 
@@ -32,6 +32,7 @@ import { DeviceCheck, TestRecording } from './device-check.tsx';
 import { GuestInvite } from './guest-invite.tsx';
 import { JoinForm, useLocalMedia } from './join-form.tsx';
 import { InCall } from './in-call.tsx';
+import { LoadingLine } from '../../../components/loading-line.tsx';
 
 /** While a visit is open the page asks for a fresh token this often: the visit is activity for the session. */
 const TOKEN_REFRESH_MS = 4 * 60_000;
@@ -49,12 +50,7 @@ export function VideoCallScreen({ startMode }: { startMode: boolean }) {
 
   let body;
   if (visit.isPending) {
-    body = (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('loadingVisit')}</Text>
-      </Group>
-    );
+    body = <LoadingLine label={t('loadingVisit')} />;
   } else if (visit.isError) {
     body = <Closed message={describeError(visit.error)} />;
   } else {
@@ -96,6 +92,27 @@ export function Closed({ message }: { message: string }) {
   );
 }
 
+/** Why a visit cannot be joined now, in the person's language (the window's times are the practice's). */
+export function ClosedVisit({ visit }: { visit: VideoVisit }) {
+  const { t } = useTranslation('shared');
+  const zone = useAppConfigValue()?.practiceTimeZone ?? 'UTC';
+  const minutes =
+    visit.closedReason === 'tooEarly'
+      ? Math.round((Date.parse(visit.startsAt) - Date.parse(visit.opensAt)) / 60_000)
+      : Math.round((Date.parse(visit.closesAt) - Date.parse(visit.endsAt)) / 60_000);
+  // The reasons videoVisit answers (VideoVisitView.closedReason).
+  const key = visit.closedReason as 'tooEarly' | 'tooLate' | 'cancelled' | 'finished' | 'notVideo';
+  return (
+    <Closed
+      message={t(`videoMessages.${key}`, {
+        minutes,
+        opensAt: zonedDateTime(new Date(visit.opensAt), zone).time,
+        max: VIDEO_MAX_PARTICIPANTS,
+      })}
+    />
+  );
+}
+
 type Screen =
   | { kind: 'join' }
   | { kind: 'loading' }
@@ -112,20 +129,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
   const media = useLocalMedia();
   const { stream, error: mediaError, request: requestMedia } = media;
   const [screen, setScreen] = useState<Screen>({ kind: 'join' });
-  const streamRef = useRef<MediaStream | null>(null);
-  useEffect(() => {
-    streamRef.current = stream;
-  }, [stream]);
   const isProvider = visit.role === 'provider';
-
-  // Tracks stop when the page goes (unless a call took them over).
-  useEffect(
-    () => () => {
-      if (screen.kind !== 'call') streamRef.current?.getTracks().forEach((track) => track.stop());
-    },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only on leaving the page
-    [],
-  );
 
   const join = async () => {
     const parsed = VideoNameSchema.safeParse(name);
@@ -185,19 +189,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     setScreen({ kind: 'call', session });
   };
 
-  if (visit.closedReason) {
-    const early = visit.closedReason === 'tooEarly';
-    const params = {
-      minutes: early
-        ? Math.round((Date.parse(visit.startsAt) - Date.parse(visit.opensAt)) / 60_000)
-        : Math.round((Date.parse(visit.closesAt) - Date.parse(visit.endsAt)) / 60_000),
-      opensAt: zonedDateTime(new Date(visit.opensAt), zone).time,
-      max: VIDEO_MAX_PARTICIPANTS,
-    };
-    // The reasons videoVisit answers (VideoVisitView.closedReason).
-    const key = visit.closedReason as 'tooEarly' | 'tooLate' | 'cancelled' | 'finished' | 'notVideo';
-    return <Closed message={t(`shared:videoMessages.${key}`, params)} />;
-  }
+  if (visit.closedReason) return <ClosedVisit visit={visit} />;
 
   if (screen.kind === 'call') {
     return (
@@ -216,12 +208,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     );
   }
   if (screen.kind === 'loading') {
-    return (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('video:loading')}</Text>
-      </Group>
-    );
+    return <LoadingLine label={t('video:loading')} />;
   }
   if (screen.kind === 'error') {
     return (
@@ -326,12 +313,7 @@ export function CallScreens({
 
   switch (snapshot.phase) {
     case 'loading':
-      return (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('loading')}</Text>
-        </Group>
-      );
+      return <LoadingLine label={t('loading')} />;
     case 'waiting':
       return (
         <Paper withBorder p="lg" radius="md">

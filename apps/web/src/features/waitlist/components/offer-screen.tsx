@@ -1,5 +1,5 @@
 import '../../../components/mantine-styles-public.ts';
-import { Alert, Button, Container, Group, List, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Container, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -11,19 +11,15 @@ import { isNotFoundError } from '../../../lib/form-errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useClaimWaitlistOffer, waitlistOfferQueryOptions, type WaitlistOffer } from '../api/waitlist-api.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
-
-/** The token of `/waitlist/offer#TOKEN`: in the fragment, so that it never reaches a server. */
-function tokenFromHash(hash: string): string | null {
-  const token = decodeURIComponent(hash.replace(/^#/, '')).trim();
-  return /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : null;
-}
+import { LoadingLine } from '../../../components/loading-line.tsx';
+import { linkTokenFromHash } from '../../../lib/link-token.ts';
 
 /** `/waitlist/offer#TOKEN`: a waitlisted patient sees the time that opened up and books it, first come first served. */
 export function WaitlistOfferScreen() {
   const { t } = useTranslation('waitlist');
   usePageTitle(t('offer.title'));
   const { hash } = useLocation();
-  const token = tokenFromHash(hash);
+  const token = linkTokenFromHash(hash);
   const offer = useQuery({ ...waitlistOfferQueryOptions(token ?? ''), enabled: token !== null });
   const claim = useClaimWaitlistOffer();
 
@@ -31,12 +27,7 @@ export function WaitlistOfferScreen() {
   if (token === null || (offer.isError && isNotFoundError(offer.error))) {
     body = <Notice color="red">{t('offer.invalid')}</Notice>;
   } else if (offer.isPending) {
-    body = (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('offer.loading')}</Text>
-      </Group>
-    );
+    body = <LoadingLine label={t('offer.loading')} />;
   } else if (offer.isError) {
     body = <Notice color="red">{describeError(offer.error)}</Notice>;
   } else if (claim.isSuccess) {

@@ -3,7 +3,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Loader,
   Paper,
   Select,
   SimpleGrid,
@@ -41,6 +40,7 @@ import {
   type WaitlistEntry,
 } from '../api/waitlist-api.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
+import { LoadingLine } from '../../../components/loading-line.tsx';
 
 /**
  * `/waitlist`: a provider's waitlist (administrators choose the provider). Staff add a patient with the days,
@@ -222,12 +222,7 @@ function EntryList({ providerId }: { providerId: string | null }) {
   const { t } = useTranslation('waitlist');
   const entries = useQuery(waitlistQueryOptions(providerId));
   if (entries.isPending) {
-    return (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('loading')}</Text>
-      </Group>
-    );
+    return <LoadingLine label={t('loading')} />;
   }
   if (entries.isError) {
     return (
