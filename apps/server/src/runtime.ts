@@ -19,6 +19,7 @@ import { AppointmentNotifications } from './appointments/appointment-notificatio
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
 import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
+import { NotesService } from './notes/notes.service.ts';
 import { RecordingsService } from './video/recordings.service.ts';
 import { VideoService } from './video/video.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
@@ -48,6 +49,7 @@ export interface Runtime {
   calendarFeeds: CalendarFeedService;
   video: VideoService;
   recordings: RecordingsService;
+  notes: NotesService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -87,6 +89,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     calendarFeeds,
     video,
     recordings,
+    notes,
   } = runtime;
   return {
     config,
@@ -106,6 +109,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     calendarFeeds,
     video,
     recordings,
+    notes,
   };
 }
 
@@ -214,6 +218,15 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       await addJob(database.db, 'audit:seal', {}, { jobKey: AUDIT_SEAL_JOB_KEY, jobKeyMode: 'preserve_run_at' });
     }
     const twoFactor = new TwoFactorService({ auth, db: database.db, config, authService, secret });
+    const notes = new NotesService({
+      db: database.db,
+      keyring,
+      secret,
+      confirmIdentity: (caller, meta, proof) => twoFactor.confirmIdentity(caller, meta, proof),
+    });
+    await notes.seedTemplates();
+    const reindexed = await notes.reindexSearch();
+    if (reindexed > 0) log.info({ notes: reindexed }, 'notes re-indexed for search under the current key');
     const storedText = new StoredTextService({ db: database.db });
     const opened = database;
     const queue = jobs;
@@ -229,6 +242,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       calendarFeeds,
       video,
       recordings,
+      notes,
       providers,
       mail,
       rateLimiter,

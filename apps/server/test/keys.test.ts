@@ -437,8 +437,12 @@ describe('values written before encryption', () => {
   });
 });
 
+/** A rotation's count for every encrypted table, all zero (a test names the tables that differ). */
+const EVERY_TABLE_ZERO = Object.fromEntries(ENCRYPTED_TABLES.map((set) => [set.tableName, 0]));
+
 describe('key rotation', () => {
   const k2 = newKey('k2');
+  let signedNoteId: string;
   let databaseUrl: string;
   let before: TestApp;
   let during: TestApp;
@@ -455,6 +459,15 @@ describe('key rotation', () => {
     for (let i = 0; i < 12; i++) patients.push(await createPatient(client));
     requestIds = [];
     for (let i = 0; i < 3; i++) requestIds.push(await submitRequest(before, patientRequestForm()));
+    // A signed note: locked against every change but a re-encryption (decision 027).
+    const note = await client.gql<{ createNote: { id: string } }>(
+      'mutation ($input: CreateNoteInput!) { createNote(input: $input) { id } }',
+      { input: { title: 'Signed before the rotation', content: 'Kept readable' } },
+    );
+    signedNoteId = note.data!.createNote.id;
+    await client.gql('mutation ($input: SignNoteInput!) { signNote(input: $input) { id } }', {
+      input: { id: signedNoteId, password: DEMO_PASSWORD },
+    });
     // Every server restarts with the new key first and the old one still held.
     during = await createTestApp({ DATA_ENCRYPTION_KEY: `${k2},${TEST_DATA_KEY}` }, { databaseUrl });
     provider = new TestClient(during.app);
@@ -484,16 +497,15 @@ describe('key rotation', () => {
       },
     });
     expect(raced).toBe(true);
-    expect(result.remaining).toEqual({
-      patients: 0,
-      access_requests: 0,
-      stored_text_findings: 0,
-      appointments: 0,
-      waitlist_entries: 0,
-      video_participants: 0,
-      video_guests: 0,
-    });
+    expect(result.remaining).toEqual(EVERY_TABLE_ZERO);
     expect(result.rewritten.patients).toBeGreaterThanOrEqual(12 - 1);
+    expect(result.rewritten.notes).toBe(1);
+    expect(result.rewritten.note_versions).toBe(1);
+    const note = await provider.gql<{ getNote: { content: string; status: string } }>(
+      'query ($id: ID!) { getNote(id: $id) { content status } }',
+      { id: signedNoteId },
+    );
+    expect(note.data?.getNote).toEqual({ content: 'Kept readable', status: 'signed' });
     expect(result.rewritten.access_requests).toBe(3);
     expect(progress).toContain('access_requests 3/3');
 
@@ -519,34 +531,10 @@ describe('key rotation', () => {
     patients[0]!.currentMedications = oldKeyText;
 
     const again = await rotateDataKeys(during.runtime.database.db, during.runtime.keyring);
-    expect(again.rewritten).toEqual({
-      patients: 1,
-      access_requests: 0,
-      stored_text_findings: 0,
-      appointments: 0,
-      waitlist_entries: 0,
-      video_participants: 0,
-      video_guests: 0,
-    });
-    expect(again.remaining).toEqual({
-      patients: 0,
-      access_requests: 0,
-      stored_text_findings: 0,
-      appointments: 0,
-      waitlist_entries: 0,
-      video_participants: 0,
-      video_guests: 0,
-    });
+    expect(again.rewritten).toEqual({ ...EVERY_TABLE_ZERO, patients: 1 });
+    expect(again.remaining).toEqual(EVERY_TABLE_ZERO);
     const third = await rotateDataKeys(during.runtime.database.db, during.runtime.keyring);
-    expect(third.rewritten).toEqual({
-      patients: 0,
-      access_requests: 0,
-      stored_text_findings: 0,
-      appointments: 0,
-      waitlist_entries: 0,
-      video_participants: 0,
-      video_guests: 0,
-    });
+    expect(third.rewritten).toEqual(EVERY_TABLE_ZERO);
   });
 
   it('leaves the old key removable: a server with only the new key reads everything', async () => {

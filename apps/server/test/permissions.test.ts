@@ -16,6 +16,7 @@ import {
   ownershipField,
   PATIENT_MESSAGES,
   messageText,
+  NOTE_MESSAGES,
   PERMISSION_DENIED_MESSAGES,
   parsePermission,
   PERMISSIONS,
@@ -76,6 +77,8 @@ let t: TestApp;
 const callers = new Map<Role, Fixture>();
 /** A provider that no caller is: whose records are "another's" for everyone. */
 let otherProviderId: string;
+/** That provider, signed in: writes the notes that are "another's". */
+let otherProvider: TestClient;
 /** An account without a password, to which an invitation can be sent again and again. */
 let invitedAccountId: string;
 let serial = 0;
@@ -122,7 +125,22 @@ const APPOINTMENT_STATUS =
   'mutation ($input: SetAppointmentStatusInput!) { setAppointmentStatus(input: $input) { id } }';
 const VIDEO_VISIT = 'query ($appointmentId: ID!) { videoVisit(appointmentId: $appointmentId) { room role } }';
 const AVAILABILITY = 'query ($providerId: ID!) { providerAvailability(providerId: $providerId) { providerId } }';
+const NOTE_GET = 'query ($id: ID!) { getNote(id: $id) { id title } }';
+const NOTE_HISTORY = 'query ($id: ID!) { noteHistory(id: $id) { versions { version } } }';
+const NOTE_UPDATE = 'mutation ($input: UpdateNoteInput!) { updateNote(input: $input) { id } }';
+const SAVE_TEMPLATE = 'mutation ($input: NoteTemplateInput!) { saveNoteTemplate(input: $input) { id } }';
 let appointmentDay = 0;
+
+/** A draft note for the target: written by the caller (a provider), or by another provider. */
+async function noteRecord(caller: Fixture, target: Target): Promise<string> {
+  const author = target === 'own' && caller.role === 'provider' ? caller.client : otherProvider;
+  const response = await author.gql<{ createNote: { id: string } }>(
+    'mutation ($input: CreateNoteInput!) { createNote(input: $input) { id } }',
+    { input: { title: 'Matrix note', content: 'Cell' } },
+  );
+  if (!response.data) throw new Error(JSON.stringify(response.errors));
+  return response.data.createNote.id;
+}
 
 /** A free date and time for a new appointment: one day after another, from a year ahead. */
 function nextSlot(): { date: string; time: string; allowOutsideHours: true } {
@@ -295,6 +313,39 @@ const CELLS: Record<ResourceAction, Cell> = {
       return { response: await caller.client.gql(VIDEO_VISIT, { appointmentId: id }) };
     },
   },
+  'note:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: NOTE_MESSAGES.notFound },
+    // The content of a note, with its signed versions: what only note:read gives.
+    run: async (caller, target) => ({
+      response: await caller.client.gql(NOTE_HISTORY, { id: await noteRecord(caller, target) }),
+    }),
+  },
+  'note:index': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: NOTE_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(NOTE_GET, { id: await noteRecord(caller, target) }),
+    }),
+  },
+  'note:write': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: NOTE_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(NOTE_UPDATE, {
+        input: { id: await noteRecord(caller, target), title: 'Matrix', content: 'Changed' },
+      }),
+    }),
+  },
+  'note-template:manage': {
+    perRecord: false,
+    run: async (caller) => ({
+      response: await caller.client.gql(SAVE_TEMPLATE, { input: { name: `Matrix ${++serial}`, body: '## Part' } }),
+    }),
+  },
   'user:manage': {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(MANAGE_ACCOUNT, { id: invitedAccountId }) }),
@@ -334,8 +385,8 @@ beforeAll(async () => {
     const signedIn = await client.signIn(account.email, DEMO_PASSWORD);
     callers.set(role, { role, client, userId: signedIn.user!.userId });
   }
-  const other = new TestClient(t.app);
-  otherProviderId = (await other.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
+  otherProvider = new TestClient(t.app);
+  otherProviderId = (await otherProvider.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
   const admin = callers.get('admin')!.client;
   const invited = await admin.gql<{ createDoctor: { id: string } }>(CREATE_DOCTOR, {
     input: {

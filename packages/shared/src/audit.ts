@@ -108,6 +108,39 @@ export const VIDEO_EVENTS = [
   'RECORDING_DELETED',
 ] as const;
 
+/**
+ * Clinical notes (decision 027): each read of a note's content is a MEDICAL_RECORD_ACCESS (a psychotherapy note's
+ * a PSYCHOTHERAPY_NOTE_ACCESS); these record the changes. Details carry ids and field names, never note text.
+ */
+export const NOTE_EVENTS = [
+  'PSYCHOTHERAPY_NOTE_ACCESS',
+  'NOTE_CREATE',
+  'NOTE_UPDATE',
+  'NOTE_DELETE',
+  'NOTE_SIGN',
+  'NOTE_SIGN_FAILED',
+  'NOTE_UNLOCK',
+  'NOTE_ADDENDUM',
+  'NOTE_TEMPLATE_CHANGE',
+  'PATIENT_CHART_VIEW',
+] as const;
+
+/**
+ * Rating scales and the safety path (decision 028): a questionnaire sent (or set to go out before each visit),
+ * read, filled in; a safety alert raised, its providers told, read, acknowledged, escalated to administrators.
+ */
+export const MEASURE_EVENTS = [
+  'QUESTIONNAIRE_SENT',
+  'QUESTIONNAIRE_SCHEDULED',
+  'QUESTIONNAIRE_VIEW',
+  'QUESTIONNAIRE_SUBMITTED',
+  'SAFETY_ALERT_RAISED',
+  'SAFETY_ALERT_NOTIFIED',
+  'SAFETY_ALERT_VIEW',
+  'SAFETY_ALERT_ACKNOWLEDGED',
+  'SAFETY_ALERT_ESCALATED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -121,6 +154,8 @@ export const AUDIT_EVENTS = [
     ...STORED_TEXT_EVENTS,
     ...SCHEDULE_EVENTS,
     ...VIDEO_EVENTS,
+    ...NOTE_EVENTS,
+    ...MEASURE_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -134,6 +169,8 @@ export type AuditEvent =
   | (typeof DATA_KEY_EVENTS)[number]
   | (typeof SCHEDULE_EVENTS)[number]
   | (typeof VIDEO_EVENTS)[number]
+  | (typeof NOTE_EVENTS)[number]
+  | (typeof MEASURE_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;

@@ -3,6 +3,8 @@ import { APPOINTMENT_MESSAGES } from './appointments.ts';
 import { INVITATION_MESSAGES, PASSWORD_RESET_MESSAGES } from './account-setup.ts';
 import { PASSWORD_MESSAGES } from './auth.ts';
 import { formatMessage, MESSAGES, pluralTemplate, REQUEST_MESSAGES, type MessageParams } from './messages.ts';
+import { MEASURE_MESSAGES } from './measures.ts';
+import { NOTE_MESSAGES } from './notes.ts';
 import { PATIENT_MESSAGES } from './patients.ts';
 import { PROVIDER_MESSAGES } from './providers.ts';
 import { STORED_TEXT_MESSAGES } from './text.ts';
@@ -28,6 +30,8 @@ export const MESSAGE_CATALOGUE = {
   storedTextMessages: STORED_TEXT_MESSAGES,
   appointmentMessages: APPOINTMENT_MESSAGES,
   videoMessages: VIDEO_MESSAGES,
+  noteMessages: NOTE_MESSAGES,
+  measureMessages: MEASURE_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

@@ -32,6 +32,11 @@ export const PERMISSIONS = [
   'availability:manage:own',
   'availability:manage:any',
   'visit:join:own',
+  'note:read:own',
+  'note:write:own',
+  'note:index:own',
+  'note:index:any',
+  'note-template:manage:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -65,6 +70,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'appointment:create:any',
     'appointment:update:any',
     'availability:manage:any',
+    // That a note exists (title, author, dates), never its content, and never a psychotherapy note (decision 027).
+    'note:index:any',
+    'note-template:manage:any',
   ],
   provider: [
     'patient:read:own',
@@ -76,6 +84,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'appointment:update:own',
     'availability:manage:own',
     'visit:join:own',
+    'note:index:own',
+    'note:read:own',
+    'note:write:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
@@ -98,6 +109,11 @@ export const OWN_RECORDS = {
   availability: { provider: 'providerId' },
   // A video visit is its appointment's: only the appointment's own provider and patient join (not administrators).
   visit: { provider: 'providerId', patient: 'patientAccountId' },
+  // A provider's own notes are those they wrote; the repository also lets a patient's primary provider read the
+  // notes about that patient that are not psychotherapy notes (decision 027). `note:index` is seeing that a note
+  // exists (title, author, dates) without its content: what administrators get, for every note but psychotherapy
+  // notes.
+  note: { provider: 'authorId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -137,6 +153,10 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'appointment:update': 'appointmentMessages.cannotUpdate',
   'availability:manage': 'appointmentMessages.cannotManageAvailability',
   'visit:join': 'videoMessages.notYourVisit',
+  'note:read': 'noteMessages.cannotView',
+  'note:write': 'noteMessages.cannotWrite',
+  'note:index': 'noteMessages.cannotView',
+  'note-template:manage': 'noteMessages.cannotManageTemplates',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

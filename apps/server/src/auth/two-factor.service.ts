@@ -252,6 +252,41 @@ export class TwoFactorService {
   }
 
   /**
+   * Re-confirms the signed-in person before a signature (a clinical note, an addendum): their password, or a current
+   * code of their authenticator app. A wrong one counts toward the sign-in lockout like a wrong password.
+   */
+  async confirmIdentity(
+    caller: Caller,
+    meta: RequestMeta,
+    proof: { password?: string | null | undefined; code?: string | null | undefined },
+  ): Promise<void> {
+    const { user, actor } = caller;
+    await this.#refuseWhileLocked(user.email);
+    const password = proof.password ?? '';
+    const code = (proof.code ?? '').replace(/\s+/g, '');
+    if (!password && !code) throw badUserInput('noteMessages.confirmIdentity');
+    let confirmed = false;
+    if (password) {
+      confirmed = await verifyPassword(this.#auth, this.#db, user.id, password);
+    } else if (isTotpCode(code)) {
+      const [row] = await this.#db
+        .select()
+        .from(twoFactors)
+        .where(and(eq(twoFactors.userId, user.id), eq(twoFactors.verified, true)));
+      confirmed = !!row && (await this.#totpMatches(row.secret, code));
+    }
+    if (confirmed) return;
+    const message = await this.#authService.recordFailure(user.email, meta, {
+      reason: password ? 'invalid password' : 'invalid two-factor code',
+      event: 'NOTE_SIGN_FAILED',
+      actor,
+    });
+    if (message.id !== 'messages.invalidCredentials')
+      throw lockedError(await this.#authService.lockRemainingMs(user.email));
+    throw badUserInput('noteMessages.identityNotConfirmed');
+  }
+
+  /**
    * `resetTwoFactor`: an administrator turns off another account's two-factor (a lost phone and no recovery
    * codes). The account signs in with its password next time (and must set two-factor up again if its role
    * requires it). Audited; anyone else is refused and recorded.

@@ -815,3 +815,230 @@ export const videoGuests = pgTable(
     encryptedCheck('video_guests', t.email),
   ],
 );
+
+/**
+ * Clinical notes (decision 027). Title, content and tags are encrypted with the data keys; `searchTokens` is a
+ * blind index (keyed HMACs of the words and their beginnings) so that search runs in the database without the
+ * text. A note is a draft until its author signs it (`signedAt`); a trigger refuses any change to a signed note
+ * except an unlock (signed → draft, version + 1), and any delete of one.
+ */
+export const notes = pgTable(
+  'notes',
+  {
+    id: uuid('id').primaryKey(),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id),
+    patientId: uuid('patient_id').references(() => patients.id),
+    appointmentId: uuid('appointment_id').references(() => appointments.id),
+    templateId: uuid('template_id').references(() => noteTemplates.id),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    tags: text('tags').notNull(),
+    category: text('category').notNull().default('general'),
+    priority: text('priority').notNull().default('medium'),
+    /** A psychotherapy note (the specification's "private"): readable by its author only. */
+    isPrivate: boolean('is_private').notNull().default(false),
+    searchTokens: text('search_tokens')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Which search key made `searchTokens` (a new key re-indexes at start). */
+    searchKeyId: text('search_key_id').notNull(),
+    version: integer('version').notNull().default(1),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    signedBy: uuid('signed_by').references(() => users.id),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    index('notes_author_updated_idx').on(t.authorId, t.updatedAt, t.id),
+    index('notes_patient_updated_idx').on(t.patientId, t.updatedAt, t.id),
+    index('notes_updated_idx').on(t.updatedAt, t.id),
+    index('notes_search_tokens_idx').using('gin', t.searchTokens),
+    check(
+      'notes_category_check',
+      sql`${t.category} in ('general', 'medical', 'appointment', 'patient', 'administrative', 'research')`,
+    ),
+    check('notes_priority_check', sql`${t.priority} in ('low', 'medium', 'high', 'urgent')`),
+    check('notes_signed_check', sql`(${t.signedAt} IS NULL) = (${t.signedBy} IS NULL)`),
+    check('notes_private_patient_check', sql`NOT ${t.isPrivate} OR ${t.patientId} IS NOT NULL`),
+    ...[t.title, t.content, t.tags].map((column) => encryptedCheck('notes', column)),
+  ],
+);
+
+/** Each signed version of a note, as it was signed: written once, never changed (a trigger). */
+export const noteVersions = pgTable(
+  'note_versions',
+  {
+    id: uuid('id').primaryKey(),
+    noteId: uuid('note_id')
+      .notNull()
+      .references(() => notes.id),
+    version: integer('version').notNull(),
+    title: text('title').notNull(),
+    content: text('content').notNull(),
+    tags: text('tags').notNull(),
+    category: text('category').notNull(),
+    priority: text('priority').notNull(),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+    signedBy: uuid('signed_by')
+      .notNull()
+      .references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('note_versions_note_version_idx').on(t.noteId, t.version),
+    ...[t.title, t.content, t.tags].map((column) => encryptedCheck('note_versions', column)),
+  ],
+);
+
+/** Why a signed note was unlocked, by whom and when: the record of the change (never changed, a trigger). */
+export const noteUnlocks = pgTable(
+  'note_unlocks',
+  {
+    id: uuid('id').primaryKey(),
+    noteId: uuid('note_id')
+      .notNull()
+      .references(() => notes.id),
+    /** The signed version that was unlocked. */
+    version: integer('version').notNull(),
+    reason: text('reason').notNull(),
+    unlockedBy: uuid('unlocked_by')
+      .notNull()
+      .references(() => users.id),
+    unlockedAt: timestamp('unlocked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('note_unlocks_note_idx').on(t.noteId), encryptedCheck('note_unlocks', t.reason)],
+);
+
+/** An addendum to a signed note: signed and dated when written, never changed (a trigger). */
+export const noteAddenda = pgTable(
+  'note_addenda',
+  {
+    id: uuid('id').primaryKey(),
+    noteId: uuid('note_id')
+      .notNull()
+      .references(() => notes.id),
+    /** The note's version it was added to. */
+    noteVersion: integer('note_version').notNull(),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id),
+    content: text('content').notNull(),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('note_addenda_note_idx').on(t.noteId, t.signedAt), encryptedCheck('note_addenda', t.content)],
+);
+
+/** The editor's templates: the built-in four (`key` set) and the practice's own. Not health information. */
+export const noteTemplates = pgTable(
+  'note_templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    key: text('key').unique(),
+    name: text('name').notNull(),
+    body: text('body').notNull(),
+    category: text('category').notNull().default('general'),
+    isActive: boolean('is_active').notNull().default(true),
+    updatedBy: uuid('updated_by').references(() => users.id),
+    ...timestamps,
+  },
+  (t) => [
+    check(
+      'note_templates_category_check',
+      sql`${t.category} in ('general', 'medical', 'appointment', 'patient', 'administrative', 'research')`,
+    ),
+  ],
+);
+
+/**
+ * A questionnaire (PHQ-9 or GAD-7) sent to a patient (decision 028), then its answers. The answers are encrypted
+ * (with their LOINC codes); the total and band stay plain so charts and reports can read them in SQL.
+ */
+export const measures = pgTable(
+  'measures',
+  {
+    id: uuid('id').primaryKey(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    instrument: text('instrument').notNull(),
+    status: text('status').notNull().default('pending'),
+    /** Who sent it; null when the before-each-visit job did. */
+    requestedBy: uuid('requested_by').references(() => users.id),
+    /** The visit it was sent before (the standing order), if any. */
+    appointmentId: uuid('appointment_id').references(() => appointments.id),
+    answers: text('answers'),
+    total: integer('total'),
+    band: text('band'),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('measures_patient_idx').on(t.patientId, t.createdAt),
+    uniqueIndex('measures_appointment_instrument_idx')
+      .on(t.appointmentId, t.instrument)
+      .where(sql`${t.appointmentId} IS NOT NULL`),
+    check('measures_instrument_check', sql`${t.instrument} in ('phq9', 'gad7')`),
+    check('measures_status_check', sql`${t.status} in ('pending', 'completed', 'cancelled')`),
+    check(
+      'measures_completed_check',
+      sql`(${t.status} = 'completed') = (${t.completedAt} IS NOT NULL AND ${t.answers} IS NOT NULL AND ${t.total} IS NOT NULL)`,
+    ),
+    encryptedCheck('measures', t.answers),
+  ],
+);
+
+/** A standing order: send the patient this questionnaire before each visit. */
+export const measureSchedules = pgTable(
+  'measure_schedules',
+  {
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    instrument: text('instrument').notNull(),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.patientId, t.instrument] }),
+    check('measure_schedules_instrument_check', sql`${t.instrument} in ('phq9', 'gad7')`),
+  ],
+);
+
+/**
+ * A safety alert (a PHQ-9 with item 9 above 0): open until one of the patient's providers acknowledges it with a
+ * note; the providers are e-mailed (no patient, no answer) and, if nobody acknowledges it in time, the
+ * administrators.
+ */
+export const safetyAlerts = pgTable(
+  'safety_alerts',
+  {
+    id: uuid('id').primaryKey(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    measureId: uuid('measure_id')
+      .notNull()
+      .unique()
+      .references(() => measures.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    escalatedAt: timestamp('escalated_at', { withTimezone: true }),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledgedBy: uuid('acknowledged_by').references(() => users.id),
+    acknowledgement: text('acknowledgement'),
+  },
+  (t) => [
+    index('safety_alerts_open_idx')
+      .on(t.patientId, t.createdAt)
+      .where(sql`${t.acknowledgedAt} IS NULL`),
+    check(
+      'safety_alerts_ack_check',
+      sql`(${t.acknowledgedAt} IS NULL) = (${t.acknowledgedBy} IS NULL) AND (${t.acknowledgedAt} IS NULL) = (${t.acknowledgement} IS NULL)`,
+    ),
+    encryptedCheck('safety_alerts', t.acknowledgement),
+  ],
+);

@@ -8,6 +8,7 @@ import './two-factor.schema.ts';
 import './stored-text.schema.ts';
 import './appointments.schema.ts';
 import './video.schema.ts';
+import './notes.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -3,7 +3,13 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   accessRequests,
   appointments,
+  measures,
+  noteAddenda,
+  notes,
+  noteUnlocks,
+  noteVersions,
   patients,
+  safetyAlerts,
   storedTextFindings,
   videoGuests,
   videoParticipants,
@@ -117,6 +123,26 @@ export const videoGuestsEncrypted = new EncryptedColumns(videoGuests, videoGuest
   email: videoGuests.email,
 });
 
+/** A clinical note's title, content and tags (decision 027), and the same of each signed version. */
+export const notesEncrypted = new EncryptedColumns(notes, notes.id, {
+  title: notes.title,
+  content: notes.content,
+  tags: notes.tags,
+});
+export const noteVersionsEncrypted = new EncryptedColumns(noteVersions, noteVersions.id, {
+  title: noteVersions.title,
+  content: noteVersions.content,
+  tags: noteVersions.tags,
+});
+export const noteUnlocksEncrypted = new EncryptedColumns(noteUnlocks, noteUnlocks.id, { reason: noteUnlocks.reason });
+export const noteAddendaEncrypted = new EncryptedColumns(noteAddenda, noteAddenda.id, { content: noteAddenda.content });
+
+/** A questionnaire's answers (decision 028) and what a provider wrote when acknowledging a safety alert. */
+export const measuresEncrypted = new EncryptedColumns(measures, measures.id, { answers: measures.answers });
+export const safetyAlertsEncrypted = new EncryptedColumns(safetyAlerts, safetyAlerts.id, {
+  acknowledgement: safetyAlerts.acknowledgement,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -129,4 +155,10 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   waitlistEntriesEncrypted,
   videoParticipantsEncrypted,
   videoGuestsEncrypted,
+  notesEncrypted,
+  noteVersionsEncrypted,
+  noteUnlocksEncrypted,
+  noteAddendaEncrypted,
+  measuresEncrypted,
+  safetyAlertsEncrypted,
 ];

@@ -79,12 +79,15 @@ export async function reencryptTable(
       )})`;
     });
     const names = set.columns.flatMap(({ name }) => [sql.identifier(`old_${name}`), sql.identifier(`new_${name}`)]);
-    const updated = await rows<{ id: string }>(
-      db,
-      sql`UPDATE ${table} AS t SET ${sql.join(
-        set.columns.map(({ name }) => sql`${sql.identifier(name)} = v.${sql.identifier(`new_${name}`)}`),
-        sql`, `,
-      )}
+    // Signed notes and their records refuse changes (decision 027) except a re-encryption that says so.
+    const updated = await db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT set_config('telehealth.reencrypt', 'on', true)`);
+      return rows<{ id: string }>(
+        tx,
+        sql`UPDATE ${table} AS t SET ${sql.join(
+          set.columns.map(({ name }) => sql`${sql.identifier(name)} = v.${sql.identifier(`new_${name}`)}`),
+          sql`, `,
+        )}
           FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, ${sql.join(names, sql`, `)})
           WHERE t.${id} = v.id AND ${sql.join(
             set.columns.map(
@@ -93,7 +96,8 @@ export async function reencryptTable(
             sql` AND `,
           )}
           RETURNING t.${id}`,
-    );
+      );
+    });
     rewritten += updated.length;
     skipped += batch.length - updated.length;
     options.onProgress?.({ table: set.tableName, done: rewritten + skipped, total });

@@ -1,0 +1,55 @@
+import { createHash, createHmac } from 'node:crypto';
+
+/** Words shorter than this are not indexed and not searched for (too common to find anything). */
+export const MIN_SEARCH_WORD = 2;
+/** Beginnings are indexed from this many characters up to the whole word (at most MAX_PREFIX). */
+const MIN_PREFIX = 2;
+const MAX_PREFIX = 24;
+
+/**
+ * The blind index that lets notes be searched while their text is encrypted (decision 027). Each word of the
+ * title, content and tags, folded (lower case, accents removed), and each of its beginnings, becomes a keyed
+ * HMAC (truncated to 12 bytes); the note stores the set, and a search asks for the HMACs of its words with a GIN
+ * index (`search_tokens @> ARRAY[...]`). Without the key the tokens say nothing; what they can reveal is which
+ * notes share a word, which is why they are keyed and the key is not the data keys' and never leaves the server.
+ */
+export class NoteSearchIndex {
+  readonly #key: Buffer;
+  /** Names the key, so that notes indexed under an earlier one are re-indexed at start. */
+  readonly keyId: string;
+
+  constructor(secret: string) {
+    this.#key = createHmac('sha256', secret).update('notes.search-index').digest();
+    this.keyId = createHash('sha256').update(this.#key).digest('hex').slice(0, 12);
+  }
+
+  /** The tokens of a note's searchable texts. */
+  tokensOf(texts: readonly string[]): string[] {
+    const tokens = new Set<string>();
+    for (const word of words(texts.join(' '))) {
+      for (let end = Math.min(MIN_PREFIX, word.length); end <= Math.min(word.length, MAX_PREFIX); end++) {
+        tokens.add(this.#token(word.slice(0, end)));
+      }
+    }
+    return [...tokens];
+  }
+
+  /** The tokens a search term must all match: each word as a beginning (cut to MAX_PREFIX). */
+  queryTokens(term: string): string[] {
+    return [...new Set(words(term).map((w) => this.#token(w.slice(0, MAX_PREFIX))))];
+  }
+
+  #token(text: string): string {
+    return createHmac('sha256', this.#key).update(text).digest('base64url').slice(0, 16);
+  }
+}
+
+/** Lower case, accents removed, split on anything that is not a letter or digit. */
+export function words(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= MIN_SEARCH_WORD);
+}

@@ -1,0 +1,440 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import {
+  AddendumInputSchema,
+  BUILT_IN_NOTE_TEMPLATES,
+  can,
+  MAX_PAGE_SIZE,
+  NoteFilterSchema,
+  NoteInputSchema,
+  NoteTemplateInputSchema,
+  PAGE_SIZE,
+  SignNoteInputSchema,
+  UnlockNoteInputSchema,
+  UpdateNoteInputSchema,
+  type AuditEvent,
+  type NoteData,
+} from '@telehealth/shared';
+import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import type { Caller } from '../access/caller.ts';
+import { findVisibleAppointment } from '../appointments/appointments.repository.ts';
+import { appendAuditEntry } from '../audit/audit.repository.ts';
+import type { RequestMeta } from '../auth/auth.service.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { CursorCodec } from '../db/cursor.ts';
+import { isUuid } from '../db/ids.ts';
+import { noteTemplates } from '../db/schema.ts';
+import { badUserInput, fieldError, forbidden, notFound, parseInput } from '../errors.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import { findVisiblePatient } from '../patients/patients.repository.ts';
+import { NoteSearchIndex } from './note-search.ts';
+import {
+  addendaOf,
+  findNote,
+  hasSignedVersion,
+  historyOf,
+  insertAddendum,
+  insertNote,
+  listNotesPage,
+  noteExists,
+  notesToReindex,
+  noteStats,
+  setSearchTokens,
+  signNoteRow,
+  softDeleteNote,
+  unlockNoteRow,
+  updateNoteRow,
+  type NoteReach,
+  type NoteRecord,
+  type NoteValues,
+} from './notes.repository.ts';
+
+/** Re-confirms the signed-in person (password, or a current authenticator code) before a signature. */
+export type ConfirmIdentity = (
+  caller: Caller,
+  meta: RequestMeta,
+  proof: { password?: string | null | undefined; code?: string | null | undefined },
+) => Promise<void>;
+
+/** A note as a caller may see it: `content` and `tags` are null where the content is withheld (administrators). */
+export interface NoteView {
+  record: NoteRecord;
+  contentVisible: boolean;
+  /** The caller wrote it: may edit a draft, sign, unlock, delete a draft. */
+  isAuthor: boolean;
+}
+
+/**
+ * Clinical notes (decision 027). Every operation asks the access checkpoint first; a note the caller may not
+ * reach answers like a missing one (and an attempt on an existing one is recorded). Every read of content and
+ * every change is audited in the same transaction. A psychotherapy note (`isPrivate`) reaches its author only.
+ */
+export class NotesService {
+  readonly #db: Database;
+  readonly #keyring: Keyring;
+  readonly #cursors: CursorCodec<readonly [string, string]>;
+  readonly #search: NoteSearchIndex;
+  readonly #confirmIdentity: ConfirmIdentity;
+
+  constructor(options: { db: Database; keyring: Keyring; secret: string; confirmIdentity: ConfirmIdentity }) {
+    this.#db = options.db;
+    this.#keyring = options.keyring;
+    this.#cursors = new CursorCodec(`${options.secret}:notes`, 2);
+    this.#search = new NoteSearchIndex(options.secret);
+    this.#confirmIdentity = options.confirmIdentity;
+  }
+
+  async list(caller: Caller, args: { limit?: number | null; nextToken?: string | null; filter?: unknown }) {
+    const reach = await this.#readReach(caller);
+    const filter = parseInput(NoteFilterSchema, args.filter ?? {});
+    const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
+    const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
+    const searchTokens = filter.search ? this.#search.queryTokens(filter.search) : [];
+    if (filter.patientId && !isUuid(filter.patientId)) return { items: [], nextToken: null };
+    return this.#db.transaction(async (tx) => {
+      const page = await listNotesPage(tx, this.#keyring, { reach, filter: { ...filter, searchTokens }, after, limit });
+      const items = page.records.map((record) => this.#view(caller, reach, record, { inList: true }));
+      const read = items.filter((v) => v.contentVisible);
+      // The page shows the content of these notes (a preview): one MEDICAL_RECORD_ACCESS for the page.
+      await this.#audit(tx, caller, 'MEDICAL_RECORD_ACCESS', {
+        noteIds: items.map((v) => v.record.note.id),
+        contentShown: read.length,
+        patientIds: [...new Set(items.flatMap((v) => (v.record.note.patientId ? [v.record.note.patientId] : [])))],
+        page: after ? 'next' : 'first',
+      });
+      return { items, nextToken: page.next ? this.#cursors.encode(page.next) : null };
+    });
+  }
+
+  async stats(caller: Caller) {
+    return noteStats(this.#db, await this.#readReach(caller));
+  }
+
+  async get(caller: Caller, id: string) {
+    const reach = await this.#readReach(caller);
+    // Reading a note is seeing that it exists (note:index); its content comes with note:read.
+    const record = await this.#find(caller, 'note:index', id, reach);
+    const view = this.#view(caller, reach, record, { inList: false });
+    return this.#db.transaction(async (tx) => {
+      await this.#auditRead(tx, caller, view);
+      const addenda = view.contentVisible ? await addendaOf(tx, this.#keyring, id) : [];
+      return { ...view, addenda };
+    });
+  }
+
+  /** Every signed version and unlock of a note: readable to those who may read its content. */
+  async history(caller: Caller, id: string) {
+    const reach = await this.#contentReach(caller);
+    const record = await this.#find(caller, 'note:read', id, reach);
+    const view = this.#view(caller, reach, record, { inList: false });
+    return this.#db.transaction(async (tx) => {
+      const history = await historyOf(tx, this.#keyring, id);
+      await this.#auditRead(tx, caller, view, { versions: history.versions.map((v) => v.version) });
+      return history;
+    });
+  }
+
+  async create(caller: Caller, input: unknown): Promise<NoteView> {
+    await authorize(this.#db, caller, 'note:write');
+    const data = parseInput(NoteInputSchema, input);
+    await this.#checkLinks(caller, data);
+    const id = await this.#db.transaction(async (tx) => {
+      const noteId = await insertNote(tx, this.#keyring, { ...this.#values(data), authorId: caller.user.id });
+      await this.#audit(tx, caller, data.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'NOTE_CREATE', {
+        noteId,
+        patientIds: data.patientId ? [data.patientId] : [],
+        ...(data.isPrivate ? { action: 'create' } : {}),
+      });
+      return noteId;
+    });
+    return this.#authorView(caller, id);
+  }
+
+  async update(caller: Caller, input: unknown): Promise<NoteView> {
+    await authorize(this.#db, caller, 'note:write');
+    const { id, ...data } = parseInput(UpdateNoteInputSchema, input);
+    await this.#checkLinks(caller, data);
+    await this.#asAuthor(caller, id, async (tx, record) => {
+      if (record.note.signedAt) throw badUserInput('noteMessages.signedLocked');
+      await updateNoteRow(tx, this.#keyring, id, this.#values(data));
+      await this.#audit(tx, caller, data.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'NOTE_UPDATE', {
+        noteId: id,
+        patientIds: data.patientId ? [data.patientId] : [],
+        ...(data.isPrivate ? { action: 'update' } : {}),
+      });
+    });
+    return this.#authorView(caller, id);
+  }
+
+  /** A draft that was never signed can be deleted by its author; a note that was signed once is kept. */
+  async delete(caller: Caller, id: string): Promise<{ id: string }> {
+    await authorize(this.#db, caller, 'note:write');
+    await this.#asAuthor(caller, id, async (tx, record) => {
+      if (record.note.signedAt || (await hasSignedVersion(tx, id))) throw badUserInput('noteMessages.signedLocked');
+      await softDeleteNote(tx, id);
+      await this.#audit(tx, caller, 'NOTE_DELETE', { noteId: id, patientIds: patientIdsOf(record) });
+    });
+    return { id };
+  }
+
+  async sign(caller: Caller, meta: RequestMeta, input: unknown): Promise<NoteView> {
+    await authorize(this.#db, caller, 'note:write');
+    const { id, password, code } = parseInput(SignNoteInputSchema, input);
+    const record = await this.#find(caller, 'note:write', id, await this.#contentReach(caller));
+    if (record.note.authorId !== caller.user.id) throw forbidden('noteMessages.authorOnly');
+    if (record.note.signedAt) throw badUserInput('noteMessages.alreadySigned');
+    await this.#confirmIdentity(caller, meta, { password, code });
+    await this.#asAuthor(caller, id, async (tx, locked) => {
+      if (locked.note.signedAt) throw badUserInput('noteMessages.alreadySigned');
+      await signNoteRow(tx, this.#keyring, locked, caller.user.id);
+      await this.#audit(tx, caller, 'NOTE_SIGN', {
+        noteId: id,
+        version: locked.note.version,
+        patientIds: patientIdsOf(locked),
+        confirmedWith: password ? 'password' : 'totp',
+      });
+    });
+    return this.#authorView(caller, id);
+  }
+
+  async unlock(caller: Caller, input: unknown): Promise<NoteView> {
+    await authorize(this.#db, caller, 'note:write');
+    const { id, reason } = parseInput(UnlockNoteInputSchema, input);
+    await this.#asAuthor(caller, id, async (tx, record) => {
+      if (!record.note.signedAt) throw badUserInput('noteMessages.notSigned');
+      await unlockNoteRow(tx, this.#keyring, record, caller.user.id, reason);
+      await this.#audit(
+        tx,
+        caller,
+        'NOTE_UNLOCK',
+        { noteId: id, version: record.note.version, patientIds: patientIdsOf(record) },
+        'WARNING',
+      );
+    });
+    return this.#authorView(caller, id);
+  }
+
+  /** An addendum to a signed note, by anyone who may read its content and write notes; signed when written. */
+  async addAddendum(caller: Caller, meta: RequestMeta, input: unknown) {
+    await authorize(this.#db, caller, 'note:write');
+    const { noteId, content, password, code } = parseInput(AddendumInputSchema, input);
+    const reach = await this.#contentReach(caller);
+    const record = await this.#find(caller, 'note:write', noteId, reach);
+    if (!record.note.signedAt) throw badUserInput('noteMessages.notSigned');
+    await this.#confirmIdentity(caller, meta, { password, code });
+    await this.#db.transaction(async (tx) => {
+      await insertAddendum(tx, this.#keyring, {
+        noteId,
+        noteVersion: record.note.version,
+        authorId: caller.user.id,
+        content,
+      });
+      await this.#audit(tx, caller, 'NOTE_ADDENDUM', { noteId, patientIds: patientIdsOf(record) });
+    });
+    return this.get(caller, noteId);
+  }
+
+  // Templates ---------------------------------------------------------------------------------------------
+
+  /** The editor's templates (active ones; administrators also see the inactive). */
+  async templates(caller: Caller) {
+    const canManage = caller.user.role === 'admin';
+    if (!canManage) await authorize(this.#db, caller, 'note:write');
+    const rows = await this.#db
+      .select()
+      .from(noteTemplates)
+      .where(canManage ? undefined : eq(noteTemplates.isActive, true))
+      .orderBy(sql`${noteTemplates.key} IS NULL`, asc(noteTemplates.name));
+    return rows;
+  }
+
+  async saveTemplate(caller: Caller, input: unknown) {
+    await authorize(this.#db, caller, 'note-template:manage');
+    const { id, name, body, category, isActive } = parseInput(NoteTemplateInputSchema, input);
+    return this.#db.transaction(async (tx) => {
+      const values = {
+        name,
+        body,
+        category: category ?? 'general',
+        isActive: isActive ?? true,
+        updatedBy: caller.user.id,
+        updatedAt: new Date(),
+      };
+      if (id && !isUuid(id)) throw notFound('noteMessages.templateNotFound');
+      const [row] = id
+        ? await tx.update(noteTemplates).set(values).where(eq(noteTemplates.id, id)).returning()
+        : await tx.insert(noteTemplates).values(values).returning();
+      if (!row) throw notFound('noteMessages.templateNotFound');
+      await this.#audit(tx, caller, 'NOTE_TEMPLATE_CHANGE', { templateId: row.id, created: !id });
+      return row;
+    });
+  }
+
+  /** Adds the built-in templates that are missing (at start); an administrator's edits of them are kept. */
+  async seedTemplates(): Promise<void> {
+    await this.#db
+      .insert(noteTemplates)
+      .values(BUILT_IN_NOTE_TEMPLATES.map(({ key, name, body, category }) => ({ key, name, body, category })))
+      .onConflictDoNothing({ target: noteTemplates.key });
+  }
+
+  /** Re-indexes the notes indexed under another search key (AUTH_SECRET changed), at start. Answers how many. */
+  async reindexSearch(): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const batch = await notesToReindex(this.#db, this.#keyring, this.#search.keyId, 200);
+      if (batch.length === 0) return count;
+      for (const note of batch) {
+        await this.#db.transaction((tx) =>
+          setSearchTokens(tx, note.id, this.#searchTokens(note.title, note.content, note.tags), this.#search.keyId),
+        );
+      }
+      count += batch.length;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------------
+
+  /** Providers reach notes as authors (and their patients' notes); administrators reach the index only. */
+  async #readReach(caller: Caller): Promise<NoteReach> {
+    if (can(caller.user.role, 'note:read')) return this.#contentReach(caller);
+    const index = await authorize(this.#db, caller, 'note:index');
+    return index.kind === 'any' ? { kind: 'index' } : { kind: 'author', callerId: caller.user.id };
+  }
+
+  /** Only those who may read content (administrators are refused here). */
+  async #contentReach(caller: Caller): Promise<NoteReach> {
+    const reach = await authorize(this.#db, caller, 'note:read');
+    if (reach.kind === 'any') throw new Error('note:read:any is not granted to anyone (decision 027)');
+    return { kind: 'author', callerId: reach.callerId };
+  }
+
+  #view(caller: Caller, reach: NoteReach, record: NoteRecord, options: { inList: boolean }): NoteView {
+    const isAuthor = record.note.authorId === caller.user.id;
+    // A psychotherapy note's content is not shown in lists (each read of it is its own audited read).
+    const contentVisible = reach.kind === 'author' && !(options.inList && record.note.isPrivate);
+    return { record, contentVisible, isAuthor };
+  }
+
+  async #authorView(caller: Caller, id: string): Promise<NoteView> {
+    const record = await findNote(this.#db, this.#keyring, id, { kind: 'author', callerId: caller.user.id });
+    if (!record) throw notFound('noteMessages.notFound');
+    return { record, contentVisible: true, isAuthor: true };
+  }
+
+  async #auditRead(tx: Executor, caller: Caller, view: NoteView, extra: Record<string, unknown> = {}) {
+    const { note } = view.record;
+    await this.#audit(tx, caller, note.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'MEDICAL_RECORD_ACCESS', {
+      noteId: note.id,
+      patientIds: patientIdsOf(view.record),
+      contentShown: view.contentVisible,
+      ...(note.isPrivate ? { action: 'read' } : {}),
+      ...extra,
+    });
+  }
+
+  /** The note if the caller reaches it; otherwise not found (an existing one out of reach is recorded). */
+  async #find(
+    caller: Caller,
+    action: 'note:index' | 'note:read' | 'note:write',
+    id: string,
+    reach: NoteReach,
+    executor: Executor = this.#db,
+    lock = false,
+  ): Promise<NoteRecord> {
+    const record = isUuid(id) ? await findNote(executor, this.#keyring, id, reach, { lock }) : undefined;
+    if (record) return record;
+    if (isUuid(id) && (await noteExists(this.#db, id))) {
+      await recordOutOfReach(this.#db, caller, action, { noteIds: [id] });
+    }
+    throw notFound('noteMessages.notFound');
+  }
+
+  /** Runs `work` on the caller's own note, locked for the transaction; another's note is refused. */
+  async #asAuthor(caller: Caller, id: string, work: (tx: Executor, record: NoteRecord) => Promise<void>) {
+    const reach: NoteReach = { kind: 'author', callerId: caller.user.id };
+    let notAuthor = false;
+    try {
+      await this.#db.transaction(async (tx) => {
+        const record = await this.#find(caller, 'note:write', id, reach, tx, true);
+        if (record.note.authorId !== caller.user.id) {
+          notAuthor = true;
+          throw forbidden('noteMessages.authorOnly');
+        }
+        await work(tx, record);
+      });
+    } catch (error) {
+      if (notAuthor)
+        await recordOutOfReach(this.#db, caller, 'note:write', { noteIds: [id], reason: 'not the author' });
+      throw error;
+    }
+  }
+
+  /** The patient must be the caller's to see, the appointment that patient's and the caller's to see. */
+  async #checkLinks(caller: Caller, data: Pick<NoteData, 'patientId' | 'appointmentId' | 'templateId'>) {
+    if (data.templateId) {
+      const [template] = isUuid(data.templateId)
+        ? await this.#db
+            .select({ id: noteTemplates.id })
+            .from(noteTemplates)
+            .where(eq(noteTemplates.id, data.templateId))
+        : [];
+      if (!template) throw fieldError('templateId', 'noteMessages.templateNotFound');
+    }
+    if (data.patientId) {
+      const scope = await authorize(this.#db, caller, 'patient:read', { message: 'noteMessages.patientNotYours' });
+      const patient = isUuid(data.patientId)
+        ? await findVisiblePatient(this.#db, data.patientId, scope, this.#keyring)
+        : undefined;
+      if (!patient) throw fieldError('patientId', 'noteMessages.patientNotYours');
+    }
+    if (data.appointmentId) {
+      const reach = await authorize(this.#db, caller, 'appointment:read');
+      const appointment = isUuid(data.appointmentId)
+        ? await findVisibleAppointment(this.#db, data.appointmentId, reach, this.#keyring)
+        : undefined;
+      if (!appointment || appointment.patientId !== data.patientId) {
+        throw fieldError('appointmentId', 'noteMessages.appointmentNotPatients');
+      }
+    }
+  }
+
+  #values(data: Omit<NoteData, 'id'>): NoteValues {
+    const tags = JSON.stringify(data.tags);
+    return {
+      title: data.title,
+      content: data.content,
+      tags,
+      category: data.category,
+      priority: data.priority,
+      patientId: data.patientId,
+      appointmentId: data.appointmentId,
+      isPrivate: data.isPrivate,
+      templateId: data.templateId,
+      searchTokens: this.#searchTokens(data.title, data.content, tags),
+      searchKeyId: this.#search.keyId,
+    };
+  }
+
+  #searchTokens(title: string, content: string, tags: string): string[] {
+    return this.#search.tokensOf([title, content, (JSON.parse(tags) as string[]).join(' ')]);
+  }
+
+  #audit(
+    tx: Executor,
+    caller: Caller,
+    event: AuditEvent,
+    details: Record<string, unknown>,
+    level: 'INFO' | 'WARNING' = 'INFO',
+  ) {
+    return appendAuditEntry(tx, { event, level, actor: caller.actor, url: caller.operation, details });
+  }
+}
+
+function patientIdsOf(record: NoteRecord): string[] {
+  return record.note.patientId ? [record.note.patientId] : [];
+}
+
+/** The tags stored as JSON text (encrypted): read back as a list. */
+export function tagsOf(record: NoteRecord): string[] {
+  return JSON.parse(record.note.tags) as string[];
+}
