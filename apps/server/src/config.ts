@@ -11,6 +11,7 @@ import {
   type Role,
   VIDEO_JOIN_EARLY_MINUTES,
   VIDEO_JOIN_LATE_MINUTES,
+  SAFETY_ALERT_ESCALATION_MINUTES,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
@@ -181,6 +182,12 @@ const EnvSchema = z.object({
     .regex(/^[a-z0-9-]{1,40}$/, 'must be 1 to 40 lower-case letters, digits or hyphens')
     .default('telehealth'),
   RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(2_190),
+  SAFETY_ALERT_ESCALATION_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(SAFETY_ALERT_ESCALATION_MINUTES),
   STUN_URLS: iceUrlList('stun:').optional(),
   TURN_URLS: iceUrlList('turn:').optional(),
   TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
@@ -233,6 +240,8 @@ export interface Config {
   /** DATA_ENCRYPTION_KEY, the current key first; unset outside production: generated into DATA_DIR/data-keys. */
   dataEncryptionKeys: DataKey[] | undefined;
   practiceName: string;
+  /** A safety alert nobody acknowledged in this many minutes goes to the administrators (decision 028). */
+  safetyAlertEscalationMinutes: number;
   embeddedPgPort: number | undefined;
   /** Fastify's trustProxy: false, every hop (true), or the proxies' addresses and ranges. */
   trustProxy: boolean | string[];
@@ -332,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.AUTH_SECRET,
     dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
     practiceName: e.PRACTICE_NAME,
+    safetyAlertEscalationMinutes: e.SAFETY_ALERT_ESCALATION_MINUTES,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     trustProxy: e.TRUST_PROXY ?? false,
     webDistDir: e.WEB_DIST_DIR ?? path.resolve(serverRoot, '../web/dist'),

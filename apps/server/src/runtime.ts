@@ -19,6 +19,7 @@ import { AppointmentNotifications } from './appointments/appointment-notificatio
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
 import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
+import { MeasuresService } from './measures/measures.service.ts';
 import { NotesService } from './notes/notes.service.ts';
 import { RecordingsService } from './video/recordings.service.ts';
 import { VideoService } from './video/video.service.ts';
@@ -50,6 +51,7 @@ export interface Runtime {
   video: VideoService;
   recordings: RecordingsService;
   notes: NotesService;
+  measures: MeasuresService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -90,6 +92,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     video,
     recordings,
     notes,
+    measures,
   } = runtime;
   return {
     config,
@@ -110,6 +113,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     video,
     recordings,
     notes,
+    measures,
   };
 }
 
@@ -192,6 +196,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       keyring,
       maxPerHour: config.accessRequestsPerHour,
     });
+    const measures = new MeasuresService({ db: database.db, keyring, mail, config });
     jobs = new JobQueue({
       url,
       log,
@@ -203,6 +208,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
         appointmentNotifications,
         waitlist,
         recordings,
+        measures,
         log,
         auditAnchorsFile: auditAnchorsPath(config.dataDir),
       }),
@@ -243,6 +249,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       video,
       recordings,
       notes,
+      measures,
       providers,
       mail,
       rateLimiter,

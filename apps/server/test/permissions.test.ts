@@ -17,6 +17,7 @@ import {
   PATIENT_MESSAGES,
   messageText,
   NOTE_MESSAGES,
+  MEASURE_MESSAGES,
   PERMISSION_DENIED_MESSAGES,
   parsePermission,
   PERMISSIONS,
@@ -28,7 +29,9 @@ import {
   type Role,
   VIDEO_MESSAGES,
 } from '@telehealth/shared';
-import { auditEntries, patients } from '../src/db/schema.ts';
+import { randomUUID } from 'node:crypto';
+import { auditEntries, measures, patients, safetyAlerts } from '../src/db/schema.ts';
+import { measuresEncrypted } from '../src/keys/encrypted-columns.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 /** own: the caller's own record; other: another's record; none: the action has no records to own. */
@@ -129,6 +132,30 @@ const NOTE_GET = 'query ($id: ID!) { getNote(id: $id) { id title } }';
 const NOTE_HISTORY = 'query ($id: ID!) { noteHistory(id: $id) { versions { version } } }';
 const NOTE_UPDATE = 'mutation ($input: UpdateNoteInput!) { updateNote(input: $input) { id } }';
 const SAVE_TEMPLATE = 'mutation ($input: NoteTemplateInput!) { saveNoteTemplate(input: $input) { id } }';
+const SEND_QUESTIONNAIRE = 'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id } }';
+const QUESTIONNAIRE_RESULTS = 'query ($patientId: ID!) { questionnaireResults(patientId: $patientId) { id } }';
+const SUBMIT_QUESTIONNAIRE =
+  'mutation ($input: SubmitQuestionnaireInput!) { submitQuestionnaire(input: $input) { safetyAlert } }';
+const ACKNOWLEDGE_ALERT =
+  'mutation ($input: AcknowledgeSafetyAlertInput!) { acknowledgeSafetyAlert(input: $input) { id } }';
+
+/** A GAD-7 of the patient, waiting or filled in (all answers 0), written straight to the table. */
+async function questionnaireRecord(patientId: string, status: 'pending' | 'completed'): Promise<string> {
+  const id = randomUUID();
+  const completed =
+    status === 'completed'
+      ? {
+          ...measuresEncrypted.seal(t.runtime.keyring, id, {
+            answers: JSON.stringify({ items: [], difficulty: null }),
+          }),
+          total: 0,
+          band: 'minimal',
+          completedAt: new Date(),
+        }
+      : {};
+  await t.runtime.database.db.insert(measures).values({ id, patientId, instrument: 'gad7', status, ...completed });
+  return id;
+}
 let appointmentDay = 0;
 
 /** A draft note for the target: written by the caller (a provider), or by another provider. */
@@ -345,6 +372,57 @@ const CELLS: Record<ResourceAction, Cell> = {
     run: async (caller) => ({
       response: await caller.client.gql(SAVE_TEMPLATE, { input: { name: `Matrix ${++serial}`, body: '## Part' } }),
     }),
+  },
+  'measure:send': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(SEND_QUESTIONNAIRE, {
+        input: { patientId: (await record(caller, target)).id, instrument: 'gad7' },
+      }),
+    }),
+  },
+  'measure:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const patient = await record(caller, target);
+      const measureId = await questionnaireRecord(patient.id, 'completed');
+      const response = await caller.client.gql<{ questionnaireResults: { id: string }[] }>(QUESTIONNAIRE_RESULTS, {
+        patientId: patient.id,
+      });
+      const listed = response.data ? response.data.questionnaireResults.some((m) => m.id === measureId) : undefined;
+      return { response, ...(listed === undefined ? {} : { listed }) };
+    },
+  },
+  'measure:respond': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: MEASURE_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(SUBMIT_QUESTIONNAIRE, {
+        input: {
+          id: await questionnaireRecord((await record(caller, target)).id, 'pending'),
+          answers: [0, 0, 0, 0, 0, 0, 0],
+        },
+      }),
+    }),
+  },
+  'alert:acknowledge': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: MEASURE_MESSAGES.alertNotFound },
+    async run(caller, target) {
+      const patientId = (await record(caller, target)).id;
+      const measureId = await questionnaireRecord(patientId, 'completed');
+      const alertId = randomUUID();
+      await t.runtime.database.db.insert(safetyAlerts).values({ id: alertId, patientId, measureId });
+      return {
+        response: await caller.client.gql(ACKNOWLEDGE_ALERT, { input: { id: alertId, note: 'Called the patient.' } }),
+      };
+    },
   },
   'user:manage': {
     perRecord: false,

@@ -40,7 +40,11 @@ export type LiveServerMessage =
   | { type: 'bye'; reason: SessionEndReason | 'SERVER_STOPPING' }
   | { type: 'error'; code: 'BAD_MESSAGE' }
   /** Who waits in the provider's video visits now (sent to the provider whenever it changes). */
-  | { type: 'video-waiting'; waiting: VideoWaitingEntry[] };
+  | { type: 'video-waiting'; waiting: VideoWaitingEntry[] }
+  /** A safety alert was raised or acknowledged for one of the provider's patients: read the alerts again. */
+  | { type: 'safety-alerts-changed' }
+  /** A questionnaire was sent to the patient: read the pending ones again. */
+  | { type: 'questionnaires-changed' };
 
 /** What a browser may send. Unknown shapes are answered with `{ type: 'error', code: 'BAD_MESSAGE' }`. */
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);

@@ -37,6 +37,10 @@ export const PERMISSIONS = [
   'note:index:own',
   'note:index:any',
   'note-template:manage:any',
+  'measure:send:own',
+  'measure:read:own',
+  'measure:respond:own',
+  'alert:acknowledge:own',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -87,11 +91,15 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'note:index:own',
     'note:read:own',
     'note:write:own',
+    'measure:send:own',
+    'measure:read:own',
+    'alert:acknowledge:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
   // They join their own video visits (decision 026).
-  patient: ['provider:read:any', 'appointment:read:own', 'visit:join:own'],
+  // They fill in the questionnaires sent to them and see their own results (decision 028).
+  patient: ['provider:read:any', 'appointment:read:own', 'visit:join:own', 'measure:read:own', 'measure:respond:own'],
 };
 
 /**
@@ -114,6 +122,11 @@ export const OWN_RECORDS = {
   // exists (title, author, dates) without its content: what administrators get, for every note but psychotherapy
   // notes.
   note: { provider: 'authorId' },
+  // A questionnaire is a provider's own when they are the patient's primary provider, a patient's when it was
+  // sent to the record linked to their account; the repository follows the questionnaire's patient.
+  measure: { provider: 'patientOwnerId', patient: 'patientAccountId' },
+  // A safety alert is for the patient's primary provider.
+  alert: { provider: 'patientOwnerId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -157,6 +170,10 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'note:write': 'noteMessages.cannotWrite',
   'note:index': 'noteMessages.cannotView',
   'note-template:manage': 'noteMessages.cannotManageTemplates',
+  'measure:send': 'measureMessages.cannotSend',
+  'measure:read': 'measureMessages.cannotView',
+  'measure:respond': 'measureMessages.cannotRespond',
+  'alert:acknowledge': 'measureMessages.cannotAcknowledge',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -15,6 +15,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { unauthenticated } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
+import type { MeasuresService } from '../measures/measures.service.ts';
 import type { NotesService } from '../notes/notes.service.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import type { ProvidersService } from '../providers/providers.service.ts';
@@ -38,6 +39,7 @@ export interface Services {
   video: VideoService;
   recordings: RecordingsService;
   notes: NotesService;
+  measures: MeasuresService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

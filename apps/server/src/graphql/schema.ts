@@ -9,6 +9,7 @@ import './stored-text.schema.ts';
 import './appointments.schema.ts';
 import './video.schema.ts';
 import './notes.schema.ts';
+import './measures.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { anchorAuditChain } from '../audit/audit-anchors.ts';
 import { sealAuditChain } from '../audit/audit-chain.ts';
 import type { AppointmentNotifications } from '../appointments/appointment-notifications.ts';
+import type { MeasuresService } from '../measures/measures.service.ts';
 import type { RecordingsService } from '../video/recordings.service.ts';
 import type { WaitlistService } from '../appointments/waitlist.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
@@ -53,6 +54,12 @@ export const taskPayloads = {
   'recording:finalize': z.object({ recordingId: z.uuid() }),
   /** Deletes the recordings past RECORDING_RETENTION_DAYS. */
   'recordings:expire': CronPayloadSchema,
+  /** E-mails a safety alert's providers (job key per alert; the mail names no patient and no answer). */
+  'safety-alert:notify': z.object({ alertId: z.uuid() }),
+  /** Tells the administrators of a safety alert still not acknowledged (run SAFETY_ALERT_ESCALATION_MINUTES later). */
+  'safety-alert:escalate': z.object({ alertId: z.uuid() }),
+  /** Sends the standing-order questionnaires of the visits in the next MEASURE_LEAD_HOURS. */
+  'measures:before-visits': CronPayloadSchema,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -81,6 +88,7 @@ export interface TaskServices {
   appointmentNotifications: AppointmentNotifications;
   waitlist: WaitlistService;
   recordings: RecordingsService;
+  measures: MeasuresService;
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
   auditAnchorsFile: string;
@@ -132,6 +140,15 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     'recordings:expire': async () => {
       await services.recordings.deleteExpired();
     },
+    'safety-alert:notify': async ({ alertId }) => {
+      await services.measures.notifyAlert(alertId);
+    },
+    'safety-alert:escalate': async ({ alertId }) => {
+      await services.measures.escalateAlert(alertId);
+    },
+    'measures:before-visits': async () => {
+      await services.measures.sendBeforeVisits();
+    },
   };
 }
 
@@ -148,4 +165,5 @@ export const crontab = [
   `* * * * * audit:seal ?id=audit-seal&jobKey=${AUDIT_SEAL_JOB_KEY}&jobKeyMode=preserve_run_at`,
   '* * * * * audit:anchor ?id=audit-anchor&jobKey=cron:audit-anchor&max=3',
   '41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3',
+  '*/15 * * * * measures:before-visits ?id=measures-before-visits&jobKey=cron:measures-before-visits&max=3',
 ].join('\n');

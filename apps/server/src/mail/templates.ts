@@ -27,6 +27,8 @@ export const MAIL_KINDS = [
   'waitlist-offer',
   'waitlist-gone',
   'video-guest-invitation',
+  'safety-alert',
+  'safety-alert-escalation',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -314,5 +316,38 @@ export function videoGuestMail(
     `Hello ${facts.guestName}, ${facts.providerName} invites you to a video visit on ${facts.when}.`,
     { link: facts.link, label: 'Join the video visit' },
     'You can join from a few minutes before. The link is for you and this visit only; you will be let in from the waiting room.',
+  ]);
+}
+
+/**
+ * To a patient's provider: a questionnaire answer needs attention now (the safety path, decision 028). It names
+ * no patient, no questionnaire and no answer: only that an alert waits in the product.
+ */
+export function safetyAlertMail(ctx: MailContext, locale: Locale): MailContent {
+  const link = `${ctx.publicUrl}/dashboard`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Una alerta de seguridad espera su revisión', [
+      'Una respuesta de un paciente requiere su atención hoy. Inicie sesión para verla y atenderla.',
+      { link, label: 'Ver la alerta' },
+    ]);
+  }
+  return compose(ctx, locale, 'A safety alert is waiting for your review', [
+    "A patient's answer needs your attention today. Sign in to see it and acknowledge it.",
+    { link, label: 'See the alert' },
+  ]);
+}
+
+/** To administrators: a safety alert was not acknowledged in time. No clinical content, no patient. */
+export function safetyAlertEscalationMail(ctx: MailContext, locale: Locale, minutes: number): MailContent {
+  const link = `${ctx.publicUrl}/dashboard`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Una alerta de seguridad sigue sin atender', [
+      `Nadie ha atendido una alerta de seguridad en ${minutes} minutos. Asegúrese de que un profesional la revise hoy.`,
+      { link, label: 'Abrir el panel' },
+    ]);
+  }
+  return compose(ctx, locale, 'A safety alert is still not acknowledged', [
+    `Nobody has acknowledged a safety alert for ${minutes} minutes. Please make sure a clinician reviews it today.`,
+    { link, label: 'Open the dashboard' },
   ]);
 }

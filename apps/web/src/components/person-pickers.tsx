@@ -13,15 +13,25 @@ export function PatientPicker(props: {
   value: string;
   onChange: (id: string | null) => void;
   error?: string | undefined;
+  /** Default true; an optional choice can also be cleared. */
+  required?: boolean;
+  disabled?: boolean;
+  /** The chosen patient's name, when it may not be among the first choices the server answers. */
+  selectedLabel?: string | null | undefined;
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const patients = useQuery(patientChoicesQueryOptions(debounced));
+  const required = props.required ?? true;
+  const data = (patients.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }));
+  if (props.value && props.selectedLabel && !data.some((d) => d.value === props.value)) {
+    data.unshift({ value: props.value, label: props.selectedLabel });
+  }
   return (
     <Select
       label={props.label}
       placeholder={props.placeholder}
-      data={(patients.data ?? []).map((p) => ({ value: p.id, label: `${p.firstName} ${p.lastName}` }))}
+      data={data}
       value={props.value || null}
       onChange={props.onChange}
       searchable
@@ -29,7 +39,9 @@ export function PatientPicker(props: {
       onSearchChange={setSearch}
       nothingFoundMessage={props.nothingFound}
       error={props.error}
-      required
+      required={required}
+      clearable={!required}
+      disabled={props.disabled ?? false}
     />
   );
 }

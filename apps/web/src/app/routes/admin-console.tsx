@@ -8,6 +8,7 @@ const LINKS = [
   { to: '/admin/access-requests', key: 'accessRequests', description: 'accessRequestsDescription' },
   { to: '/admin/outbox', key: 'outbox', description: 'outboxDescription' },
   { to: '/admin/stored-text', key: 'storedText', description: 'storedTextDescription' },
+  { to: '/admin/note-templates', key: 'noteTemplates', description: 'noteTemplatesDescription' },
   { to: '/admin/users', key: 'users' },
   { to: '/admin/settings', key: 'settings' },
   { to: '/admin/reports', key: 'reports' },

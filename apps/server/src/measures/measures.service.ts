@@ -1,0 +1,514 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  AcknowledgeAlertInputSchema,
+  INSTRUMENT_DEFINITIONS,
+  MEASURE_LEAD_HOURS,
+  MeasureScheduleInputSchema,
+  needsSafetyPath,
+  scoreAnswers,
+  SendQuestionnaireInputSchema,
+  SubmitQuestionnaireInputSchema,
+  type AuditEvent,
+  type Instrument,
+} from '@telehealth/shared';
+import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
+import type { Caller } from '../access/caller.ts';
+import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
+import type { Config } from '../config.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { isUuid } from '../db/ids.ts';
+import { appointments, measures, measureSchedules, patients, safetyAlerts, users } from '../db/schema.ts';
+import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
+import { addJob } from '../jobs/add-job.ts';
+import { measuresEncrypted, safetyAlertsEncrypted } from '../keys/encrypted-columns.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import { publishToUsers } from '../live/live-events.ts';
+import type { MailService } from '../mail/mail.service.ts';
+import { safetyAlertEscalationMail, safetyAlertMail } from '../mail/templates.ts';
+import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+
+type MeasureRow = typeof measures.$inferSelect;
+
+/** A stored answer: the item's LOINC code and the value chosen (0-3). */
+interface StoredAnswers {
+  items: { loinc: string; value: number }[];
+  difficulty: { loinc: string; value: number } | null;
+}
+
+export interface MeasureView {
+  row: MeasureRow;
+  patientName: string;
+  answers: StoredAnswers | null;
+}
+
+export interface AlertView {
+  alert: typeof safetyAlerts.$inferSelect;
+  firstName: string;
+  lastName: string;
+  total: number | null;
+  acknowledgedByName: string | null;
+}
+
+/**
+ * Rating scales and the safety path (decision 028). A provider sends a PHQ-9 or GAD-7 to one of their patients,
+ * or sets it to go out before each visit (the `measures:before-visits` job); the patient fills it in; the server
+ * scores it. A PHQ-9 with item 9 above 0 raises a safety alert: the patient's provider sees it at once (live) and
+ * is e-mailed within a minute (a job, no health information in the mail); if nobody acknowledges it in
+ * SAFETY_ALERT_ESCALATION_MINUTES the administrators are e-mailed too (without clinical content).
+ */
+export class MeasuresService {
+  readonly #db: Database;
+  readonly #keyring: Keyring;
+  readonly #mail: MailService;
+  readonly #config: Config;
+
+  constructor(options: { db: Database; keyring: Keyring; mail: MailService; config: Config }) {
+    this.#db = options.db;
+    this.#keyring = options.keyring;
+    this.#mail = options.mail;
+    this.#config = options.config;
+  }
+
+  async send(caller: Caller, input: unknown): Promise<MeasureView> {
+    await authorize(this.#db, caller, 'measure:send');
+    const { patientId, instrument } = parseInput(SendQuestionnaireInputSchema, input);
+    const patient = await this.#providersPatient(caller, patientId);
+    const id = randomUUID();
+    await this.#db.transaction(async (tx) => {
+      await tx.insert(measures).values({ id, patientId, instrument, requestedBy: caller.user.id });
+      await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_SENT', {
+        measureId: id,
+        instrument,
+        patientIds: [patientId],
+      });
+      await this.#tellPatient(tx, patient.accountId);
+    });
+    return this.#viewOf(id);
+  }
+
+  /** Sets (or stops) the standing order: this questionnaire before each of the patient's visits. */
+  async setSchedule(caller: Caller, input: unknown): Promise<Instrument[]> {
+    await authorize(this.#db, caller, 'measure:send');
+    const { patientId, instrument, beforeEachVisit } = parseInput(MeasureScheduleInputSchema, input);
+    await this.#providersPatient(caller, patientId);
+    await this.#db.transaction(async (tx) => {
+      if (beforeEachVisit) {
+        await tx
+          .insert(measureSchedules)
+          .values({ patientId, instrument, createdBy: caller.user.id })
+          .onConflictDoNothing();
+      } else {
+        await tx
+          .delete(measureSchedules)
+          .where(and(eq(measureSchedules.patientId, patientId), eq(measureSchedules.instrument, instrument)));
+      }
+      await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_SCHEDULED', {
+        instrument,
+        beforeEachVisit,
+        patientIds: [patientId],
+      });
+    });
+    return this.schedules(caller, patientId);
+  }
+
+  async schedules(caller: Caller, patientId: string): Promise<Instrument[]> {
+    await authorize(this.#db, caller, 'measure:send');
+    await this.#providersPatient(caller, patientId);
+    const rows = await this.#db
+      .select({ instrument: measureSchedules.instrument })
+      .from(measureSchedules)
+      .where(eq(measureSchedules.patientId, patientId))
+      .orderBy(asc(measureSchedules.instrument));
+    return rows.map((r) => r.instrument as Instrument);
+  }
+
+  /** The caller's questionnaires waiting to be filled in (a patient's own). */
+  async pending(caller: Caller): Promise<MeasureView[]> {
+    const reach = await authorize(this.#db, caller, 'measure:respond');
+    const rows = await this.#select(this.#db)
+      .where(and(this.#reachCondition(reach), eq(measures.status, 'pending')))
+      .orderBy(asc(measures.createdAt));
+    return rows.map((r) => this.#toView(r));
+  }
+
+  /**
+   * Completed questionnaires of one patient, oldest first (the chart over time), with their answers: the
+   * patient's provider, or the patient themselves. Audited.
+   */
+  async results(caller: Caller, patientId: string): Promise<MeasureView[]> {
+    const reach = await authorize(this.#db, caller, 'measure:read');
+    const [inReach] = isUuid(patientId)
+      ? await this.#db
+          .select({ id: patients.id })
+          .from(patients)
+          .where(and(eq(patients.id, patientId), this.#reachCondition(reach)))
+      : [];
+    if (!inReach) {
+      if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
+        await recordOutOfReach(this.#db, caller, 'measure:read', { patientIds: [patientId] });
+      }
+      throw notFound('patientMessages.notFound');
+    }
+    return this.#db.transaction(async (tx) => {
+      const rows = await this.#select(tx)
+        .where(and(this.#reachCondition(reach), eq(measures.patientId, patientId), eq(measures.status, 'completed')))
+        .orderBy(asc(measures.completedAt));
+      await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_VIEW', {
+        patientIds: [patientId],
+        measureIds: rows.map((r) => r.measure.id),
+      });
+      return rows.map((r) => this.#toView(r));
+    });
+  }
+
+  /**
+   * The patient's answers: scored on the server; item 9 of a PHQ-9 above 0 raises the safety alert in the same
+   * transaction (its e-mail and escalation are jobs added with it). An incomplete form is refused, never scored.
+   */
+  async submit(caller: Caller, input: unknown): Promise<{ view: MeasureView; safetyAlert: boolean }> {
+    const reach = await authorize(this.#db, caller, 'measure:respond');
+    const { id, answers, difficulty } = parseInput(SubmitQuestionnaireInputSchema, input);
+    let outOfReach = false;
+    let raised = false;
+    try {
+      await this.#db.transaction(async (tx) => {
+        const [found] = isUuid(id)
+          ? await this.#select(tx)
+              .where(and(eq(measures.id, id), this.#reachCondition(reach)))
+              .for('update', { of: measures })
+          : [];
+        if (!found) {
+          outOfReach = isUuid(id) && (await this.#exists(tx, id));
+          throw notFound('measureMessages.notFound');
+        }
+        const measure = found.measure;
+        if (measure.status !== 'pending') throw badUserInput('measureMessages.alreadyCompleted');
+        const instrument = measure.instrument as Instrument;
+        const definition = INSTRUMENT_DEFINITIONS[instrument];
+        const score = scoreAnswers(instrument, answers);
+        if (!score) throw fieldError('answers', 'measureMessages.answerEveryItem');
+        const stored: StoredAnswers = {
+          items: definition.items.map((item, i) => ({ loinc: item.loinc, value: answers[i]! })),
+          difficulty:
+            difficulty === null || difficulty === undefined
+              ? null
+              : { loinc: definition.difficulty.loinc, value: difficulty },
+        };
+        await tx
+          .update(measures)
+          .set({
+            ...measuresEncrypted.seal(this.#keyring, id, { answers: JSON.stringify(stored) }),
+            status: 'completed',
+            total: score.total,
+            band: score.band,
+            completedAt: new Date(),
+          })
+          .where(eq(measures.id, id));
+        await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_SUBMITTED', {
+          measureId: id,
+          instrument,
+          patientIds: [measure.patientId],
+        });
+        if (needsSafetyPath(instrument, answers)) {
+          raised = true;
+          await this.#raiseAlert(tx, caller, measure);
+        }
+      });
+    } catch (error) {
+      if (outOfReach) await recordOutOfReach(this.#db, caller, 'measure:respond', { measureIds: [id] });
+      throw error;
+    }
+    return { view: await this.#viewOf(id), safetyAlert: raised };
+  }
+
+  /** Open safety alerts of the caller's patients (or of one of them), newest first. Audited when any. */
+  async alerts(caller: Caller, options: { patientId?: string | null; includeAcknowledged?: boolean } = {}) {
+    const reach = await authorize(this.#db, caller, 'alert:acknowledge');
+    if (options.patientId && !isUuid(options.patientId)) return [];
+    return this.#db.transaction(async (tx) => {
+      const rows = await this.#selectAlerts(tx)
+        .where(
+          and(
+            reach.kind === 'own' ? eq(patients.ownerId, reach.callerId) : undefined,
+            options.patientId ? eq(safetyAlerts.patientId, options.patientId) : undefined,
+            options.includeAcknowledged ? undefined : isNull(safetyAlerts.acknowledgedAt),
+          ),
+        )
+        .orderBy(desc(safetyAlerts.createdAt))
+        .limit(100);
+      if (rows.length > 0) {
+        await this.#audit(tx, caller.actor, caller.operation, 'SAFETY_ALERT_VIEW', {
+          alertIds: rows.map((r) => r.alert.id),
+          patientIds: [...new Set(rows.map((r) => r.alert.patientId))],
+        });
+      }
+      return rows;
+    });
+  }
+
+  async acknowledge(caller: Caller, input: unknown): Promise<AlertView> {
+    const reach = await authorize(this.#db, caller, 'alert:acknowledge');
+    const { id, note } = parseInput(AcknowledgeAlertInputSchema, input);
+    let outOfReach = false;
+    try {
+      await this.#db.transaction(async (tx) => {
+        const [row] = isUuid(id)
+          ? await this.#selectAlerts(tx)
+              .where(
+                and(eq(safetyAlerts.id, id), reach.kind === 'own' ? eq(patients.ownerId, reach.callerId) : undefined),
+              )
+              .for('update', { of: safetyAlerts })
+          : [];
+        if (!row) {
+          outOfReach =
+            isUuid(id) &&
+            (await tx.select({ id: safetyAlerts.id }).from(safetyAlerts).where(eq(safetyAlerts.id, id))).length > 0;
+          throw notFound('measureMessages.alertNotFound');
+        }
+        if (row.alert.acknowledgedAt) throw badUserInput('measureMessages.alertAlreadyAcknowledged');
+        await tx
+          .update(safetyAlerts)
+          .set({
+            ...safetyAlertsEncrypted.seal(this.#keyring, id, { acknowledgement: note }),
+            acknowledgedAt: new Date(),
+            acknowledgedBy: caller.user.id,
+          })
+          .where(eq(safetyAlerts.id, id));
+        await this.#audit(tx, caller.actor, caller.operation, 'SAFETY_ALERT_ACKNOWLEDGED', {
+          alertId: id,
+          patientIds: [row.alert.patientId],
+        });
+        await publishToUsers(tx, await this.#providersOf(tx, row.alert.patientId), { type: 'safety-alerts-changed' });
+      });
+    } catch (error) {
+      if (outOfReach) await recordOutOfReach(this.#db, caller, 'alert:acknowledge', { alertIds: [id] });
+      throw error;
+    }
+    const [row] = await this.#selectAlerts(this.#db).where(eq(safetyAlerts.id, id));
+    return row!;
+  }
+
+  // Jobs ---------------------------------------------------------------------------------------------------
+
+  /** `safety-alert:notify`: e-mails the patient's provider (or, without one, the administrators). Once. */
+  async notifyAlert(alertId: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const [alert] = await tx
+        .select()
+        .from(safetyAlerts)
+        .where(and(eq(safetyAlerts.id, alertId), isNull(safetyAlerts.notifiedAt)))
+        .for('update');
+      if (!alert) return;
+      const providerIds = await this.#providersOf(tx, alert.patientId);
+      const recipients =
+        providerIds.length > 0
+          ? await tx
+              .select({ email: users.email, language: users.language })
+              .from(users)
+              .where(and(inArray(users.id, providerIds), eq(users.isActive, true)))
+          : [];
+      const to = recipients.length > 0 ? recipients : await this.#mail.adminRecipients(tx);
+      await this.#mail.enqueue(
+        tx,
+        to.map((r) => {
+          const language = r.language === 'es' ? 'es' : 'en';
+          return {
+            to: r.email,
+            kind: 'safety-alert' as const,
+            language,
+            content: safetyAlertMail(this.#mail.context, language),
+          };
+        }),
+      );
+      await tx.update(safetyAlerts).set({ notifiedAt: new Date() }).where(eq(safetyAlerts.id, alertId));
+      await this.#audit(tx, SYSTEM_ACTOR, null, 'SAFETY_ALERT_NOTIFIED', {
+        alertId,
+        recipients: to.length,
+        to: recipients.length > 0 ? 'providers' : 'administrators',
+        patientIds: [alert.patientId],
+      });
+    });
+  }
+
+  /** `safety-alert:escalate`: still not acknowledged, so the administrators are told. Once. */
+  async escalateAlert(alertId: string): Promise<void> {
+    await this.#db.transaction(async (tx) => {
+      const [alert] = await tx
+        .select()
+        .from(safetyAlerts)
+        .where(and(eq(safetyAlerts.id, alertId), isNull(safetyAlerts.acknowledgedAt), isNull(safetyAlerts.escalatedAt)))
+        .for('update');
+      if (!alert) return;
+      const admins = await this.#mail.adminRecipients(tx);
+      const minutes = this.#config.safetyAlertEscalationMinutes;
+      await this.#mail.enqueue(
+        tx,
+        admins.map((admin) => ({
+          to: admin.email,
+          kind: 'safety-alert-escalation' as const,
+          language: admin.language,
+          content: safetyAlertEscalationMail(this.#mail.context, admin.language, minutes),
+        })),
+      );
+      await tx.update(safetyAlerts).set({ escalatedAt: new Date() }).where(eq(safetyAlerts.id, alertId));
+      await this.#audit(
+        tx,
+        SYSTEM_ACTOR,
+        null,
+        'SAFETY_ALERT_ESCALATED',
+        { alertId, recipients: admins.length, afterMinutes: minutes, patientIds: [alert.patientId] },
+        'WARNING',
+      );
+    });
+  }
+
+  /**
+   * `measures:before-visits` (every 15 minutes): each standing order gets its questionnaire for every visit of
+   * the patient in the next MEASURE_LEAD_HOURS, once per visit (a unique index). Answers how many went out.
+   */
+  async sendBeforeVisits(now = new Date()): Promise<number> {
+    return this.#db.transaction(async (tx) => {
+      const horizon = new Date(now.getTime() + MEASURE_LEAD_HOURS * 3_600_000);
+      const inserted = await tx.execute<{
+        id: string;
+        patient_id: string;
+        instrument: string;
+        account_id: string | null;
+      }>(sql`
+        WITH due AS (
+          SELECT a.id AS appointment_id, a.patient_id, s.instrument
+          FROM ${appointments} a
+          JOIN ${measureSchedules} s ON s.patient_id = a.patient_id
+          JOIN ${patients} p ON p.id = a.patient_id AND p.deleted_at IS NULL
+          WHERE a.starts_at > ${now.toISOString()}::timestamptz AND a.starts_at <= ${horizon.toISOString()}::timestamptz
+            AND a.status NOT IN ('cancelled', 'no-show', 'completed')
+        )
+        INSERT INTO ${measures} (id, patient_id, instrument, appointment_id)
+        SELECT gen_random_uuid(), due.patient_id, due.instrument, due.appointment_id FROM due
+        ON CONFLICT (appointment_id, instrument) WHERE appointment_id IS NOT NULL DO NOTHING
+        RETURNING id, patient_id, instrument,
+          (SELECT account_id FROM ${patients} WHERE id = ${measures}.patient_id) AS account_id`);
+      for (const row of inserted.rows) {
+        await this.#audit(tx, SYSTEM_ACTOR, null, 'QUESTIONNAIRE_SENT', {
+          measureId: row.id,
+          instrument: row.instrument,
+          beforeVisit: true,
+          patientIds: [row.patient_id],
+        });
+        await this.#tellPatient(tx, row.account_id);
+      }
+      return inserted.rows.length;
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------------------
+
+  async #raiseAlert(tx: Executor, caller: Caller, measure: MeasureRow) {
+    const alertId = randomUUID();
+    await tx.insert(safetyAlerts).values({ id: alertId, patientId: measure.patientId, measureId: measure.id });
+    await this.#audit(
+      tx,
+      caller.actor,
+      caller.operation,
+      'SAFETY_ALERT_RAISED',
+      { alertId, measureId: measure.id, patientIds: [measure.patientId] },
+      'WARNING',
+    );
+    await addJob(tx, 'safety-alert:notify', { alertId }, { jobKey: `safety-alert:notify:${alertId}` });
+    await addJob(
+      tx,
+      'safety-alert:escalate',
+      { alertId },
+      { jobKey: `safety-alert:escalate:${alertId}`, delayMs: this.#config.safetyAlertEscalationMinutes * 60_000 },
+    );
+    await publishToUsers(tx, await this.#providersOf(tx, measure.patientId), { type: 'safety-alerts-changed' });
+  }
+
+  /** The patient's primary provider (who sees and acknowledges their alerts). */
+  async #providersOf(executor: Executor, patientId: string): Promise<string[]> {
+    const rows = await executor
+      .select({ ownerId: patients.ownerId })
+      .from(patients)
+      .where(and(eq(patients.id, patientId), sql`${patients.ownerId} IS NOT NULL`));
+    return rows.map((r) => r.ownerId!);
+  }
+
+  /** The patient's live channels learn that their questionnaires changed (the dashboard reads them again). */
+  async #tellPatient(tx: Executor, accountId: string | null) {
+    if (accountId) await publishToUsers(tx, [accountId], { type: 'questionnaires-changed' });
+  }
+
+  /** The provider's own patient (a questionnaire goes to one's own patients); another's is recorded, answered not found. */
+  async #providersPatient(caller: Caller, patientId: string) {
+    const reach = await authorize(this.#db, caller, 'measure:send');
+    const scope: Reach<'patient'> =
+      reach.kind === 'any' ? reach : { kind: 'own', field: 'ownerId', callerId: reach.callerId };
+    const patient = isUuid(patientId) ? await findVisiblePatient(this.#db, patientId, scope, this.#keyring) : undefined;
+    if (patient) return patient;
+    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
+      await recordOutOfReach(this.#db, caller, 'measure:send', { patientIds: [patientId] });
+    }
+    throw notFound('patientMessages.notFound');
+  }
+
+  #reachCondition(reach: Reach<'measure'>) {
+    if (reach.kind === 'any') return isNull(patients.deletedAt);
+    const column = reach.field === 'patientOwnerId' ? patients.ownerId : patients.accountId;
+    return and(isNull(patients.deletedAt), eq(column, reach.callerId))!;
+  }
+
+  #select(executor: Executor) {
+    return executor
+      .select({ measure: measures, firstName: patients.firstName, lastName: patients.lastName })
+      .from(measures)
+      .innerJoin(patients, eq(patients.id, measures.patientId));
+  }
+
+  #selectAlerts(executor: Executor) {
+    return executor
+      .select({
+        alert: safetyAlerts,
+        firstName: patients.firstName,
+        lastName: patients.lastName,
+        total: measures.total,
+        acknowledgedByName: users.name,
+      })
+      .from(safetyAlerts)
+      .innerJoin(patients, eq(patients.id, safetyAlerts.patientId))
+      .innerJoin(measures, eq(measures.id, safetyAlerts.measureId))
+      .leftJoin(users, eq(users.id, safetyAlerts.acknowledgedBy))
+      .$dynamic();
+  }
+
+  async #exists(executor: Executor, id: string) {
+    return (await executor.select({ id: measures.id }).from(measures).where(eq(measures.id, id))).length > 0;
+  }
+
+  async #viewOf(id: string): Promise<MeasureView> {
+    const [row] = await this.#select(this.#db).where(eq(measures.id, id));
+    return this.#toView(row!);
+  }
+
+  #toView(row: { measure: MeasureRow; firstName: string; lastName: string }): MeasureView {
+    const measure = measuresEncrypted.open(this.#keyring, row.measure);
+    return {
+      row: measure,
+      patientName: `${row.firstName} ${row.lastName}`,
+      get answers() {
+        return measure.answers ? (JSON.parse(measure.answers) as StoredAnswers) : null;
+      },
+    };
+  }
+
+  #audit(
+    tx: Executor,
+    actor: AuditActor,
+    url: string | null,
+    event: AuditEvent,
+    details: Record<string, unknown>,
+    level: 'INFO' | 'WARNING' = 'INFO',
+  ) {
+    return appendAuditEntry(tx, { event, level, actor, url, details });
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * Rating scales and the safety path (decision 028) against the real server: a provider sends a questionnaire
+ * (or sets it to go out before each visit), the patient fills it in, the server scores it and keeps the answers
+ * encrypted with their LOINC codes; a PHQ-9 with item 9 above 0 raises an alert, e-mails the provider without
+ * any health information, is acknowledged with a note, and goes to the administrators when nobody does.
+ */
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, MEASURE_MESSAGES } from '@telehealth/shared';
+import { insertAppointments } from '../src/appointments/appointments.repository.ts';
+import { auditEntries, mailOutbox, measures, measureSchedules, patients, safetyAlerts } from '../src/db/schema.ts';
+import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+
+const SEND = `mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id instrument status } }`;
+const MINE = '{ myQuestionnaires { id instrument status } }';
+const SUBMIT = `mutation ($input: SubmitQuestionnaireInput!) { submitQuestionnaire(input: $input) {
+  safetyAlert questionnaire { id status total band answers { loinc value } } } }`;
+const RESULTS = `query ($patientId: ID!) { questionnaireResults(patientId: $patientId) { id instrument total band completedAt } }`;
+const ALERTS = `query ($patientId: ID) { safetyAlerts(patientId: $patientId) { id patientId patientName total acknowledgedAt acknowledgedByName } }`;
+const ACK = `mutation ($input: AcknowledgeSafetyAlertInput!) { acknowledgeSafetyAlert(input: $input) { id acknowledgedAt acknowledgedByName } }`;
+const SCHEDULE = `mutation ($input: QuestionnaireScheduleInput!) { setQuestionnaireSchedule(input: $input) }`;
+
+let t: TestApp;
+let provider: TestClient;
+let provider2: TestClient;
+let patient: TestClient;
+let providerId: string;
+let patientId: string;
+
+const errorOf = (response: GraphQLResponse) => ({
+  code: response.errors?.[0]?.extensions?.code,
+  message: response.errors?.[0]?.message,
+});
+
+async function send(instrument: 'phq9' | 'gad7') {
+  const response = await provider.gql<{ sendQuestionnaire: { id: string } }>(SEND, {
+    input: { patientId, instrument },
+  });
+  if (!response.data) throw new Error(JSON.stringify(response.errors));
+  return response.data.sendQuestionnaire.id;
+}
+
+async function submit(id: string, answers: number[]) {
+  return patient.gql<{
+    submitQuestionnaire: {
+      safetyAlert: boolean;
+      questionnaire: { total: number; band: string; answers: { loinc: string; value: number }[] };
+    };
+  }>(SUBMIT, { input: { id, answers, difficulty: 1 } });
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ SAFETY_ALERT_ESCALATION_MINUTES: '30' });
+  [provider, provider2, patient] = [0, 1, 2].map(() => new TestClient(t.app)) as [TestClient, TestClient, TestClient];
+  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
+  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
+  const patientUserId = (await patient.signIn('patient@demo.test', DEMO_PASSWORD)).user!.userId;
+  const created = await provider.gql<{ createPatient: { id: string } }>(
+    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
+    {
+      input: { firstName: 'Rosa', lastName: 'Measures', email: 'rosa.measures@example.net', dateOfBirth: '1991-06-07' },
+    },
+  );
+  patientId = created.data!.createPatient.id;
+  await t.runtime.database.db.update(patients).set({ accountId: patientUserId }).where(eq(patients.id, patientId));
+});
+
+describe('questionnaires', () => {
+  it('goes from the provider to the patient, is scored by the server and stored with its LOINC codes, encrypted', async () => {
+    const id = await send('gad7');
+    const mine = await patient.gql<{ myQuestionnaires: { id: string; instrument: string }[] }>(MINE);
+    expect(mine.data!.myQuestionnaires).toContainEqual(expect.objectContaining({ id, instrument: 'gad7' }));
+
+    const answered = await submit(id, [1, 2, 1, 2, 1, 2, 1]);
+    expect(answered.data!.submitQuestionnaire).toMatchObject({
+      safetyAlert: false,
+      questionnaire: { total: 10, band: 'moderate' },
+    });
+    expect(answered.data!.submitQuestionnaire.questionnaire.answers[0]).toEqual({ loinc: '69725-0', value: 1 });
+    const [row] = await t.runtime.database.db.select().from(measures).where(eq(measures.id, id));
+    expect(row!.answers).toMatch(/^enc:/);
+    expect(row!.total).toBe(10);
+
+    const again = await submit(id, [0, 0, 0, 0, 0, 0, 0]);
+    expect(errorOf(again).message).toBe(MEASURE_MESSAGES.alreadyCompleted);
+    const results = await provider.gql<{ questionnaireResults: { id: string; total: number }[] }>(RESULTS, {
+      patientId,
+    });
+    expect(results.data!.questionnaireResults).toContainEqual(expect.objectContaining({ id, total: 10 }));
+  });
+
+  it('refuses an incomplete form and scores nothing', async () => {
+    const id = await send('phq9');
+    const response = await submit(id, [1, 1, 1]);
+    expect(errorOf(response)).toMatchObject({ code: 'BAD_USER_INPUT', message: MEASURE_MESSAGES.answerEveryItem });
+    const [row] = await t.runtime.database.db.select().from(measures).where(eq(measures.id, id));
+    expect(row).toMatchObject({ status: 'pending', total: null, answers: null });
+  });
+
+  it('is not sent to another provider’s patient, and another patient cannot fill it in', async () => {
+    expect(errorOf(await provider2.gql(SEND, { input: { patientId, instrument: 'phq9' } })).code).toBe('NOT_FOUND');
+    const id = await send('gad7');
+    const stranger = await provider2.gql(SUBMIT, { input: { id, answers: [0, 0, 0, 0, 0, 0, 0] } });
+    expect(errorOf(stranger).code).toBe('FORBIDDEN');
+  });
+
+  it('goes out before each visit on a standing order, once per visit', async () => {
+    const set = await provider.gql(SCHEDULE, { input: { patientId, instrument: 'phq9', beforeEachVisit: true } });
+    expect(set.data).toEqual({ setQuestionnaireSchedule: ['phq9'] });
+    const startsAt = new Date(Date.now() + 24 * 3_600_000);
+    const [appointment] = await insertAppointments(
+      t.runtime.database.db,
+      [
+        {
+          patientId,
+          providerId,
+          startsAt,
+          endsAt: new Date(startsAt.getTime() + 30 * 60_000),
+          timeZone: t.runtime.config.practiceTimeZone,
+          duration: 30,
+          appointmentType: 'video',
+          status: 'scheduled',
+          reason: 'Follow-up',
+          createdBy: providerId,
+        },
+      ],
+      t.runtime.keyring,
+    );
+    expect(await t.runtime.measures.sendBeforeVisits()).toBe(1);
+    expect(await t.runtime.measures.sendBeforeVisits()).toBe(0);
+    const [row] = await t.runtime.database.db
+      .select()
+      .from(measures)
+      .where(eq(measures.appointmentId, appointment!.id));
+    expect(row).toMatchObject({ instrument: 'phq9', status: 'pending', requestedBy: null });
+    await provider.gql(SCHEDULE, { input: { patientId, instrument: 'phq9', beforeEachVisit: false } });
+    expect(
+      await t.runtime.database.db.select().from(measureSchedules).where(eq(measureSchedules.patientId, patientId)),
+    ).toEqual([]);
+  });
+});
+
+describe('the safety path', () => {
+  let alertId: string;
+
+  it('raises an alert for a PHQ-9 with item 9 above 0 and e-mails the provider within a minute, naming nothing', async () => {
+    const id = await send('phq9');
+    const answered = await submit(id, [1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(answered.data!.submitQuestionnaire).toMatchObject({ safetyAlert: true, questionnaire: { total: 9 } });
+    const [alert] = await t.runtime.database.db.select().from(safetyAlerts).where(eq(safetyAlerts.measureId, id));
+    expect(alert).toBeDefined();
+    alertId = alert!.id;
+
+    await t.runtime.jobs.drain();
+    const [mail] = await t.runtime.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'safety-alert'))
+      .orderBy(desc(mailOutbox.createdAt))
+      .limit(1);
+    expect(mail?.toAddress).toBe('provider@demo.test');
+    const text = `${mail!.subject}\n${mail!.textBody}\n${mail!.htmlBody}`;
+    for (const secret of ['Rosa', 'Measures', 'PHQ', 'questionnaire', 'item 9', 'suicid', 'dead', 'hurting']) {
+      expect(text.toLowerCase(), `the mail mentions ${secret}`).not.toContain(secret.toLowerCase());
+    }
+    const [notified] = await t.runtime.database.db.select().from(safetyAlerts).where(eq(safetyAlerts.id, alertId));
+    expect(notified!.notifiedAt).not.toBeNull();
+  });
+
+  it('shows the alert to the patient’s provider, not to another', async () => {
+    const mine = await provider.gql<{ safetyAlerts: { id: string; patientName: string }[] }>(ALERTS);
+    expect(mine.data!.safetyAlerts).toContainEqual(
+      expect.objectContaining({ id: alertId, patientName: 'Rosa Measures' }),
+    );
+    const other = await provider2.gql<{ safetyAlerts: { id: string }[] }>(ALERTS);
+    expect(other.data!.safetyAlerts.map((a) => a.id)).not.toContain(alertId);
+  });
+
+  it('goes to the administrators when nobody acknowledged it in time, without clinical content', async () => {
+    const { rows } = await t.runtime.database.pool.query<{ minutes: number }>(
+      `SELECT round(extract(epoch FROM run_at - now()) / 60)::int AS minutes FROM graphile_worker.jobs
+       WHERE task_identifier = 'safety-alert:escalate' AND key = $1`,
+      [`safety-alert:escalate:${alertId}`],
+    );
+    expect(rows[0]?.minutes).toBeGreaterThanOrEqual(29);
+    // The time passes: run the job as the queue would.
+    await t.runtime.measures.escalateAlert(alertId);
+    await t.runtime.measures.escalateAlert(alertId);
+    const mails = await t.runtime.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'safety-alert-escalation'));
+    expect(mails.map((m) => m.toAddress)).toEqual(['admin@demo.test']);
+    expect(mails[0]!.textBody).toContain('30 minutes');
+    expect(mails[0]!.textBody).not.toContain('Rosa');
+  });
+
+  it('stays until the provider acknowledges it with a note; every step is audited', async () => {
+    const short = await provider.gql(ACK, { input: { id: alertId, note: ' ' } });
+    expect(errorOf(short).message).toContain(MEASURE_MESSAGES.acknowledgementRequired);
+    const ack = await provider.gql<{ acknowledgeSafetyAlert: { acknowledgedAt: string | null } }>(ACK, {
+      input: { id: alertId, note: 'Called the patient; safety plan reviewed.' },
+    });
+    expect(ack.data!.acknowledgeSafetyAlert.acknowledgedAt).not.toBeNull();
+    const open = await provider.gql<{ safetyAlerts: { id: string }[] }>(ALERTS);
+    expect(open.data!.safetyAlerts.map((a) => a.id)).not.toContain(alertId);
+    const twice = await provider.gql(ACK, { input: { id: alertId, note: 'Again' } });
+    expect(errorOf(twice).message).toBe(MEASURE_MESSAGES.alertAlreadyAcknowledged);
+    const [row] = await t.runtime.database.db.select().from(safetyAlerts).where(eq(safetyAlerts.id, alertId));
+    expect(row!.acknowledgement).toMatch(/^enc:/);
+
+    const events = await t.runtime.database.db
+      .select({ event: auditEntries.event })
+      .from(auditEntries)
+      .where(and(sql`${auditEntries.details}->>'alertId' = ${alertId}`));
+    expect(events.map((e) => e.event)).toEqual(
+      expect.arrayContaining([
+        'SAFETY_ALERT_RAISED',
+        'SAFETY_ALERT_NOTIFIED',
+        'SAFETY_ALERT_ESCALATED',
+        'SAFETY_ALERT_ACKNOWLEDGED',
+      ]),
+    );
+    // An acknowledged alert is not escalated any more.
+    const before = await t.runtime.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'safety-alert-escalation'));
+    await t.runtime.measures.escalateAlert(alertId);
+    const after = await t.runtime.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'safety-alert-escalation'));
+    expect(after).toHaveLength(before.length);
+  });
+});

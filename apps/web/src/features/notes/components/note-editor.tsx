@@ -1,0 +1,340 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  CloseButton,
+  Group,
+  Modal,
+  Pill,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import {
+  NOTE_CATEGORIES,
+  NOTE_MESSAGES,
+  NOTE_PRIORITIES,
+  NoteInputSchema,
+  normalizeTags,
+  type NoteInput,
+} from '@telehealth/shared';
+import { useState, type KeyboardEvent, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { PatientPicker } from '../../../components/person-pickers.tsx';
+import { describeError } from '../../../lib/errors.ts';
+import {
+  fieldErrorsFromServer,
+  fieldErrorsFromZod,
+  hasPublicMessage,
+  type FieldErrors,
+} from '../../../lib/form-errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
+import {
+  useCreateNote,
+  useNoteTemplates,
+  usePatientAppointments,
+  useUpdateNote,
+  type Note,
+  type NoteTemplate,
+} from '../api/notes-api.ts';
+import { useTemplateText } from './template-text.ts';
+
+interface FormValues {
+  title: string;
+  content: string;
+  category: string;
+  priority: string;
+  patientId: string;
+  appointmentId: string;
+  tags: string[];
+  isPrivate: boolean;
+  templateId: string;
+}
+
+function initialValues(note: Note | null, patientId: string | null): FormValues {
+  return {
+    title: note?.title ?? '',
+    content: note?.content ?? '',
+    category: note?.category ?? 'general',
+    priority: note?.priority ?? 'medium',
+    patientId: note?.patientId ?? patientId ?? '',
+    appointmentId: note?.appointmentId ?? '',
+    tags: note?.tags ?? [],
+    isPrivate: note?.isPrivate ?? false,
+    templateId: '',
+  };
+}
+
+function toInput(values: FormValues): NoteInput {
+  return {
+    title: values.title,
+    content: values.content,
+    category: values.category as NoteInput['category'],
+    priority: values.priority as NoteInput['priority'],
+    patientId: values.patientId || null,
+    appointmentId: values.appointmentId || null,
+    tags: values.tags,
+    isPrivate: values.isPrivate,
+    templateId: values.templateId || null,
+  };
+}
+
+/**
+ * The specification's create/edit modal, made real: a template fills the content with its sections; the patient
+ * is chosen among the caller's own; the appointment among that patient's; a psychotherapy note says what
+ * belongs in it. Saving keeps a draft (signing is the reader's).
+ */
+export function NoteEditor(props: {
+  opened: boolean;
+  /** The draft being edited, or null for a new note. */
+  note: Note | null;
+  /** A new note about this patient (from the patient chart). */
+  patient?: { id: string; name: string } | null;
+  onClose: () => void;
+  onSaved: (note: Note) => void;
+}) {
+  return (
+    <EditorModal
+      // A new form each time the dialog opens for another note.
+      key={`${props.opened}-${props.note?.id ?? 'new'}`}
+      {...props}
+    />
+  );
+}
+
+function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typeof NoteEditor>[0]) {
+  const { t } = useTranslation('notes');
+  const [values, setValues] = useState<FormValues>(() => initialValues(note, patient?.id ?? null));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [tagDraft, setTagDraft] = useState('');
+  const templates = useNoteTemplates();
+  const templateText = useTemplateText();
+  const appointments = usePatientAppointments(values.patientId || null);
+  const create = useCreateNote();
+  const update = useUpdateNote();
+  const saving = create.isPending || update.isPending;
+  const failure = create.error ?? update.error;
+
+  const set = <K extends keyof FormValues>(field: K, value: FormValues[K]) => {
+    setValues((v) => ({ ...v, [field]: value }));
+    setErrors(({ [field]: _gone, ...rest }) => rest);
+  };
+
+  const applyTemplate = (id: string | null) => {
+    const template = templates.data?.find((x) => x.id === id);
+    setValues((v) => ({
+      ...v,
+      templateId: id ?? '',
+      ...(template ? { content: templateText(template).body, category: template.category } : {}),
+    }));
+  };
+
+  const addTag = () => {
+    const next = normalizeTags([...values.tags, tagDraft]);
+    set('tags', next);
+    setTagDraft('');
+  };
+
+  const submit = () => {
+    const input = toInput(values);
+    const parsed = NoteInputSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    const options = {
+      onSuccess: (saved: Note) => onSaved(saved),
+      onError: (error: Error) => setErrors(fieldErrorsFromServer(error) ?? {}),
+    };
+    if (note) update.mutate({ ...input, id: note.id }, options);
+    else create.mutate(input, options);
+  };
+
+  const message = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
+  const inline = failure ? fieldErrorsFromServer(failure) : null;
+  const failureText =
+    failure && !(inline && Object.keys(inline).length > 0)
+      ? hasPublicMessage(failure)
+        ? describeError(failure)
+        : translateMessage(NOTE_MESSAGES.saveFailed)
+      : null;
+  const requiredMessage =
+    errors['title'] === NOTE_MESSAGES.titleAndContentRequired ? translateMessage(errors['title']) : null;
+
+  const activeTemplates = (templates.data ?? []).filter((x) => x.isActive);
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => {
+        if (!saving) onClose();
+      }}
+      title={note ? t('editor.editTitle') : t('editor.createTitle')}
+      size="xl"
+      fullScreen={false}
+      styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
+      closeButtonProps={{ 'aria-label': t('editor.cancel') }}
+    >
+      <form
+        noValidate
+        onSubmit={(event: SubmitEvent<HTMLFormElement>) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="sm">
+          {requiredMessage ? (
+            <Alert color="red" role="alert" variant="light">
+              {requiredMessage}
+            </Alert>
+          ) : null}
+          {failureText ? (
+            <Alert color="red" role="alert" variant="light">
+              {failureText}
+            </Alert>
+          ) : null}
+          {!note ? (
+            <Select
+              label={t('editor.template')}
+              placeholder={t('editor.templatePlaceholder')}
+              description={values.content ? t('editor.templateReplaces') : undefined}
+              data={activeTemplates.map((x: NoteTemplate) => ({ value: x.id, label: templateText(x).name }))}
+              value={values.templateId || null}
+              onChange={applyTemplate}
+              clearable
+            />
+          ) : null}
+          <TextInput
+            label={t('editor.title')}
+            value={values.title}
+            onChange={(e) => set('title', e.currentTarget.value)}
+            error={requiredMessage ? undefined : message('title')}
+            required
+            maxLength={200}
+          />
+          <Textarea
+            label={t('editor.content')}
+            description={t('editor.contentHelp')}
+            value={values.content}
+            onChange={(e) => set('content', e.currentTarget.value)}
+            error={message('content')}
+            required
+            autosize
+            minRows={8}
+            maxRows={20}
+          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Select
+              label={t('editor.category')}
+              data={NOTE_CATEGORIES.map((c) => ({ value: c, label: t(`category.${c}`) }))}
+              value={values.category}
+              onChange={(v) => set('category', v ?? 'general')}
+              allowDeselect={false}
+            />
+            <Select
+              label={t('editor.priority')}
+              data={NOTE_PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))}
+              value={values.priority}
+              onChange={(v) => set('priority', v ?? 'medium')}
+              allowDeselect={false}
+            />
+            <PatientPicker
+              label={t('editor.patient')}
+              placeholder={t('editor.patientPlaceholder')}
+              nothingFound={t('editor.noPatients')}
+              value={values.patientId}
+              onChange={(id) => {
+                set('patientId', id ?? '');
+                set('appointmentId', '');
+              }}
+              error={message('patientId')}
+              required={false}
+              disabled={!!patient}
+              selectedLabel={patient?.name ?? note?.patientName}
+            />
+            <Select
+              label={t('editor.appointment')}
+              placeholder={t('editor.appointmentPlaceholder')}
+              data={(appointments.data ?? []).map((a) => ({ value: a.id, label: `${a.date} ${a.time}` }))}
+              value={values.appointmentId || null}
+              onChange={(v) => set('appointmentId', v ?? '')}
+              disabled={!values.patientId}
+              error={message('appointmentId')}
+              clearable
+            />
+          </SimpleGrid>
+          <div>
+            <Group gap="xs" align="flex-end" wrap="nowrap">
+              <TextInput
+                label={t('editor.tags')}
+                placeholder={t('editor.tagPlaceholder')}
+                value={tagDraft}
+                onChange={(e) => setTagDraft(e.currentTarget.value)}
+                onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    addTag();
+                  }
+                }}
+                error={message('tags')}
+                style={{ flex: 1 }}
+                maxLength={40}
+              />
+              <Button variant="default" onClick={addTag} disabled={!tagDraft.trim()}>
+                {t('editor.addTag')}
+              </Button>
+            </Group>
+            {values.tags.length > 0 ? (
+              <Group gap={6} mt="xs">
+                {values.tags.map((tag) => (
+                  <Pill key={tag} size="md">
+                    <Group gap={2} wrap="nowrap">
+                      {tag}
+                      <CloseButton
+                        size="xs"
+                        aria-label={t('editor.removeTag', { tag })}
+                        onClick={() =>
+                          set(
+                            'tags',
+                            values.tags.filter((x) => x !== tag),
+                          )
+                        }
+                      />
+                    </Group>
+                  </Pill>
+                ))}
+              </Group>
+            ) : null}
+          </div>
+          <Checkbox
+            label={t('editor.private')}
+            description={t('editor.privateHelp')}
+            checked={values.isPrivate}
+            onChange={(e) => set('isPrivate', e.currentTarget.checked)}
+            error={message('isPrivate')}
+          />
+          {values.isPrivate ? (
+            <Alert variant="light" color="violet" title={t('editor.privateGuideTitle')}>
+              <Text size="sm">{t('editor.privateGuide')}</Text>
+            </Alert>
+          ) : null}
+          <Text size="sm" c="dimmed">
+            {t('editor.draftInfo')}
+          </Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose} disabled={saving}>
+              {t('editor.cancel')}
+            </Button>
+            <Button type="submit" loading={saving}>
+              {t('editor.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
