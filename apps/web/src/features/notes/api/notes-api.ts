@@ -200,38 +200,38 @@ export function useNoteTemplates() {
   });
 }
 
-/** Every change to notes reloads the lists, the stats and the changed note. */
-function useNoteMutation<TInput>(operation: string, document: string, resultField: string) {
+/** Every change to a note reloads the lists and the stats, and keeps the note as the server answered it. */
+function useNoteMutation<TInput>(run: (input: TInput) => Promise<Note>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: TInput) => {
-      const data = await graphqlRequest(document, z.object({ [resultField]: NoteSchema }), { input });
-      return data[resultField] as Note;
-    },
+    mutationFn: run,
     onSuccess: (note) => {
       queryClient.setQueryData(noteQueryKeys.detail(note.id), note);
       return queryClient.invalidateQueries({ queryKey: noteQueryKeys.all });
     },
-    meta: { operation },
   });
 }
 
-export type SaveNoteInput = NoteInput & { id?: string };
-
 export function useCreateNote() {
-  return useNoteMutation<NoteInput>(
-    'createNote',
-    `mutation CreateNote($input: CreateNoteInput!) { createNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
-    'createNote',
-  );
+  return useNoteMutation(async (input: NoteInput) => {
+    const data = await graphqlRequest(
+      `mutation CreateNote($input: CreateNoteInput!) { createNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
+      z.object({ createNote: NoteSchema }),
+      { input },
+    );
+    return data.createNote;
+  });
 }
 
 export function useUpdateNote() {
-  return useNoteMutation<NoteInput & { id: string }>(
-    'updateNote',
-    `mutation UpdateNote($input: UpdateNoteInput!) { updateNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
-    'updateNote',
-  );
+  return useNoteMutation(async (input: NoteInput & { id: string }) => {
+    const data = await graphqlRequest(
+      `mutation UpdateNote($input: UpdateNoteInput!) { updateNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
+      z.object({ updateNote: NoteSchema }),
+      { input },
+    );
+    return data.updateNote;
+  });
 }
 
 export interface IdentityProof {
@@ -240,27 +240,36 @@ export interface IdentityProof {
 }
 
 export function useSignNote() {
-  return useNoteMutation<{ id: string } & IdentityProof>(
-    'signNote',
-    `mutation SignNote($input: SignNoteInput!) { signNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
-    'signNote',
-  );
+  return useNoteMutation(async (input: { id: string } & IdentityProof) => {
+    const data = await graphqlRequest(
+      `mutation SignNote($input: SignNoteInput!) { signNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
+      z.object({ signNote: NoteSchema }),
+      { input },
+    );
+    return data.signNote;
+  });
 }
 
 export function useUnlockNote() {
-  return useNoteMutation<{ id: string; reason: string }>(
-    'unlockNote',
-    `mutation UnlockNote($input: UnlockNoteInput!) { unlockNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
-    'unlockNote',
-  );
+  return useNoteMutation(async (input: { id: string; reason: string }) => {
+    const data = await graphqlRequest(
+      `mutation UnlockNote($input: UnlockNoteInput!) { unlockNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
+      z.object({ unlockNote: NoteSchema }),
+      { input },
+    );
+    return data.unlockNote;
+  });
 }
 
 export function useAddAddendum() {
-  return useNoteMutation<{ noteId: string; content: string } & IdentityProof>(
-    'addNoteAddendum',
-    `mutation AddNoteAddendum($input: AddNoteAddendumInput!) { addNoteAddendum(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
-    'addNoteAddendum',
-  );
+  return useNoteMutation(async (input: { noteId: string; content: string } & IdentityProof) => {
+    const data = await graphqlRequest(
+      `mutation AddNoteAddendum($input: AddNoteAddendumInput!) { addNoteAddendum(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
+      z.object({ addNoteAddendum: NoteSchema }),
+      { input },
+    );
+    return data.addNoteAddendum;
+  });
 }
 
 export function useDeleteNote() {
