@@ -88,6 +88,13 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => ctx.patients.get(callerOf(ctx, 'getPatient'), String(args.id)),
   }),
+  patientChart: t.field({
+    type: PatientRef,
+    description: 'The patient whose chart is opened: getPatient, recorded as a PATIENT_CHART_VIEW.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.patients.get(callerOf(ctx, 'patientChart'), String(args.id), 'PATIENT_CHART_VIEW'),
+  }),
 }));
 
 builder.mutationFields((t) => ({

@@ -72,11 +72,19 @@ export class PatientsService {
     return countPatients(this.#db, scope, parseInput(PatientFilterSchema, filter ?? {}));
   }
 
-  async get(caller: Caller, id: string): Promise<PatientRow> {
+  /**
+   * One patient. `PATIENT_VIEW` is the record read (the details dialog, the edit form); the patient chart, which
+   * goes on to show the notes, measures and alerts, is recorded as a `PATIENT_CHART_VIEW`.
+   */
+  async get(
+    caller: Caller,
+    id: string,
+    event: 'PATIENT_VIEW' | 'PATIENT_CHART_VIEW' = 'PATIENT_VIEW',
+  ): Promise<PatientRow> {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'patientMessages.cannotViewOne' });
     // The record and its audit entry in one statement.
     const row = isUuid(id)
-      ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, 'PATIENT_VIEW', {}))
+      ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, event, {}))
       : undefined;
     if (row) return row;
     // Answered like a missing record; an existing one outside the caller's scope is recorded.

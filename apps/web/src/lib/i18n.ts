@@ -8,6 +8,7 @@ import auth from '../locales/en/auth.json';
 import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
+import measures from '../locales/en/measures.json';
 import notes from '../locales/en/notes.json';
 import patients from '../locales/en/patients.json';
 import providers from '../locales/en/providers.json';
@@ -41,6 +42,7 @@ export const englishResources = {
   video,
   appointments,
   notes,
+  measures,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

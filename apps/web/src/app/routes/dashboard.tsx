@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 
 import { MyAppointments, TodaysAppointments } from '../../features/appointments/index.ts';
+import { PendingQuestionnaires, SafetyAlerts } from '../../features/measures/index.ts';
 import { VideoWaitingAlert } from '../../features/video/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
@@ -17,11 +18,15 @@ function DashboardRoute() {
   const schedule =
     user.role === 'provider' ? (
       <>
+        <SafetyAlerts />
         <VideoWaitingAlert />
         <TodaysAppointments />
       </>
     ) : user.role === 'patient' ? (
-      <MyAppointments />
+      <>
+        <PendingQuestionnaires />
+        <MyAppointments />
+      </>
     ) : null;
   return <Dashboard user={user} demoMode={config?.demoMode ?? false} version={config?.version} schedule={schedule} />;
 }

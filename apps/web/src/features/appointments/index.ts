@@ -1,4 +1,4 @@
 export { AvailabilityScreen } from './components/availability-screen.tsx';
 export { CalendarScreen } from './components/calendar-screen.tsx';
-export { MyAppointments, TodaysAppointments } from './components/dashboard-appointments.tsx';
+export { MyAppointments, PatientAppointments, TodaysAppointments } from './components/dashboard-appointments.tsx';
 export { NewAppointmentScreen } from './components/new-appointment-screen.tsx';

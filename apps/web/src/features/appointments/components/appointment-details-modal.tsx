@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import {
   APPOINTMENT_DURATIONS,
+  can,
   CANCELLATION_KINDS,
   canReschedule,
   canTransition,
@@ -24,8 +25,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 
-import { useAppConfig } from '../../../lib/auth.ts';
+import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { formatDay, formatPracticeInstant } from '../../../lib/practice-dates.ts';
@@ -84,6 +86,9 @@ export function AppointmentDetailsModal({
 
 function Details({ appointment, canChange }: { appointment: DetailedAppointment; canChange: boolean }) {
   const { t, i18n } = useTranslation('appointments');
+  const { data: user } = useCurrentUser();
+  // Staff open the patient's chart from here; a patient has no chart to open.
+  const showChartLink = can(user?.role, 'patient:read');
   const { data: config } = useAppConfig();
   const zone = config?.practiceTimeZone ?? 'America/New_York';
   const status = appointment.status as AppointmentStatus;
@@ -114,7 +119,14 @@ function Details({ appointment, canChange }: { appointment: DetailedAppointment;
         <Title order={2} size="h4">
           {appointment.patient}
         </Title>
-        <AppointmentStatusBadge status={appointment.status} />
+        <Group gap="xs">
+          {showChartLink ? (
+            <Button component={Link} to={`/patients/${appointment.patientId}`} size="xs" variant="default">
+              {t('details.openChart')}
+            </Button>
+          ) : null}
+          <AppointmentStatusBadge status={appointment.status} />
+        </Group>
       </Group>
       {row(t('details.provider'), appointment.providerName)}
       {row(t('details.when'), `${formatDay(appointment.date, i18n.language)}, ${appointment.time}`)}

@@ -85,12 +85,32 @@ export function TodaysAppointments() {
 /** The patient portal's My Appointments: upcoming and past visits, read-only. */
 export function MyAppointments() {
   const { t } = useTranslation('appointments');
+  return <UpcomingAndPast id="my-appointments-title" title={t('dashboard.mine')} />;
+}
+
+/** A patient's appointments in their chart: upcoming and past visits. */
+export function PatientAppointments({ patientId }: { patientId: string }) {
+  const { t } = useTranslation('appointments');
+  return (
+    <UpcomingAndPast id="patient-appointments-title" title={t('dashboard.patientAppointments')} patientId={patientId} />
+  );
+}
+
+/** Upcoming and past visits of a year either side of today: the caller's own, or one patient's. */
+function UpcomingAndPast({ id, title, patientId }: { id: string; title: string; patientId?: string }) {
+  const { t } = useTranslation('appointments');
   const { data: config } = useAppConfig();
   const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
-  const appointments = useQuery(appointmentsQueryOptions({ from: addDays(today, -365), to: addDays(today, 366) }));
+  const appointments = useQuery(
+    appointmentsQueryOptions({
+      from: addDays(today, -365),
+      to: addDays(today, 366),
+      ...(patientId ? { patientId } : {}),
+    }),
+  );
   const now = useNow();
   return (
-    <ScheduleCard id="my-appointments-title" title={t('dashboard.mine')} query={appointments}>
+    <ScheduleCard id={id} title={title} query={appointments}>
       {(items) => (
         <>
           <Title order={3} size="h5">

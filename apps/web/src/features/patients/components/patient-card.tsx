@@ -87,37 +87,44 @@ export function PatientCard({ patient, canEdit, canDelete, providerName, onOpen,
           </Text>
         ) : null}
 
-        {canEdit || canDelete ? (
-          <Group gap="xs" justify="flex-end" mt="auto" className={classes.actions}>
-            {canEdit ? (
-              <Button
-                component={Link}
-                to={`/patients/${patient.id}/edit`}
-                variant="light"
-                size="xs"
-                leftSection={<IconPencil size={16} />}
-                aria-label={t('card.edit', { name })}
-              >
-                {t('card.editLabel')}
-              </Button>
-            ) : null}
-            {canDelete ? (
-              <Button
-                variant="subtle"
-                color="red"
-                c="red.9"
-                size="xs"
-                leftSection={<IconTrash size={16} />}
-                aria-label={t('card.delete', { name })}
-                onClick={() => {
-                  onDelete(patient);
-                }}
-              >
-                {t('card.deleteLabel')}
-              </Button>
-            ) : null}
-          </Group>
-        ) : null}
+        <Group gap="xs" justify="flex-end" mt="auto" className={classes.actions}>
+          <Button
+            component={Link}
+            to={`/patients/${patient.id}`}
+            variant="default"
+            size="xs"
+            aria-label={t('card.chart', { name })}
+          >
+            {t('card.chartLabel')}
+          </Button>
+          {canEdit ? (
+            <Button
+              component={Link}
+              to={`/patients/${patient.id}/edit`}
+              variant="light"
+              size="xs"
+              leftSection={<IconPencil size={16} />}
+              aria-label={t('card.edit', { name })}
+            >
+              {t('card.editLabel')}
+            </Button>
+          ) : null}
+          {canDelete ? (
+            <Button
+              variant="subtle"
+              color="red"
+              c="red.9"
+              size="xs"
+              leftSection={<IconTrash size={16} />}
+              aria-label={t('card.delete', { name })}
+              onClick={() => {
+                onDelete(patient);
+              }}
+            >
+              {t('card.deleteLabel')}
+            </Button>
+          ) : null}
+        </Group>
       </Stack>
     </Card>
   );

@@ -63,6 +63,9 @@ export function PatientDetailsModal({ patient, onClose, canEdit, providerNameOf 
             <Button variant="default" onClick={onClose}>
               {t('details.close')}
             </Button>
+            <Button component={Link} to={`/patients/${summary.id}`} variant="light">
+              {t('details.openChart')}
+            </Button>
             {canEdit ? (
               <Button component={Link} to={`/patients/${summary.id}/edit`} leftSection={<IconPencil size={16} />}>
                 {t('details.editPatient')}

@@ -1,0 +1,48 @@
+import { Grid, Stack } from '@mantine/core';
+import { can } from '@telehealth/shared';
+import { useParams } from 'react-router';
+
+import { PatientAppointments } from '../../features/appointments/index.ts';
+import { MeasuresPanel, SafetyAlerts } from '../../features/measures/index.ts';
+import { NotesScreen } from '../../features/notes/index.ts';
+import { PatientChart } from '../../features/patients/index.ts';
+import { useCurrentUser } from '../../lib/auth.ts';
+
+/**
+ * `/patients/{id}`: the patient chart, one place where a provider sees a patient whole: demographics, open and
+ * past safety alerts, appointments, notes (never another's psychotherapy notes), and the measures over time.
+ * The server decides who reaches it (the patient's providers, administrators for the record only) and records it.
+ */
+function PatientChartRoute() {
+  const { id = '' } = useParams();
+  const { data: user } = useCurrentUser();
+  if (!user) return null;
+  const clinician = can(user.role, 'note:read');
+  return (
+    <PatientChart id={id}>
+      {(patient) => (
+        <Stack gap="md">
+          {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
+          <Grid>
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <PatientAppointments patientId={patient.id} />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              {can(user.role, 'measure:read') ? (
+                <MeasuresPanel patientId={patient.id} canSend={can(user.role, 'measure:send')} />
+              ) : null}
+            </Grid.Col>
+          </Grid>
+          {clinician || can(user.role, 'note:index') ? (
+            <NotesScreen
+              canWrite={can(user.role, 'note:write')}
+              patient={{ id: patient.id, name: `${patient.firstName} ${patient.lastName}` }}
+            />
+          ) : null}
+        </Stack>
+      )}
+    </PatientChart>
+  );
+}
+
+export { PatientChartRoute as Component };
