@@ -23,6 +23,24 @@ export function SignatureLine({ note }: { note: Pick<Note, 'status' | 'signedAt'
   );
 }
 
+/** Text and ground of each priority's badge, at AA contrast or better (Mantine's light badges are not, for orange). */
+const PRIORITY_COLORS: Record<string, { text: string; ground: string }> = {
+  urgent: { text: '#991b1b', ground: 'var(--mantine-color-red-0)' },
+  high: { text: '#9a3412', ground: 'var(--mantine-color-orange-0)' },
+  medium: { text: 'var(--mantine-color-gray-8)', ground: 'var(--mantine-color-gray-1)' },
+  low: { text: 'var(--mantine-color-gray-8)', ground: 'var(--mantine-color-gray-1)' },
+};
+
+export function PriorityBadge({ priority }: { priority: string }) {
+  const { t } = useTranslation('notes');
+  const colors = PRIORITY_COLORS[priority] ?? PRIORITY_COLORS['medium']!;
+  return (
+    <Badge variant="light" radius="sm" style={{ '--badge-color': colors.text, '--badge-bg': colors.ground }}>
+      {t(`priority.${priority as 'low'}`)}
+    </Badge>
+  );
+}
+
 export function NoteCard(props: {
   note: Note;
   onOpen: (note: Note) => void;
@@ -48,14 +66,7 @@ export function NoteCard(props: {
           <Badge variant="outline" color="gray" c="gray.8" radius="sm">
             {t(`category.${note.category as 'general'}`)}
           </Badge>
-          <Badge
-            variant="light"
-            radius="sm"
-            color={note.priority === 'urgent' ? 'red' : note.priority === 'high' ? 'orange' : 'gray'}
-            c={note.priority === 'urgent' ? 'red.9' : note.priority === 'high' ? 'orange.9' : 'gray.8'}
-          >
-            {t(`priority.${note.priority as 'low'}`)}
-          </Badge>
+          <PriorityBadge priority={note.priority} />
           {note.isPrivate ? (
             <Badge variant="filled" color="violet.8" radius="sm">
               {t('card.psychotherapy')}

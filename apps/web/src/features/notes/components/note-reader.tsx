@@ -28,7 +28,7 @@ import {
   type IdentityProof,
   type Note,
 } from '../api/notes-api.ts';
-import { SignatureLine } from './note-card.tsx';
+import { PriorityBadge, SignatureLine } from './note-card.tsx';
 import { NoteContent } from './note-content.tsx';
 import { formatNoteDate } from './note-dates.ts';
 
@@ -101,9 +101,7 @@ function NoteBody({
           <Badge variant="outline" color="gray" c="gray.8" radius="sm">
             {t(`category.${note.category as 'general'}`)}
           </Badge>
-          <Badge variant="light" color="gray" c="gray.8" radius="sm">
-            {t(`priority.${note.priority as 'low'}`)}
-          </Badge>
+          <PriorityBadge priority={note.priority} />
           {note.isPrivate ? (
             <Badge variant="filled" color="violet.8" radius="sm">
               {t('card.psychotherapy')}

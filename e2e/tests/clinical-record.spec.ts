@@ -1,0 +1,223 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { uniqueLetters } from '../support/access-requests.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { MAIN_SERVER } from '../support/servers.ts';
+
+const ORIGIN = MAIN_SERVER.url;
+
+async function gql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await request.post('/graphql', { headers: { origin: ORIGIN }, data: { query, variables } });
+  const body = (await response.json()) as { data: T | null; errors?: unknown[] };
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data as T;
+}
+
+async function fitsPhone(page: Page) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+}
+
+test('a provider writes a note from a template, filters and searches, signs it and adds an addendum', async ({
+  page,
+}) => {
+  await signInByApi(page, 'provider@demo.test', ORIGIN);
+  const suffix = uniqueLetters();
+  const patient = await gql<{ createPatient: { id: string } }>(
+    page.request,
+    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
+    {
+      input: {
+        firstName: 'Nora',
+        lastName: `Notes${suffix}`,
+        email: `nora.${suffix}@example.net`,
+        dateOfBirth: '1988-03-04',
+      },
+    },
+  );
+
+  await page.goto('/notes');
+  await expect(page.getByRole('heading', { level: 1, name: 'Clinical Notes' })).toBeVisible();
+  const total = page.getByTestId('note-stat-total');
+  await expect(total).not.toHaveText('–');
+  const before = Number(await total.textContent());
+
+  await page.getByRole('button', { name: 'New Note' }).click();
+  const editor = page.getByRole('dialog', { name: 'New Note' });
+  // The specification's rule first: nothing typed, nothing saved.
+  await editor.getByRole('button', { name: 'Save Draft' }).click();
+  await expect(editor.getByText('Title and content are required')).toBeVisible();
+  await editor.getByRole('combobox', { name: 'Start from a template' }).click();
+  await page.getByRole('option', { name: 'Psychiatric evaluation' }).click();
+  const content = editor.getByRole('textbox', { name: 'Content' });
+  await expect(content).toHaveValue(/## Mental status exam/);
+  await expect(content).toHaveValue(/## Risk assessment/);
+  await content.fill(`${await content.inputValue()}\nSertraline${suffix} 50 mg started; review in four weeks.`);
+  await editor.getByRole('textbox', { name: 'Title' }).fill(`Initial evaluation ${suffix}`);
+  await editor.getByRole('combobox', { name: 'Priority' }).click();
+  await page.getByRole('option', { name: 'High' }).click();
+  await editor.getByRole('combobox', { name: 'Patient' }).fill(`Notes${suffix}`);
+  await page.getByRole('option', { name: `Nora Notes${suffix}` }).click();
+  for (const tag of ['intake', 'adhd', 'sleep', 'intake ', 'follow-up']) {
+    await editor.getByRole('textbox', { name: 'Tags' }).fill(tag);
+    await editor.getByRole('textbox', { name: 'Tags' }).press('Enter');
+  }
+  await expect(editor.getByRole('button', { name: /^Remove tag/ })).toHaveCount(4);
+  expect(await seriousViolations(page)).toEqual([]);
+  await editor.getByRole('button', { name: 'Save Draft' }).click();
+
+  // Saved: the reader opens on it, a draft.
+  const reader = page.getByRole('dialog', { name: `Initial evaluation ${suffix}` });
+  await expect(reader.getByText('Draft', { exact: true })).toBeVisible();
+  await expect(reader.getByRole('heading', { name: 'Mental status exam' })).toBeVisible();
+  await reader.getByRole('button', { name: 'Sign Note' }).click();
+  await reader.getByLabel('Your password').fill('not-my-password');
+  await reader.getByRole('button', { name: 'Sign and Lock' }).click();
+  await expect(reader.getByText('The password or code is not right. Nothing was signed.')).toBeVisible();
+  await reader.getByLabel('Your password').fill('DemoPass-2026!');
+  await reader.getByRole('button', { name: 'Sign and Lock' }).click();
+  await expect(reader.getByText(/^Signed by Maya Okafor on /)).toBeVisible();
+  await expect(reader.getByRole('button', { name: 'Edit Draft' })).toHaveCount(0);
+
+  await reader.getByRole('button', { name: 'Add Addendum' }).click();
+  await reader.getByRole('textbox', { name: 'Addendum' }).fill('Thyroid panel came back normal.');
+  await reader.getByLabel('Your password').fill('DemoPass-2026!');
+  await reader.getByRole('button', { name: 'Sign and Add' }).click();
+  await expect(reader.getByText('Thyroid panel came back normal.')).toBeVisible();
+  await expect(reader.getByText(/^Addendum by Maya Okafor, signed /)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await reader.getByRole('button', { name: 'Close' }).click();
+
+  // The card: signed, its first three tags and '+1 more'; the stats count it.
+  const card = page.getByRole('article', { name: `Initial evaluation ${suffix}` });
+  await expect(card.getByText(/^Signed by Maya Okafor on /)).toBeVisible();
+  await expect(card.getByText('+1 more')).toBeVisible();
+  await expect(card.getByRole('button', { name: /^Edit note/ })).toHaveCount(0);
+  await expect(total).toHaveText(String(before + 1));
+
+  // Filters and search run on the server.
+  await page.getByRole('combobox', { name: 'Priority' }).click();
+  await page.getByRole('option', { name: 'Low' }).click();
+  await expect(card).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Priority' }).click();
+  await page.getByRole('option', { name: 'High' }).click();
+  await expect(card).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search notes' }).fill(`sertraline${suffix}`);
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await page.getByRole('searchbox', { name: 'Search notes' }).fill(`lithium${suffix}`);
+  await expect(page.getByText('No notes match these filters.')).toBeVisible();
+
+  // The patient's chart lists it too.
+  await page.goto(`/patients/${patient.createPatient.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: `Nora Notes${suffix}` })).toBeVisible();
+  await expect(page.getByRole('article', { name: `Initial evaluation ${suffix}` })).toBeVisible();
+  await page.goto('/notes');
+  await expect(card).toBeVisible();
+  await fitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and alerts the provider live', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await signInByApi(page, 'provider@demo.test', ORIGIN);
+  const found = await gql<{ listPatients: { items: { id: string }[] } }>(
+    page.request,
+    'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
+  );
+  const patientId = found.listPatients.items[0]!.id;
+
+  // The provider sends a PHQ-9 from the patient's chart.
+  await page.goto(`/patients/${patientId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Jordan Patel' })).toBeVisible();
+  await page.getByRole('button', { name: 'Send now: PHQ-9' }).click();
+  await expect(page.getByText('Sent. The patient sees it on their dashboard.')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Provider Dashboard' })).toBeVisible();
+
+  // The patient, on a phone, fills it in from the dashboard.
+  const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: { width: 390, height: 844 } });
+  const phone = await context.newPage();
+  await signInByApi(phone, 'patient@demo.test', ORIGIN);
+  await phone.goto('/dashboard');
+  await phone.getByRole('link', { name: 'Fill in the PHQ-9 (depression)' }).first().click();
+  await expect(phone.getByRole('heading', { level: 1, name: 'PHQ-9 (depression)' })).toBeVisible();
+  await expect(phone.getByText(/No permission required to reproduce, translate, display or distribute/)).toBeVisible();
+  const items = phone.getByRole('radiogroup');
+  for (let i = 0; i < 8; i++) await items.nth(i).getByRole('radio', { name: 'Not at all' }).check();
+  await expect(phone.getByTestId('crisis-panel')).toHaveCount(0);
+  // Item 9: the crisis lines appear before anything is sent.
+  await context.setOffline(true);
+  await items.nth(8).getByRole('radio', { name: 'Several days' }).check();
+  const crisis = phone.getByTestId('crisis-panel');
+  await expect(crisis).toBeVisible();
+  await expect(crisis.getByRole('link', { name: /988/ })).toHaveAttribute('href', 'tel:988');
+  await expect(crisis.getByRole('link', { name: /911/ })).toHaveAttribute('href', 'tel:911');
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await seriousViolations(phone)).toEqual([]);
+  await context.setOffline(false);
+  await phone.getByRole('button', { name: 'Send my answers' }).click();
+  await expect(phone.getByText('Thank you. Your answers were sent to your care team.')).toBeVisible();
+  await expect(phone.getByText('Your score: 1 (Minimal).')).toBeVisible();
+  await expect(phone.getByTestId('crisis-panel')).toBeVisible();
+
+  // The provider's dashboard shows the alert without a reload, and the provider acknowledges it.
+  const alerts = page.getByRole('region', { name: /Safety alerts/ });
+  const alert = alerts.getByTestId('safety-alert').filter({ hasText: 'Jordan Patel' });
+  await expect(alert.first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  const openBefore = await alert.count();
+  await alert.first().getByRole('button', { name: 'Acknowledge the alert for Jordan Patel' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Acknowledge the safety alert' });
+  await dialog.getByRole('textbox', { name: 'What you did' }).fill('Called Jordan; safety plan reviewed.');
+  await dialog.getByRole('button', { name: 'Acknowledge Alert' }).click();
+  await expect(alert).toHaveCount(openBefore - 1);
+
+  // The chart shows the measure over time and the acknowledged alert.
+  await page.goto(`/patients/${patientId}`);
+  await expect(page.getByTestId('measure-chart-phq9')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Every completed questionnaire' }).getByRole('row')).not.toHaveCount(1);
+  await expect(page.getByText(/^Acknowledged by Maya Okafor on /).first()).toBeVisible();
+  await fitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  await context.close();
+});
+
+test('notes and questionnaires speak Spanish', async ({ page, browser, baseURL }) => {
+  await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await signInByApi(page, 'provider@demo.test', ORIGIN);
+  const found = await gql<{ listPatients: { items: { id: string }[] } }>(
+    page.request,
+    'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
+  );
+  await gql(page.request, 'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id } }', {
+    input: { patientId: found.listPatients.items[0]!.id, instrument: 'gad7' },
+  });
+  await page.goto('/notes');
+  await expect(page.getByRole('heading', { level: 1, name: 'Notas clínicas' })).toBeVisible();
+  await expect(page.getByText('Prioridad alta')).toBeVisible();
+  await page.getByRole('button', { name: 'Nueva nota' }).click();
+  const editor = page.getByRole('dialog', { name: 'Nueva nota' });
+  await editor.getByRole('combobox', { name: 'Empezar con una plantilla' }).click();
+  await page.getByRole('option', { name: 'Nota de evolución (DAP)' }).click();
+  await expect(editor.getByRole('textbox', { name: 'Contenido' })).toHaveValue(/## Datos/);
+  await editor.getByRole('checkbox', { name: 'Nota de psicoterapia (privada)' }).check();
+  await expect(editor.getByText('Qué va en cada sitio')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: { width: 390, height: 844 } });
+  const phone = await context.newPage();
+  await phone.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await signInByApi(phone, 'patient@demo.test', ORIGIN);
+  await phone.goto('/dashboard');
+  await phone.getByRole('link', { name: 'Rellenar el GAD-7 (ansiedad)' }).first().click();
+  await expect(phone.getByText('Se ha sentido nervioso(a), ansioso(a) o con los nervios de punta')).toBeVisible();
+  await expect(phone.getByText(/No se requiere permiso para reproducir, traducir, mostrar o distribuir/)).toBeVisible();
+  await phone.getByRole('button', { name: 'Enviar mis respuestas' }).click();
+  await expect(phone.getByText('Responda a todas las preguntas. Sin responder: 1, 2, 3, 4, 5, 6, 7.')).toBeVisible();
+  expect(await seriousViolations(phone)).toEqual([]);
+  await context.close();
+});
