@@ -92,6 +92,7 @@ test('a provider writes a note from a template, filters and searches, signs it a
   const card = page.getByRole('article', { name: `Initial evaluation ${suffix}` });
   await expect(card.getByText(/^Signed by Maya Okafor on /)).toBeVisible();
   await expect(card.getByText('+1 more')).toBeVisible();
+  await expect(card.getByText('+ 1 addendum')).toBeVisible();
   await expect(card.getByRole('button', { name: /^Edit note/ })).toHaveCount(0);
   await expect(total).toHaveText(String(before + 1));
 
@@ -162,6 +163,7 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
   await phone.getByRole('button', { name: 'Send my answers' }).click();
   await expect(phone.getByText('Thank you. Your answers were sent to your care team.')).toBeVisible();
   await expect(phone.getByText('Your score: 1 (Minimal).')).toBeVisible();
+  await expect(phone.getByRole('heading', { level: 1, name: 'PHQ-9 (depression)' })).toBeVisible();
   await expect(phone.getByTestId('crisis-panel')).toBeVisible();
 
   // The provider's dashboard shows the alert without a reload, and the provider acknowledges it.
@@ -220,4 +222,36 @@ test('notes and questionnaires speak Spanish', async ({ page, browser, baseURL }
   await expect(phone.getByText('Responda a todas las preguntas. Sin responder: 1, 2, 3, 4, 5, 6, 7.')).toBeVisible();
   expect(await seriousViolations(phone)).toEqual([]);
   await context.close();
+});
+
+test('an administrator adds a note template that providers then start notes from', async ({ page, browser }) => {
+  await signInByApi(page, 'admin@demo.test', ORIGIN);
+  const name = `Group therapy ${uniqueLetters()}`;
+  await page.goto('/admin');
+  await page.getByRole('link', { name: /Note templates/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Note Templates' })).toBeVisible();
+  for (const builtIn of ['SOAP note', 'Psychiatric evaluation', 'Progress note (DAP)', 'Medication management']) {
+    await expect(page.getByRole('heading', { name: builtIn })).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Add Template' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Template' });
+  await dialog.getByRole('button', { name: 'Save Template' }).click();
+  await expect(dialog.getByText('Please give the template a name')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+  await dialog.getByRole('textbox', { name: 'Sections' }).fill('## Members present\n\n## Themes\n\n## Plan\n');
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Save Template' }).click();
+  await expect(page.getByRole('heading', { name })).toBeVisible();
+  await fitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const provider = await browser.newPage();
+  await signInByApi(provider, 'provider@demo.test', ORIGIN);
+  await provider.goto('/notes');
+  await provider.getByRole('button', { name: 'New Note' }).click();
+  const editor = provider.getByRole('dialog', { name: 'New Note' });
+  await editor.getByRole('combobox', { name: 'Start from a template' }).click();
+  await provider.getByRole('option', { name }).click();
+  await expect(editor.getByRole('textbox', { name: 'Content' })).toHaveValue(/## Members present/);
+  await provider.close();
 });

@@ -48,6 +48,10 @@ const NoteRef = builder.objectRef<NoteResult>('Note').implement({
     signedByName: t.string({ nullable: true, resolve: (v) => v.record.signedByName }),
     createdAt: t.string({ resolve: (v) => v.record.note.createdAt.toISOString() }),
     updatedAt: t.string({ resolve: (v) => v.record.note.updatedAt.toISOString() }),
+    addendumCount: t.int({
+      description: 'How many addenda the note has (0 where its content is withheld).',
+      resolve: (v) => (v.contentVisible ? v.record.addendumCount : 0),
+    }),
     addenda: t.field({
       type: [AddendumRef],
       nullable: true,

@@ -73,6 +73,7 @@ const noteSelection = {
   patientLastName: patients.lastName,
   /** The updated time as PostgreSQL writes it (microseconds): the page cursor. */
   cursorTime: sql<string>`${notes.updatedAt}::text`,
+  addendumCount: sql<number>`(SELECT count(*) FROM ${noteAddenda} WHERE ${noteAddenda.noteId} = ${notes.id})::int`,
 };
 
 export interface NoteRecord {
@@ -81,6 +82,7 @@ export interface NoteRecord {
   signedByName: string | null;
   patientName: string | null;
   cursorTime: string;
+  addendumCount: number;
 }
 
 function selectNotes(executor: Executor) {
@@ -99,6 +101,7 @@ function toRecord(keyring: Keyring, row: Awaited<ReturnType<ReturnType<typeof se
     signedByName: row.signedByName,
     patientName: row.patientFirstName === null ? null : `${row.patientFirstName} ${row.patientLastName}`,
     cursorTime: row.cursorTime,
+    addendumCount: row.addendumCount,
   } satisfies NoteRecord;
 }
 

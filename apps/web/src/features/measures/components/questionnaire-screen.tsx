@@ -3,6 +3,7 @@ import {
   INSTRUMENT_DEFINITIONS,
   INSTRUMENT_NOTICE,
   needsSafetyPath,
+  type Instrument,
   type InstrumentDefinition,
 } from '@telehealth/shared';
 import { useState, type ReactNode, type SubmitEvent } from 'react';
@@ -28,19 +29,24 @@ export function QuestionnaireScreen({ id }: { id: string }) {
   const [answers, setAnswers] = useState<(number | null)[]>([]);
   const [difficulty, setDifficulty] = useState<number | null>(null);
   const [missing, setMissing] = useState<number[]>([]);
-  const [done, setDone] = useState<{ total: number | null; band: string | null; safetyAlert: boolean } | null>(null);
+  const [done, setDone] = useState<{
+    instrument: Instrument;
+    total: number | null;
+    band: string | null;
+    safetyAlert: boolean;
+  } | null>(null);
   const questionnaire = mine.data?.find((q) => q.id === id) ?? null;
   const definition = questionnaire ? INSTRUMENT_DEFINITIONS[questionnaire.instrument] : null;
   usePageTitle(definition ? definition.name : t('form.loading'));
   const language: Language = i18n.language.startsWith('es') ? 'es' : 'en';
 
   // The safety path on the screen: from the answer itself, not from the server's reply.
-  const crisis = definition !== null && needsSafetyPath(definition.id, answers);
+  const crisis = needsSafetyPath(done?.instrument ?? definition?.id ?? 'gad7', answers);
 
   if (done) {
     return (
       <Stack gap="md" maw={720}>
-        <Title order={1}>{definition?.name}</Title>
+        <Title order={1}>{t(`instrument.${done.instrument}`)}</Title>
         <Alert color="teal" variant="light" role="status">
           <Text>{t('form.thanks')}</Text>
           {done.total !== null && done.band ? (
@@ -78,6 +84,7 @@ export function QuestionnaireScreen({ id }: { id: string }) {
       {
         onSuccess: (result) =>
           setDone({
+            instrument: definition.id,
             total: result.questionnaire.total,
             band: result.questionnaire.band,
             safetyAlert: result.safetyAlert,

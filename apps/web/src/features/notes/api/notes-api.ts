@@ -66,12 +66,13 @@ const NoteSchema = z.object({
   signedByName: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  addendumCount: z.number(),
   addenda: z.array(AddendumSchema).nullable(),
 });
 export type Note = z.infer<typeof NoteSchema>;
 
 const NOTE_FIELDS = `id title content tags category priority isPrivate patientId patientName appointmentId authorName
-  isAuthor status version signedAt signedByName createdAt updatedAt`;
+  isAuthor status version signedAt signedByName createdAt updatedAt addendumCount`;
 const NOTE_WITH_ADDENDA = `${NOTE_FIELDS} addenda { id noteVersion content authorName signedAt }`;
 
 const NotePageSchema = z.object({

@@ -41,6 +41,35 @@ export function PriorityBadge({ priority }: { priority: string }) {
   );
 }
 
+/** A note's category, priority, whether it is a psychotherapy note, and (in the reader) a version after the first. */
+export function NoteBadges({
+  note,
+  withVersion = false,
+}: {
+  note: Pick<Note, 'category' | 'priority' | 'isPrivate' | 'version'>;
+  withVersion?: boolean;
+}) {
+  const { t } = useTranslation('notes');
+  return (
+    <Group gap={6}>
+      <Badge variant="outline" color="gray" c="gray.8" radius="sm">
+        {t(`category.${note.category as 'general'}`)}
+      </Badge>
+      <PriorityBadge priority={note.priority} />
+      {note.isPrivate ? (
+        <Badge variant="filled" color="violet.8" radius="sm">
+          {t('card.psychotherapy')}
+        </Badge>
+      ) : null}
+      {withVersion && note.version > 1 ? (
+        <Badge variant="light" color="gray" c="gray.8" radius="sm">
+          {t('card.version', { version: note.version })}
+        </Badge>
+      ) : null}
+    </Group>
+  );
+}
+
 export function NoteCard(props: {
   note: Note;
   onOpen: (note: Note) => void;
@@ -59,20 +88,15 @@ export function NoteCard(props: {
         <Title order={3} size="h4" id={`note-${note.id}-title`} style={{ overflowWrap: 'anywhere' }}>
           {note.title}
         </Title>
-        <div>
+        <Group gap="xs">
           <SignatureLine note={note} />
-        </div>
-        <Group gap={6}>
-          <Badge variant="outline" color="gray" c="gray.8" radius="sm">
-            {t(`category.${note.category as 'general'}`)}
-          </Badge>
-          <PriorityBadge priority={note.priority} />
-          {note.isPrivate ? (
-            <Badge variant="filled" color="violet.8" radius="sm">
-              {t('card.psychotherapy')}
-            </Badge>
+          {note.addendumCount > 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('card.addenda', { count: note.addendumCount })}
+            </Text>
           ) : null}
         </Group>
+        <NoteBadges note={note} />
         {note.patientName ? <Text size="sm">{t('card.patient', { name: note.patientName })}</Text> : null}
         {note.content !== null ? (
           <NotePreview content={note.content} />

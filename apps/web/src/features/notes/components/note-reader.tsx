@@ -28,7 +28,7 @@ import {
   type IdentityProof,
   type Note,
 } from '../api/notes-api.ts';
-import { PriorityBadge, SignatureLine } from './note-card.tsx';
+import { NoteBadges, SignatureLine } from './note-card.tsx';
 import { NoteContent } from './note-content.tsx';
 import { formatNoteDate } from './note-dates.ts';
 
@@ -97,22 +97,7 @@ function NoteBody({
     <Stack gap="sm">
       <Group gap="xs" justify="space-between">
         <SignatureLine note={note} />
-        <Group gap={6}>
-          <Badge variant="outline" color="gray" c="gray.8" radius="sm">
-            {t(`category.${note.category as 'general'}`)}
-          </Badge>
-          <PriorityBadge priority={note.priority} />
-          {note.isPrivate ? (
-            <Badge variant="filled" color="violet.8" radius="sm">
-              {t('card.psychotherapy')}
-            </Badge>
-          ) : null}
-          {note.version > 1 ? (
-            <Badge variant="light" color="gray" c="gray.8" radius="sm">
-              {t('card.version', { version: note.version })}
-            </Badge>
-          ) : null}
-        </Group>
+        <NoteBadges note={note} withVersion />
       </Group>
       <Text size="sm" c="dimmed">
         {note.patientName ? t('reader.about', { name: note.patientName }) : t('reader.noPatient')} ·{' '}
