@@ -87,6 +87,7 @@ try {
     ['rare word ("clozapine", 1 in 1,000 notes)', { search: 'clozapine' }],
     ['common word ("sleep", 1 in 10)', { search: 'sleep' }],
     ['word beginning ("sertra")', { search: 'sertra' }],
+    ['a word in every note ("follow", the worst case)', { search: 'follow' }],
     ['two words ("panic quetiapine")', { search: 'panic quetiapine' }],
     ['category medical, no search', { category: 'medical' }],
     ['first page, no filter', {}],
