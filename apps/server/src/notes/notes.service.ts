@@ -180,8 +180,12 @@ export class NotesService {
     await authorize(this.#db, caller, 'note:write');
     const { id, password, code } = parseInput(SignNoteInputSchema, input);
     const record = await this.#find(caller, 'note:write', id, await this.#contentReach(caller));
-    if (record.note.authorId !== caller.user.id) throw forbidden('noteMessages.authorOnly');
+    if (record.note.authorId !== caller.user.id) {
+      await recordOutOfReach(this.#db, caller, 'note:write', { noteIds: [id], reason: 'not the author' });
+      throw forbidden('noteMessages.authorOnly');
+    }
     if (record.note.signedAt) throw badUserInput('noteMessages.alreadySigned');
+    // The password or code is checked before the note is locked for the signature (a slow hash, no lock held).
     await this.#confirmIdentity(caller, meta, { password, code });
     await this.#asAuthor(caller, id, async (tx, locked) => {
       if (locked.note.signedAt) throw badUserInput('noteMessages.alreadySigned');
@@ -237,7 +241,7 @@ export class NotesService {
 
   /** The editor's templates (active ones; administrators also see the inactive). */
   async templates(caller: Caller) {
-    const canManage = caller.user.role === 'admin';
+    const canManage = can(caller.user.role, 'note-template:manage');
     if (!canManage) await authorize(this.#db, caller, 'note:write');
     const rows = await this.#db
       .select()
@@ -338,10 +342,8 @@ export class NotesService {
     action: 'note:index' | 'note:read' | 'note:write',
     id: string,
     reach: NoteReach,
-    executor: Executor = this.#db,
-    lock = false,
   ): Promise<NoteRecord> {
-    const record = isUuid(id) ? await findNote(executor, this.#keyring, id, reach, { lock }) : undefined;
+    const record = isUuid(id) ? await findNote(this.#db, this.#keyring, id, reach) : undefined;
     if (record) return record;
     if (isUuid(id) && (await noteExists(this.#db, id))) {
       await recordOutOfReach(this.#db, caller, action, { noteIds: [id] });
@@ -349,22 +351,29 @@ export class NotesService {
     throw notFound('noteMessages.notFound');
   }
 
-  /** Runs `work` on the caller's own note, locked for the transaction; another's note is refused. */
+  /**
+   * Runs `work` on the caller's own note, locked for the transaction. Another's note is refused: not found when out
+   * of reach, FORBIDDEN when the caller may read it but did not write it; either is recorded after the transaction,
+   * so that a denial never holds a second pooled connection.
+   */
   async #asAuthor(caller: Caller, id: string, work: (tx: Executor, record: NoteRecord) => Promise<void>) {
     const reach: NoteReach = { kind: 'author', callerId: caller.user.id };
-    let notAuthor = false;
+    let denial: Record<string, unknown> | null = null;
     try {
       await this.#db.transaction(async (tx) => {
-        const record = await this.#find(caller, 'note:write', id, reach, tx, true);
+        const record = isUuid(id) ? await findNote(tx, this.#keyring, id, reach, { lock: true }) : undefined;
+        if (!record) {
+          if (isUuid(id) && (await noteExists(tx, id))) denial = { noteIds: [id] };
+          throw notFound('noteMessages.notFound');
+        }
         if (record.note.authorId !== caller.user.id) {
-          notAuthor = true;
+          denial = { noteIds: [id], reason: 'not the author' };
           throw forbidden('noteMessages.authorOnly');
         }
         await work(tx, record);
       });
     } catch (error) {
-      if (notAuthor)
-        await recordOutOfReach(this.#db, caller, 'note:write', { noteIds: [id], reason: 'not the author' });
+      if (denial) await recordOutOfReach(this.#db, caller, 'note:write', denial);
       throw error;
     }
   }
