@@ -100,7 +100,8 @@ export function NotesScreen({
                 key={note.id}
                 note={note}
                 onOpen={(n) => setReading(n.id)}
-                onEdit={(n) => setEditing({ note: n })}
+                // A list leaves a psychotherapy note's content out: it is read (and audited) in the reader first.
+                onEdit={(n) => (n.content === null ? setReading(n.id) : setEditing({ note: n }))}
                 onDelete={setDeleting}
               />
             ))}
