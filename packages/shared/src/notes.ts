@@ -55,7 +55,6 @@ export const NOTE_MESSAGES = {
   templateNameRequired: 'Please give the template a name',
   templateBodyRequired: 'Please write the template’s sections',
   tagsTooMany: 'A note holds at most {{max}} tags',
-  versionNotFound: 'That version of the note does not exist.',
 } as const;
 
 const TitleSchema = textSchema({ label: 'Title', kind: 'short', max: NOTE_TITLE_MAX });
