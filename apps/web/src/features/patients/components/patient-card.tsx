@@ -1,4 +1,4 @@
-import { Avatar, Button, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Avatar, Button, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -88,15 +88,16 @@ export function PatientCard({ patient, canEdit, canDelete, providerName, onOpen,
         ) : null}
 
         <Group gap="xs" justify="flex-end" mt="auto" className={classes.actions}>
-          <Button
+          {/* A plain link (a hundred cards render at once): the chart; the card itself opens the details. */}
+          <Anchor
             component={Link}
             to={`/patients/${patient.id}`}
-            variant="default"
-            size="xs"
+            size="sm"
+            mr="auto"
             aria-label={t('card.chart', { name })}
           >
             {t('card.chartLabel')}
-          </Button>
+          </Anchor>
           {canEdit ? (
             <Button
               component={Link}
