@@ -1,5 +1,5 @@
 import { Avatar, Box, Burger, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import type { CurrentUser, Role } from '@telehealth/shared';
+import { can, type CurrentUser, type Role } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 
@@ -7,7 +7,7 @@ import { BrandMark } from '../brand-mark.tsx';
 import { IconChevronDown, IconLogout, IconNotes, IconSettings, IconShield, IconUser } from '../icons.tsx';
 import classes from './app-header.module.css';
 import { getHeaderIdentity } from './header-identity.ts';
-import { NAV_ITEMS } from './nav-items.ts';
+import { navItemsFor } from './nav-items.ts';
 
 export interface AppHeaderProps {
   user: CurrentUser | null | undefined;
@@ -56,7 +56,7 @@ export function AppHeader({
       </Link>
 
       <Box component="nav" aria-label={t('nav.label')} className={classes.nav} visibleFrom="sm">
-        {NAV_ITEMS.map((item) => (
+        {navItemsFor(user?.role).map((item) => (
           <NavLink key={item.to} to={item.to} className={classes.navLink}>
             {t(`nav.${item.key}`)}
           </NavLink>
@@ -102,9 +102,11 @@ export function AppHeader({
             <Menu.Item component={Link} to="/account/security" leftSection={<IconShield size={16} />}>
               {t('userMenu.security')}
             </Menu.Item>
-            <Menu.Item component={Link} to="/notes" leftSection={<IconNotes size={16} />}>
-              {t('userMenu.clinicalNotes')}
-            </Menu.Item>
+            {can(user?.role, 'note:index') ? (
+              <Menu.Item component={Link} to="/notes" leftSection={<IconNotes size={16} />}>
+                {t('userMenu.clinicalNotes')}
+              </Menu.Item>
+            ) : null}
             <Menu.Divider />
             <Menu.Item leftSection={<IconLogout size={16} />} onClick={onSignOut} disabled={signingOut}>
               {signingOut ? t('userMenu.signingOut') : t('userMenu.logout')}
@@ -117,11 +119,11 @@ export function AppHeader({
 }
 
 /** The same links, stacked, for the mobile navigation drawer. */
-export function MobileNavLinks({ onNavigate }: { onNavigate: () => void }) {
+export function MobileNavLinks({ role, onNavigate }: { role: Role | null | undefined; onNavigate: () => void }) {
   const { t } = useTranslation();
   return (
     <Box component="nav" aria-label={t('nav.label')}>
-      {NAV_ITEMS.map((item) => (
+      {navItemsFor(role).map((item) => (
         <NavLink key={item.to} to={item.to} className={classes.mobileLink} onClick={onNavigate}>
           {t(`nav.${item.key}`)}
         </NavLink>

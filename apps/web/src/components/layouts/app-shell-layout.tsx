@@ -45,7 +45,7 @@ export function AppShellLayout({ user, practiceName, onSignOut, signingOut, chil
         />
       </AppShell.Header>
       <AppShell.Navbar id={MOBILE_NAV_ID} p="sm" hiddenFrom="sm" inert={!mobileNavOpened}>
-        <MobileNavLinks onNavigate={closeMobileNav} />
+        <MobileNavLinks role={user?.role} onNavigate={closeMobileNav} />
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1} bg="gray.0" style={{ outline: 'none' }}>
         <Container size="xl" py={{ base: 'lg', sm: 'xl' }} px={{ base: 'md', sm: 'xl' }}>
