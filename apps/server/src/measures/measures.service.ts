@@ -71,9 +71,9 @@ export class MeasuresService {
   }
 
   async send(caller: Caller, input: unknown): Promise<MeasureView> {
-    await authorize(this.#db, caller, 'measure:send');
+    const reach = await authorize(this.#db, caller, 'measure:send');
     const { patientId, instrument } = parseInput(SendQuestionnaireInputSchema, input);
-    const patient = await this.#providersPatient(caller, patientId);
+    const patient = await this.#providersPatient(caller, reach, patientId);
     const id = randomUUID();
     await this.#db.transaction(async (tx) => {
       await tx.insert(measures).values({ id, patientId, instrument, requestedBy: caller.user.id });
@@ -89,9 +89,9 @@ export class MeasuresService {
 
   /** Sets (or stops) the standing order: this questionnaire before each of the patient's visits. */
   async setSchedule(caller: Caller, input: unknown): Promise<Instrument[]> {
-    await authorize(this.#db, caller, 'measure:send');
+    const reach = await authorize(this.#db, caller, 'measure:send');
     const { patientId, instrument, beforeEachVisit } = parseInput(MeasureScheduleInputSchema, input);
-    await this.#providersPatient(caller, patientId);
+    await this.#providersPatient(caller, reach, patientId);
     await this.#db.transaction(async (tx) => {
       if (beforeEachVisit) {
         await tx
@@ -109,12 +109,15 @@ export class MeasuresService {
         patientIds: [patientId],
       });
     });
-    return this.schedules(caller, patientId);
+    return this.#schedulesOf(patientId);
   }
 
   async schedules(caller: Caller, patientId: string): Promise<Instrument[]> {
-    await authorize(this.#db, caller, 'measure:send');
-    await this.#providersPatient(caller, patientId);
+    await this.#providersPatient(caller, await authorize(this.#db, caller, 'measure:send'), patientId);
+    return this.#schedulesOf(patientId);
+  }
+
+  async #schedulesOf(patientId: string): Promise<Instrument[]> {
     const rows = await this.#db
       .select({ instrument: measureSchedules.instrument })
       .from(measureSchedules)
@@ -440,8 +443,7 @@ export class MeasuresService {
   }
 
   /** The provider's own patient (a questionnaire goes to one's own patients); another's is recorded, answered not found. */
-  async #providersPatient(caller: Caller, patientId: string) {
-    const reach = await authorize(this.#db, caller, 'measure:send');
+  async #providersPatient(caller: Caller, reach: Reach<'measure'>, patientId: string) {
     const scope: Reach<'patient'> =
       reach.kind === 'any' ? reach : { kind: 'own', field: 'ownerId', callerId: reach.callerId };
     const patient = isUuid(patientId) ? await findVisiblePatient(this.#db, patientId, scope, this.#keyring) : undefined;

@@ -31,3 +31,13 @@ export function browserTimeZone(): string | null {
     return null;
   }
 }
+
+/** A moment's date in the reader's language and time zone ("Nov 24, 2026"). */
+export function formatInstantDate(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(iso));
+}
+
+/** A moment's date and time in the reader's language and time zone ("Nov 24, 2026, 3:05 PM"). */
+export function formatInstantDateTime(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+}

@@ -10,6 +10,7 @@ export const measureQueryKeys = {
   mine: ['measures', 'mine'] as const,
   results: (patientId: string) => ['measures', 'results', patientId] as const,
   schedules: (patientId: string) => ['measures', 'schedules', patientId] as const,
+  allAlerts: ['measures', 'alerts'] as const,
   alerts: (patientId: string | null) => ['measures', 'alerts', patientId] as const,
 };
 
@@ -150,7 +151,7 @@ export function useSafetyAlerts(patientId: string | null = null) {
   const queryClient = useQueryClient();
   useLiveMessages((message) => {
     if (message.type === 'safety-alerts-changed')
-      void queryClient.invalidateQueries({ queryKey: ['measures', 'alerts'] });
+      void queryClient.invalidateQueries({ queryKey: measureQueryKeys.allAlerts });
   });
   return useQuery({
     queryKey: measureQueryKeys.alerts(patientId),
@@ -177,6 +178,6 @@ export function useAcknowledgeAlert() {
           { input },
         )
       ).acknowledgeSafetyAlert,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['measures', 'alerts'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: measureQueryKeys.allAlerts }),
   });
 }

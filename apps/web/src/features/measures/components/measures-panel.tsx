@@ -14,7 +14,7 @@ import {
   useSetQuestionnaireSchedule,
   type Questionnaire,
 } from '../api/measures-api.ts';
-import { formatMeasureDate } from './measure-dates.ts';
+import { formatInstantDate } from '../../../lib/practice-dates.ts';
 
 /**
  * A patient's measures in the chart: each questionnaire's totals over time with its severity bands, every result
@@ -57,7 +57,7 @@ function InstrumentChart({ instrument, rows }: { instrument: Instrument; rows: Q
   const { t, i18n } = useTranslation('measures');
   const definition = INSTRUMENT_DEFINITIONS[instrument];
   const data = rows.map((r) => ({
-    date: formatMeasureDate(r.completedAt ?? r.createdAt, i18n.language),
+    date: formatInstantDate(r.completedAt ?? r.createdAt, i18n.language),
     total: r.total,
   }));
   const bands = definition.bands.map((b) => `${t(`band.${b.key}`)} ${b.min}–${b.max}`).join(', ');
@@ -110,7 +110,7 @@ function ResultsTable({ rows }: { rows: Questionnaire[] }) {
         <Table.Tbody>
           {[...rows].reverse().map((r) => (
             <Table.Tr key={r.id}>
-              <Table.Td>{formatMeasureDate(r.completedAt ?? r.createdAt, i18n.language)}</Table.Td>
+              <Table.Td>{formatInstantDate(r.completedAt ?? r.createdAt, i18n.language)}</Table.Td>
               <Table.Td>{INSTRUMENT_DEFINITIONS[r.instrument].name}</Table.Td>
               <Table.Td>{r.total ?? '–'}</Table.Td>
               <Table.Td>{r.band ? t(`band.${r.band as 'mild'}`) : '–'}</Table.Td>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { useMyQuestionnaires } from '../api/measures-api.ts';
-import { formatMeasureDate } from './measure-dates.ts';
+import { formatInstantDate } from '../../../lib/practice-dates.ts';
 
 /** The patient's dashboard: questionnaires waiting to be filled in (nothing when there are none). */
 export function PendingQuestionnaires() {
@@ -29,7 +29,7 @@ export function PendingQuestionnaires() {
             <div>
               <Text fw={600}>{t(`instrument.${q.instrument}`)}</Text>
               <Text size="sm" c="dimmed">
-                {t('pending.sentOn', { date: formatMeasureDate(q.createdAt, i18n.language) })}
+                {t('pending.sentOn', { date: formatInstantDate(q.createdAt, i18n.language) })}
               </Text>
             </div>
             <Button

@@ -41,7 +41,8 @@ export function QuestionnaireScreen({ id }: { id: string }) {
   const language: Language = i18n.language.startsWith('es') ? 'es' : 'en';
 
   // The safety path on the screen: from the answer itself, not from the server's reply.
-  const crisis = needsSafetyPath(done?.instrument ?? definition?.id ?? 'gad7', answers);
+  const instrument = done?.instrument ?? definition?.id;
+  const crisis = instrument !== undefined && needsSafetyPath(instrument, answers);
 
   if (done) {
     return (

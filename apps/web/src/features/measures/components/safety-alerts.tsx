@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 
 import { describeError } from '../../../lib/errors.ts';
 import { useAcknowledgeAlert, useSafetyAlerts, type SafetyAlert } from '../api/measures-api.ts';
-import { formatMeasureTime } from './measure-dates.ts';
+import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
 
 /**
  * Safety alerts for the provider: on the dashboard, the open ones of all their patients (nothing when there are
@@ -59,19 +59,19 @@ export function SafetyAlerts({ patientId = null }: { patientId?: string | null }
               <Stack gap={2}>
                 <Text fw={700}>{alert.patientName}</Text>
                 <Text size="sm">
-                  {t('alerts.raised', { date: formatMeasureTime(alert.createdAt, i18n.language) })}
+                  {t('alerts.raised', { date: formatInstantDateTime(alert.createdAt, i18n.language) })}
                   {alert.total !== null ? ` · ${t('alerts.phq9Total', { total: alert.total })}` : ''}
                 </Text>
                 {alert.escalatedAt && !alert.acknowledgedAt ? (
                   <Text size="sm" c="orange.9">
-                    {t('alerts.escalated', { date: formatMeasureTime(alert.escalatedAt, i18n.language) })}
+                    {t('alerts.escalated', { date: formatInstantDateTime(alert.escalatedAt, i18n.language) })}
                   </Text>
                 ) : null}
                 {alert.acknowledgedAt ? (
                   <Text size="sm" c="teal.9">
                     {t('alerts.acknowledged', {
                       name: alert.acknowledgedByName ?? '',
-                      date: formatMeasureTime(alert.acknowledgedAt, i18n.language),
+                      date: formatInstantDateTime(alert.acknowledgedAt, i18n.language),
                     })}
                   </Text>
                 ) : null}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 import type { Note } from '../api/notes-api.ts';
 import { NotePreview } from './note-content.tsx';
-import { formatNoteDate } from './note-dates.ts';
+import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
 
 /** 'Draft', or 'Signed by {name} on {date}': what the card and the note say about the signature. */
 export function SignatureLine({ note }: { note: Pick<Note, 'status' | 'signedAt' | 'signedByName'> }) {
@@ -18,7 +18,7 @@ export function SignatureLine({ note }: { note: Pick<Note, 'status' | 'signedAt'
   }
   return (
     <Text size="sm" fw={600} c="teal.9">
-      {t('card.signedBy', { name: note.signedByName ?? '', date: formatNoteDate(note.signedAt, i18n.language) })}
+      {t('card.signedBy', { name: note.signedByName ?? '', date: formatInstantDateTime(note.signedAt, i18n.language) })}
     </Text>
   );
 }
@@ -121,7 +121,7 @@ export function NoteCard(props: {
         ) : null}
         <Text size="xs" c="dimmed" mt="auto">
           {t('card.by', { name: note.authorName })} ·{' '}
-          {t('card.updated', { date: formatNoteDate(note.updatedAt, i18n.language) })}
+          {t('card.updated', { date: formatInstantDateTime(note.updatedAt, i18n.language) })}
         </Text>
         <Group gap="xs">
           <Button

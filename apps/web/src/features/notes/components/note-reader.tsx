@@ -30,7 +30,7 @@ import {
 } from '../api/notes-api.ts';
 import { NoteBadges, SignatureLine } from './note-card.tsx';
 import { NoteContent } from './note-content.tsx';
-import { formatNoteDate } from './note-dates.ts';
+import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
 
 type Mode = 'view' | 'sign' | 'unlock' | 'addendum';
 
@@ -138,7 +138,7 @@ function NoteBody({
                   <Text size="xs" fw={600} mb={4}>
                     {t('reader.addendumBy', {
                       name: a.authorName,
-                      date: formatNoteDate(a.signedAt, i18n.language),
+                      date: formatInstantDateTime(a.signedAt, i18n.language),
                       version: a.noteVersion,
                     })}
                   </Text>
@@ -204,7 +204,7 @@ function History({ noteId }: { noteId: string }) {
                     {t('reader.historyVersion', {
                       version: v.version,
                       name: v.signedByName,
-                      date: formatNoteDate(v.signedAt, i18n.language),
+                      date: formatInstantDateTime(v.signedAt, i18n.language),
                     })}
                   </Text>
                   <Text fw={600} size="sm" mt={4}>
@@ -218,7 +218,7 @@ function History({ noteId }: { noteId: string }) {
                         {t('reader.historyUnlock', {
                           version: u.version,
                           name: u.unlockedByName,
-                          date: formatNoteDate(u.unlockedAt, i18n.language),
+                          date: formatInstantDateTime(u.unlockedAt, i18n.language),
                           reason: u.reason,
                         })}
                       </Text>
