@@ -76,8 +76,11 @@ export const routes: RouteObject[] = [
               { path: 'video-call', element: <Navigate to="/calendar" replace /> },
               { path: 'notes', lazy: () => import('./routes/notes.tsx') },
               { path: 'doctors', lazy: () => import('./routes/doctors.tsx') },
-              { path: 'messages', lazy: placeholder('messages') },
-              { path: 'profile', lazy: placeholder('profile') },
+              { path: 'messages', lazy: () => import('./routes/messages.tsx') },
+              { path: 'my/appointments', lazy: () => import('./routes/my-appointments.tsx') },
+              { path: 'my/records', lazy: () => import('./routes/my-records.tsx') },
+              { path: 'my/record-access', lazy: () => import('./routes/record-access.tsx') },
+              { path: 'profile', lazy: () => import('./routes/profile.tsx') },
               { path: 'settings', lazy: placeholder('settings') },
               { path: 'account/security', lazy: () => import('./routes/account-security.tsx') },
               {

@@ -1,4 +1,4 @@
-import { Card, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Title } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -11,6 +11,7 @@ import {
   IconNotes,
   IconSettings,
   IconShield,
+  IconUser,
   IconUserPlus,
   IconUsers,
 } from '../../../components/icons.tsx';
@@ -96,38 +97,44 @@ export function ProviderPanel() {
   );
 }
 
-/** The patient portal lists its parts as plain items (not links) until their screens exist. */
+/** The patient portal: each part of the patient's care is a page of its own. */
 export function PatientPanel() {
   const { t } = useTranslation('dashboard');
-  const items = [
-    { key: 'records', label: t('patient.records'), icon: <IconFolder size={18} /> },
-    { key: 'appointments', label: t('patient.appointments'), icon: <IconCalendar size={18} /> },
-    { key: 'messages', label: t('patient.messages'), icon: <IconMessage size={18} /> },
-  ];
   return (
     <Section title={t('patient.sectionTitle')}>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Card shadow="xs">
-          <Text size="sm" c="dimmed" mb="sm">
-            {t('patient.description')}
-          </Text>
-          <List spacing="sm" listStyleType="none" pl={0}>
-            {items.map((item) => (
-              <List.Item key={item.key}>
-                <Group gap="sm" wrap="nowrap">
-                  <ThemeIcon variant="light" size={34} radius="md" aria-hidden>
-                    {item.icon}
-                  </ThemeIcon>
-                  <Text fw={600}>{item.label}</Text>
-                </Group>
-              </List.Item>
-            ))}
-          </List>
-        </Card>
-        <div style={{ alignSelf: 'start' }}>
-          <CrisisLines />
-        </div>
+      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
+        <LinkCard
+          to="/my/appointments"
+          title={t('patient.appointments')}
+          description={t('patient.appointmentsDescription')}
+          icon={<IconCalendar size={24} />}
+        />
+        <LinkCard
+          to="/my/records"
+          title={t('patient.records')}
+          description={t('patient.recordsDescription')}
+          icon={<IconFolder size={24} />}
+        />
+        <LinkCard
+          to="/messages"
+          title={t('patient.messages')}
+          description={t('patient.messagesDescription')}
+          icon={<IconMessage size={24} />}
+        />
+        <LinkCard
+          to="/my/record-access"
+          title={t('patient.recordAccess')}
+          description={t('patient.recordAccessDescription')}
+          icon={<IconShield size={24} />}
+        />
+        <LinkCard
+          to="/profile"
+          title={t('patient.account')}
+          description={t('patient.accountDescription')}
+          icon={<IconUser size={24} />}
+        />
       </SimpleGrid>
+      <CrisisLines />
     </Section>
   );
 }
