@@ -12,6 +12,12 @@ import {
   VIDEO_JOIN_EARLY_MINUTES,
   VIDEO_JOIN_LATE_MINUTES,
   SAFETY_ALERT_ESCALATION_MINUTES,
+  // Issue 15, my appointments.
+  APPOINTMENT_DURATIONS,
+  APPOINTMENT_TYPES,
+  BOOKING_MODES,
+  DEFAULT_BOOKING_POLICY,
+  type BookingPolicy,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
@@ -193,6 +199,47 @@ const EnvSchema = z.object({
   TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
   EMERGENCY_BANNER_HEADING: z.string().max(200, 'must be at most 200 characters').optional(),
   EMERGENCY_BANNER_BODY: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  // Issue 15, my appointments: the booking policy for patients (decision 030).
+  PATIENT_CHANGE_WINDOW_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 14)
+    .default(DEFAULT_BOOKING_POLICY.changeWindowHours),
+  PATIENT_BOOKING_MIN_NOTICE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(DEFAULT_BOOKING_POLICY.minNoticeHours),
+  PATIENT_BOOKING_HORIZON_DAYS: z.coerce.number().int().min(1).max(366).default(DEFAULT_BOOKING_POLICY.horizonDays),
+  PATIENT_BOOKING_TYPES: z
+    .string()
+    .transform((raw, ctx) => {
+      const list = raw
+        .split(',')
+        .map((part) => part.trim().toLowerCase())
+        .filter(Boolean);
+      const known: readonly string[] = APPOINTMENT_TYPES;
+      if (list.some((type) => !known.includes(type))) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be ${APPOINTMENT_TYPES.join(', ')} or none, separated by commas`,
+        });
+        return z.NEVER;
+      }
+      return APPOINTMENT_TYPES.filter((type) => list.includes(type));
+    })
+    .optional(),
+  PATIENT_BOOKING_MODE: z
+    .enum(BOOKING_MODES, { error: `must be ${BOOKING_MODES.join(' or ')}` })
+    .default(DEFAULT_BOOKING_POLICY.mode),
+  PATIENT_BOOKING_DURATION_MINUTES: z.coerce
+    .number()
+    .refine((n) => (APPOINTMENT_DURATIONS as readonly number[]).includes(n), {
+      message: `must be one of ${APPOINTMENT_DURATIONS.join(', ')}`,
+    })
+    .default(DEFAULT_BOOKING_POLICY.duration),
 });
 
 /** A comma-separated list of STUN or TURN addresses (`stun:host:port`, `turn:host:port?transport=udp`, `turns:`). */
@@ -285,6 +332,8 @@ export interface Config {
     /** How long a recording is kept (RECORDING_RETENTION_DAYS, default six years); then a job deletes it. */
     recordingRetentionDays: number;
   };
+  /** Issue 15: the rules for patients' own bookings (decision 030); read through bookingPolicyOf, not here. */
+  patientBooking: BookingPolicy;
 }
 
 export class ConfigError extends Error {
@@ -373,6 +422,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       turnUrls: e.TURN_URLS ?? [],
       turnSecret: e.TURN_SECRET ?? null,
       recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
+    },
+    // Issue 15, my appointments.
+    patientBooking: {
+      changeWindowHours: e.PATIENT_CHANGE_WINDOW_HOURS,
+      minNoticeHours: e.PATIENT_BOOKING_MIN_NOTICE_HOURS,
+      horizonDays: e.PATIENT_BOOKING_HORIZON_DAYS,
+      appointmentTypes: e.PATIENT_BOOKING_TYPES ?? [...DEFAULT_BOOKING_POLICY.appointmentTypes],
+      mode: e.PATIENT_BOOKING_MODE,
+      duration: e.PATIENT_BOOKING_DURATION_MINUTES as BookingPolicy['duration'],
     },
   };
 }

@@ -16,6 +16,7 @@ import { MailService } from './mail/mail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
 import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
+import { bookingPolicyOf } from './appointments/booking-policy.ts';
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
 import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
@@ -167,6 +168,9 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       secret,
       keyring,
       timeZone: config.practiceTimeZone,
+      // Issue 15, my appointments.
+      bookingPolicy: bookingPolicyOf(config),
+      clinicPhone: config.clinicPhone,
     });
     const mail = new MailService({ db: database.db, config, log, secret });
     const appointmentNotifications = new AppointmentNotifications({ db: database.db, mail, config, log });

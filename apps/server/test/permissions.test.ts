@@ -428,7 +428,60 @@ const CELLS: Record<ResourceAction, Cell> = {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(MANAGE_ACCOUNT, { id: invitedAccountId }) }),
   },
+  // Issue 15, my appointments: own is the patient's own provider; another's, any other provider.
+  'appointment:book': {
+    perRecord: true,
+    outOfReach: { code: 'FORBIDDEN', message: APPOINTMENT_MESSAGES.cannotCreate },
+    async run(caller, target) {
+      const patient = caller.role === 'patient' ? await patientRecord(caller, 'own') : null;
+      const [linked] = patient
+        ? await t.runtime.database.db
+            .select({ ownerId: patients.ownerId })
+            .from(patients)
+            .where(eq(patients.id, patient.id))
+        : [];
+      const notOwn = linked?.ownerId === otherProviderId ? callers.get('provider')!.userId : otherProviderId;
+      const slot = await bookableSlot(caller);
+      return {
+        response: await caller.client.gql(BOOK, {
+          input: {
+            appointmentType: 'video',
+            reason: 'Follow-up',
+            ...slot,
+            ...(target === 'other' ? { providerId: notOwn } : {}),
+          },
+        }),
+      };
+    },
+  },
+  'appointment:manage': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: APPOINTMENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const { id } = await appointmentRecord(caller, target);
+      return { response: await caller.client.gql(CONFIRM_MINE, { id }) };
+    },
+  },
 };
+
+const BOOK = 'mutation ($input: BookAppointmentInput!) { bookAppointment(input: $input) { id } }';
+const CONFIRM_MINE = 'mutation ($id: ID!) { confirmMyAppointment(id: $id) { id } }';
+
+/** A time the patient may book with their own provider (two weeks ahead, a free one); any time for others. */
+async function bookableSlot(caller: Fixture): Promise<{ date: string; time: string }> {
+  let date = addDays(todayIn(DEFAULT_PRACTICE_TIME_ZONE), 14);
+  if (caller.role !== 'patient') return { date, time: '10:00' };
+  for (let tries = 0; tries < 30; tries++, date = addDays(date, 1)) {
+    const slots = await caller.client.gql<{ myAvailableSlots: { time: string; available: boolean }[] }>(
+      'query ($date: String!) { myAvailableSlots(date: $date) { time available } }',
+      { date },
+    );
+    const free = slots.data?.myAvailableSlots.find((s) => s.available);
+    if (free) return { date, time: free.time };
+  }
+  throw new Error('no bookable time in a month');
+}
 
 /** What the table says about one cell. */
 function expectedOutcome(role: Role, action: ResourceAction, target: Target): 'allowed' | 'denied' | 'out-of-reach' {

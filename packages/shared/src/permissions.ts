@@ -41,6 +41,11 @@ export const PERMISSIONS = [
   'measure:read:own',
   'measure:respond:own',
   'alert:acknowledge:own',
+  // Issue 15, my appointments: a patient books their own visits with their own provider, and confirms, cancels
+  // and reschedules them within the practice's policy (decision 030). Staff change appointments with
+  // appointment:update, which patients never hold.
+  'appointment:book:own',
+  'appointment:manage:own',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -99,7 +104,16 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
   // They join their own video visits (decision 026).
   // They fill in the questionnaires sent to them and see their own results (decision 028).
-  patient: ['provider:read:any', 'appointment:read:own', 'visit:join:own', 'measure:read:own', 'measure:respond:own'],
+  patient: [
+    'provider:read:any',
+    'appointment:read:own',
+    'visit:join:own',
+    'measure:read:own',
+    'measure:respond:own',
+    // Issue 15, my appointments (decision 030).
+    'appointment:book:own',
+    'appointment:manage:own',
+  ],
 };
 
 /**
@@ -174,6 +188,9 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'measure:read': 'measureMessages.cannotView',
   'measure:respond': 'measureMessages.cannotRespond',
   'alert:acknowledge': 'measureMessages.cannotAcknowledge',
+  // Issue 15, my appointments.
+  'appointment:book': 'appointmentMessages.cannotCreate',
+  'appointment:manage': 'appointmentMessages.cannotUpdate',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

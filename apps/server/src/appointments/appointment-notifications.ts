@@ -54,14 +54,14 @@ export class AppointmentNotifications implements AppointmentListener {
 
   async appointmentsChanged(tx: Executor, change: AppointmentChange, appointmentIds: string[]): Promise<void> {
     for (const appointmentId of appointmentIds) {
-      if (change !== 'status') {
-        await addJob(
-          tx,
-          'appointment:notify',
-          { appointmentId },
-          { jobKey: notifyJobKey(appointmentId), delayMs: this.#config.bookingMailGraceSeconds * 1000 },
-        );
-      }
+      // A change of status queues the job too: a request confirmed by the provider is announced then (the job
+      // sends nothing for any other status change, whose SEQUENCE it has already sent).
+      await addJob(
+        tx,
+        'appointment:notify',
+        { appointmentId },
+        { jobKey: notifyJobKey(appointmentId), delayMs: this.#config.bookingMailGraceSeconds * 1000 },
+      );
       await this.#scheduleReminders(tx, appointmentId);
     }
   }
@@ -105,6 +105,9 @@ export class AppointmentNotifications implements AppointmentListener {
         // Never announced (undone within the grace period): nothing to take back.
         if (sent === null) return;
         event = 'cancelled';
+      } else if (status === 'pending') {
+        // A patient's request (decision 030): announced once the provider confirms it.
+        return;
       } else if (holdsSlot(status)) {
         event = sent === null ? 'booked' : 'changed';
       } else {

@@ -23,8 +23,24 @@ import {
   type AuditEvent,
   type CancellationKind,
   type WorkingHoursInterval,
+  // Issue 15, my appointments.
+  AppointmentDateSchema,
+  BookAppointmentInputSchema,
+  CancelMyAppointmentInputSchema,
+  changeDeadline,
+  DEFAULT_BOOKING_POLICY,
+  earliestBooking,
+  lastBookableDate,
+  RescheduleMyAppointmentInputSchema,
+  type BookingPolicy,
+  type CreateAppointmentData,
+  type SeriesScope,
+  messageText,
+  type MessageId,
+  type MessageParams,
 } from '@telehealth/shared';
-import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import type { BookingPolicySource } from './booking-policy.ts';
+import { authorize, recordOutOfReach, refuse } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import { CursorCodec } from '../db/cursor.ts';
@@ -38,6 +54,7 @@ import {
   findOverlaps,
   findProviderBusy,
   findSeriesFrom,
+  findLinkedPatient,
   findVisibleAppointment,
   insertAppointmentHistory,
   insertAppointments,
@@ -59,6 +76,9 @@ import {
 } from './availability.repository.ts';
 import { daySlots, occurrence, onTimeOff, seriesDates, withinWorkingHours, type Occurrence } from './schedule.ts';
 import { isUuid } from '../db/ids.ts';
+import type { z } from 'zod';
+
+type UpdateAppointmentData = z.output<ReturnType<typeof updateAppointmentInputSchema>>;
 
 /** What changed, for whatever follows a change (the invitations and reminders of the appointments). */
 export type AppointmentChange = 'created' | 'rescheduled' | 'updated' | 'cancelled' | 'status';
@@ -93,6 +113,10 @@ export interface AppointmentsServiceOptions {
   listeners?: AppointmentListener[];
   /** The clock (tests move it). */
   now?: () => Date;
+  /** The rules for patients' own bookings (decision 030); default: the shared defaults. */
+  bookingPolicy?: BookingPolicySource;
+  /** CLINIC_PHONE: what a patient is told to call when a visit can no longer be changed online. */
+  clinicPhone?: string | null;
 }
 
 /**
@@ -107,6 +131,8 @@ export class AppointmentsService {
   readonly #cursors: CursorCodec<AppointmentCursor>;
   readonly #listeners: AppointmentListener[];
   readonly #now: () => Date;
+  readonly #policy: BookingPolicySource;
+  readonly #clinicPhone: string | null;
 
   constructor(options: AppointmentsServiceOptions) {
     this.#db = options.db;
@@ -115,6 +141,13 @@ export class AppointmentsService {
     this.#cursors = new CursorCodec<AppointmentCursor>(`${options.secret}:appointments`, 2);
     this.#listeners = options.listeners ?? [];
     this.#now = options.now ?? (() => new Date());
+    this.#clinicPhone = options.clinicPhone ?? null;
+    this.#policy = options.bookingPolicy ?? { current: () => Promise.resolve(DEFAULT_BOOKING_POLICY) };
+  }
+
+  /** The practice's booking policy for patients, as it is now. */
+  bookingPolicy(): Promise<BookingPolicy> {
+    return this.#policy.current();
   }
 
   get timeZone(): string {
@@ -140,7 +173,20 @@ export class AppointmentsService {
       throw fieldError('providerId', 'appointmentMessages.selectProvider');
     }
     await this.#requireVisiblePatient(caller, data.patientId);
+    return this.#book(caller, { ...data, providerId, status: 'scheduled' }, {});
+  }
 
+  /**
+   * The one booking path of staff and patients: working hours and time off (staff alone may confirm a time
+   * outside them), the past, a series' every occurrence, then the rows, history, audit entry and listeners
+   * (invitations, reminders) in one transaction, where the exclusion constraints have the last word.
+   */
+  async #book(
+    caller: Caller,
+    data: Omit<CreateAppointmentData, 'providerId'> & { providerId: string; status: AppointmentStatus },
+    details: Record<string, unknown>,
+  ): Promise<AppointmentView[]> {
+    const { providerId, status } = data;
     const dates = data.recurrence
       ? seriesDates({ date: data.date, time: data.time, zone: this.#zone, ...data.recurrence })
       : [data.date];
@@ -162,7 +208,7 @@ export class AppointmentsService {
       timeZone: this.#zone,
       duration: data.duration,
       appointmentType: data.appointmentType,
-      status: 'scheduled',
+      status,
       priority: data.priority,
       reason: data.reason,
       notes: data.notes ?? null,
@@ -180,12 +226,15 @@ export class AppointmentsService {
         rows.map((r) => ({
           appointmentId: r.id!,
           action: 'created',
-          toStatus: 'scheduled',
+          toStatus: status,
           toStartsAt: r.startsAt,
           actorId: caller.user.id,
         })),
       );
-      await this.#audit(tx, caller, 'APPOINTMENT_CREATE', ids, [data.patientId], seriesId ? { seriesId } : {});
+      await this.#audit(tx, caller, 'APPOINTMENT_CREATE', ids, [data.patientId], {
+        ...details,
+        ...(seriesId ? { seriesId } : {}),
+      });
       await this.#tell(tx, 'created', ids);
     });
     return this.#views(ids);
@@ -296,6 +345,25 @@ export class AppointmentsService {
     const reach = await authorize(this.#db, caller, 'appointment:update');
     const { id, scope, allowOutsideHours, ...changes } = parseInput(updateAppointmentInputSchema(this.#today()), input);
     const current = await this.#visibleForChange(caller, id, reach);
+    return this.#applyUpdate(caller, current, { scope, allowOutsideHours, changes });
+  }
+
+  /**
+   * A change of an appointment the caller may change (staff's, or a patient's own reschedule): a move is checked
+   * like a booking. `status` (a patient's reschedule in request mode) puts the moved visit back to waiting for
+   * the provider's confirmation.
+   */
+  async #applyUpdate(
+    caller: Caller,
+    current: AppointmentView,
+    options: {
+      scope?: SeriesScope | null | undefined;
+      allowOutsideHours?: boolean | undefined;
+      changes: Omit<UpdateAppointmentData, 'id' | 'scope' | 'allowOutsideHours'>;
+      status?: AppointmentStatus;
+    },
+  ): Promise<AppointmentView[]> {
+    const { scope, allowOutsideHours, changes } = options;
     // "This and the following": the later occurrences still open (a cancelled or past one stays as it is).
     const targets = (
       scope === 'following' && current.seriesId
@@ -359,6 +427,9 @@ export class AppointmentsService {
         const invitationChanged =
           moving || (changes.appointmentType !== undefined && changes.appointmentType !== target.appointmentType);
         if (invitationChanged) values.sequence = target.sequence + 1;
+        if (options.status && options.status !== target.status) {
+          Object.assign(values, { status: options.status, statusChangedAt: now, statusChangedBy: caller.user.id });
+        }
         await updateAppointmentRow(tx, target.id, values, this.#keyring);
         await insertAppointmentHistory(tx, [
           moved
@@ -377,6 +448,7 @@ export class AppointmentsService {
       await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', ids, [current.patientId], {
         fields,
         ...(moving ? { rescheduled: true } : {}),
+        ...(options.status ? { status: options.status } : {}),
       });
       const freed = plans
         .filter((p) => moving && p.next.startsAt.getTime() !== p.target.startsAt.getTime())
@@ -390,6 +462,19 @@ export class AppointmentsService {
     const reach = await authorize(this.#db, caller, 'appointment:update');
     const data = parseInput(CancelAppointmentInputSchema, input);
     const current = await this.#visibleForChange(caller, data.id, reach);
+    return this.#applyCancel(caller, current, data);
+  }
+
+  /** Cancels an appointment the caller may change (and, in a series, the following ones when asked). */
+  async #applyCancel(
+    caller: Caller,
+    current: AppointmentView,
+    data: {
+      reason: string | null;
+      cancellationKind?: CancellationKind | null | undefined;
+      scope?: SeriesScope | null | undefined;
+    },
+  ): Promise<AppointmentView[]> {
     const targets = (
       data.scope === 'following' && current.seriesId
         ? await findSeriesFrom(this.#db, current.seriesId, current.startsAt, this.#keyring)
@@ -444,6 +529,11 @@ export class AppointmentsService {
     const reach = await authorize(this.#db, caller, 'appointment:update');
     const { id, status } = parseInput(SetAppointmentStatusInputSchema, input);
     const current = await this.#visibleForChange(caller, id, reach);
+    return this.#applyStatus(caller, current, status);
+  }
+
+  async #applyStatus(caller: Caller, current: AppointmentView, status: AppointmentStatus): Promise<AppointmentView> {
+    const id = current.id;
     const from = current.status as AppointmentStatus;
     this.#requireTransition(from, status);
     if (status === 'cancelled') throw fieldError('reason', 'appointmentMessages.cancelReasonRequired');
@@ -516,22 +606,36 @@ export class AppointmentsService {
     if (!isUuid(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
       throw fieldError('providerId', 'appointmentMessages.selectProvider');
     }
-    const dayStart = occurrence(data.date, '00:00', 15, this.#zone).startsAt;
-    const dayEnd = occurrence(addDays(data.date, 1), '00:00', 15, this.#zone).startsAt;
+    return this.#daySlots(data.providerId, data.date, data.duration, this.#now());
+  }
+
+  /**
+   * The times a patient may book on a date with their own provider, for the policy's visit length: a time
+   * inside the minimum notice counts as past; a date past the horizon is refused.
+   */
+  async ownSlots(caller: Caller, input: { date: unknown }) {
+    await authorize(this.#db, caller, 'appointment:book');
+    const date = parseInput(AppointmentDateSchema, input.date);
+    const policy = await this.#policy.current();
+    const patient = await this.#linkedPatient(caller);
+    if (!patient.ownerId || !(await isActiveProvider(this.#db, patient.ownerId))) {
+      throw new AppError(ERROR_CODES.badUserInput, 'bookingMessages.noProvider');
+    }
+    if (date > lastBookableDate(this.#today(), policy)) {
+      throw ruleError('date', 'bookingMessages.tooFar', { count: policy.horizonDays });
+    }
+    return this.#daySlots(patient.ownerId, date, policy.duration, earliestBooking(this.#now(), policy));
+  }
+
+  async #daySlots(providerId: string, date: string, duration: number, now: Date) {
+    const dayStart = occurrence(date, '00:00', 15, this.#zone).startsAt;
+    const dayEnd = occurrence(addDays(date, 1), '00:00', 15, this.#zone).startsAt;
     const [week, timeOff, busy] = await Promise.all([
-      findWorkingHours(this.#db, data.providerId),
-      findTimeOff(this.#db, data.providerId, { from: data.date, to: data.date }),
-      findProviderBusy(this.#db, data.providerId, dayStart, dayEnd),
+      findWorkingHours(this.#db, providerId),
+      findTimeOff(this.#db, providerId, { from: date, to: date }),
+      findProviderBusy(this.#db, providerId, dayStart, dayEnd),
     ]);
-    return daySlots({
-      date: data.date,
-      duration: data.duration,
-      zone: this.#zone,
-      week: week.intervals,
-      timeOff,
-      busy,
-      now: this.#now(),
-    });
+    return daySlots({ date, duration, zone: this.#zone, week: week.intervals, timeOff, busy, now });
   }
 
   async availability(caller: Caller, providerId: string) {
@@ -612,6 +716,146 @@ export class AppointmentsService {
       }));
     if (!removed) throw notFound('appointmentMessages.timeOffNotFound');
     return { id };
+  }
+
+  // -- a patient's own visits (issue 15, decision 030) ------------------------------------------------------
+
+  /**
+   * A patient books a visit for their own record with their own provider (the record's primary provider),
+   * through the same path as staff (#book) plus the practice's rules: the kinds of visit patients may book, the
+   * minimum notice and the horizon; never outside working hours. Instant mode confirms it; request mode leaves
+   * it pending (holding the slot) until the provider confirms it.
+   */
+  async bookOwn(caller: Caller, input: unknown): Promise<AppointmentView> {
+    const reach = await authorize(this.#db, caller, 'appointment:book');
+    const data = parseInput(BookAppointmentInputSchema, input);
+    const policy = await this.#policy.current();
+    const patient = await this.#linkedPatient(caller);
+    const providerId = patient.ownerId;
+    if (!providerId || !(await isActiveProvider(this.#db, providerId))) {
+      throw new AppError(ERROR_CODES.badUserInput, 'bookingMessages.noProvider');
+    }
+    // Only their own provider: naming another is refused like any record out of reach.
+    if (reach.kind === 'own' && data.providerId && data.providerId !== providerId) {
+      return refuse(this.#db, caller, 'appointmentMessages.cannotCreate', {
+        permission: 'appointment:book:any',
+        reason: "not the patient's own provider",
+      });
+    }
+    if (!policy.appointmentTypes.includes(data.appointmentType)) {
+      throw fieldError('appointmentType', 'bookingMessages.typeNotBookable');
+    }
+    const at = occurrence(data.date, data.time, policy.duration, this.#zone);
+    this.#requireBookable(at, policy);
+    const status: AppointmentStatus = policy.mode === 'instant' ? 'confirmed' : 'pending';
+    const [view] = await this.#book(
+      caller,
+      {
+        patientId: patient.id,
+        providerId,
+        date: data.date,
+        time: data.time,
+        duration: policy.duration,
+        appointmentType: data.appointmentType,
+        reason: data.reason,
+        notes: null,
+        priority: 'normal',
+        recurrence: null,
+        allowOutsideHours: undefined,
+        status,
+      },
+      { bookedBy: 'patient', mode: policy.mode },
+    );
+    return view!;
+  }
+
+  /** "I'll be there": a patient confirms an upcoming visit the practice booked (scheduled → confirmed). */
+  async confirmOwn(caller: Caller, id: string): Promise<AppointmentView> {
+    const current = await this.#ownForChange(caller, id);
+    if (current.status !== 'scheduled' || current.startsAt <= this.#now()) {
+      throw new AppError(ERROR_CODES.wrongTransition, 'bookingMessages.cannotConfirm');
+    }
+    return this.#applyStatus(caller, current, 'confirmed');
+  }
+
+  /** A patient cancels their own visit, until the policy's window before it. */
+  async cancelOwn(caller: Caller, input: unknown): Promise<AppointmentView> {
+    const data = parseInput(CancelMyAppointmentInputSchema, input);
+    const current = await this.#ownForChange(caller, data.id);
+    const policy = await this.#policy.current();
+    if (!canTransition(current.status as AppointmentStatus, 'cancelled')) {
+      throw new AppError(ERROR_CODES.wrongTransition, 'bookingMessages.cannotChange');
+    }
+    this.#requireChangeWindow(current, policy);
+    const [view] = await this.#applyCancel(caller, current, {
+      reason: data.reason?.trim() ? data.reason.trim() : null,
+      cancellationKind: 'patient',
+      scope: 'this',
+    });
+    return view!;
+  }
+
+  /**
+   * A patient moves their own visit to another free time, until the policy's window before it; the new time
+   * meets the same rules as a booking. In request mode the moved visit waits for the provider again.
+   */
+  async rescheduleOwn(caller: Caller, input: unknown): Promise<AppointmentView> {
+    const data = parseInput(RescheduleMyAppointmentInputSchema, input);
+    const current = await this.#ownForChange(caller, data.id);
+    const policy = await this.#policy.current();
+    if (!canReschedule(current.status as AppointmentStatus)) {
+      throw new AppError(ERROR_CODES.wrongTransition, 'bookingMessages.cannotChange');
+    }
+    this.#requireChangeWindow(current, policy);
+    this.#requireBookable(occurrence(data.date, data.time, current.duration, this.#zone), policy);
+    const [view] = await this.#applyUpdate(caller, current, {
+      scope: 'this',
+      changes: { date: data.date, time: data.time },
+      ...(policy.mode === 'request' ? { status: 'pending' as const } : {}),
+    });
+    return view!;
+  }
+
+  /** The patient record linked to the caller's account; without one, nothing can be booked. */
+  async #linkedPatient(caller: Caller): Promise<{ id: string; ownerId: string | null }> {
+    const patient = await findLinkedPatient(this.#db, caller.user.id);
+    if (!patient) throw new AppError(ERROR_CODES.badUserInput, 'bookingMessages.noPatientRecord');
+    return patient;
+  }
+
+  /** A patient's own appointment to change (appointment:manage), or answered like a missing one. */
+  async #ownForChange(caller: Caller, id: string): Promise<AppointmentView> {
+    const reach = await authorize(this.#db, caller, 'appointment:manage');
+    const checked = parseInput(RecordIdSchema, id);
+    const row = isUuid(checked) ? await findVisibleAppointment(this.#db, checked, reach, this.#keyring) : undefined;
+    if (row) return row;
+    if (isUuid(checked) && (await appointmentExists(this.#db, checked))) {
+      await recordOutOfReach(this.#db, caller, 'appointment:manage', { appointmentIds: [checked] });
+    }
+    throw notFound('appointmentMessages.notFound');
+  }
+
+  /** The minimum notice and the horizon of a patient's booking. */
+  #requireBookable(at: Occurrence, policy: BookingPolicy): void {
+    this.#refusePast(at);
+    if (at.startsAt < earliestBooking(this.#now(), policy)) {
+      throw ruleError('time', 'bookingMessages.tooSoon', { count: policy.minNoticeHours });
+    }
+    if (at.date > lastBookableDate(this.#today(), policy)) {
+      throw ruleError('date', 'bookingMessages.tooFar', { count: policy.horizonDays });
+    }
+  }
+
+  /** Inside the window before a visit, a patient is asked to call the clinic instead. */
+  #requireChangeWindow(current: AppointmentView, policy: BookingPolicy): void {
+    if (this.#now() < changeDeadline(current.startsAt, policy)) return;
+    const phone = this.#clinicPhone;
+    throw new AppError(
+      ERROR_CODES.badUserInput,
+      phone ? 'bookingMessages.changeWindowClosedPhone' : 'bookingMessages.changeWindowClosed',
+      { count: policy.changeWindowHours, ...(phone ? { phone } : {}) },
+      { reason: 'changeWindow' },
+    );
   }
 
   // -- the rules --------------------------------------------------------------------------------------------
@@ -755,6 +999,13 @@ export class AppointmentsService {
       details: { appointmentIds, patientIds, ...details },
     });
   }
+}
+
+/** A field's error with parameters (the booking rules' numbers), in `extensions.fieldErrors` like fieldError. */
+function ruleError(field: string, messageId: MessageId, params: MessageParams): AppError {
+  return new AppError(ERROR_CODES.badUserInput, messageId, params, {
+    fieldErrors: { [field]: messageText(messageId, params) },
+  });
 }
 
 function daysBetween(from: string, to: string): number {

@@ -34,7 +34,7 @@ const AppointmentChangeRef = builder.objectRef<ChangeRow>('AppointmentChange').i
   }),
 });
 
-const AppointmentRef = builder.objectRef<AppointmentView>('Appointment').implement({
+export const AppointmentRef = builder.objectRef<AppointmentView>('Appointment').implement({
   description:
     "A visit of a patient with a provider. date and time are the practice's (PRACTICE_TIME_ZONE); startsAt and endsAt are instants. Protected health information.",
   fields: (t) => ({
@@ -97,7 +97,7 @@ const AppointmentListRef = builder
     }),
   });
 
-const AppointmentSlotRef = builder
+export const AppointmentSlotRef = builder
   .objectRef<{ time: string; startsAt: Date; state: SlotState }>('AppointmentSlot')
   .implement({
     fields: (t) => ({

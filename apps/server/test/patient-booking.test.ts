@@ -1,0 +1,498 @@
+/**
+ * Patients booking and changing their own visits (issue 15, decision 030): the permission matrix of a patient's
+ * own bookings, the practice's rules (minimum notice, horizon, kinds of visit, the window for changes), request
+ * mode and the provider's confirmation, and the same checks and invitations as a booking by staff.
+ */
+import { and, eq, gt } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  addDays,
+  APPOINTMENT_TIMES,
+  BOOKING_MESSAGES,
+  DEFAULT_BOOKING_POLICY,
+  DEMO_PASSWORD,
+  messageText,
+  todayIn,
+  zonedInstant,
+} from '@telehealth/shared';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { appointments, auditEntries, mailOutbox, patients } from '../src/db/schema.ts';
+import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+
+const ZONE = 'America/New_York';
+const PHONE = '(503) 555-0100';
+const PASSWORD = 'Booking-Test-2026!';
+const FIELDS = 'id patientId providerId date time duration appointmentType status reason cancellationKind startsAt';
+const BOOK = `mutation BookAppointment($input: BookAppointmentInput!) { bookAppointment(input: $input) { ${FIELDS} } }`;
+const CONFIRM = `mutation ConfirmMyAppointment($id: ID!) { confirmMyAppointment(id: $id) { ${FIELDS} } }`;
+const CANCEL = `mutation CancelMyAppointment($input: CancelMyAppointmentInput!) { cancelMyAppointment(input: $input) { ${FIELDS} } }`;
+const RESCHEDULE = `mutation RescheduleMyAppointment($input: RescheduleMyAppointmentInput!) { rescheduleMyAppointment(input: $input) { ${FIELDS} } }`;
+const SLOTS = 'query ($date: String!) { myAvailableSlots(date: $date) { time available state } }';
+const POLICY =
+  '{ bookingPolicy { changeWindowHours minNoticeHours horizonDays appointmentTypes mode duration clinicPhone joinEarlyMinutes } }';
+const GET = `query ($id: ID!) { getAppointment(id: $id) { ${FIELDS} } }`;
+const LIST = 'query { listAppointments(limit: 100) { items { id } } }';
+const STAFF_CREATE = `mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { ${FIELDS} } }`;
+const STAFF_STATUS = `mutation ($input: SetAppointmentStatusInput!) { setAppointmentStatus(input: $input) { ${FIELDS} } }`;
+const STAFF_CANCEL = `mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { ${FIELDS} } }`;
+const STAFF_UPDATE = `mutation ($input: UpdateAppointmentInput!) { updateAppointment(input: $input) { ${FIELDS} } }`;
+
+interface Appointment {
+  id: string;
+  patientId: string;
+  providerId: string;
+  date: string;
+  time: string;
+  duration: number;
+  appointmentType: string;
+  status: string;
+  reason: string;
+  cancellationKind: string | null;
+  startsAt: string;
+}
+
+let t: TestApp;
+/** The same database with request mode, video visits only: a second server instance of another practice policy. */
+let r: TestApp;
+let serial = 0;
+
+interface Person {
+  client: TestClient;
+  userId: string;
+  email: string;
+}
+
+interface PatientPerson extends Person {
+  recordId: string;
+}
+
+async function signedIn(app: TestApp, email: string): Promise<TestClient> {
+  const client = new TestClient(app.app);
+  const result = await client.signIn(email, PASSWORD);
+  if (!result.user) throw new Error(`cannot sign in ${email}`);
+  return client;
+}
+
+async function newProvider(): Promise<Person> {
+  const email = `booking.provider${++serial}@example.net`;
+  const userId = await createTestAccount(t.runtime, {
+    email,
+    firstName: 'Ada',
+    lastName: 'Booker',
+    role: 'provider',
+    password: PASSWORD,
+    emailVerified: true,
+  });
+  return { client: await signedIn(t, email), userId, email };
+}
+
+/** A patient account with its linked record, whose primary provider is `owner` (none: no provider). */
+async function newPatient(owner: Person | null, app: TestApp = t): Promise<PatientPerson> {
+  const email = `booking.patient${++serial}@example.net`;
+  const userId = await createTestAccount(t.runtime, {
+    email,
+    firstName: 'Rosa',
+    lastName: 'Portal',
+    role: 'patient',
+    password: PASSWORD,
+    emailVerified: true,
+  });
+  const [row] = await t.runtime.database.db
+    .insert(patients)
+    .values({
+      firstName: 'Rosa',
+      lastName: 'Portal',
+      email,
+      dateOfBirth: '1986-05-04',
+      ownerId: owner?.userId ?? null,
+      accountId: userId,
+    })
+    .returning({ id: patients.id });
+  return { client: await signedIn(app, email), userId, email, recordId: row!.id };
+}
+
+/** The first date `days` or more from today that is a weekday (the default working hours). */
+function weekdayFrom(days: number): string {
+  let date = addDays(todayIn(ZONE), days);
+  while ([0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay())) date = addDays(date, 1);
+  return date;
+}
+
+/** The next grid time at least an hour away (today or tomorrow): always inside a 24-hour window. */
+function nearSlot(): { date: string; time: string } {
+  const soon = Date.now() + 60 * 60_000;
+  for (const date of [todayIn(ZONE), addDays(todayIn(ZONE), 1)]) {
+    const time = APPOINTMENT_TIMES.find((at) => zonedInstant(date, at, ZONE).getTime() > soon);
+    if (time) return { date, time };
+  }
+  throw new Error('no grid time in the next two days');
+}
+
+function data<T>(response: GraphQLResponse<T>): T {
+  if (!response.data) throw new Error(JSON.stringify(response.errors));
+  return response.data;
+}
+
+const errorOf = (response: GraphQLResponse) => response.errors?.[0];
+
+async function book(patient: Person, input: Record<string, unknown>) {
+  return patient.client.gql<{ bookAppointment: Appointment }>(BOOK, {
+    input: { appointmentType: 'video', reason: 'Sleep has been worse', time: '10:00', ...input },
+  });
+}
+
+async function staffBook(provider: Person, patient: PatientPerson, input: Record<string, unknown>) {
+  return data(
+    await provider.client.gql<{ createAppointment: Appointment }>(STAFF_CREATE, {
+      input: { patientId: patient.recordId, reason: 'Follow-up', time: '10:00', allowOutsideHours: true, ...input },
+    }),
+  ).createAppointment;
+}
+
+async function rowsOf(recordId: string) {
+  return t.runtime.database.db.select().from(appointments).where(eq(appointments.patientId, recordId));
+}
+
+async function mailsTo(address: string) {
+  return t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, address));
+}
+
+async function lastAuditId(): Promise<number> {
+  const rows = await t.runtime.database.db.select({ id: auditEntries.id }).from(auditEntries);
+  return Math.max(0, ...rows.map((row) => row.id));
+}
+
+async function auditSince(since: number, userId: string) {
+  return t.runtime.database.db
+    .select()
+    .from(auditEntries)
+    .where(and(gt(auditEntries.id, since), eq(auditEntries.userId, userId)));
+}
+
+let provider: Person;
+let otherProvider: Person;
+let admin: TestClient;
+
+beforeAll(async () => {
+  t = await createTestApp({ BOOKING_MAIL_GRACE_SECONDS: '0', CLINIC_PHONE: PHONE });
+  r = await createTestApp(
+    { BOOKING_MAIL_GRACE_SECONDS: '0', PATIENT_BOOKING_MODE: 'request', PATIENT_BOOKING_TYPES: 'video' },
+    { databaseUrl: t.databaseUrl, demo: false },
+  );
+  provider = await newProvider();
+  otherProvider = await newProvider();
+  admin = new TestClient(t.app);
+  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+});
+
+describe('the booking policy', () => {
+  it('is the configured one, with the clinic phone and the video join window', async () => {
+    const patient = await newPatient(provider);
+    const { bookingPolicy } = data(await patient.client.gql<{ bookingPolicy: Record<string, unknown> }>(POLICY));
+    expect(bookingPolicy).toEqual({
+      ...DEFAULT_BOOKING_POLICY,
+      clinicPhone: PHONE,
+      joinEarlyMinutes: 15,
+    });
+    const requestPatient = await newPatient(provider, r);
+    const requestPolicy = data(await requestPatient.client.gql<{ bookingPolicy: Record<string, unknown> }>(POLICY));
+    expect(requestPolicy.bookingPolicy).toMatchObject({ mode: 'request', appointmentTypes: ['video'] });
+  });
+});
+
+describe('a patient books their own visit', () => {
+  it('with their own provider, confirmed at once, audited, and with the invitations of any booking', async () => {
+    const patient = await newPatient(provider);
+    const date = weekdayFrom(10);
+    const slots = data(
+      await patient.client.gql<{ myAvailableSlots: { time: string; available: boolean }[] }>(SLOTS, { date }),
+    );
+    expect(slots.myAvailableSlots.find((s) => s.time === '10:00')?.available).toBe(true);
+    const since = await lastAuditId();
+
+    const booked = data(await book(patient, { date, time: '10:00' })).bookAppointment;
+
+    expect(booked).toMatchObject({
+      patientId: patient.recordId,
+      providerId: provider.userId,
+      date,
+      time: '10:00',
+      duration: DEFAULT_BOOKING_POLICY.duration,
+      appointmentType: 'video',
+      status: 'confirmed',
+    });
+    const created = (await auditSince(since, patient.userId)).filter((e) => e.event === 'APPOINTMENT_CREATE');
+    expect(created).toHaveLength(1);
+    expect(created[0]!.details).toMatchObject({
+      appointmentIds: [booked.id],
+      patientIds: [patient.recordId],
+      bookedBy: 'patient',
+    });
+    // The slot is now taken for everyone.
+    const after = data(
+      await patient.client.gql<{ myAvailableSlots: { time: string; available: boolean }[] }>(SLOTS, { date }),
+    );
+    expect(after.myAvailableSlots.find((s) => s.time === '10:00')?.available).toBe(false);
+
+    await t.runtime.jobs.drain();
+    const toPatient = await mailsTo(patient.email);
+    const toProvider = await mailsTo(provider.email);
+    expect(toPatient.map((m) => [m.kind, m.calendarMethod])).toEqual([['appointment-invitation', 'REQUEST']]);
+    expect(toProvider.some((m) => m.kind === 'appointment-invitation')).toBe(true);
+  });
+
+  it('never with another provider: refused, recorded, nothing written', async () => {
+    const patient = await newPatient(provider);
+    const since = await lastAuditId();
+    const response = await book(patient, { date: weekdayFrom(11), providerId: otherProvider.userId });
+    expect(errorOf(response)).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
+    expect(await rowsOf(patient.recordId)).toEqual([]);
+    const denials = (await auditSince(since, patient.userId)).filter((e) => e.event === 'UNAUTHORIZED_ACCESS');
+    expect(denials).toHaveLength(1);
+    expect(denials[0]!.details).toMatchObject({ permission: 'appointment:book:any' });
+  });
+
+  it('only for their own record, and never reads, confirms, cancels or moves anyone else’s', async () => {
+    const owner = await newPatient(provider);
+    const stranger = await newPatient(provider);
+    const mine = data(await book(owner, { date: weekdayFrom(12), time: '11:00' })).bookAppointment;
+    const theirs = await staffBook(provider, owner, { date: weekdayFrom(12), time: '14:00' });
+
+    for (const id of [mine.id, theirs.id]) {
+      expect(errorOf(await stranger.client.gql(GET, { id }))?.extensions?.code).toBe('NOT_FOUND');
+      expect(errorOf(await stranger.client.gql(CONFIRM, { id }))?.extensions?.code).toBe('NOT_FOUND');
+      expect(errorOf(await stranger.client.gql(CANCEL, { input: { id } }))?.extensions?.code).toBe('NOT_FOUND');
+      const moved = await stranger.client.gql(RESCHEDULE, { input: { id, date: weekdayFrom(20), time: '09:00' } });
+      expect(errorOf(moved)?.extensions?.code).toBe('NOT_FOUND');
+    }
+    const listed = data(await stranger.client.gql<{ listAppointments: { items: { id: string }[] } }>(LIST));
+    expect(listed.listAppointments.items).toEqual([]);
+    const rows = await rowsOf(owner.recordId);
+    expect(rows.map((row) => row.status).sort()).toEqual(['confirmed', 'scheduled']);
+    // Their own patient record is what they book for: the stranger's booking lands on the stranger's record.
+    const own = data(await book(stranger, { date: weekdayFrom(12), time: '15:00' })).bookAppointment;
+    expect(own.patientId).toBe(stranger.recordId);
+  });
+
+  it("never through the staff's operations", async () => {
+    const patient = await newPatient(provider);
+    const visit = await staffBook(provider, patient, { date: weekdayFrom(13), time: '09:00' });
+    const update = await patient.client.gql(STAFF_UPDATE, { input: { id: visit.id, notes: 'Mine now' } });
+    expect(errorOf(update)?.extensions?.code).toBe('FORBIDDEN');
+    const status = await patient.client.gql(STAFF_STATUS, { input: { id: visit.id, status: 'completed' } });
+    expect(errorOf(status)?.extensions?.code).toBe('FORBIDDEN');
+    const create = await patient.client.gql(STAFF_CREATE, {
+      input: { patientId: patient.recordId, date: weekdayFrom(13), time: '11:00', reason: 'Visit' },
+    });
+    expect(errorOf(create)?.extensions?.code).toBe('FORBIDDEN');
+    expect((await rowsOf(patient.recordId)).map((row) => row.status)).toEqual(['scheduled']);
+  });
+
+  it('needs a patient record and a provider', async () => {
+    const noProvider = await newPatient(null);
+    const response = await book(noProvider, { date: weekdayFrom(14) });
+    expect(errorOf(response)?.message).toBe(BOOKING_MESSAGES.noProvider);
+    expect(await rowsOf(noProvider.recordId)).toEqual([]);
+  });
+});
+
+describe("the practice's rules for a patient's booking", () => {
+  it('refuses a time inside the minimum notice, and the slots show it as not available', async () => {
+    const patient = await newPatient(provider);
+    const near = nearSlot();
+    const response = await book(patient, near);
+    expect(errorOf(response)).toMatchObject({
+      message: messageText('bookingMessages.tooSoon', { count: 24 }),
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const slots = data(
+      await patient.client.gql<{ myAvailableSlots: { time: string; available: boolean }[] }>(SLOTS, {
+        date: near.date,
+      }),
+    );
+    expect(slots.myAvailableSlots.find((s) => s.time === near.time)?.available).toBe(false);
+    expect(await rowsOf(patient.recordId)).toEqual([]);
+  });
+
+  it('refuses a date past the horizon', async () => {
+    const patient = await newPatient(provider);
+    const date = weekdayFrom(DEFAULT_BOOKING_POLICY.horizonDays + 1);
+    const response = await book(patient, { date });
+    expect(errorOf(response)?.message).toBe(messageText('bookingMessages.tooFar', { count: 90 }));
+    expect(errorOf(await patient.client.gql(SLOTS, { date }))?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await rowsOf(patient.recordId)).toEqual([]);
+  });
+
+  it('refuses a kind of visit the practice does not let patients book', async () => {
+    const patient = await newPatient(provider, r);
+    const response = await book(patient, { date: weekdayFrom(15), appointmentType: 'in-person' });
+    expect(errorOf(response)?.message).toBe(BOOKING_MESSAGES.typeNotBookable);
+    expect(await rowsOf(patient.recordId)).toEqual([]);
+  });
+
+  it('meets the same checks as staff booking: the provider busy, outside working hours, time off', async () => {
+    const patient = await newPatient(provider);
+    const other = await newPatient(provider);
+    const date = weekdayFrom(16);
+    await staffBook(provider, other, { date, time: '13:00' });
+    expect(errorOf(await book(patient, { date, time: '13:00' }))?.extensions?.code).toBe('PROVIDER_BUSY');
+    expect(errorOf(await book(patient, { date, time: '13:30' }))?.extensions?.code).toBeUndefined();
+    // The patient's own other visit, with any provider.
+    data(
+      await admin.gql(STAFF_CREATE, {
+        input: {
+          patientId: patient.recordId,
+          providerId: otherProvider.userId,
+          date,
+          time: '15:00',
+          reason: 'Follow-up',
+        },
+      }),
+    );
+    expect(errorOf(await book(patient, { date, time: '15:00' }))?.extensions?.code).toBe('PATIENT_BUSY');
+    // A Saturday: outside the default hours, and a patient is never offered to book it anyway.
+    let saturday = date;
+    while (new Date(`${saturday}T12:00:00Z`).getUTCDay() !== 6) saturday = addDays(saturday, 1);
+    const outside = await book(patient, { date: saturday, time: '10:00', allowOutsideHours: true });
+    expect(errorOf(outside)?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(errorOf(await book(patient, { date: saturday, time: '10:00' }))?.extensions?.code).toBe(
+      'OUTSIDE_WORKING_HOURS',
+    );
+    const offDay = weekdayFrom(17);
+    data(
+      await provider.client.gql('mutation ($input: AddTimeOffInput!) { addTimeOff(input: $input) { id } }', {
+        input: { providerId: provider.userId, startDate: offDay, endDate: offDay },
+      }),
+    );
+    expect(errorOf(await book(patient, { date: offDay, time: '10:00' }))?.extensions?.code).toBe(
+      'OUTSIDE_WORKING_HOURS',
+    );
+    expect((await rowsOf(patient.recordId)).map((row) => row.status).sort()).toEqual(['confirmed', 'scheduled']);
+  });
+});
+
+describe("a patient's changes to their own visits", () => {
+  it('confirms a visit the practice booked ("I\'ll be there"), once', async () => {
+    const patient = await newPatient(provider);
+    const visit = await staffBook(provider, patient, { date: weekdayFrom(18), time: '09:30' });
+    const confirmed = data(await patient.client.gql<{ confirmMyAppointment: Appointment }>(CONFIRM, { id: visit.id }));
+    expect(confirmed.confirmMyAppointment.status).toBe('confirmed');
+    const again = await patient.client.gql(CONFIRM, { id: visit.id });
+    expect(errorOf(again)?.message).toBe(BOOKING_MESSAGES.cannotConfirm);
+  });
+
+  it('cancels and reschedules before the window, and is told to call the clinic inside it', async () => {
+    const patient = await newPatient(provider);
+    const far = data(await book(patient, { date: weekdayFrom(19), time: '09:00' })).bookAppointment;
+    const newDate = weekdayFrom(21);
+    const moved = data(
+      await patient.client.gql<{ rescheduleMyAppointment: Appointment }>(RESCHEDULE, {
+        input: { id: far.id, date: newDate, time: '16:00' },
+      }),
+    ).rescheduleMyAppointment;
+    expect(moved).toMatchObject({ id: far.id, date: newDate, time: '16:00', status: 'confirmed' });
+    // A reschedule meets the booking rules too.
+    const tooFar = await patient.client.gql(RESCHEDULE, {
+      input: { id: far.id, date: weekdayFrom(DEFAULT_BOOKING_POLICY.horizonDays + 2), time: '09:00' },
+    });
+    expect(errorOf(tooFar)?.message).toBe(messageText('bookingMessages.tooFar', { count: 90 }));
+
+    const cancelled = data(
+      await patient.client.gql<{ cancelMyAppointment: Appointment }>(CANCEL, { input: { id: far.id } }),
+    ).cancelMyAppointment;
+    expect(cancelled).toMatchObject({ status: 'cancelled', cancellationKind: 'patient' });
+
+    const near = await staffBook(provider, patient, nearSlot());
+    const callUs = messageText('bookingMessages.changeWindowClosedPhone', { count: 24, phone: PHONE });
+    const refusedCancel = await patient.client.gql(CANCEL, { input: { id: near.id, reason: 'Busy' } });
+    expect(errorOf(refusedCancel)).toMatchObject({
+      message: callUs,
+      extensions: { code: 'BAD_USER_INPUT', messageId: 'bookingMessages.changeWindowClosedPhone' },
+    });
+    expect(callUs).toContain(PHONE);
+    const refusedMove = await patient.client.gql(RESCHEDULE, {
+      input: { id: near.id, date: weekdayFrom(22), time: '09:00' },
+    });
+    expect(errorOf(refusedMove)?.message).toBe(callUs);
+    const [row] = await t.runtime.database.db.select().from(appointments).where(eq(appointments.id, near.id));
+    expect(row).toMatchObject({ status: 'scheduled', startsAt: new Date(near.startsAt) });
+  });
+});
+
+describe('request mode', () => {
+  it('keeps a booking pending (the slot held, no invitation) until the provider confirms it', async () => {
+    const patient = await newPatient(provider, r);
+    const date = weekdayFrom(23);
+    const requested = data(await book(patient, { date, time: '11:30' })).bookAppointment;
+    expect(requested.status).toBe('pending');
+    // The slot is held: nobody else gets it meanwhile.
+    const other = await newPatient(provider, r);
+    expect(errorOf(await book(other, { date, time: '11:30' }))?.extensions?.code).toBe('PROVIDER_BUSY');
+    await t.runtime.jobs.drain();
+    await r.runtime.jobs.drain();
+    expect(await mailsTo(patient.email)).toEqual([]);
+
+    const confirmed = data(
+      await provider.client.gql<{ setAppointmentStatus: Appointment }>(STAFF_STATUS, {
+        input: { id: requested.id, status: 'confirmed' },
+      }),
+    ).setAppointmentStatus;
+    expect(confirmed.status).toBe('confirmed');
+    await t.runtime.jobs.drain();
+    await r.runtime.jobs.drain();
+    expect((await mailsTo(patient.email)).map((m) => [m.kind, m.calendarMethod])).toEqual([
+      ['appointment-invitation', 'REQUEST'],
+    ]);
+
+    // Moved by the patient, it waits for the provider again.
+    const moved = data(
+      await patient.client.gql<{ rescheduleMyAppointment: Appointment }>(RESCHEDULE, {
+        input: { id: requested.id, date: weekdayFrom(24), time: '10:30' },
+      }),
+    ).rescheduleMyAppointment;
+    expect(moved.status).toBe('pending');
+  });
+
+  it('lets the provider decline a request', async () => {
+    const patient = await newPatient(provider, r);
+    const requested = data(await book(patient, { date: weekdayFrom(25), time: '14:30' })).bookAppointment;
+    const declined = data(
+      await provider.client.gql<{ cancelAppointment: Appointment }>(STAFF_CANCEL, {
+        input: { id: requested.id, reason: 'Not available that day' },
+      }),
+    ).cancelAppointment;
+    expect(declined).toMatchObject({ status: 'cancelled', cancellationKind: 'provider' });
+    await t.runtime.jobs.drain();
+    await r.runtime.jobs.drain();
+    // Never announced, so no cancellation goes out either.
+    expect(await mailsTo(patient.email)).toEqual([]);
+  });
+});
+
+describe('the configuration', () => {
+  it('refuses a bad booking policy at start, naming each variable', () => {
+    const env = {
+      NODE_ENV: 'test',
+      PATIENT_BOOKING_TYPES: 'video,house-call',
+      PATIENT_BOOKING_MODE: 'sometimes',
+      PATIENT_BOOKING_DURATION_MINUTES: '20',
+      PATIENT_CHANGE_WINDOW_HOURS: '-1',
+    };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      const named = (error as ConfigError).problems.map((p) => p.split(':')[0]).sort();
+      expect(named).toEqual([
+        'PATIENT_BOOKING_DURATION_MINUTES',
+        'PATIENT_BOOKING_MODE',
+        'PATIENT_BOOKING_TYPES',
+        'PATIENT_CHANGE_WINDOW_HOURS',
+      ]);
+    }
+    expect(loadConfig({ NODE_ENV: 'test', PATIENT_BOOKING_TYPES: 'in-person' }).patientBooking).toMatchObject({
+      appointmentTypes: ['in-person'],
+      mode: 'instant',
+    });
+  });
+});
