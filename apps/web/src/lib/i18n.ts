@@ -19,6 +19,8 @@ import session from '../locales/en/session.json';
 import storedText from '../locales/en/stored-text.json';
 import video from '../locales/en/video.json';
 import waitlist from '../locales/en/waitlist.json';
+// Issue 15, my appointments.
+import myAppointments from '../locales/en/my-appointments.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -43,6 +45,8 @@ export const englishResources = {
   appointments,
   notes,
   measures,
+  // Issue 15, my appointments.
+  'my-appointments': myAppointments,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-import { MyAppointments, TodaysAppointments } from '../../features/appointments/index.ts';
+import { MyAppointments, TodaysAppointments, VisitRequests } from '../../features/appointments/index.ts';
 import { PendingQuestionnaires, SafetyAlerts } from '../../features/measures/index.ts';
 import { VideoWaitingAlert } from '../../features/video/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
@@ -21,6 +21,7 @@ function DashboardRoute() {
         <SafetyAlerts />
         <VideoWaitingAlert />
         <TodaysAppointments />
+        <VisitRequests />
       </>
     ) : user.role === 'patient' ? (
       <>

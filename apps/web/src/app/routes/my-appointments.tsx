@@ -1,8 +1,8 @@
-import { PlaceholderRoute } from './placeholder.tsx';
+import { MyAppointmentsScreen } from '../../features/appointments/index.ts';
 
 /** `/my/appointments`: the patient's appointments: upcoming and past, book, confirm, change, join. */
 function MyAppointmentsRoute() {
-  return <PlaceholderRoute screen="myAppointments" />;
+  return <MyAppointmentsScreen />;
 }
 
 export { MyAppointmentsRoute as Component };

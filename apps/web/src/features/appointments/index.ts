@@ -1,4 +1,11 @@
 export { AvailabilityScreen } from './components/availability-screen.tsx';
 export { CalendarScreen } from './components/calendar-screen.tsx';
-export { MyAppointments, PatientAppointments, TodaysAppointments } from './components/dashboard-appointments.tsx';
+export {
+  MyAppointments,
+  PatientAppointments,
+  TodaysAppointments,
+  VisitRequests,
+} from './components/dashboard-appointments.tsx';
 export { NewAppointmentScreen } from './components/new-appointment-screen.tsx';
+// Issue 15, my appointments.
+export { MyAppointmentsScreen } from './components/my-appointments-screen.tsx';

@@ -1,8 +1,9 @@
-import { Alert, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { addDays, todayIn } from '@telehealth/shared';
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 
 import { useNow } from '../../../hooks/use-now.ts';
 import { useAppConfig } from '../../../lib/auth.ts';
@@ -82,10 +83,41 @@ export function TodaysAppointments() {
   );
 }
 
-/** The patient portal's My Appointments: upcoming and past visits, read-only. */
+/** The patient portal's My Appointments: upcoming and past visits, and the way to the page that changes them. */
 export function MyAppointments() {
   const { t } = useTranslation('appointments');
-  return <UpcomingAndPast id="my-appointments-title" title={t('dashboard.mine')} />;
+  return (
+    <UpcomingAndPast id="my-appointments-title" title={t('dashboard.mine')}>
+      <Anchor component={Link} to="/my/appointments" fw={600}>
+        {t('dashboard.openMine')}
+      </Anchor>
+    </UpcomingAndPast>
+  );
+}
+
+/**
+ * Issue 15: the provider's dashboard: patients' requests waiting for confirmation (request mode, decision 030).
+ * Shown only while there are any.
+ */
+export function VisitRequests() {
+  const { t } = useTranslation('appointments');
+  const { data: config } = useAppConfig();
+  const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
+  const requests = useQuery(appointmentsQueryOptions({ from: today, to: addDays(today, 366), status: ['pending'] }));
+  if (!requests.data || requests.data.length === 0) return null;
+  return (
+    <ScheduleCard id="visit-requests-title" title={t('dashboard.requests')} query={requests}>
+      {(items) => (
+        <>
+          <Text size="sm">{t('dashboard.requestsHint')}</Text>
+          <List items={items} empty="" withDate />
+          <Anchor component={Link} to="/calendar" fw={600}>
+            {t('calendar.title')}
+          </Anchor>
+        </>
+      )}
+    </ScheduleCard>
+  );
 }
 
 /** A patient's appointments in their chart: upcoming and past visits. */
@@ -97,7 +129,17 @@ export function PatientAppointments({ patientId }: { patientId: string }) {
 }
 
 /** Upcoming and past visits of a year either side of today: the caller's own, or one patient's. */
-function UpcomingAndPast({ id, title, patientId }: { id: string; title: string; patientId?: string }) {
+function UpcomingAndPast({
+  id,
+  title,
+  patientId,
+  children,
+}: {
+  id: string;
+  title: string;
+  patientId?: string;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation('appointments');
   const { data: config } = useAppConfig();
   const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
@@ -132,6 +174,7 @@ function UpcomingAndPast({ id, title, patientId }: { id: string; title: string; 
             empty={t('dashboard.noPast')}
             withDate
           />
+          {children}
         </>
       )}
     </ScheduleCard>
