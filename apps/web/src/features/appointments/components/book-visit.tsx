@@ -66,7 +66,7 @@ export function BookVisit({ policy, zone, onDone }: { policy: BookingPolicyView;
         problems[field] = translateMessage(message);
       }
     }
-    if (!time) problems['time'] = t('slots.pickTime');
+    if (!time && !problems['date']) problems['time'] = t('slots.pickTime');
     setErrors(problems);
     if (!parsed.success || !time) return;
     // The server's refusals (a rule, a time just taken) are said above the button, translated by their id.
@@ -109,7 +109,8 @@ export function BookVisit({ policy, zone, onDone }: { policy: BookingPolicyView;
             time={time}
             onDate={setDate}
             onTime={setTime}
-            timeError={errors['time'] ?? errors['date'] ?? null}
+            dateError={errors['date'] ?? null}
+            timeError={errors['time'] ?? null}
           />
           <Textarea
             label={t('book.reason')}

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
 import {
   addDays,
+  APPOINTMENT_MESSAGES,
   canReschedule,
   canTransition,
   changeDeadline,
@@ -20,6 +21,7 @@ import { useAppConfig } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { formatDay, formatPracticeInstant } from '../../../lib/practice-dates.ts';
 import { telHref } from '../../../lib/tel-href.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
 import {
   bookingPolicyQueryOptions,
@@ -71,7 +73,14 @@ export function MyAppointmentsScreen() {
         ) : null}
       </Group>
       {notice ? (
-        <Alert color="teal" variant="light" role="status" withCloseButton onClose={() => setNotice(null)}>
+        <Alert
+          color="teal"
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel={t('dismiss')}
+          onClose={() => setNotice(null)}
+        >
           {notice}
         </Alert>
       ) : null}
@@ -382,7 +391,8 @@ function RescheduleDialog({
             setTime(value);
             setMissing(false);
           }}
-          timeError={missing ? t('slots.pickTime') : null}
+          dateError={missing && !date ? translateMessage(APPOINTMENT_MESSAGES.selectDate) : null}
+          timeError={missing && date ? t('slots.pickTime') : null}
         />
         {reschedule.isError ? (
           <Alert color="red" variant="light" role="alert">

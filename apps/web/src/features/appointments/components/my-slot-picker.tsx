@@ -19,6 +19,7 @@ export function MySlotPicker({
   time,
   onDate,
   onTime,
+  dateError,
   timeError,
 }: {
   policy: BookingPolicyView;
@@ -27,6 +28,7 @@ export function MySlotPicker({
   time: string;
   onDate: (date: string) => void;
   onTime: (time: string) => void;
+  dateError?: string | null;
   timeError?: string | null;
 }) {
   const { t, i18n } = useTranslation('my-appointments');
@@ -52,6 +54,7 @@ export function MySlotPicker({
           onDate(event.currentTarget.value);
           onTime('');
         }}
+        error={dateError}
         required
         maw={260}
       />
