@@ -3,7 +3,7 @@
  * own bookings, the practice's rules (minimum notice, horizon, kinds of visit, the window for changes), request
  * mode and the provider's confirmation, and the same checks and invitations as a booking by staff.
  */
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -155,6 +155,14 @@ async function rowsOf(recordId: string) {
 
 async function mailsTo(address: string) {
   return t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, address));
+}
+
+/** The keys of an appointment's reminder jobs waiting in the queue. */
+async function reminderJobs(appointmentId: string): Promise<string[]> {
+  const result = await t.runtime.database.db.execute<{ key: string }>(
+    sql`SELECT key FROM graphile_worker.jobs WHERE key LIKE ${`appointment:remind:${appointmentId}:%`} ORDER BY key`,
+  );
+  return result.rows.map((row) => row.key);
 }
 
 async function lastAuditId(): Promise<number> {
@@ -431,6 +439,7 @@ describe('request mode', () => {
     await t.runtime.jobs.drain();
     await r.runtime.jobs.drain();
     expect(await mailsTo(patient.email)).toEqual([]);
+    expect(await reminderJobs(requested.id)).toEqual([]);
 
     const confirmed = data(
       await provider.client.gql<{ setAppointmentStatus: Appointment }>(STAFF_STATUS, {
@@ -442,6 +451,10 @@ describe('request mode', () => {
     await r.runtime.jobs.drain();
     expect((await mailsTo(patient.email)).map((m) => [m.kind, m.calendarMethod])).toEqual([
       ['appointment-invitation', 'REQUEST'],
+    ]);
+    expect(await reminderJobs(requested.id)).toEqual([
+      `appointment:remind:${requested.id}:1`,
+      `appointment:remind:${requested.id}:24`,
     ]);
 
     // Moved by the patient, it waits for the provider again.

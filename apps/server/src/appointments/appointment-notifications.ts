@@ -24,8 +24,11 @@ export const notifyJobKey = (appointmentId: string) => `appointment:notify:${app
 export const reminderJobKey = (appointmentId: string, hoursBefore: number) =>
   `appointment:remind:${appointmentId}:${hoursBefore}`;
 
-/** Statuses for which a reminder still makes sense. */
-const REMINDED: readonly AppointmentStatus[] = ['scheduled', 'pending', 'confirmed'];
+/**
+ * Statuses for which a reminder still makes sense. Not a patient's request still pending (decision 030): its
+ * reminders are set when the provider confirms it (a change of status reschedules them).
+ */
+const REMINDED: readonly AppointmentStatus[] = ['scheduled', 'confirmed'];
 
 /**
  * The mail that follows appointments (decision 024): iCalendar invitations that calendars update in place, and

@@ -190,7 +190,8 @@ function Details({ appointment, canChange }: { appointment: DetailedAppointment;
                 loading={setStatus.isPending && setStatus.variables.status === to}
                 onClick={() => setStatus.mutate({ id: appointment.id, status: to })}
               >
-                {t(label)}
+                {/* A patient's request (decision 030) is confirmed or declined. */}
+                {t(status === 'pending' && to === 'confirmed' ? 'details.confirmRequest' : label)}
               </Button>
             ))}
             {canReschedule(status) ? (
@@ -200,7 +201,7 @@ function Details({ appointment, canChange }: { appointment: DetailedAppointment;
             ) : null}
             {canTransition(status, 'cancelled') ? (
               <Button size="xs" color="red" variant="light" onClick={() => setPanel('cancel')}>
-                {t('details.cancel')}
+                {t(status === 'pending' ? 'details.declineRequest' : 'details.cancel')}
               </Button>
             ) : null}
           </Group>

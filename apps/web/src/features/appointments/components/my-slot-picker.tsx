@@ -1,5 +1,12 @@
 import { Alert, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
-import { earliestBooking, lastBookableDate, todayIn, zonedDateTime } from '@telehealth/shared';
+import {
+  addDays,
+  APPOINTMENT_TIMES,
+  earliestBooking,
+  lastBookableDate,
+  todayIn,
+  zonedDateTime,
+} from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
@@ -33,7 +40,9 @@ export function MySlotPicker({
 }) {
   const { t, i18n } = useTranslation('my-appointments');
   const today = todayIn(zone);
-  const first = zonedDateTime(earliestBooking(new Date(), policy), zone).date;
+  // The first day with a time left on the grid after the minimum notice.
+  const earliest = zonedDateTime(earliestBooking(new Date(), policy), zone);
+  const first = earliest.time > APPOINTMENT_TIMES.at(-1)! ? addDays(earliest.date, 1) : earliest.date;
   const last = lastBookableDate(today, policy);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && date >= first && date <= last;
   const slots = useQuery({ ...mySlotsQueryOptions(date), enabled: valid });
