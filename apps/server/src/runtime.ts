@@ -16,6 +16,7 @@ import { MailService } from './mail/mail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
 import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
+import { AppointmentLiveUpdates } from './appointments/appointment-live.ts';
 import { bookingPolicyOf } from './appointments/booking-policy.ts';
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
@@ -181,6 +182,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const recordings = new RecordingsService({ db: database.db, keyring, config, log });
     const video = new VideoService({ db: database.db, keyring, config, secret, appointments, recordings, mail, log });
     appointments.addListener(video);
+    // Issue 15, my appointments: providers see their patients' bookings and requests live.
+    appointments.addListener(new AppointmentLiveUpdates());
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
     const passwordReset = new PasswordResetService({

@@ -17,6 +17,7 @@ import {
 } from '@telehealth/shared';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { appointments, auditEntries, mailOutbox, patients } from '../src/db/schema.ts';
+import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const ZONE = 'America/New_York';
@@ -431,8 +432,15 @@ describe('request mode', () => {
   it('keeps a booking pending (the slot held, no invitation) until the provider confirms it', async () => {
     const patient = await newPatient(provider, r);
     const date = weekdayFrom(23);
+    const live = await openLiveOrFail(await liveUrl(t.app), {
+      cookie: provider.client.cookie,
+      origin: t.runtime.config.publicUrl,
+    });
     const requested = data(await book(patient, { date, time: '11:30' })).bookAppointment;
     expect(requested.status).toBe('pending');
+    // The provider's dashboard hears of it live (the message says only that something changed).
+    expect(await live.next('appointments-changed')).toEqual({ type: 'appointments-changed' });
+    live.close();
     // The slot is held: nobody else gets it meanwhile.
     const other = await newPatient(provider, r);
     expect(errorOf(await book(other, { date, time: '11:30' }))?.extensions?.code).toBe('PROVIDER_BUSY');

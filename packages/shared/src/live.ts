@@ -44,7 +44,10 @@ export type LiveServerMessage =
   /** A safety alert was raised or acknowledged for one of the provider's patients: read the alerts again. */
   | { type: 'safety-alerts-changed' }
   /** A questionnaire was sent to the patient: read the pending ones again. */
-  | { type: 'questionnaires-changed' };
+  | { type: 'questionnaires-changed' }
+  // Issue 15, my appointments.
+  /** One of the provider's appointments changed (a patient booked, asked, moved or cancelled): read them again. */
+  | { type: 'appointments-changed' };
 
 /** What a browser may send. Unknown shapes are answered with `{ type: 'error', code: 'BAD_MESSAGE' }`. */
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);

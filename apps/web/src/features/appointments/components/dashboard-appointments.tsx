@@ -1,6 +1,6 @@
 import { Alert, Anchor, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { addDays, todayIn } from '@telehealth/shared';
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,8 +8,9 @@ import { Link } from 'react-router';
 import { useNow } from '../../../hooks/use-now.ts';
 import { useAppConfig } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
+import { useLiveMessages } from '../../../lib/live-channel.ts';
 import { formatShortDay } from '../../../lib/practice-dates.ts';
-import { appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
+import { appointmentQueryKeys, appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
 import { AppointmentStatusBadge } from './status-badge.tsx';
 
 function AppointmentLine({ appointment, withDate }: { appointment: Appointment; withDate?: boolean }) {
@@ -103,7 +104,14 @@ export function VisitRequests() {
   const { t } = useTranslation('appointments');
   const { data: config } = useAppConfig();
   const today = todayIn(config?.practiceTimeZone ?? 'America/New_York');
-  const requests = useQuery(appointmentsQueryOptions({ from: today, to: addDays(today, 366), status: ['pending'] }));
+  const filter = { from: today, to: addDays(today, 366), status: ['pending' as const] };
+  const requests = useQuery(appointmentsQueryOptions(filter));
+  const queryClient = useQueryClient();
+  // A patient's new request appears without a reload.
+  useLiveMessages((message) => {
+    if (message.type === 'appointments-changed')
+      void queryClient.invalidateQueries({ queryKey: appointmentQueryKeys.range(filter) });
+  });
   if (!requests.data || requests.data.length === 0) return null;
   return (
     <ScheduleCard id="visit-requests-title" title={t('dashboard.requests')} query={requests}>
