@@ -297,6 +297,20 @@ describe('a patient books their own visit', () => {
     expect((await rowsOf(patient.recordId)).map((row) => row.status)).toEqual(['scheduled']);
   });
 
+  it("takes the specification's times only, and names no patient at all", async () => {
+    const patient = await newPatient(provider);
+    const offGrid = await book(patient, { date: weekdayFrom(14), time: '09:15' });
+    expect(errorOf(offGrid)?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fieldErrors: { time: 'Please select a time from the list' },
+    });
+    const someoneElse = await newPatient(provider);
+    const naming = await book(patient, { date: weekdayFrom(14), patientId: someoneElse.recordId });
+    expect(errorOf(naming)?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(await rowsOf(patient.recordId)).toEqual([]);
+    expect(await rowsOf(someoneElse.recordId)).toEqual([]);
+  });
+
   it('needs a patient record and a provider', async () => {
     const noProvider = await newPatient(null);
     const response = await book(noProvider, { date: weekdayFrom(14) });
@@ -392,6 +406,7 @@ describe("a patient's changes to their own visits", () => {
 
   it('cancels and reschedules before the window, and is told to call the clinic inside it', async () => {
     const patient = await newPatient(provider);
+    const since = await lastAuditId();
     const far = data(await book(patient, { date: weekdayFrom(19), time: '09:00' })).bookAppointment;
     const newDate = weekdayFrom(21);
     const moved = data(
@@ -410,6 +425,10 @@ describe("a patient's changes to their own visits", () => {
       await patient.client.gql<{ cancelMyAppointment: Appointment }>(CANCEL, { input: { id: far.id } }),
     ).cancelMyAppointment;
     expect(cancelled).toMatchObject({ status: 'cancelled', cancellationKind: 'patient' });
+    const [cancelEntry] = (await auditSince(since, patient.userId)).filter(
+      (e) => e.event === 'APPOINTMENT_UPDATE' && (e.details as { status?: string }).status === 'cancelled',
+    );
+    expect(cancelEntry?.details).toMatchObject({ appointmentIds: [far.id], patientIds: [patient.recordId] });
 
     const near = await staffBook(provider, patient, nearSlot());
     const callUs = messageText('bookingMessages.changeWindowClosedPhone', { count: 24, phone: PHONE });
