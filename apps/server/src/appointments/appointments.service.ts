@@ -76,6 +76,7 @@ import {
 } from './availability.repository.ts';
 import { daySlots, occurrence, onTimeOff, seriesDates, withinWorkingHours, type Occurrence } from './schedule.ts';
 import { isUuid } from '../db/ids.ts';
+import { postgresErrorOf, transactionWithRetry } from '../db/retry.ts';
 import type { z } from 'zod';
 
 type UpdateAppointmentData = z.output<ReturnType<typeof updateAppointmentInputSchema>>;
@@ -962,10 +963,14 @@ export class AppointmentsService {
     throw notFound('appointmentMessages.notFound');
   }
 
-  /** Runs a change in a transaction; an overlap the constraints catch becomes PROVIDER_BUSY or PATIENT_BUSY. */
+  /**
+   * Runs a change in a transaction; an overlap the constraints catch becomes PROVIDER_BUSY or PATIENT_BUSY. Two
+   * simultaneous overlapping bookings can deadlock in the constraints' check: the change then runs again
+   * (transactionWithRetry) and meets the other's committed row as an overlap.
+   */
   async #write(work: (tx: Executor) => Promise<void>): Promise<void> {
     try {
-      await this.#db.transaction(work);
+      await transactionWithRetry(this.#db, work);
     } catch (error) {
       throw AppointmentsService.conflictOf(error) ?? error;
     }
@@ -1014,9 +1019,6 @@ function daysBetween(from: string, to: string): number {
 
 /** The constraint an exclusion violation (SQLSTATE 23P01) names, through any wrapping error; else null. */
 function exclusionViolation(error: unknown): string | null {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const pgError = e as Error & { code?: string; constraint?: string };
-    if (pgError.code === '23P01') return pgError.constraint ?? null;
-  }
-  return null;
+  const pgError = postgresErrorOf(error);
+  return pgError?.code === '23P01' ? (pgError.constraint ?? null) : null;
 }
