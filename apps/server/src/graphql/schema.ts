@@ -10,6 +10,8 @@ import './appointments.schema.ts';
 import './video.schema.ts';
 import './notes.schema.ts';
 import './measures.schema.ts';
+// Issue 15, my records.
+import './portal-records.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();
