@@ -19,6 +19,9 @@ import session from '../locales/en/session.json';
 import storedText from '../locales/en/stored-text.json';
 import video from '../locales/en/video.json';
 import waitlist from '../locales/en/waitlist.json';
+// Issue 15, my records.
+import myAccount from '../locales/en/my-account.json';
+import myRecords from '../locales/en/my-records.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -43,6 +46,9 @@ export const englishResources = {
   appointments,
   notes,
   measures,
+  // Issue 15, my records.
+  'my-records': myRecords,
+  'my-account': myAccount,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,
