@@ -1,4 +1,5 @@
 -- 0019_portal_records: the patient portal's My Records, Who viewed my record and My account (decision 031).
+ALTER TABLE "users" ADD COLUMN "language_chosen" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE TABLE "note_shares" (
 	"note_id" uuid PRIMARY KEY NOT NULL,
 	"patient_id" uuid NOT NULL,

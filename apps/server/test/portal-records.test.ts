@@ -38,7 +38,8 @@ const CORRECTIONS = 'query ($patientId: ID!) { recordCorrections(patientId: $pat
 const ANSWER = `mutation ($input: AnswerRecordCorrectionInput!) { answerRecordCorrection(input: $input) { id status response answeredByName } }`;
 const ACCESS_LOG = `query ($limit: Int, $nextToken: String) { recordAccessLog(limit: $limit, nextToken: $nextToken) {
   items { id timestamp kind actorName actorRole } nextToken } }`;
-const MY_ACCOUNT = '{ myAccount { email firstName lastName role language phone hasPatientRecord otherSessions } }';
+const MY_ACCOUNT =
+  '{ myAccount { email firstName lastName role language languageChosen phone hasPatientRecord otherSessions } }';
 const UPDATE_ACCOUNT = `mutation ($input: UpdateMyAccountInput!) { updateMyAccount(input: $input) { firstName lastName language phone } }`;
 const CHANGE_PASSWORD = 'mutation ($input: ChangePasswordInput!) { changePassword(input: $input) { sessionsEnded } }';
 const SIGN_OUT_ELSEWHERE = 'mutation { signOutEverywhereElse { sessionsEnded } }';
@@ -423,7 +424,7 @@ describe('my account', () => {
     const account = data(
       await me.client.gql<{ myAccount: { language: string; hasPatientRecord: boolean } }>(MY_ACCOUNT),
     );
-    expect(account.myAccount).toMatchObject({ language: 'es', hasPatientRecord: true });
+    expect(account.myAccount).toMatchObject({ language: 'es', languageChosen: true, hasPatientRecord: true });
     expect(errorOf(await me.client.gql(UPDATE_ACCOUNT, { input: { firstName: 'New', lastName: 'Name' } }))).toEqual({
       code: 'BAD_USER_INPUT',
       message: PORTAL_RECORD_MESSAGES.nameThroughPractice,

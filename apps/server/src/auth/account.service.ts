@@ -16,6 +16,8 @@ export interface MyAccount {
   lastName: string;
   role: string;
   language: Locale;
+  /** The person chose the language in My account: the app follows it on every device after sign-in. */
+  languageChosen: boolean;
   /** The phone of the patient's record (a patient changes it here); null for staff and a patient without one. */
   phone: string | null;
   hasPatientRecord: boolean;
@@ -49,6 +51,7 @@ export class AccountService {
         lastName: users.lastName,
         role: users.role,
         language: users.language,
+        languageChosen: users.languageChosen,
         twoFactorEnabled: users.twoFactorEnabled,
         otherSessions: sql<number>`(SELECT count(*) FROM ${sessions}
           WHERE ${sessions.userId} = ${users.id} AND ${sessions.id} <> ${session.id} AND ${sessions.expiresAt} > now())::int`,
@@ -68,6 +71,7 @@ export class AccountService {
       lastName: row.lastName,
       role: row.role ?? session.user.role,
       language: row.language === 'es' ? 'es' : 'en',
+      languageChosen: row.languageChosen,
       phone: row.phone,
       hasPatientRecord: row.patientId !== null,
       twoFactorEnabled: row.twoFactorEnabled,
@@ -91,6 +95,7 @@ export class AccountService {
       const values: Partial<typeof users.$inferInsert> = {};
       if (data.language) {
         values.language = data.language;
+        values.languageChosen = true;
         fields.push('language');
       }
       if (namesGiven && data.firstName && data.lastName) {

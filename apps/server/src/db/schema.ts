@@ -47,6 +47,8 @@ export const users = pgTable(
     image: text('image'),
     /** The language of the e-mails the account receives: en or es. */
     language: text('language').notNull().default('en'),
+    /** Issue 15: the person chose the language in My account; the app then follows it on every device. */
+    languageChosen: boolean('language_chosen').notNull().default(false),
     /** Set by the two-factor set-up (better-auth's twoFactor plugin reads it at sign-in). */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     ...timestamps,

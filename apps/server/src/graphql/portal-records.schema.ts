@@ -103,7 +103,10 @@ const MyAccountRef = builder.objectRef<MyAccount>('MyAccount').implement({
     firstName: t.exposeString('firstName'),
     lastName: t.exposeString('lastName'),
     role: t.exposeString('role'),
-    language: t.exposeString('language', { description: 'en or es: the app and the e-mails follow it.' }),
+    language: t.exposeString('language', { description: 'en or es: the e-mails follow it.' }),
+    languageChosen: t.exposeBoolean('languageChosen', {
+      description: 'Chosen in My account: the app follows it after sign-in (until then, the browser’s choice).',
+    }),
     phone: t.exposeString('phone', { nullable: true }),
     hasPatientRecord: t.exposeBoolean('hasPatientRecord'),
     twoFactorEnabled: t.exposeBoolean('twoFactorEnabled'),

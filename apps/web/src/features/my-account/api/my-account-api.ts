@@ -13,13 +13,15 @@ const MyAccountSchema = z.object({
   lastName: z.string(),
   role: z.string(),
   language: z.enum(['en', 'es']),
+  languageChosen: z.boolean(),
   phone: z.string().nullable(),
   hasPatientRecord: z.boolean(),
   twoFactorEnabled: z.boolean(),
   otherSessions: z.number(),
 });
 export type MyAccount = z.infer<typeof MyAccountSchema>;
-const FIELDS = 'email firstName lastName role language phone hasPatientRecord twoFactorEnabled otherSessions';
+const FIELDS =
+  'email firstName lastName role language languageChosen phone hasPatientRecord twoFactorEnabled otherSessions';
 
 export function useMyAccount(enabled = true) {
   return useQuery({
