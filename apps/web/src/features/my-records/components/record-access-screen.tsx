@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { RecordAccessKind } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
@@ -33,23 +33,22 @@ export function RecordAccessScreen() {
           <Text c="dimmed">{t('access.empty')}</Text>
         ) : (
           <Stack gap="sm">
-            <Table.ScrollContainer minWidth={320}>
-              <Table striped verticalSpacing="xs" data-testid="record-access-table">
-                <Table.Caption>{t('access.caption')}</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('access.when')}</Table.Th>
-                    <Table.Th>{t('access.who')}</Table.Th>
-                    <Table.Th>{t('access.what')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {entries.map((entry) => (
-                    <AccessRow key={entry.id} entry={entry} />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            {/* No scroll container: three short columns that wrap fit a phone, and a scrolled region would need focus. */}
+            <Table striped verticalSpacing="xs" data-testid="record-access-table">
+              <Table.Caption>{t('access.caption')}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('access.when')}</Table.Th>
+                  <Table.Th>{t('access.who')}</Table.Th>
+                  <Table.Th>{t('access.what')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {entries.map((entry) => (
+                  <AccessRow key={entry.id} entry={entry} />
+                ))}
+              </Table.Tbody>
+            </Table>
             {log.hasNextPage ? (
               <Button
                 variant="default"
@@ -77,14 +76,14 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
   const role = entry.actorRole === 'admin' || entry.actorRole === 'provider' ? entry.actorRole : 'other';
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatInstantDateTime(entry.timestamp, i18n.language)}</Table.Td>
+      <Table.Td>{formatInstantDateTime(entry.timestamp, i18n.language)}</Table.Td>
       <Table.Td>
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {entry.actorName ?? t('access.unknownPerson')}
         </Text>
-        <Badge variant="light" color="gray.8" tt="none" size="sm">
+        <Text size="xs" c="gray.8">
           {t(`access.roles.${role}`)}
-        </Badge>
+        </Text>
       </Table.Td>
       <Table.Td>
         {t(`access.kinds.${entry.kind as RecordAccessKind}`, { defaultValue: t('access.kinds.other') })}
