@@ -138,7 +138,7 @@ export interface AccessLogRow {
  * administrators; not the patient, not the system), newest first (by entry id: unique and in insertion order),
  * after the cursor. The GIN index on `details->'patientIds'` (jsonb_path_ops) serves the containment: the plan is a
  * bitmap index scan on audit_entries_patient_ids_idx, a bitmap heap scan filtered by role, a top-N sort by id and
- * the users joined to the page's rows (decision 031). Only the count of the patients an entry names leaves here,
+ * the page's actors looked up by primary key (decision 031). Only the count of the patients an entry names leaves here,
  * never the others' ids.
  */
 export async function accessLogPage(
@@ -169,7 +169,9 @@ export async function accessLogPage(
       ORDER BY a.id DESC
       LIMIT ${options.limit + 1}
     ) e
-    LEFT JOIN ${users} u ON u.id::text = e.user_id
+    -- The page's actors by primary key (an actor id that is not a uuid joins nobody instead of failing the cast).
+    LEFT JOIN ${users} u ON u.id = CASE WHEN e.user_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+      THEN e.user_id::uuid END
     ORDER BY e.id DESC`);
   return result.rows.map((r) => ({
     id: r.id,
