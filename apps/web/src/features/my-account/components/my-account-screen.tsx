@@ -176,7 +176,8 @@ function LanguageSection({ account }: { account: MyAccount }) {
       <Text size="sm">{t('language.intro')}</Text>
       <SegmentedControl
         aria-label={t('language.title')}
-        value={account.language}
+        // Until the person chooses here, the app speaks the browser's choice: show that one.
+        value={account.languageChosen ? account.language : i18n.resolvedLanguage === 'es' ? 'es' : 'en'}
         disabled={update.isPending}
         data={[
           { value: 'en', label: 'English' },
