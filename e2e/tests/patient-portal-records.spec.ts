@@ -23,6 +23,8 @@ test('a patient on a phone fills in a questionnaire from My Records, reads a sha
   signInAs,
   baseURL,
 }) => {
+  // One patient's whole journey across three browsers (an account of its own is set up first): longer than most.
+  test.setTimeout(120_000);
   const origin = new URL(baseURL ?? '').origin;
   const suffix = uniqueLetters();
   // A patient of our own (the demo patient's account is shared with other tests): a request, approved with Maya
