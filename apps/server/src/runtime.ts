@@ -32,6 +32,9 @@ import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/clie
 import { generateDataKeyEntry, Keyring, parseDataKeys } from './keys/keyring.ts';
 import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
 import { reviewStoredText, StoredTextService } from './stored-text/stored-text-review.ts';
+// Issue 15, my records.
+import { AccountService } from './auth/account.service.ts';
+import { PortalRecordsService } from './portal-records/portal-records.service.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -64,6 +67,9 @@ export interface Runtime {
   jobs: JobQueue;
   twoFactor: TwoFactorService;
   storedText: StoredTextService;
+  // Issue 15, my records.
+  portalRecords: PortalRecordsService;
+  account: AccountService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -95,6 +101,8 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     recordings,
     notes,
     measures,
+    portalRecords,
+    account,
   } = runtime;
   return {
     config,
@@ -116,6 +124,9 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     recordings,
     notes,
     measures,
+    // Issue 15, my records.
+    portalRecords,
+    account,
   };
 }
 
@@ -241,6 +252,9 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const reindexed = await notes.reindexSearch();
     if (reindexed > 0) log.info({ notes: reindexed }, 'notes re-indexed for search under the current key');
     const storedText = new StoredTextService({ db: database.db });
+    // Issue 15, my records.
+    const portalRecords = new PortalRecordsService({ db: database.db, keyring, secret, mail, patients });
+    const account = new AccountService({ db: database.db, auth, authService });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -266,6 +280,9 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       jobs: queue,
       twoFactor,
       storedText,
+      // Issue 15, my records.
+      portalRecords,
+      account,
       secret,
       keyring,
       close() {

@@ -15,6 +15,7 @@ import {
   DEMO_PASSWORD,
   ownershipField,
   PATIENT_MESSAGES,
+  PORTAL_RECORD_MESSAGES,
   messageText,
   NOTE_MESSAGES,
   MEASURE_MESSAGES,
@@ -30,8 +31,8 @@ import {
   VIDEO_MESSAGES,
 } from '@telehealth/shared';
 import { randomUUID } from 'node:crypto';
-import { auditEntries, measures, patients, safetyAlerts } from '../src/db/schema.ts';
-import { measuresEncrypted } from '../src/keys/encrypted-columns.ts';
+import { auditEntries, measures, notes, noteShares, patients, safetyAlerts } from '../src/db/schema.ts';
+import { measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 /** own: the caller's own record; other: another's record; none: the action has no records to own. */
@@ -167,6 +168,45 @@ async function noteRecord(caller: Fixture, target: Target): Promise<string> {
   );
   if (!response.data) throw new Error(JSON.stringify(response.errors));
   return response.data.createNote.id;
+}
+
+// Issue 15, my records.
+const SHARE_NOTE = 'mutation ($noteId: ID!) { shareNote(noteId: $noteId) { sharedAt } }';
+const SHARED_NOTE = 'query ($id: ID!) { sharedNote(id: $id) { id content } }';
+const REQUEST_CORRECTION =
+  'mutation ($input: RecordCorrectionInput!) { requestRecordCorrection(input: $input) { id status } }';
+const RECORD_CORRECTIONS = 'query ($patientId: ID!) { recordCorrections(patientId: $patientId) { id } }';
+const RECORD_ACCESS_LOG = 'query ($patientId: ID) { recordAccessLog(patientId: $patientId) { items { id } } }';
+
+/** A patient record for the target: the caller's own where the role owns patient records, else another's. */
+const recordOrOther = (caller: Fixture, target: Target) =>
+  patientRecord(caller, target === 'own' && ownershipField(caller.role, 'patient') ? 'own' : 'other');
+
+/**
+ * A signed note about a patient, written straight to the table (a signature needs the author's password): by
+ * the caller (a provider, about their own patient) for the own target, else by another provider about theirs.
+ * With `share`, also shared with that patient.
+ */
+async function signedNoteRecord(caller: Fixture, target: Target, options: { share?: boolean } = {}) {
+  const own = target === 'own' && caller.role === 'provider';
+  const authorId = own ? caller.userId : otherProviderId;
+  const patient = options.share
+    ? await recordOrOther(caller, target)
+    : await patientRecord(caller, own ? 'own' : 'other');
+  const id = randomUUID();
+  const db = t.runtime.database.db;
+  await db.insert(notes).values({
+    ...notesEncrypted.seal(t.runtime.keyring, id, { title: 'Matrix', content: 'Signed', tags: '[]' }),
+    id,
+    authorId,
+    patientId: patient.id,
+    searchTokens: [],
+    searchKeyId: 'matrix',
+    signedAt: new Date(),
+    signedBy: authorId,
+  });
+  if (options.share) await db.insert(noteShares).values({ noteId: id, patientId: patient.id, sharedBy: authorId });
+  return id;
 }
 
 /** A free date and time for a new appointment: one day after another, from a year ahead. */
@@ -423,6 +463,49 @@ const CELLS: Record<ResourceAction, Cell> = {
         response: await caller.client.gql(ACKNOWLEDGE_ALERT, { input: { id: alertId, note: 'Called the patient.' } }),
       };
     },
+  },
+  // Issue 15, my records.
+  'note:share': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: NOTE_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(SHARE_NOTE, { noteId: await signedNoteRecord(caller, target) }),
+    }),
+  },
+  'shared-note:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PORTAL_RECORD_MESSAGES.sharedNoteNotFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(SHARED_NOTE, { id: await signedNoteRecord(caller, target, { share: true }) }),
+    }),
+  },
+  'correction:request': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(REQUEST_CORRECTION, {
+        input: { patientId: (await record(caller, target)).id, field: 'contact', request: 'My street is Elm.' },
+      }),
+    }),
+  },
+  'correction:review': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(RECORD_CORRECTIONS, { patientId: (await record(caller, target)).id }),
+    }),
+  },
+  'record-access:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(RECORD_ACCESS_LOG, { patientId: (await record(caller, target)).id }),
+    }),
   },
   'user:manage': {
     perRecord: false,

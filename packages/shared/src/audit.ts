@@ -141,6 +141,21 @@ export const MEASURE_EVENTS = [
   'SAFETY_ALERT_ESCALATED',
 ] as const;
 
+// Issue 15, my records (decision 031): a note shared with its patient or no longer; a correction request made, read by
+// the care team, answered; the patient's access log read; the account's own changes.
+export const PORTAL_RECORD_EVENTS = [
+  'NOTE_SHARE',
+  'NOTE_UNSHARE',
+  'RECORD_CORRECTION_REQUESTED',
+  'RECORD_CORRECTION_VIEW',
+  'RECORD_CORRECTION_ANSWERED',
+  'RECORD_ACCESS_LOG_VIEW',
+  'ACCOUNT_UPDATE',
+  'PASSWORD_CHANGED',
+  'PASSWORD_CHANGE_FAILED',
+  'SESSIONS_ENDED_ELSEWHERE',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -156,6 +171,8 @@ export const AUDIT_EVENTS = [
     ...VIDEO_EVENTS,
     ...NOTE_EVENTS,
     ...MEASURE_EVENTS,
+    // Issue 15, my records.
+    ...PORTAL_RECORD_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -171,7 +188,9 @@ export type AuditEvent =
   | (typeof VIDEO_EVENTS)[number]
   | (typeof NOTE_EVENTS)[number]
   | (typeof MEASURE_EVENTS)[number]
-  | (typeof STORED_TEXT_EVENTS)[number];
+  | (typeof STORED_TEXT_EVENTS)[number]
+  // Issue 15, my records.
+  | (typeof PORTAL_RECORD_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -20,3 +20,5 @@ export * from './two-factor.ts';
 export * from './video.ts';
 // Issue 15, my appointments.
 export * from './patient-booking.ts';
+// Issue 15, my records.
+export * from './portal-records.ts';

@@ -24,6 +24,8 @@ export const SESSION_END_REASONS = [
   'PASSWORD_RESET',
   /** The session is gone for a reason this server did not see (ended on another path). */
   'ENDED',
+  // Issue 15, my account: the person signed out their other sessions (sign out everywhere else, a password change).
+  'SIGNED_OUT_ELSEWHERE',
 ] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 

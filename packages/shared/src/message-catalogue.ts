@@ -12,6 +12,8 @@ import { TWO_FACTOR_MESSAGES } from './two-factor.ts';
 import { VIDEO_MESSAGES } from './video.ts';
 // Issue 15, my appointments.
 import { BOOKING_MESSAGES } from './patient-booking.ts';
+// Issue 15, my records.
+import { PORTAL_RECORD_MESSAGES } from './portal-records.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -36,6 +38,8 @@ export const MESSAGE_CATALOGUE = {
   measureMessages: MEASURE_MESSAGES,
   // Issue 15, my appointments.
   bookingMessages: BOOKING_MESSAGES,
+  // Issue 15, my records.
+  portalRecordMessages: PORTAL_RECORD_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

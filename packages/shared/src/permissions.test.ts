@@ -46,7 +46,7 @@ describe('scopeOf, can, hasPermission', () => {
   it('answers the widest scope held, any including own', () => {
     expect(scopeOf('admin', 'patient:read')).toBe('any');
     expect(scopeOf('provider', 'patient:read')).toBe('own');
-    expect(scopeOf('patient', 'patient:read')).toBeNull();
+    expect(scopeOf('patient', 'patient:read')).toBe('own');
     expect(scopeOf(null, 'provider:read')).toBeNull();
     expect(hasPermission('admin', 'patient:update:own')).toBe(true);
     expect(hasPermission('provider', 'patient:update:own')).toBe(true);
@@ -65,6 +65,6 @@ describe('scopeOf, can, hasPermission', () => {
   it('lists the roles holding a permission', () => {
     expect(rolesWith('access-request:review:any')).toEqual(['admin']);
     expect(rolesWith('provider:read:any')).toEqual(['admin', 'provider', 'patient']);
-    expect(rolesWith('patient:read:own')).toEqual(['admin', 'provider']);
+    expect(rolesWith('patient:read:own')).toEqual(['admin', 'provider', 'patient']);
   });
 });

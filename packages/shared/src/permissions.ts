@@ -46,6 +46,13 @@ export const PERMISSIONS = [
   // appointment:update, which patients never hold.
   'appointment:book:own',
   'appointment:manage:own',
+  // Issue 15, my records (decision 031).
+  'note:share:own',
+  'shared-note:read:own',
+  'correction:request:own',
+  'correction:review:own',
+  'correction:review:any',
+  'record-access:read:own',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -82,6 +89,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // That a note exists (title, author, dates), never its content, and never a psychotherapy note (decision 027).
     'note:index:any',
     'note-template:manage:any',
+    // Issue 15, my records: administrators answer correction requests too (the record's administrative part).
+    'correction:review:any',
   ],
   provider: [
     'patient:read:own',
@@ -99,6 +108,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'measure:send:own',
     'measure:read:own',
     'alert:acknowledge:own',
+    // Issue 15, my records: share their signed notes with the patient; answer their patients' correction requests.
+    'note:share:own',
+    'correction:review:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
@@ -113,6 +125,11 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // Issue 15, my appointments (decision 030).
     'appointment:book:own',
     'appointment:manage:own',
+    // Issue 15, my records: their own record (read only), the notes shared with them, corrections, their access log.
+    'patient:read:own',
+    'shared-note:read:own',
+    'correction:request:own',
+    'record-access:read:own',
   ],
 };
 
@@ -141,6 +158,13 @@ export const OWN_RECORDS = {
   measure: { provider: 'patientOwnerId', patient: 'patientAccountId' },
   // A safety alert is for the patient's primary provider.
   alert: { provider: 'patientOwnerId' },
+  // Issue 15, my records. A provider shares the notes they reach as `note:read` (their own, their patients');
+  // a shared note is a patient's own when shared with the record linked to their account; a correction request
+  // a patient's own likewise, a provider's when they are the patient's primary provider; the access log is of
+  // the record linked to the patient's account.
+  'shared-note': { patient: 'patientAccountId' },
+  correction: { provider: 'patientOwnerId', patient: 'patientAccountId' },
+  'record-access': { patient: 'patientAccountId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -191,6 +215,12 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   // Issue 15, my appointments.
   'appointment:book': 'appointmentMessages.cannotCreate',
   'appointment:manage': 'appointmentMessages.cannotUpdate',
+  // Issue 15, my records.
+  'note:share': 'portalRecordMessages.cannotShare',
+  'shared-note:read': 'portalRecordMessages.cannotReadShared',
+  'correction:request': 'portalRecordMessages.cannotRequestCorrection',
+  'correction:review': 'portalRecordMessages.cannotReviewCorrections',
+  'record-access:read': 'portalRecordMessages.cannotReadAccessLog',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */
@@ -226,4 +256,13 @@ export function parsePermission(permission: Permission): {
 /** The roles that hold a permission (for example, who is told that an access request waits). */
 export function rolesWith(permission: Permission): Role[] {
   return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => hasPermission(role, permission));
+}
+
+// Issue 15, my records.
+/**
+ * Whether the role works with the list of patients (/patients): it reads patient records and its own are not
+ * just the one linked to its account (a patient reads that one in the portal's My Records).
+ */
+export function seesPatientList(role: Role | null | undefined): boolean {
+  return can(role, 'patient:read') && ownershipField(role, 'patient') !== 'accountId';
 }

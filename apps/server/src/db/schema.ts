@@ -47,6 +47,8 @@ export const users = pgTable(
     image: text('image'),
     /** The language of the e-mails the account receives: en or es. */
     language: text('language').notNull().default('en'),
+    /** Issue 15: the person chose the language in My account; the app then follows it on every device. */
+    languageChosen: boolean('language_chosen').notNull().default(false),
     /** Set by the two-factor set-up (better-auth's twoFactor plugin reads it at sign-in). */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     ...timestamps,
@@ -178,6 +180,8 @@ export const auditEntries = pgTable(
     index('audit_entries_user_id_idx').on(t.userId, t.timestamp),
     index('audit_entries_event_idx').on(t.event, t.timestamp),
     index('audit_entries_seal_order_idx').on(t.xactId, t.id),
+    // Issue 15, my records: "Who viewed my record" finds a patient's entries by `details->'patientIds' @> '["id"]'`.
+    index('audit_entries_patient_ids_idx').using('gin', sql`(${t.details} -> 'patientIds') jsonb_path_ops`),
     check('audit_entries_level_check', sql`${t.level} in ('INFO', 'WARNING', 'ERROR')`),
   ],
 );
@@ -1040,5 +1044,63 @@ export const safetyAlerts = pgTable(
       sql`(${t.acknowledgedAt} IS NULL) = (${t.acknowledgedBy} IS NULL) AND (${t.acknowledgedAt} IS NULL) = (${t.acknowledgement} IS NULL)`,
     ),
     encryptedCheck('safety_alerts', t.acknowledgement),
+  ],
+);
+
+// Issue 15, my records (decision 031).
+
+/**
+ * A signed note a provider shared with its patient (the portal's My Records). Kept beside the note, whose lock
+ * trigger refuses changes to a signed note; a trigger refuses a psychotherapy note, an unsigned one, or another
+ * patient. Stopping sharing deletes the row (audited).
+ */
+export const noteShares = pgTable(
+  'note_shares',
+  {
+    noteId: uuid('note_id')
+      .primaryKey()
+      .references(() => notes.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    sharedBy: uuid('shared_by')
+      .notNull()
+      .references(() => users.id),
+    sharedAt: timestamp('shared_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('note_shares_patient_idx').on(t.patientId, t.sharedAt)],
+);
+
+/**
+ * A patient's request to correct their record (45 CFR 164.526): the field and the request (encrypted), answered by
+ * the care team with accepted or declined (a reason, encrypted, required for a decline).
+ */
+export const recordCorrections = pgTable(
+  'record_corrections',
+  {
+    id: uuid('id').primaryKey(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    requestedBy: uuid('requested_by')
+      .notNull()
+      .references(() => users.id),
+    field: text('field').notNull(),
+    request: text('request').notNull(),
+    status: text('status').notNull().default('pending'),
+    response: text('response'),
+    answeredBy: uuid('answered_by').references(() => users.id),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('record_corrections_patient_idx').on(t.patientId, t.createdAt),
+    check('record_corrections_status_check', sql`${t.status} in ('pending', 'accepted', 'declined')`),
+    check(
+      'record_corrections_answer_check',
+      sql`(${t.status} = 'pending') = (${t.answeredAt} IS NULL) AND (${t.answeredAt} IS NULL) = (${t.answeredBy} IS NULL) AND (${t.status} <> 'declined' OR ${t.response} IS NOT NULL)`,
+    ),
+    encryptedCheck('record_corrections', t.request),
+    encryptedCheck('record_corrections', t.response),
   ],
 );

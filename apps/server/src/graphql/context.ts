@@ -20,6 +20,9 @@ import type { NotesService } from '../notes/notes.service.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import type { ProvidersService } from '../providers/providers.service.ts';
 import type { StoredTextService } from '../stored-text/stored-text-review.ts';
+// Issue 15, my records.
+import type { AccountService } from '../auth/account.service.ts';
+import type { PortalRecordsService } from '../portal-records/portal-records.service.ts';
 
 export interface Services {
   config: Config;
@@ -40,6 +43,9 @@ export interface Services {
   recordings: RecordingsService;
   notes: NotesService;
   measures: MeasuresService;
+  // Issue 15, my records.
+  portalRecords: PortalRecordsService;
+  account: AccountService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

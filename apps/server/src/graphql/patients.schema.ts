@@ -4,7 +4,7 @@ import type { ProviderView } from '../providers/providers.service.ts';
 import { builder } from './builder.ts';
 import { callerOf } from './context.ts';
 
-const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
+export const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
   description: 'A patient of the practice. Every field is protected health information.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -12,6 +12,8 @@ import './notes.schema.ts';
 import './measures.schema.ts';
 // Issue 15, my appointments.
 import './patient-booking.schema.ts';
+// Issue 15, my records.
+import './portal-records.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

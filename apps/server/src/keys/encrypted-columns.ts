@@ -4,6 +4,7 @@ import {
   accessRequests,
   appointments,
   measures,
+  recordCorrections,
   noteAddenda,
   notes,
   noteUnlocks,
@@ -143,6 +144,12 @@ export const safetyAlertsEncrypted = new EncryptedColumns(safetyAlerts, safetyAl
   acknowledgement: safetyAlerts.acknowledgement,
 });
 
+// Issue 15, my records: a patient's correction request and the care team's answer (decision 031).
+export const recordCorrectionsEncrypted = new EncryptedColumns(recordCorrections, recordCorrections.id, {
+  request: recordCorrections.request,
+  response: recordCorrections.response,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -161,4 +168,6 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   noteAddendaEncrypted,
   measuresEncrypted,
   safetyAlertsEncrypted,
+  // Issue 15, my records.
+  recordCorrectionsEncrypted,
 ];

@@ -29,6 +29,8 @@ export const MAIL_KINDS = [
   'video-guest-invitation',
   'safety-alert',
   'safety-alert-escalation',
+  // Issue 15, my records.
+  'record-correction-waiting',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -349,5 +351,24 @@ export function safetyAlertEscalationMail(ctx: MailContext, locale: Locale, minu
   return compose(ctx, locale, 'A safety alert is still not acknowledged', [
     `Nobody has acknowledged a safety alert for ${minutes} minutes. Please make sure a clinician reviews it today.`,
     { link, label: 'Open the dashboard' },
+  ]);
+}
+
+// Issue 15, my records.
+/**
+ * To a patient's primary provider and the administrators: a patient asked for a correction of their record
+ * (decision 031). It names no patient and says nothing of the request: only that one waits, and the 60 days.
+ */
+export function recordCorrectionWaitingMail(ctx: MailContext, locale: Locale, days: number): MailContent {
+  const link = `${ctx.publicUrl}/dashboard`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Una solicitud de corrección de historial espera respuesta', [
+      `Un paciente ha pedido corregir su historial. La práctica debe responder en un plazo de ${days} días. Inicie sesión para verla en la ficha del paciente.`,
+      { link, label: 'Iniciar sesión' },
+    ]);
+  }
+  return compose(ctx, locale, 'A record correction request is waiting', [
+    `A patient asked for a correction of their record. The practice must answer within ${days} days. Sign in to see it in the patient's chart.`,
+    { link, label: 'Sign in' },
   ]);
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { HIGH_NOTE_PRIORITIES, type NoteCategory, type NotePriority } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { noteAddenda, notes, noteUnlocks, noteVersions, patients, users } from '../db/schema.ts';
+import { noteAddenda, notes, noteShares, noteUnlocks, noteVersions, patients, users } from '../db/schema.ts';
 import {
   noteAddendaEncrypted,
   notesEncrypted,
@@ -16,9 +16,17 @@ import type { Keyring } from '../keys/keyring.ts';
  * Which notes a caller reaches (decision 027):
  * - `author`: a provider: the notes they wrote, and the notes about their own patients (primary provider) that
  *   are not psychotherapy notes;
- * - `index`: an administrator: every note that is not a psychotherapy note, content withheld by the service.
+ * - `index`: an administrator: every note that is not a psychotherapy note, content withheld by the service;
+ * - `shareable` (issue 15, decision 031): what a provider may share with the patient: of the notes they reach as
+ *   `author`, the signed ones about a patient, never a psychotherapy note;
+ * - `shared` (issue 15): a patient: the signed notes shared with the record linked to their account, never a
+ *   psychotherapy note (a shared note that is unlocked, or made private, drops out until signed again).
  */
-export type NoteReach = { kind: 'author'; callerId: string } | { kind: 'index' };
+export type NoteReach =
+  | { kind: 'author'; callerId: string }
+  | { kind: 'index' }
+  | { kind: 'shareable'; callerId: string }
+  | { kind: 'shared'; accountId: string };
 
 export interface NoteListFilter {
   category?: NoteCategory | null | undefined;
@@ -34,6 +42,26 @@ const author = alias(users, 'author');
 
 export function reachCondition(reach: NoteReach): SQL {
   if (reach.kind === 'index') return and(isNull(notes.deletedAt), eq(notes.isPrivate, false))!;
+  // Issue 15: the two reaches of the portal. Neither ever includes a psychotherapy note or an unsigned one.
+  if (reach.kind === 'shareable') {
+    return and(
+      reachCondition({ kind: 'author', callerId: reach.callerId }),
+      eq(notes.isPrivate, false),
+      isNotNull(notes.signedAt),
+      isNotNull(notes.patientId),
+    )!;
+  }
+  if (reach.kind === 'shared') {
+    return and(
+      isNull(notes.deletedAt),
+      eq(notes.isPrivate, false),
+      isNotNull(notes.signedAt),
+      sql`${notes.id} IN (SELECT ${noteShares.noteId} FROM ${noteShares}
+        JOIN ${patients} ON ${patients.id} = ${noteShares.patientId}
+        WHERE ${patients.accountId} = ${reach.accountId} AND ${patients.deletedAt} IS NULL
+          AND ${noteShares.patientId} = ${notes.patientId})`,
+    )!;
+  }
   return and(
     isNull(notes.deletedAt),
     or(

@@ -1,4 +1,4 @@
-import { can, type CurrentUser } from '@telehealth/shared';
+import { can, seesPatientList, type CurrentUser } from '@telehealth/shared';
 
 import type { SessionEndReason } from '../lib/auth.ts';
 import { HOME_AFTER_SIGN_IN, safeReturnPath, type LoginHandoff } from '../lib/login-handoff.ts';
@@ -54,5 +54,6 @@ export function canUseAdminConsole(user: CurrentUser | null | undefined): boolea
 
 /** /patients: roles that may read patient records in some scope (the server narrows "own" to their own). */
 export function canReadPatients(user: CurrentUser | null | undefined): boolean {
-  return can(user?.role, 'patient:read');
+  // Issue 15: a patient reads only their own record, in the portal's My Records.
+  return seesPatientList(user?.role);
 }

@@ -21,6 +21,9 @@ import video from '../locales/en/video.json';
 import waitlist from '../locales/en/waitlist.json';
 // Issue 15, my appointments.
 import myAppointments from '../locales/en/my-appointments.json';
+// Issue 15, my records.
+import myAccount from '../locales/en/my-account.json';
+import myRecords from '../locales/en/my-records.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -47,6 +50,9 @@ export const englishResources = {
   measures,
   // Issue 15, my appointments.
   'my-appointments': myAppointments,
+  // Issue 15, my records.
+  'my-records': myRecords,
+  'my-account': myAccount,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

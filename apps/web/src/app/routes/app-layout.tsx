@@ -5,6 +5,7 @@ import { Outlet } from 'react-router';
 
 import { AppShellLayout } from '../../components/layouts/app-shell-layout.tsx';
 import { IdleLogoff } from '../../features/session/index.ts';
+import { useAccountLanguage } from '../../features/my-account/index.ts';
 import { useAppConfig, useCurrentUser, useSignOut } from '../../lib/auth.ts';
 
 /** The signed-in frame: header, the screen, and the automatic logoff. */
@@ -13,6 +14,8 @@ function AppLayoutRoute() {
   const { data: user } = useCurrentUser();
   const { data: config } = useAppConfig();
   const signOut = useSignOut();
+  // Issue 15: after sign-in the app speaks the account's language (My account).
+  useAccountLanguage(!!user);
 
   return (
     <>

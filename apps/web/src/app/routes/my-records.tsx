@@ -1,8 +1,43 @@
-import { PlaceholderRoute } from './placeholder.tsx';
+import { Alert, Stack, Text, Title } from '@mantine/core';
+import { can } from '@telehealth/shared';
+import { useTranslation } from 'react-i18next';
 
-/** `/my/records`: the patient's own details, questionnaires and what their providers shared. */
+import { LoadingLine } from '../../components/loading-line.tsx';
+import { usePageTitle } from '../../hooks/use-page-title.ts';
+import { MeasuresPanel, PendingQuestionnaires } from '../../features/measures/index.ts';
+import { MyDetailsPanel, SharedNotesPanel, useMyRecord } from '../../features/my-records/index.ts';
+import { NoteContent } from '../../features/notes/index.ts';
+import { useCurrentUser } from '../../lib/auth.ts';
+import { describeError } from '../../lib/errors.ts';
+
+/**
+ * `/my/records`: the patient's own details (read only, with "ask for a correction"), the questionnaires waiting to
+ * be filled in and their past results as a chart, and the notes their providers shared with them.
+ */
 function MyRecordsRoute() {
-  return <PlaceholderRoute screen="myRecords" />;
+  const { t } = useTranslation('my-records');
+  usePageTitle(t('title'));
+  const { data: user } = useCurrentUser();
+  const record = useMyRecord();
+  return (
+    <Stack gap="md" maw={960} mx="auto" w="100%">
+      <Title order={1}>{t('title')}</Title>
+      {record.isPending ? (
+        <LoadingLine label={t('loading')} />
+      ) : record.isError ? (
+        <Alert color="red" variant="light" role="alert" title={t('loadFailed')}>
+          <Text size="sm">{describeError(record.error)}</Text>
+        </Alert>
+      ) : (
+        <>
+          <MyDetailsPanel record={record.data} />
+          {can(user?.role, 'measure:respond') ? <PendingQuestionnaires showEmpty /> : null}
+          {can(user?.role, 'measure:read') ? <MeasuresPanel patientId={record.data.id} canSend={false} /> : null}
+          <SharedNotesPanel renderContent={(markdown) => <NoteContent content={markdown} />} />
+        </>
+      )}
+    </Stack>
+  );
 }
 
 export { MyRecordsRoute as Component };

@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 
 import { PatientAppointments } from '../../features/appointments/index.ts';
 import { MeasuresPanel, SafetyAlerts } from '../../features/measures/index.ts';
+import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { NotesScreen } from '../../features/notes/index.ts';
 import { PatientChart } from '../../features/patients/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
@@ -23,6 +24,8 @@ function PatientChartRoute() {
       {(patient) => (
         <Stack gap="md">
           {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
+          {/* Issue 15: the patient's correction requests, answered by the care team. */}
+          {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
           <Grid>
             <Grid.Col span={{ base: 12, md: 5 }}>
               <PatientAppointments patientId={patient.id} />

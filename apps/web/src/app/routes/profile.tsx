@@ -1,8 +1,8 @@
-import { PlaceholderRoute } from './placeholder.tsx';
+import { MyAccountScreen } from '../../features/my-account/index.ts';
 
-/** `/profile`: My account (name, contact details, language, password, sessions). */
+/** `/profile`: My account (name, contact details, language, password, two-factor, other sessions), every role. */
 function ProfileRoute() {
-  return <PlaceholderRoute screen="profile" />;
+  return <MyAccountScreen />;
 }
 
 export { ProfileRoute as Component };

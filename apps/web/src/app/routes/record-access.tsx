@@ -1,8 +1,8 @@
-import { PlaceholderRoute } from './placeholder.tsx';
+import { RecordAccessScreen } from '../../features/my-records/index.ts';
 
 /** `/my/record-access`: who of the practice read or changed the patient's record. */
 function RecordAccessRoute() {
-  return <PlaceholderRoute screen="recordAccess" />;
+  return <RecordAccessScreen />;
 }
 
 export { RecordAccessRoute as Component };

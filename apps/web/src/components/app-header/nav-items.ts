@@ -1,4 +1,4 @@
-import { can, type ResourceAction, type Role } from '@telehealth/shared';
+import { can, seesPatientList, type ResourceAction, type Role } from '@telehealth/shared';
 
 /**
  * The header's links, in the specification's order; labels are keys in common.json (nav.*). A link with `needs`
@@ -18,5 +18,10 @@ export type NavItemKey = (typeof NAV_ITEMS)[number]['key'];
 
 /** The links a role is offered. */
 export function navItemsFor(role: Role | null | undefined): (typeof NAV_ITEMS)[number][] {
-  return NAV_ITEMS.filter((item) => !('needs' in item) || can(role, item.needs));
+  return NAV_ITEMS.filter(
+    (item) =>
+      (!('needs' in item) || can(role, item.needs)) &&
+      // Issue 15: a patient reads their own record in the portal's My Records, not in the patient list.
+      (item.key !== 'patients' || seesPatientList(role)),
+  );
 }

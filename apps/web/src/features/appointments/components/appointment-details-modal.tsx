@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import {
   APPOINTMENT_DURATIONS,
-  can,
+  seesPatientList,
   CANCELLATION_KINDS,
   canReschedule,
   canTransition,
@@ -88,7 +88,7 @@ function Details({ appointment, canChange }: { appointment: DetailedAppointment;
   const { t, i18n } = useTranslation('appointments');
   const { data: user } = useCurrentUser();
   // Staff open the patient's chart from here; a patient has no chart to open.
-  const showChartLink = can(user?.role, 'patient:read');
+  const showChartLink = seesPatientList(user?.role);
   const { data: config } = useAppConfig();
   const zone = config?.practiceTimeZone ?? 'America/New_York';
   const status = appointment.status as AppointmentStatus;

@@ -5,8 +5,11 @@ import { Link } from 'react-router';
 import { useMyQuestionnaires } from '../api/measures-api.ts';
 import { formatInstantDate } from '../../../lib/practice-dates.ts';
 
-/** The patient's dashboard: questionnaires waiting to be filled in (nothing when there are none). */
-export function PendingQuestionnaires() {
+/**
+ * The patient's dashboard: questionnaires waiting to be filled in (nothing when there are none; with `showEmpty`,
+ * My Records, a line saying so).
+ */
+export function PendingQuestionnaires({ showEmpty = false }: { showEmpty?: boolean }) {
   const { t, i18n } = useTranslation('measures');
   const mine = useMyQuestionnaires();
   if (mine.isError) {
@@ -16,14 +19,14 @@ export function PendingQuestionnaires() {
       </Alert>
     );
   }
-  if (!mine.data || mine.data.length === 0) return null;
+  if (!mine.data || (mine.data.length === 0 && !showEmpty)) return null;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="pending-questionnaires">
       <Stack gap="sm">
         <Title order={2} size="h3" id="pending-questionnaires">
           {t('pending.title')}
         </Title>
-        <Text size="sm">{t('pending.intro')}</Text>
+        <Text size="sm">{mine.data.length === 0 ? t('pending.none') : t('pending.intro')}</Text>
         {mine.data.map((q) => (
           <Group key={q.id} justify="space-between" wrap="wrap" gap="xs">
             <div>

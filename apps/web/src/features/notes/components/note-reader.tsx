@@ -30,6 +30,7 @@ import {
 } from '../api/notes-api.ts';
 import { NoteBadges, SignatureLine } from './note-card.tsx';
 import { NoteContent } from './note-content.tsx';
+import { NoteSharingControl } from './note-sharing.tsx';
 import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
 
 type Mode = 'view' | 'sign' | 'unlock' | 'addendum';
@@ -121,6 +122,8 @@ function NoteBody({
           ))}
         </Group>
       ) : null}
+      {/* Issue 15: share a signed note with the patient (My Records). */}
+      {signed ? <NoteSharingControl note={note} /> : null}
 
       {canRead && (signed || (note.addenda?.length ?? 0) > 0) ? (
         <section aria-labelledby={`addenda-${note.id}`}>
