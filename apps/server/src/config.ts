@@ -12,6 +12,7 @@ import {
   VIDEO_JOIN_EARLY_MINUTES,
   VIDEO_JOIN_LATE_MINUTES,
   SAFETY_ALERT_ESCALATION_MINUTES,
+  MESSAGE_RESPONSE_BUSINESS_DAYS,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
@@ -193,6 +194,14 @@ const EnvSchema = z.object({
   TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
   EMERGENCY_BANNER_HEADING: z.string().max(200, 'must be at most 200 characters').optional(),
   EMERGENCY_BANNER_BODY: z.string().max(2000, 'must be at most 2000 characters').optional(),
+  // Issue 15, secure messages (decision 029).
+  MESSAGE_RESPONSE_BUSINESS_DAYS: z.coerce.number().int().min(1).max(30).default(MESSAGE_RESPONSE_BUSINESS_DAYS),
+  MESSAGE_MAIL_DELAY_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(5),
 });
 
 /** A comma-separated list of STUN or TURN addresses (`stun:host:port`, `turn:host:port?transport=udp`, `turns:`). */
@@ -242,6 +251,13 @@ export interface Config {
   practiceName: string;
   /** A safety alert nobody acknowledged in this many minutes goes to the administrators (decision 028). */
   safetyAlertEscalationMinutes: number;
+  // Issue 15, secure messages (decision 029).
+  messages: {
+    /** Shown under every compose box: the practice answers within this many business days. */
+    responseBusinessDays: number;
+    /** A new message is e-mailed about this long after it was sent, unless it was read by then. */
+    mailDelayMinutes: number;
+  };
   embeddedPgPort: number | undefined;
   /** Fastify's trustProxy: false, every hop (true), or the proxies' addresses and ranges. */
   trustProxy: boolean | string[];
@@ -373,6 +389,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       turnUrls: e.TURN_URLS ?? [],
       turnSecret: e.TURN_SECRET ?? null,
       recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
+    },
+    // Issue 15, secure messages.
+    messages: {
+      responseBusinessDays: e.MESSAGE_RESPONSE_BUSINESS_DAYS,
+      mailDelayMinutes: e.MESSAGE_MAIL_DELAY_MINUTES,
     },
   };
 }

@@ -141,6 +141,24 @@ export const MEASURE_EVENTS = [
   'SAFETY_ALERT_ESCALATED',
 ] as const;
 
+// Issue 15, secure messages.
+/**
+ * Secure messages (decision 029): a list of conversations or a thread read, a conversation started, a message
+ * sent, read, archived; an attachment uploaded or downloaded; the e-mail that a message waits. Details carry ids
+ * and counts, never a subject, text or file name.
+ */
+export const MESSAGE_EVENTS = [
+  'MESSAGE_LIST_VIEW',
+  'MESSAGE_THREAD_VIEW',
+  'CONVERSATION_START',
+  'MESSAGE_SEND',
+  'MESSAGE_READ',
+  'CONVERSATION_ARCHIVE',
+  'MESSAGE_ATTACHMENT_UPLOAD',
+  'MESSAGE_ATTACHMENT_DOWNLOAD',
+  'MESSAGE_NOTIFIED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -156,6 +174,7 @@ export const AUDIT_EVENTS = [
     ...VIDEO_EVENTS,
     ...NOTE_EVENTS,
     ...MEASURE_EVENTS,
+    ...MESSAGE_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -171,6 +190,7 @@ export type AuditEvent =
   | (typeof VIDEO_EVENTS)[number]
   | (typeof NOTE_EVENTS)[number]
   | (typeof MEASURE_EVENTS)[number]
+  | (typeof MESSAGE_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;

@@ -18,3 +18,5 @@ export * from './providers.ts';
 export * from './text.ts';
 export * from './two-factor.ts';
 export * from './video.ts';
+// Issue 15, secure messages.
+export * from './secure-messages.ts';

@@ -44,7 +44,12 @@ export type LiveServerMessage =
   /** A safety alert was raised or acknowledged for one of the provider's patients: read the alerts again. */
   | { type: 'safety-alerts-changed' }
   /** A questionnaire was sent to the patient: read the pending ones again. */
-  | { type: 'questionnaires-changed' };
+  | { type: 'questionnaires-changed' }
+  // Issue 15, secure messages (decision 029): ids only, never a subject or text; the browser reads again.
+  /** A message arrived in one of the caller's conversations (or the caller sent one from another tab). */
+  | { type: 'message-new'; conversationId: string }
+  /** The other side read a conversation (read receipts), or the caller read or archived it elsewhere. */
+  | { type: 'messages-read'; conversationId: string };
 
 /** What a browser may send. Unknown shapes are answered with `{ type: 'error', code: 'BAD_MESSAGE' }`. */
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);

@@ -10,6 +10,8 @@ import { PROVIDER_MESSAGES } from './providers.ts';
 import { STORED_TEXT_MESSAGES } from './text.ts';
 import { TWO_FACTOR_MESSAGES } from './two-factor.ts';
 import { VIDEO_MESSAGES } from './video.ts';
+// Issue 15, secure messages.
+import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -32,6 +34,8 @@ export const MESSAGE_CATALOGUE = {
   videoMessages: VIDEO_MESSAGES,
   noteMessages: NOTE_MESSAGES,
   measureMessages: MEASURE_MESSAGES,
+  // Issue 15, secure messages.
+  secureMessageMessages: SECURE_MESSAGE_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

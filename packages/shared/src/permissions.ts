@@ -41,6 +41,10 @@ export const PERMISSIONS = [
   'measure:read:own',
   'measure:respond:own',
   'alert:acknowledge:own',
+  // Issue 15, secure messages (decision 029).
+  'message:read:own',
+  'message:send:own',
+  'message:office:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -77,6 +81,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // That a note exists (title, author, dates), never its content, and never a psychotherapy note (decision 027).
     'note:index:any',
     'note-template:manage:any',
+    // Issue 15, secure messages: the office's conversations (any administrator answers), never clinical ones.
+    'message:office:any',
   ],
   provider: [
     'patient:read:own',
@@ -94,12 +100,24 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'measure:send:own',
     'measure:read:own',
     'alert:acknowledge:own',
+    // Issue 15, secure messages: the clinical conversations of the patients whose care team they are on.
+    'message:read:own',
+    'message:send:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
   // They join their own video visits (decision 026).
   // They fill in the questionnaires sent to them and see their own results (decision 028).
-  patient: ['provider:read:any', 'appointment:read:own', 'visit:join:own', 'measure:read:own', 'measure:respond:own'],
+  patient: [
+    'provider:read:any',
+    'appointment:read:own',
+    'visit:join:own',
+    'measure:read:own',
+    'measure:respond:own',
+    // Issue 15, secure messages: their own conversations, with their care team or the office.
+    'message:read:own',
+    'message:send:own',
+  ],
 };
 
 /**
@@ -127,6 +145,9 @@ export const OWN_RECORDS = {
   measure: { provider: 'patientOwnerId', patient: 'patientAccountId' },
   // A safety alert is for the patient's primary provider.
   alert: { provider: 'patientOwnerId' },
+  // Issue 15, secure messages: a conversation is a patient's when it is about the record linked to their account;
+  // a provider's when it is clinical and they are on the patient's care team (messages/care-team.ts says who).
+  message: { provider: 'careTeamProviderId', patient: 'patientAccountId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -174,6 +195,10 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'measure:read': 'measureMessages.cannotView',
   'measure:respond': 'measureMessages.cannotRespond',
   'alert:acknowledge': 'measureMessages.cannotAcknowledge',
+  // Issue 15, secure messages.
+  'message:read': 'secureMessageMessages.cannotRead',
+  'message:send': 'secureMessageMessages.cannotSend',
+  'message:office': 'secureMessageMessages.cannotUseOffice',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -10,6 +10,8 @@ import './appointments.schema.ts';
 import './video.schema.ts';
 import './notes.schema.ts';
 import './measures.schema.ts';
+// Issue 15, secure messages.
+import './messages.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

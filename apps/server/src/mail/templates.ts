@@ -29,6 +29,8 @@ export const MAIL_KINDS = [
   'video-guest-invitation',
   'safety-alert',
   'safety-alert-escalation',
+  // Issue 15, secure messages.
+  'message-waiting',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -349,5 +351,24 @@ export function safetyAlertEscalationMail(ctx: MailContext, locale: Locale, minu
   return compose(ctx, locale, 'A safety alert is still not acknowledged', [
     `Nobody has acknowledged a safety alert for ${minutes} minutes. Please make sure a clinician reviews it today.`,
     { link, label: 'Open the dashboard' },
+  ]);
+}
+
+// Issue 15, secure messages.
+/**
+ * A secure message waits (decision 029). Only that: no sender, no subject, no text, no patient; the link leads to
+ * /messages, behind the sign-in.
+ */
+export function messageWaitingMail(ctx: MailContext, locale: Locale): MailContent {
+  const link = `${ctx.publicUrl}/messages`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Tiene un mensaje seguro nuevo', [
+      'Tiene un mensaje nuevo en su portal. Por su privacidad, no lo incluimos en este correo: inicie sesión para leerlo.',
+      { link, label: 'Leer el mensaje' },
+    ]);
+  }
+  return compose(ctx, locale, 'You have a new secure message', [
+    'You have a new message in your portal. For your privacy it is not included in this e-mail: sign in to read it.',
+    { link, label: 'Read the message' },
   ]);
 }
