@@ -67,6 +67,14 @@ export function AppHeader({
       </Box>
 
       <Group ml="auto" gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+        {/* Issue 15, secure messages: on a phone the links are in the menu, so the unread count shows here too. */}
+        {unreadMessages > 0 ? (
+          <Box hiddenFrom="sm">
+            <Link to="/messages" className={classes.mobileUnread}>
+              <NavLabel itemKey="messages" unread={unreadMessages} />
+            </Link>
+          </Box>
+        ) : null}
         <Menu position="bottom-end" width={230} shadow="md" withinPortal>
           <Menu.Target>
             {/* The name and role are the button's accessible name (visible text and name must agree, WCAG

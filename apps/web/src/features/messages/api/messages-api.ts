@@ -59,8 +59,11 @@ const CONVERSATION_FIELDS =
 const MESSAGE_FIELDS =
   'id body senderName senderSide mine createdAt readAt attachments { id fileName mediaType sizeBytes }';
 
-/** Any message or read anywhere in the caller's conversations: read the lists, the thread and the badge again. */
-function useMessagesLiveRefresh() {
+/**
+ * Any message or read anywhere in the caller's conversations: read the lists, the thread and the badge again. Used
+ * once per screen (the messages screen, the chart's panel), whatever part of it is shown.
+ */
+export function useMessagesLiveRefresh() {
   const queryClient = useQueryClient();
   useLiveMessages((message) => {
     if (message.type === 'message-new' || message.type === 'messages-read') {
@@ -71,7 +74,6 @@ function useMessagesLiveRefresh() {
 }
 
 export function useConversations(filter: { archived: boolean; search: string; patientId?: string }) {
-  useMessagesLiveRefresh();
   return useQuery({
     queryKey: messageQueryKeys.list(filter),
     queryFn: async ({ signal }) =>

@@ -1,4 +1,4 @@
-import { Alert, Button, CloseButton, FileButton, Group, Progress, Stack, Text, Textarea } from '@mantine/core';
+import { Button, CloseButton, FileButton, Group, Paper, Progress, Stack, Text, Textarea } from '@mantine/core';
 import {
   CRISIS_LINE,
   detectAttachmentType,
@@ -23,10 +23,11 @@ export function ComposeNotice() {
   const { t } = useTranslation('messages');
   const days = useAppConfigValue()?.messageResponseBusinessDays ?? MESSAGE_RESPONSE_BUSINESS_DAYS;
   return (
-    <Alert color="orange" variant="light" p="xs">
+    // A standing notice, not an alert: it is there every time, so it is not announced as news.
+    <Paper p="xs" radius="sm" bg="orange.0" withBorder role="note">
       <Text size="sm">{t('compose.notEmergency', { crisisLine: CRISIS_LINE, emergencyLine: EMERGENCY_LINE })}</Text>
       <Text size="sm">{t('compose.responseTime', { count: days })}</Text>
-    </Alert>
+    </Paper>
   );
 }
 

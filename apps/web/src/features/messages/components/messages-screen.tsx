@@ -32,6 +32,7 @@ import {
   useConversations,
   useMarkConversationRead,
   useMessageRecipients,
+  useMessagesLiveRefresh,
   useSendMessage,
   useStartConversation,
   type Conversation,
@@ -53,6 +54,7 @@ export function MessagesScreen({ side }: { side: 'patient' | 'practice' }) {
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [composing, setComposing] = useState(false);
   const select = (id: string | null) => setParams(id ? { c: id } : {});
+  useMessagesLiveRefresh();
 
   const list = (
     <ConversationList archived={archived} search={debounced} selected={selected} onSelect={select} side={side} />
@@ -336,7 +338,13 @@ function NewConversationDialog({
   }
 
   return (
-    <Modal opened={opened} onClose={close} title={t('dialog.title')} size="lg">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={t('dialog.title')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('dialog.cancel') }}
+    >
       <form
         onSubmit={(event) => {
           event.preventDefault();

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
-import { useConversations } from '../api/messages-api.ts';
+import { useConversations, useMessagesLiveRefresh } from '../api/messages-api.ts';
 
 /**
  * The chart's panel of the conversations about this patient that the caller reaches (the care team's clinical
@@ -13,6 +13,7 @@ import { useConversations } from '../api/messages-api.ts';
 export function PatientConversationsPanel({ patientId }: { patientId: string }) {
   const { t, i18n } = useTranslation('messages');
   const conversations = useConversations({ archived: false, search: '', patientId });
+  useMessagesLiveRefresh();
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="chart-messages-title">
       <Stack gap="sm">
