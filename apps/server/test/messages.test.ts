@@ -11,6 +11,7 @@ import {
   MESSAGE_ATTACHMENT_MAX_BYTES,
   MESSAGE_ATTACHMENT_NAME_HEADER,
   MESSAGE_ATTACHMENTS_PATH,
+  MESSAGE_PENDING_ATTACHMENTS_MAX,
   SECURE_MESSAGE_MESSAGES,
 } from '@telehealth/shared';
 import { auditEntries, conversations, mailOutbox, messageAttachments, messages, patients } from '../src/db/schema.ts';
@@ -427,6 +428,16 @@ describe('attachments', () => {
     const atLimit = Buffer.alloc(MESSAGE_ATTACHMENT_MAX_BYTES, 0);
     PNG.copy(atLimit);
     expect((await upload(patient.client, atLimit, 'big.png')).statusCode).toBe(201);
+  });
+
+  it('wait unsent at most 20 at a time per person', async () => {
+    const uploader = await patientOf(provider);
+    for (let i = 0; i < MESSAGE_PENDING_ATTACHMENTS_MAX; i++) {
+      expect((await upload(uploader.client, PNG, `page-${i}.png`)).statusCode).toBe(201);
+    }
+    const refused = await upload(uploader.client, PNG, 'one-more.png');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ errors: [{ message: SECURE_MESSAGE_MESSAGES.attachmentsPending }] });
   });
 
   it('need a session', async () => {

@@ -22,6 +22,8 @@ export const MESSAGE_ATTACHMENTS_MAX = 5;
 /** The largest attachment, in bytes (10 MB). */
 export const MESSAGE_ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const MESSAGE_ATTACHMENT_NAME_MAX = 200;
+/** At most this many files uploaded and not sent yet per person (they are deleted unsent after a day). */
+export const MESSAGE_PENDING_ATTACHMENTS_MAX = 20;
 /** The default of MESSAGE_RESPONSE_BUSINESS_DAYS: when the practice answers, shown under every compose box. */
 export const MESSAGE_RESPONSE_BUSINESS_DAYS = 2;
 
@@ -76,6 +78,7 @@ export const SECURE_MESSAGE_MESSAGES = {
   attachmentEmpty: 'The file is empty.',
   attachmentsTooMany: 'A message can carry at most {{max}} attachments.',
   attachmentUnavailable: 'An attachment could not be found. Please attach the file again.',
+  attachmentsPending: 'You have many files waiting to be sent. Send or remove them, then attach more.',
 } as const;
 
 const SubjectSchema = textSchema({ label: 'Subject', kind: 'short', max: MESSAGE_SUBJECT_MAX }).refine(

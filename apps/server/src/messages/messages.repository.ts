@@ -416,6 +416,15 @@ export async function attachmentKind(executor: Executor, id: string): Promise<{ 
   return row;
 }
 
+/** How many files the person uploaded and has not sent yet. */
+export async function countPendingAttachments(executor: Executor, uploadedBy: string): Promise<number> {
+  const [row] = await executor
+    .select({ count: sql<number>`count(*)::int` })
+    .from(messageAttachments)
+    .where(and(eq(messageAttachments.uploadedBy, uploadedBy), isNull(messageAttachments.messageId)));
+  return row?.count ?? 0;
+}
+
 /** Deletes the attachments uploaded before `before` and never sent. Answers how many. */
 export async function deleteUnsentAttachments(executor: Executor, before: Date): Promise<number> {
   const rows = await executor

@@ -7,6 +7,7 @@ import {
   ERROR_CODES,
   MAX_PAGE_SIZE,
   MESSAGE_ATTACHMENT_MAX_BYTES,
+  MESSAGE_PENDING_ATTACHMENTS_MAX,
   PAGE_SIZE,
   rolesWith,
   SendMessageInputSchema,
@@ -37,6 +38,7 @@ import {
   attachmentDataContext,
   attachmentKind,
   claimAttachments,
+  countPendingAttachments,
   countUnread,
   deleteUnsentAttachments,
   findAttachment,
@@ -336,6 +338,10 @@ export class MessagesService {
     if (file.bytes.length > MESSAGE_ATTACHMENT_MAX_BYTES) throw attachmentTooLarge();
     const mediaType = detectAttachmentType(file.bytes);
     if (!mediaType) throw badUserInput('secureMessageMessages.attachmentWrongType');
+    // Unsent files are kept a day: a cap keeps one person from filling the database with them meanwhile.
+    if ((await countPendingAttachments(this.#db, caller.user.id)) >= MESSAGE_PENDING_ATTACHMENTS_MAX) {
+      throw badUserInput('secureMessageMessages.attachmentsPending');
+    }
     return this.#db.transaction(async (tx) => {
       const attachment = await insertAttachment(tx, this.#keyring, {
         uploadedBy: caller.user.id,
