@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   MESSAGE_ATTACHMENT_NAME_HEADER,
   MESSAGE_ATTACHMENTS_PATH,
@@ -73,17 +73,22 @@ export function useMessagesLiveRefresh() {
   });
 }
 
+/** The caller's conversations for one filter, page by page (`nextToken`), latest message first. */
 export function useConversations(filter: { archived: boolean; search: string; patientId?: string }) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: messageQueryKeys.list(filter),
-    queryFn: async ({ signal }) =>
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage: { nextToken: string | null }) => lastPage.nextToken,
+    placeholderData: keepPreviousData,
+    queryFn: async ({ pageParam, signal }) =>
       (
         await graphqlRequest(
-          `query Conversations($filter: ConversationFilterInput) { conversations(filter: $filter, limit: 50) { items { ${CONVERSATION_FIELDS} } nextToken } }`,
+          `query Conversations($filter: ConversationFilterInput, $nextToken: String) { conversations(filter: $filter, limit: 50, nextToken: $nextToken) { items { ${CONVERSATION_FIELDS} } nextToken } }`,
           z.object({
             conversations: z.object({ items: z.array(ConversationSchema), nextToken: z.string().nullable() }),
           }),
           {
+            nextToken: pageParam,
             filter: {
               archived: filter.archived,
               ...(filter.search ? { search: filter.search } : {}),
@@ -92,7 +97,7 @@ export function useConversations(filter: { archived: boolean; search: string; pa
           },
           { signal },
         )
-      ).conversations.items,
+      ).conversations,
   });
 }
 

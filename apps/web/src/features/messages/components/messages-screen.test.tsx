@@ -99,4 +99,22 @@ describe('MessagesScreen', () => {
     // Neither became an attachment being uploaded.
     expect(within(thread).queryByRole('button', { name: /^Remove / })).toBeNull();
   });
+
+  it('pages through the conversations with nextToken', async () => {
+    const graphql = mockGraphQL({
+      Conversations: (variables) =>
+        variables.nextToken === 'page-2'
+          ? { conversations: { items: [{ ...CONVERSATION, id: 'c2', subject: 'Older one' }], nextToken: null } }
+          : { conversations: { items: [CONVERSATION], nextToken: 'page-2' } },
+    });
+    renderRoutes([{ path: '/messages', element: <MessagesScreen side="patient" /> }], '/messages');
+    await screen.findByRole('button', { name: /Side effects/ });
+    fireEvent.click(screen.getByRole('button', { name: 'Show more conversations' }));
+    expect(await screen.findByRole('button', { name: /Older one/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more conversations' })).toBeNull();
+    expect(graphql.calls.filter((c) => c.operationName === 'Conversations').map((c) => c.variables.nextToken)).toEqual([
+      null,
+      'page-2',
+    ]);
+  });
 });

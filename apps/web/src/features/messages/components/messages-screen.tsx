@@ -155,47 +155,59 @@ function ConversationList({
         {t('loadFailed')}
       </Alert>
     );
-  if (conversations.data.length === 0)
+  const items = conversations.data.pages.flatMap((page) => page.items);
+  if (items.length === 0)
     return <Text c="dimmed">{search ? t('emptySearch') : archived ? t('emptyArchived') : t('empty')}</Text>;
   return (
-    <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('title')}>
-      {conversations.data.map((c) => (
-        <li key={c.id}>
-          <UnstyledButton
-            onClick={() => onSelect(c.id)}
-            aria-current={c.id === selected ? 'true' : undefined}
-            style={{ display: 'block', width: '100%' }}
-          >
-            <Paper
-              withBorder
-              p="sm"
-              radius="md"
-              bg={c.id === selected ? 'blue.0' : c.unreadCount > 0 ? 'white' : 'gray.0'}
+    <Stack gap="xs">
+      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('title')}>
+        {items.map((c) => (
+          <li key={c.id}>
+            <UnstyledButton
+              onClick={() => onSelect(c.id)}
+              aria-current={c.id === selected ? 'true' : undefined}
+              style={{ display: 'block', width: '100%' }}
             >
-              <Group justify="space-between" wrap="nowrap" gap="xs">
-                <Text fw={c.unreadCount > 0 ? 700 : 500} size="sm" lineClamp={1}>
-                  {c.subject}
+              <Paper
+                withBorder
+                p="sm"
+                radius="md"
+                bg={c.id === selected ? 'blue.0' : c.unreadCount > 0 ? 'white' : 'gray.0'}
+              >
+                <Group justify="space-between" wrap="nowrap" gap="xs">
+                  <Text fw={c.unreadCount > 0 ? 700 : 500} size="sm" lineClamp={1}>
+                    {c.subject}
+                  </Text>
+                  {c.unreadCount > 0 ? (
+                    <Badge color="red.8" size="sm" aria-label={t('unreadCount', { count: c.unreadCount })}>
+                      {c.unreadCount}
+                    </Badge>
+                  ) : null}
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {counterpart(c, t)}
+                  {side === 'practice' && c.kind === 'office' ? ` · ${t('office')}` : ''} ·{' '}
+                  {formatInstantDateTime(c.lastMessageAt, i18n.language)}
                 </Text>
-                {c.unreadCount > 0 ? (
-                  <Badge color="red.8" size="sm" aria-label={t('unreadCount', { count: c.unreadCount })}>
-                    {c.unreadCount}
-                  </Badge>
+                {c.lastMessagePreview ? (
+                  <Text size="sm" lineClamp={1} c="gray.7">
+                    {c.lastMessagePreview}
+                  </Text>
                 ) : null}
-              </Group>
-              <Text size="xs" c="dimmed">
-                {counterpart(c, t)}
-                {side === 'practice' && c.kind === 'office' ? ` · ${t('office')}` : ''} ·{' '}
-                {formatInstantDateTime(c.lastMessageAt, i18n.language)}
-              </Text>
-              {c.lastMessagePreview ? (
-                <Text size="sm" lineClamp={1} c="gray.7">
-                  {c.lastMessagePreview}
-                </Text>
-              ) : null}
-            </Paper>
-          </UnstyledButton>
-        </li>
-      ))}
+              </Paper>
+            </UnstyledButton>
+          </li>
+        ))}
+      </Stack>
+      {conversations.hasNextPage ? (
+        <Button
+          variant="default"
+          onClick={() => void conversations.fetchNextPage()}
+          loading={conversations.isFetchingNextPage}
+        >
+          {t('showMore')}
+        </Button>
+      ) : null}
     </Stack>
   );
 }

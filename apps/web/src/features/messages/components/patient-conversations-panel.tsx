@@ -31,29 +31,31 @@ export function PatientConversationsPanel({ patientId }: { patientId: string }) 
           <Alert color="red" variant="light">
             {t('loadFailed')}
           </Alert>
-        ) : conversations.data.length === 0 ? (
+        ) : conversations.data.pages[0]?.items.length === 0 ? (
           <Text c="dimmed" size="sm">
             {t('chart.empty')}
           </Text>
         ) : (
           <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {conversations.data.map((c) => (
-              <li key={c.id}>
-                <Group gap="xs" wrap="nowrap">
-                  <Anchor component={Link} to={`/messages?c=${encodeURIComponent(c.id)}`} size="sm" lineClamp={1}>
-                    {c.subject}
-                  </Anchor>
-                  {c.unreadCount > 0 ? (
-                    <Badge color="red.8" size="xs" aria-label={t('unreadCount', { count: c.unreadCount })}>
-                      {c.unreadCount}
-                    </Badge>
-                  ) : null}
-                </Group>
-                <Text size="xs" c="dimmed">
-                  {formatInstantDateTime(c.lastMessageAt, i18n.language)}
-                </Text>
-              </li>
-            ))}
+            {conversations.data.pages
+              .flatMap((page) => page.items)
+              .map((c) => (
+                <li key={c.id}>
+                  <Group gap="xs" wrap="nowrap">
+                    <Anchor component={Link} to={`/messages?c=${encodeURIComponent(c.id)}`} size="sm" lineClamp={1}>
+                      {c.subject}
+                    </Anchor>
+                    {c.unreadCount > 0 ? (
+                      <Badge color="red.8" size="xs" aria-label={t('unreadCount', { count: c.unreadCount })}>
+                        {c.unreadCount}
+                      </Badge>
+                    ) : null}
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    {formatInstantDateTime(c.lastMessageAt, i18n.language)}
+                  </Text>
+                </li>
+              ))}
           </Stack>
         )}
       </Stack>
