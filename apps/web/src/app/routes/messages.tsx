@@ -1,3 +1,5 @@
+import { can } from '@telehealth/shared';
+
 import { MessagesScreen } from '../../features/messages/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 
@@ -5,7 +7,9 @@ import { useCurrentUser } from '../../lib/auth.ts';
 function MessagesRoute() {
   const { data: user } = useCurrentUser();
   if (!user) return null;
-  return <MessagesScreen side={user.role === 'patient' ? 'patient' : 'practice'} />;
+  return (
+    <MessagesScreen side={user.role === 'patient' ? 'patient' : 'practice'} office={can(user.role, 'message:office')} />
+  );
 }
 
 export { MessagesRoute as Component };

@@ -44,7 +44,7 @@ import { AttachmentList, ComposeBox, ComposeNotice, useAttachmentPicker } from '
  * then the thread with a way back). The chosen conversation is in the address (`?c=<id>`), so the browser's back
  * button returns to the list.
  */
-export function MessagesScreen({ side }: { side: 'patient' | 'practice' }) {
+export function MessagesScreen({ side, office = false }: { side: 'patient' | 'practice'; office?: boolean }) {
   const { t } = useTranslation('messages');
   const [params, setParams] = useSearchParams();
   const selected = params.get('c');
@@ -65,7 +65,7 @@ export function MessagesScreen({ side }: { side: 'patient' | 'practice' }) {
         <div>
           <Title order={1}>{t('title')}</Title>
           <Text c="dimmed" size="sm">
-            {side === 'patient' ? t('intro') : t('introPractice')}
+            {side === 'patient' ? t('intro') : office ? t('introOffice') : t('introPractice')}
           </Text>
         </div>
         <Button onClick={() => setComposing(true)}>{t('newConversation')}</Button>
