@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import {
   attachmentFileName,
   can,
@@ -222,24 +222,26 @@ export class MessagesService {
     const patient = isUuid(patientId)
       ? (
           await this.#db
-            .select({ id: patients.id, accountId: patients.accountId, ownerId: patients.ownerId })
+            .select({ id: patients.id, accountId: patients.accountId })
             .from(patients)
             .where(and(eq(patients.id, patientId), isNull(patients.deletedAt)))
         )[0]
       : undefined;
+    const careTeam = patient && data.kind === 'clinical' ? await careTeamOf(this.#db, patient.id) : [];
     const reachable =
       patient &&
       (reach.kind === 'patient'
         ? patient.accountId === reach.accountId
         : reach.kind === 'careTeam'
-          ? data.kind === 'clinical' && (await careTeamOf(this.#db, patient.id)).includes(reach.providerId)
+          ? careTeam.includes(reach.providerId)
           : data.kind === 'office');
     if (!reachable) {
       if (patient) await recordOutOfReach(this.#db, caller, 'message:send', { patientIds: [patient.id] });
       throw fieldError('patientId', 'secureMessageMessages.recipientNotYours');
     }
     if (!patient.accountId) throw fieldError('patientId', 'secureMessageMessages.noPortalAccount');
-    if (data.kind === 'clinical' && (await careTeamOf(this.#db, patient.id)).length === 0) {
+    // A clinical conversation needs someone on the care team to read it (a patient without a provider writes to the office).
+    if (data.kind === 'clinical' && careTeam.length === 0) {
       throw fieldError('patientId', 'secureMessageMessages.recipientNotYours');
     }
     const side = sideOf(reach);
@@ -636,17 +638,10 @@ export class MessagesService {
         : await careTeamOf(tx, conversation.patientId);
     if (ids.length === 0) return [];
     const rows = await tx
-      .select({ id: users.id, email: users.email, language: users.language, isActive: users.isActive })
+      .select({ email: users.email, language: users.language })
       .from(users)
-      .where(
-        sql`${users.id} IN (${sql.join(
-          ids.map((id) => sql`${id}`),
-          sql`, `,
-        )})`,
-      );
-    return rows
-      .filter((r) => r.isActive)
-      .map((r) => ({ email: r.email, language: r.language === 'es' ? ('es' as const) : ('en' as const) }));
+      .where(and(inArray(users.id, ids), eq(users.isActive, true)));
+    return rows.map((r) => ({ email: r.email, language: r.language === 'es' ? ('es' as const) : ('en' as const) }));
   }
 
   #audit(
