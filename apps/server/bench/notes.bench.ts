@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
 import { generateDataKeyEntry } from '../src/keys/keyring.ts';
-import { NoteSearchIndex } from '../src/notes/note-search.ts';
+import { BlindIndex, NOTES_SEARCH_PURPOSE } from '../src/search/blind-index.ts';
 import { insertNote } from '../src/notes/notes.repository.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { findUserByEmail } from '../src/users/users.repository.ts';
@@ -53,7 +53,7 @@ try {
   const db = runtime.database.db;
   await ensureDemoAccounts(runtime.auth, db);
   const provider = (await findUserByEmail(db, 'provider@demo.test'))!;
-  const index = new NoteSearchIndex(AUTH_SECRET);
+  const index = new BlindIndex(AUTH_SECRET, NOTES_SEARCH_PURPOSE);
   console.log(`Writing ${NOTES} encrypted notes`);
   const started = performance.now();
   for (let from = 0; from < NOTES; from += 500) {

@@ -10,6 +10,7 @@ import { registerJsonBodyParser } from './http/json-body.ts';
 import { registerErrorHandler } from './http/request-errors.ts';
 import { registerLiveRoutes } from './live/live.routes.ts';
 import { registerVideoRoutes } from './video/video.routes.ts';
+import { registerMessageRoutes } from './messages/messages.routes.ts';
 import { serializeError } from './log-redaction.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
@@ -103,6 +104,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   registerLiveRoutes(app);
   registerCalendarFeedRoute(app, deps.calendarFeeds);
   registerVideoRoutes(app, { video: deps.video, recordings: deps.recordings, db: deps.db });
+  // Issue 15, secure messages.
+  registerMessageRoutes(app, deps.messages);
 
   await registerWebApp(app, deps);
   return app;

@@ -18,6 +18,7 @@ import {
   BOOKING_MODES,
   DEFAULT_BOOKING_POLICY,
   type BookingPolicy,
+  MESSAGE_RESPONSE_BUSINESS_DAYS,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
@@ -240,6 +241,14 @@ const EnvSchema = z.object({
       message: `must be one of ${APPOINTMENT_DURATIONS.join(', ')}`,
     })
     .default(DEFAULT_BOOKING_POLICY.duration),
+  // Issue 15, secure messages (decision 029).
+  MESSAGE_RESPONSE_BUSINESS_DAYS: z.coerce.number().int().min(1).max(30).default(MESSAGE_RESPONSE_BUSINESS_DAYS),
+  MESSAGE_MAIL_DELAY_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60)
+    .default(5),
 });
 
 /** A comma-separated list of STUN or TURN addresses (`stun:host:port`, `turn:host:port?transport=udp`, `turns:`). */
@@ -289,6 +298,13 @@ export interface Config {
   practiceName: string;
   /** A safety alert nobody acknowledged in this many minutes goes to the administrators (decision 028). */
   safetyAlertEscalationMinutes: number;
+  // Issue 15, secure messages (decision 029).
+  messages: {
+    /** Shown under every compose box: the practice answers within this many business days. */
+    responseBusinessDays: number;
+    /** A new message is e-mailed about this long after it was sent, unless it was read by then. */
+    mailDelayMinutes: number;
+  };
   embeddedPgPort: number | undefined;
   /** Fastify's trustProxy: false, every hop (true), or the proxies' addresses and ranges. */
   trustProxy: boolean | string[];
@@ -431,6 +447,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       appointmentTypes: e.PATIENT_BOOKING_TYPES ?? [...DEFAULT_BOOKING_POLICY.appointmentTypes],
       mode: e.PATIENT_BOOKING_MODE,
       duration: e.PATIENT_BOOKING_DURATION_MINUTES as BookingPolicy['duration'],
+    },
+    // Issue 15, secure messages.
+    messages: {
+      responseBusinessDays: e.MESSAGE_RESPONSE_BUSINESS_DAYS,
+      mailDelayMinutes: e.MESSAGE_MAIL_DELAY_MINUTES,
     },
   };
 }

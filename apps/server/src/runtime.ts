@@ -22,6 +22,7 @@ import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
 import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
 import { MeasuresService } from './measures/measures.service.ts';
+import { MessagesService } from './messages/messages.service.ts';
 import { NotesService } from './notes/notes.service.ts';
 import { RecordingsService } from './video/recordings.service.ts';
 import { VideoService } from './video/video.service.ts';
@@ -57,6 +58,8 @@ export interface Runtime {
   recordings: RecordingsService;
   notes: NotesService;
   measures: MeasuresService;
+  // Issue 15, secure messages.
+  messages: MessagesService;
   providers: ProvidersService;
   mail: MailService;
   rateLimiter: RateLimiter;
@@ -103,6 +106,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     measures,
     portalRecords,
     account,
+    messages,
   } = runtime;
   return {
     config,
@@ -127,6 +131,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     // Issue 15, my records.
     portalRecords,
     account,
+    messages,
   };
 }
 
@@ -215,6 +220,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       maxPerHour: config.accessRequestsPerHour,
     });
     const measures = new MeasuresService({ db: database.db, keyring, mail, config });
+    // Issue 15, secure messages.
+    const messages = new MessagesService({ db: database.db, keyring, secret, mail, config });
     jobs = new JobQueue({
       url,
       log,
@@ -227,6 +234,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
         waitlist,
         recordings,
         measures,
+        messages,
         log,
         auditAnchorsFile: auditAnchorsPath(config.dataDir),
       }),
@@ -251,6 +259,9 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     await notes.seedTemplates();
     const reindexed = await notes.reindexSearch();
     if (reindexed > 0) log.info({ notes: reindexed }, 'notes re-indexed for search under the current key');
+    const reindexedMessages = await messages.reindexSearch();
+    if (reindexedMessages > 0)
+      log.info({ rows: reindexedMessages }, 'messages re-indexed for search under the current key');
     const storedText = new StoredTextService({ db: database.db });
     // Issue 15, my records.
     const portalRecords = new PortalRecordsService({ db: database.db, keyring, secret, mail, patients });
@@ -271,6 +282,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       recordings,
       notes,
       measures,
+      messages,
       providers,
       mail,
       rateLimiter,

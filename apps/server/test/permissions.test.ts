@@ -29,10 +29,13 @@ import {
   type ResourceAction,
   type Role,
   VIDEO_MESSAGES,
+  SECURE_MESSAGE_MESSAGES,
 } from '@telehealth/shared';
 import { randomUUID } from 'node:crypto';
 import { auditEntries, measures, notes, noteShares, patients, safetyAlerts } from '../src/db/schema.ts';
 import { measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
+// Issue 15, secure messages.
+import { insertConversation } from '../src/messages/messages.repository.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 /** own: the caller's own record; other: another's record; none: the action has no records to own. */
@@ -546,6 +549,50 @@ const CELLS: Record<ResourceAction, Cell> = {
       return { response: await caller.client.gql(CONFIRM_MINE, { id }) };
     },
   },
+  // Issue 15, secure messages: a clinical conversation about the caller's own patient record or another's.
+  'message:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: SECURE_MESSAGE_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(CONVERSATION_GET, { id: await conversationRecord(caller, target, 'clinical') }),
+    }),
+  },
+  'message:send': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: SECURE_MESSAGE_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(MESSAGE_SEND, {
+        input: { conversationId: await conversationRecord(caller, target, 'clinical'), body: 'Matrix message' },
+      }),
+    }),
+  },
+  // Writing as the office: a new office conversation with a patient who is not the caller.
+  'message:office': {
+    perRecord: false,
+    async run(caller) {
+      // A patient with a portal account (any account will do; it is never signed in here), made once.
+      officePatientId ??= (
+        await t.runtime.database.db
+          .insert(patients)
+          .values({
+            firstName: 'Matrix',
+            lastName: 'Office',
+            email: uniqueEmail('office'),
+            dateOfBirth: '1980-04-02',
+            ownerId: otherProviderId,
+            accountId: invitedAccountId,
+          })
+          .returning({ id: patients.id })
+      )[0]!.id;
+      return {
+        response: await caller.client.gql(CONVERSATION_START, {
+          input: { patientId: officePatientId, kind: 'office', subject: 'Billing', body: 'About your invoice.' },
+        }),
+      };
+    },
+  },
 };
 
 const BOOK = 'mutation ($input: BookAppointmentInput!) { bookAppointment(input: $input) { id } }';
@@ -564,6 +611,24 @@ async function bookableSlot(caller: Fixture): Promise<{ date: string; time: stri
     if (free) return { date, time: free.time };
   }
   throw new Error('no bookable time in a month');
+}
+
+let officePatientId: string | undefined;
+const CONVERSATION_GET = 'query ($id: ID!) { conversation(id: $id) { id subject } }';
+const MESSAGE_SEND = 'mutation ($input: SendMessageInput!) { sendMessage(input: $input) { id } }';
+const CONVERSATION_START = 'mutation ($input: StartConversationInput!) { startConversation(input: $input) { id } }';
+
+/** A conversation of this kind about the caller's own patient record, or another provider's patient. */
+async function conversationRecord(caller: Fixture, target: Target, kind: 'clinical' | 'office'): Promise<string> {
+  const patient = await record(caller, target);
+  return insertConversation(t.runtime.database.db, t.runtime.keyring, {
+    patientId: patient.id,
+    kind,
+    subject: 'Matrix conversation',
+    createdBy: caller.userId,
+    searchTokens: [],
+    searchKeyId: 'matrix',
+  });
 }
 
 /** What the table says about one cell. */

@@ -77,6 +77,7 @@ describe('renderPage', () => {
           contactEmail: 'a@b.example',
           emergencyBanner: { enabled: false, heading: null, body: null },
           practiceTimeZone: 'America/New_York',
+          messageResponseBusinessDays: 2,
         },
         signedIn: false,
       },
@@ -113,7 +114,7 @@ describe('pages served with their bootstrap', () => {
   it('sends the public site its own page, with the configuration the appConfig query answers', async () => {
     const client = new TestClient(t.app);
     const { data } = await client.gql<{ appConfig: Record<string, unknown> }>(
-      '{ appConfig { practiceName demoMode sessionIdleMinutes version demoAccounts { email role label } clinicPhone bookingUrl contactEmail emergencyBanner { enabled heading body } practiceTimeZone } }',
+      '{ appConfig { practiceName demoMode sessionIdleMinutes version demoAccounts { email role label } clinicPhone bookingUrl contactEmail emergencyBanner { enabled heading body } practiceTimeZone messageResponseBusinessDays } }',
     );
     for (const url of ['/', '/home', '/coming-soon']) {
       const page = await get(url);

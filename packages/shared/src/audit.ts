@@ -156,6 +156,24 @@ export const PORTAL_RECORD_EVENTS = [
   'SESSIONS_ENDED_ELSEWHERE',
 ] as const;
 
+// Issue 15, secure messages.
+/**
+ * Secure messages (decision 029): a list of conversations or a thread read, a conversation started, a message
+ * sent, read, archived; an attachment uploaded or downloaded; the e-mail that a message waits. Details carry ids
+ * and counts, never a subject, text or file name.
+ */
+export const MESSAGE_EVENTS = [
+  'MESSAGE_LIST_VIEW',
+  'MESSAGE_THREAD_VIEW',
+  'CONVERSATION_START',
+  'MESSAGE_SEND',
+  'MESSAGE_READ',
+  'CONVERSATION_ARCHIVE',
+  'MESSAGE_ATTACHMENT_UPLOAD',
+  'MESSAGE_ATTACHMENT_DOWNLOAD',
+  'MESSAGE_NOTIFIED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -173,6 +191,7 @@ export const AUDIT_EVENTS = [
     ...MEASURE_EVENTS,
     // Issue 15, my records.
     ...PORTAL_RECORD_EVENTS,
+    ...MESSAGE_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -190,7 +209,9 @@ export type AuditEvent =
   | (typeof MEASURE_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number]
   // Issue 15, my records.
-  | (typeof PORTAL_RECORD_EVENTS)[number];
+  | (typeof PORTAL_RECORD_EVENTS)[number]
+  // Issue 15, secure messages.
+  | (typeof MESSAGE_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -22,3 +22,5 @@ export * from './video.ts';
 export * from './patient-booking.ts';
 // Issue 15, my records.
 export * from './portal-records.ts';
+// Issue 15, secure messages.
+export * from './secure-messages.ts';

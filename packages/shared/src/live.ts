@@ -49,7 +49,12 @@ export type LiveServerMessage =
   | { type: 'questionnaires-changed' }
   // Issue 15, my appointments.
   /** One of the provider's appointments changed (a patient booked, asked, moved or cancelled): read them again. */
-  | { type: 'appointments-changed' };
+  | { type: 'appointments-changed' }
+  // Issue 15, secure messages (decision 029): ids only, never a subject or text; the browser reads again.
+  /** A message arrived in one of the caller's conversations (or the caller sent one from another tab). */
+  | { type: 'message-new'; conversationId: string }
+  /** The other side read a conversation (read receipts), or the caller read or archived it elsewhere. */
+  | { type: 'messages-read'; conversationId: string };
 
 /** What a browser may send. Unknown shapes are answered with `{ type: 'error', code: 'BAD_MESSAGE' }`. */
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);

@@ -14,6 +14,8 @@ import { VIDEO_MESSAGES } from './video.ts';
 import { BOOKING_MESSAGES } from './patient-booking.ts';
 // Issue 15, my records.
 import { PORTAL_RECORD_MESSAGES } from './portal-records.ts';
+// Issue 15, secure messages.
+import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -40,6 +42,8 @@ export const MESSAGE_CATALOGUE = {
   bookingMessages: BOOKING_MESSAGES,
   // Issue 15, my records.
   portalRecordMessages: PORTAL_RECORD_MESSAGES,
+  // Issue 15, secure messages.
+  secureMessageMessages: SECURE_MESSAGE_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

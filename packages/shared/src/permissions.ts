@@ -53,6 +53,10 @@ export const PERMISSIONS = [
   'correction:review:own',
   'correction:review:any',
   'record-access:read:own',
+  // Issue 15, secure messages (decision 029).
+  'message:read:own',
+  'message:send:own',
+  'message:office:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -91,6 +95,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'note-template:manage:any',
     // Issue 15, my records: administrators answer correction requests too (the record's administrative part).
     'correction:review:any',
+    // Issue 15, secure messages: the office's conversations (any administrator answers), never clinical ones.
+    'message:office:any',
   ],
   provider: [
     'patient:read:own',
@@ -111,6 +117,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // Issue 15, my records: share their signed notes with the patient; answer their patients' correction requests.
     'note:share:own',
     'correction:review:own',
+    // Issue 15, secure messages: the clinical conversations of the patients whose care team they are on.
+    'message:read:own',
+    'message:send:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
@@ -130,6 +139,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'shared-note:read:own',
     'correction:request:own',
     'record-access:read:own',
+    // Issue 15, secure messages: their own conversations, with their care team or the office.
+    'message:read:own',
+    'message:send:own',
   ],
 };
 
@@ -165,6 +177,9 @@ export const OWN_RECORDS = {
   'shared-note': { patient: 'patientAccountId' },
   correction: { provider: 'patientOwnerId', patient: 'patientAccountId' },
   'record-access': { patient: 'patientAccountId' },
+  // Issue 15, secure messages: a conversation is a patient's when it is about the record linked to their account;
+  // a provider's when it is clinical and they are on the patient's care team (messages/care-team.ts says who).
+  message: { provider: 'careTeamProviderId', patient: 'patientAccountId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -221,6 +236,10 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'correction:request': 'portalRecordMessages.cannotRequestCorrection',
   'correction:review': 'portalRecordMessages.cannotReviewCorrections',
   'record-access:read': 'portalRecordMessages.cannotReadAccessLog',
+  // Issue 15, secure messages.
+  'message:read': 'secureMessageMessages.cannotRead',
+  'message:send': 'secureMessageMessages.cannotSend',
+  'message:office': 'secureMessageMessages.cannotUseOffice',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

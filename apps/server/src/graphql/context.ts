@@ -16,6 +16,7 @@ import type { Database } from '../db/client.ts';
 import { unauthenticated } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import type { MeasuresService } from '../measures/measures.service.ts';
+import type { MessagesService } from '../messages/messages.service.ts';
 import type { NotesService } from '../notes/notes.service.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import type { ProvidersService } from '../providers/providers.service.ts';
@@ -46,6 +47,8 @@ export interface Services {
   // Issue 15, my records.
   portalRecords: PortalRecordsService;
   account: AccountService;
+  // Issue 15, secure messages.
+  messages: MessagesService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

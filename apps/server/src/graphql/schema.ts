@@ -14,6 +14,8 @@ import './measures.schema.ts';
 import './patient-booking.schema.ts';
 // Issue 15, my records.
 import './portal-records.schema.ts';
+// Issue 15, secure messages.
+import './messages.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

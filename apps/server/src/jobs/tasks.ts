@@ -5,6 +5,7 @@ import { anchorAuditChain } from '../audit/audit-anchors.ts';
 import { sealAuditChain } from '../audit/audit-chain.ts';
 import type { AppointmentNotifications } from '../appointments/appointment-notifications.ts';
 import type { MeasuresService } from '../measures/measures.service.ts';
+import type { MessagesService } from '../messages/messages.service.ts';
 import type { RecordingsService } from '../video/recordings.service.ts';
 import type { WaitlistService } from '../appointments/waitlist.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
@@ -60,6 +61,11 @@ export const taskPayloads = {
   'safety-alert:escalate': z.object({ alertId: z.uuid() }),
   /** Sends the standing-order questionnaires of the visits in the next MEASURE_LEAD_HOURS. */
   'measures:before-visits': CronPayloadSchema,
+  // Issue 15, secure messages.
+  /** E-mails one side of a conversation that a message waits, once per unread burst (job key per conversation and side). */
+  'message:notify': z.object({ conversationId: z.uuid(), side: z.enum(['patient', 'practice']) }),
+  /** Deletes the attachments uploaded and never sent (after a day). */
+  'message-attachments:prune': CronPayloadSchema,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -89,6 +95,8 @@ export interface TaskServices {
   waitlist: WaitlistService;
   recordings: RecordingsService;
   measures: MeasuresService;
+  // Issue 15, secure messages.
+  messages: MessagesService;
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
   auditAnchorsFile: string;
@@ -149,6 +157,13 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     'measures:before-visits': async () => {
       await services.measures.sendBeforeVisits();
     },
+    // Issue 15, secure messages.
+    'message:notify': async ({ conversationId, side }) => {
+      await services.messages.notify(conversationId, side);
+    },
+    'message-attachments:prune': async () => {
+      await services.messages.pruneUnsentAttachments();
+    },
   };
 }
 
@@ -166,4 +181,6 @@ export const crontab = [
   '* * * * * audit:anchor ?id=audit-anchor&jobKey=cron:audit-anchor&max=3',
   '41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3',
   '*/15 * * * * measures:before-visits ?id=measures-before-visits&jobKey=cron:measures-before-visits&max=3',
+  // Issue 15, secure messages.
+  '23 * * * * message-attachments:prune ?id=message-attachments-prune&jobKey=cron:message-attachments-prune&max=3',
 ].join('\n');

@@ -15,6 +15,10 @@ import {
   videoGuests,
   videoParticipants,
   waitlistEntries,
+  // Issue 15, secure messages.
+  conversations,
+  messages,
+  messageAttachments,
 } from '../db/schema.ts';
 import type { Keyring } from './keyring.ts';
 
@@ -150,6 +154,16 @@ export const recordCorrectionsEncrypted = new EncryptedColumns(recordCorrections
   response: recordCorrections.response,
 });
 
+// Issue 15, secure messages (decision 029): a conversation's subject, a message's text, an attachment's name. The
+// attachment's bytes are encrypted as bytes (Keyring.encryptBytes), bound to the attachment's id.
+export const conversationsEncrypted = new EncryptedColumns(conversations, conversations.id, {
+  subject: conversations.subject,
+});
+export const messagesEncrypted = new EncryptedColumns(messages, messages.id, { body: messages.body });
+export const messageAttachmentsEncrypted = new EncryptedColumns(messageAttachments, messageAttachments.id, {
+  fileName: messageAttachments.fileName,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -170,4 +184,8 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   safetyAlertsEncrypted,
   // Issue 15, my records.
   recordCorrectionsEncrypted,
+  // Issue 15, secure messages.
+  conversationsEncrypted,
+  messagesEncrypted,
+  messageAttachmentsEncrypted,
 ];

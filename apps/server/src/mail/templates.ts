@@ -31,6 +31,8 @@ export const MAIL_KINDS = [
   'safety-alert-escalation',
   // Issue 15, my records.
   'record-correction-waiting',
+  // Issue 15, secure messages.
+  'message-waiting',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -370,5 +372,24 @@ export function recordCorrectionWaitingMail(ctx: MailContext, locale: Locale, da
   return compose(ctx, locale, 'A record correction request is waiting', [
     `A patient asked for a correction of their record. The practice must answer within ${days} days. Sign in to see it in the patient's chart.`,
     { link, label: 'Sign in' },
+  ]);
+}
+
+// Issue 15, secure messages.
+/**
+ * A secure message waits (decision 029). Only that: no sender, no subject, no text, no patient; the link leads to
+ * /messages, behind the sign-in.
+ */
+export function messageWaitingMail(ctx: MailContext, locale: Locale): MailContent {
+  const link = `${ctx.publicUrl}/messages`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Tiene un mensaje seguro nuevo', [
+      'Tiene un mensaje nuevo en su portal. Por su privacidad, no lo incluimos en este correo: inicie sesión para leerlo.',
+      { link, label: 'Leer el mensaje' },
+    ]);
+  }
+  return compose(ctx, locale, 'You have a new secure message', [
+    'You have a new message in your portal. For your privacy it is not included in this e-mail: sign in to read it.',
+    { link, label: 'Read the message' },
   ]);
 }

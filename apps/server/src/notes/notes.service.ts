@@ -26,7 +26,7 @@ import { noteTemplates } from '../db/schema.ts';
 import { badUserInput, fieldError, forbidden, notFound, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findVisiblePatient } from '../patients/patients.repository.ts';
-import { NoteSearchIndex } from './note-search.ts';
+import { BlindIndex, NOTES_SEARCH_PURPOSE } from '../search/blind-index.ts';
 import {
   addendaOf,
   findNote,
@@ -72,14 +72,14 @@ export class NotesService {
   readonly #db: Database;
   readonly #keyring: Keyring;
   readonly #cursors: CursorCodec<readonly [string, string]>;
-  readonly #search: NoteSearchIndex;
+  readonly #search: BlindIndex;
   readonly #confirmIdentity: ConfirmIdentity;
 
   constructor(options: { db: Database; keyring: Keyring; secret: string; confirmIdentity: ConfirmIdentity }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
     this.#cursors = new CursorCodec(`${options.secret}:notes`, 2);
-    this.#search = new NoteSearchIndex(options.secret);
+    this.#search = new BlindIndex(options.secret, NOTES_SEARCH_PURPOSE);
     this.#confirmIdentity = options.confirmIdentity;
   }
 

@@ -28,7 +28,7 @@ const ME_QUERY = `query CurrentUser { me { ${USER_FIELDS} } }`;
 const APP_CONFIG_QUERY = `query AppConfig {
   appConfig {
     practiceName demoMode sessionIdleMinutes version demoAccounts { email role label }
-    clinicPhone bookingUrl contactEmail emergencyBanner { enabled heading body } practiceTimeZone
+    clinicPhone bookingUrl contactEmail emergencyBanner { enabled heading body } practiceTimeZone messageResponseBusinessDays
   }
 }`;
 const SIGN_OUT_MUTATION = 'mutation SignOut { signOut }';

@@ -9,6 +9,8 @@ import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
 import measures from '../locales/en/measures.json';
+// Issue 15, secure messages.
+import messages from '../locales/en/messages.json';
 import notes from '../locales/en/notes.json';
 import patients from '../locales/en/patients.json';
 import providers from '../locales/en/providers.json';
@@ -53,6 +55,8 @@ export const englishResources = {
   // Issue 15, my records.
   'my-records': myRecords,
   'my-account': myAccount,
+  // Issue 15, secure messages.
+  messages,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

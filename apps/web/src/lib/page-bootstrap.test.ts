@@ -17,6 +17,7 @@ const BOOTSTRAP: PageBootstrap = {
     contactEmail: 'hello@harbor.example',
     emergencyBanner: { enabled: false, heading: null, body: null },
     practiceTimeZone: 'America/New_York',
+    messageResponseBusinessDays: 2,
   },
   signedIn: false,
 };

@@ -19,6 +19,7 @@ const APP_CONFIG = {
     bookingUrl: null,
     emergencyBanner: { enabled: false, heading: null, body: null },
     practiceTimeZone: 'America/New_York',
+    messageResponseBusinessDays: 2,
   },
 };
 

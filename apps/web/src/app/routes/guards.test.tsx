@@ -64,6 +64,7 @@ function signedInAs(user: CurrentUser | null) {
     bookingUrl: null,
     emergencyBanner: { enabled: false, heading: null, body: null },
     practiceTimeZone: 'America/New_York',
+    messageResponseBusinessDays: 2,
   });
 }
 

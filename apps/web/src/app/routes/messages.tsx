@@ -1,8 +1,15 @@
-import { PlaceholderRoute } from './placeholder.tsx';
+import { can } from '@telehealth/shared';
 
-/** `/messages`: secure messages between patients and their care team (every role). */
+import { MessagesScreen } from '../../features/messages/index.ts';
+import { useCurrentUser } from '../../lib/auth.ts';
+
+/** `/messages`: secure messages between patients and their care team or the office (every role; decision 029). */
 function MessagesRoute() {
-  return <PlaceholderRoute screen="messages" />;
+  const { data: user } = useCurrentUser();
+  if (!user) return null;
+  return (
+    <MessagesScreen side={user.role === 'patient' ? 'patient' : 'practice'} office={can(user.role, 'message:office')} />
+  );
 }
 
 export { MessagesRoute as Component };

@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { PatientAppointments } from '../../features/appointments/index.ts';
 import { MeasuresPanel, SafetyAlerts } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
+import { PatientConversationsPanel } from '../../features/messages/index.ts';
 import { NotesScreen } from '../../features/notes/index.ts';
 import { PatientChart } from '../../features/patients/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
@@ -36,6 +37,10 @@ function PatientChartRoute() {
               ) : null}
             </Grid.Col>
           </Grid>
+          {/* Issue 15, secure messages: the conversations about this patient the caller reaches. */}
+          {can(user.role, 'message:read') || can(user.role, 'message:office') ? (
+            <PatientConversationsPanel patientId={patient.id} />
+          ) : null}
           {clinician || can(user.role, 'note:index') ? (
             <NotesScreen
               canWrite={can(user.role, 'note:write')}

@@ -7,7 +7,7 @@ import { BrandMark } from '../brand-mark.tsx';
 import { IconChevronDown, IconLogout, IconNotes, IconSettings, IconShield, IconUser } from '../icons.tsx';
 import classes from './app-header.module.css';
 import { getHeaderIdentity } from './header-identity.ts';
-import { navItemsFor } from './nav-items.ts';
+import { navItemsFor, type NavItemKey } from './nav-items.ts';
 
 export interface AppHeaderProps {
   user: CurrentUser | null | undefined;
@@ -17,6 +17,8 @@ export interface AppHeaderProps {
   onSignOut: () => void;
   signingOut: boolean;
   mobileNavId: string;
+  /** Issue 15, secure messages: the count on the Messages link (0 shows none). */
+  unreadMessages?: number;
 }
 
 /** The signed-in header: brand, the main links (a burger below 768 px) and the user menu. */
@@ -28,6 +30,7 @@ export function AppHeader({
   onSignOut,
   signingOut,
   mobileNavId,
+  unreadMessages = 0,
 }: AppHeaderProps) {
   const { t } = useTranslation(['common', 'shared']);
   const identity = getHeaderIdentity(user, {
@@ -58,12 +61,20 @@ export function AppHeader({
       <Box component="nav" aria-label={t('nav.label')} className={classes.nav} visibleFrom="sm">
         {navItemsFor(user?.role).map((item) => (
           <NavLink key={item.to} to={item.to} className={classes.navLink}>
-            {t(`nav.${item.key}`)}
+            <NavLabel itemKey={item.key} unread={unreadMessages} />
           </NavLink>
         ))}
       </Box>
 
       <Group ml="auto" gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+        {/* Issue 15, secure messages: on a phone the links are in the menu, so the unread count shows here too. */}
+        {unreadMessages > 0 ? (
+          <Box hiddenFrom="sm">
+            <Link to="/messages" className={classes.mobileUnread}>
+              <NavLabel itemKey="messages" unread={unreadMessages} />
+            </Link>
+          </Box>
+        ) : null}
         <Menu position="bottom-end" width={230} shadow="md" withinPortal>
           <Menu.Target>
             {/* The name and role are the button's accessible name (visible text and name must agree, WCAG
@@ -119,15 +130,40 @@ export function AppHeader({
 }
 
 /** The same links, stacked, for the mobile navigation drawer. */
-export function MobileNavLinks({ role, onNavigate }: { role: Role | null | undefined; onNavigate: () => void }) {
+export function MobileNavLinks({
+  role,
+  onNavigate,
+  unreadMessages = 0,
+}: {
+  role: Role | null | undefined;
+  onNavigate: () => void;
+  unreadMessages?: number;
+}) {
   const { t } = useTranslation();
   return (
     <Box component="nav" aria-label={t('nav.label')}>
       {navItemsFor(role).map((item) => (
         <NavLink key={item.to} to={item.to} className={classes.mobileLink} onClick={onNavigate}>
-          {t(`nav.${item.key}`)}
+          <NavLabel itemKey={item.key} unread={unreadMessages} />
         </NavLink>
       ))}
     </Box>
+  );
+}
+
+/**
+ * A link's text; Messages with its unread count as a badge. The badge is hidden from screen readers and the
+ * link's accessible name says the count in words instead ("Messages, 2 unread").
+ */
+function NavLabel({ itemKey, unread }: { itemKey: NavItemKey; unread: number }) {
+  const { t } = useTranslation();
+  if (itemKey !== 'messages' || unread === 0) return <>{t(`nav.${itemKey}`)}</>;
+  return (
+    <span aria-label={t('nav.messagesUnread', { count: unread })} role="img" className={classes.navLabelWithBadge}>
+      <span aria-hidden="true">{t('nav.messages')}</span>
+      <span aria-hidden="true" className={classes.unreadBadge} data-testid="unread-messages">
+        {unread > 99 ? '99+' : unread}
+      </span>
+    </span>
   );
 }

@@ -4,6 +4,7 @@ import type { CurrentUser } from '@telehealth/shared';
 import { useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 
+import { useUnreadMessageCount } from '../../lib/unread-messages.ts';
 import { AppHeader, MobileNavLinks } from '../app-header/index.ts';
 
 export interface AppShellLayoutProps {
@@ -21,6 +22,8 @@ export function AppShellLayout({ user, practiceName, onSignOut, signingOut, chil
   const [mobileNavOpened, mobileNav] = useDisclosure(false);
   const closeMobileNav = mobileNav.close;
   const { pathname } = useLocation();
+  // Issue 15, secure messages: the Messages link's unread badge.
+  const unreadMessages = useUnreadMessageCount(!!user);
 
   // Any navigation closes the mobile menu (also the browser's back button).
   useEffect(() => {
@@ -42,10 +45,11 @@ export function AppShellLayout({ user, practiceName, onSignOut, signingOut, chil
           onSignOut={onSignOut}
           signingOut={signingOut}
           mobileNavId={MOBILE_NAV_ID}
+          unreadMessages={unreadMessages}
         />
       </AppShell.Header>
       <AppShell.Navbar id={MOBILE_NAV_ID} p="sm" hiddenFrom="sm" inert={!mobileNavOpened}>
-        <MobileNavLinks role={user?.role} onNavigate={closeMobileNav} />
+        <MobileNavLinks role={user?.role} onNavigate={closeMobileNav} unreadMessages={unreadMessages} />
       </AppShell.Navbar>
       <AppShell.Main id="main-content" tabIndex={-1} bg="gray.0" style={{ outline: 'none' }}>
         <Container size="xl" py={{ base: 'lg', sm: 'xl' }} px={{ base: 'md', sm: 'xl' }}>

@@ -7,23 +7,25 @@ const MIN_PREFIX = 2;
 const MAX_PREFIX = 24;
 
 /**
- * The blind index that lets notes be searched while their text is encrypted (decision 027). Each word of the
- * title, content and tags, folded (lower case, accents removed), and each of its beginnings, becomes a keyed
- * HMAC (truncated to 12 bytes); the note stores the set, and a search asks for the HMACs of its words with a GIN
+ * The blind index that lets encrypted text be searched: clinical notes (decision 027) and secure messages (decision
+ * 029). Each word of the texts, folded (lower case, accents removed), and each of its beginnings, becomes a keyed
+ * HMAC (truncated to 12 bytes); the row stores the set, and a search asks for the HMACs of its words with a GIN
  * index (`search_tokens @> ARRAY[...]`). Without the key the tokens say nothing; what they can reveal is which
- * notes share a word, which is why they are keyed and the key is not the data keys' and never leaves the server.
+ * rows share a word, which is why they are keyed and the key is not the data keys' and never leaves the server.
+ * Each domain has its own key (derived from the secret and the domain's `purpose`), so tokens of a note and of a
+ * message never match each other.
  */
-export class NoteSearchIndex {
+export class BlindIndex {
   readonly #key: Buffer;
-  /** Names the key, so that notes indexed under an earlier one are re-indexed at start. */
+  /** Names the key, so that rows indexed under an earlier one are re-indexed at start. */
   readonly keyId: string;
 
-  constructor(secret: string) {
-    this.#key = createHmac('sha256', secret).update('notes.search-index').digest();
+  constructor(secret: string, purpose: string) {
+    this.#key = createHmac('sha256', secret).update(purpose).digest();
     this.keyId = createHash('sha256').update(this.#key).digest('hex').slice(0, 12);
   }
 
-  /** The tokens of a note's searchable texts. */
+  /** The tokens of a row's searchable texts. */
   tokensOf(texts: readonly string[]): string[] {
     const tokens = new Set<string>();
     for (const word of words(texts.join(' '))) {
@@ -43,6 +45,11 @@ export class NoteSearchIndex {
     return createHmac('sha256', this.#key).update(text).digest('base64url').slice(0, 16);
   }
 }
+
+/** The notes' index: the purpose is the one the notes were first indexed under, so their tokens stay valid. */
+export const NOTES_SEARCH_PURPOSE = 'notes.search-index';
+/** The secure messages' index (subjects and message text). */
+export const MESSAGES_SEARCH_PURPOSE = 'messages.search-index';
 
 /** Lower case, accents removed, split on anything that is not a letter or digit. */
 export function words(text: string): string[] {
