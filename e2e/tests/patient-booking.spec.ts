@@ -6,7 +6,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
 import { MAIN_SERVER, PRACTICE_SETTINGS } from '../support/servers.ts';
 
-// Issue 15, my appointments: a patient books, sees and cancels their own visits from the portal, on a phone.
+// A patient books, sees and cancels their own visits from the portal, on a phone.
 // The main server's practice is in America/New_York with the default policy (instant booking, 24 hours' notice
 // and window, 90 days ahead). Each test makes its own patient; the bookings land 60 to 88 days ahead at the day's
 // last free time, where the other specs (which book from tomorrow on, before 16:30) never look.

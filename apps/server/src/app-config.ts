@@ -15,7 +15,6 @@ export function publicAppConfig(config: Config): AppConfig {
     contactEmail: config.contactEmail,
     emergencyBanner: config.emergencyBanner,
     practiceTimeZone: config.practiceTimeZone,
-    // Issue 15, secure messages.
     messageResponseBusinessDays: config.messages.responseBusinessDays,
   };
 }

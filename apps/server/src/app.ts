@@ -104,7 +104,6 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   registerLiveRoutes(app);
   registerCalendarFeedRoute(app, deps.calendarFeeds);
   registerVideoRoutes(app, { video: deps.video, recordings: deps.recordings, db: deps.db });
-  // Issue 15, secure messages.
   registerMessageRoutes(app, deps.messages);
 
   await registerWebApp(app, deps);

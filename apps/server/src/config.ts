@@ -12,7 +12,6 @@ import {
   VIDEO_JOIN_EARLY_MINUTES,
   VIDEO_JOIN_LATE_MINUTES,
   SAFETY_ALERT_ESCALATION_MINUTES,
-  // Issue 15, my appointments.
   APPOINTMENT_DURATIONS,
   APPOINTMENT_TYPES,
   BOOKING_MODES,
@@ -200,7 +199,7 @@ const EnvSchema = z.object({
   TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
   EMERGENCY_BANNER_HEADING: z.string().max(200, 'must be at most 200 characters').optional(),
   EMERGENCY_BANNER_BODY: z.string().max(2000, 'must be at most 2000 characters').optional(),
-  // Issue 15, my appointments: the booking policy for patients (decision 030).
+  // The booking policy for patients (decision 030).
   PATIENT_CHANGE_WINDOW_HOURS: z.coerce
     .number()
     .int()
@@ -241,7 +240,6 @@ const EnvSchema = z.object({
       message: `must be one of ${APPOINTMENT_DURATIONS.join(', ')}`,
     })
     .default(DEFAULT_BOOKING_POLICY.duration),
-  // Issue 15, secure messages (decision 029).
   MESSAGE_RESPONSE_BUSINESS_DAYS: z.coerce.number().int().min(1).max(30).default(MESSAGE_RESPONSE_BUSINESS_DAYS),
   MESSAGE_MAIL_DELAY_MINUTES: z.coerce
     .number()
@@ -298,7 +296,6 @@ export interface Config {
   practiceName: string;
   /** A safety alert nobody acknowledged in this many minutes goes to the administrators (decision 028). */
   safetyAlertEscalationMinutes: number;
-  // Issue 15, secure messages (decision 029).
   messages: {
     /** Shown under every compose box: the practice answers within this many business days. */
     responseBusinessDays: number;
@@ -348,7 +345,7 @@ export interface Config {
     /** How long a recording is kept (RECORDING_RETENTION_DAYS, default six years); then a job deletes it. */
     recordingRetentionDays: number;
   };
-  /** Issue 15: the rules for patients' own bookings (decision 030); read through bookingPolicyOf, not here. */
+  /** The rules for patients' own bookings (decision 030); read through bookingPolicyOf, not here. */
   patientBooking: BookingPolicy;
 }
 
@@ -439,7 +436,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       turnSecret: e.TURN_SECRET ?? null,
       recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
     },
-    // Issue 15, my appointments.
     patientBooking: {
       changeWindowHours: e.PATIENT_CHANGE_WINDOW_HOURS,
       minNoticeHours: e.PATIENT_BOOKING_MIN_NOTICE_HOURS,
@@ -448,7 +444,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mode: e.PATIENT_BOOKING_MODE,
       duration: e.PATIENT_BOOKING_DURATION_MINUTES as BookingPolicy['duration'],
     },
-    // Issue 15, secure messages.
     messages: {
       responseBusinessDays: e.MESSAGE_RESPONSE_BUSINESS_DAYS,
       mailDelayMinutes: e.MESSAGE_MAIL_DELAY_MINUTES,

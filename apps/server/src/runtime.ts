@@ -33,7 +33,6 @@ import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/clie
 import { generateDataKeyEntry, Keyring, parseDataKeys } from './keys/keyring.ts';
 import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
 import { reviewStoredText, StoredTextService } from './stored-text/stored-text-review.ts';
-// Issue 15, my records.
 import { AccountService } from './auth/account.service.ts';
 import { PortalRecordsService } from './portal-records/portal-records.service.ts';
 import {
@@ -58,7 +57,6 @@ export interface Runtime {
   recordings: RecordingsService;
   notes: NotesService;
   measures: MeasuresService;
-  // Issue 15, secure messages.
   messages: MessagesService;
   providers: ProvidersService;
   mail: MailService;
@@ -70,7 +68,6 @@ export interface Runtime {
   jobs: JobQueue;
   twoFactor: TwoFactorService;
   storedText: StoredTextService;
-  // Issue 15, my records.
   portalRecords: PortalRecordsService;
   account: AccountService;
   secret: string;
@@ -128,7 +125,6 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     recordings,
     notes,
     measures,
-    // Issue 15, my records.
     portalRecords,
     account,
     messages,
@@ -185,7 +181,6 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       secret,
       keyring,
       timeZone: config.practiceTimeZone,
-      // Issue 15, my appointments.
       bookingPolicy: bookingPolicyOf(config),
       clinicPhone: config.clinicPhone,
     });
@@ -198,7 +193,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const recordings = new RecordingsService({ db: database.db, keyring, config, log });
     const video = new VideoService({ db: database.db, keyring, config, secret, appointments, recordings, mail, log });
     appointments.addListener(video);
-    // Issue 15, my appointments: providers see their patients' bookings and requests live.
+    // Providers see their patients' bookings and requests live.
     appointments.addListener(new AppointmentLiveUpdates());
     const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
     const providers = new ProvidersService({ db: database.db, secret, invitations });
@@ -220,7 +215,6 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       maxPerHour: config.accessRequestsPerHour,
     });
     const measures = new MeasuresService({ db: database.db, keyring, mail, config });
-    // Issue 15, secure messages.
     const messages = new MessagesService({ db: database.db, keyring, secret, mail, config });
     jobs = new JobQueue({
       url,
@@ -263,7 +257,6 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     if (reindexedMessages > 0)
       log.info({ rows: reindexedMessages }, 'messages re-indexed for search under the current key');
     const storedText = new StoredTextService({ db: database.db });
-    // Issue 15, my records.
     const portalRecords = new PortalRecordsService({ db: database.db, keyring, secret, mail, patients });
     const account = new AccountService({ db: database.db, auth, authService });
     const opened = database;
@@ -292,7 +285,6 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       jobs: queue,
       twoFactor,
       storedText,
-      // Issue 15, my records.
       portalRecords,
       account,
       secret,

@@ -283,7 +283,7 @@ describe('permissions', () => {
       .select()
       .from(auditEntries)
       .where(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'));
-    // Issue 15: a patient reads the record linked to their account (patient:read:own), and no other: the list
+    // A patient reads the record linked to their account (patient:read:own), and no other: the list
     // holds none of the practice's records, and another's record answers like a missing one (recorded).
     const listed = await patient.gql<{ listPatients: { items: { id: string }[] } }>(LIST, {});
     expect(listed.data?.listPatients.items.map((p) => p.id)).not.toContain(own.id);

@@ -34,7 +34,6 @@ import {
 import { randomUUID } from 'node:crypto';
 import { auditEntries, measures, notes, noteShares, patients, safetyAlerts } from '../src/db/schema.ts';
 import { measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
-// Issue 15, secure messages.
 import { insertConversation } from '../src/messages/messages.repository.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
@@ -173,7 +172,6 @@ async function noteRecord(caller: Fixture, target: Target): Promise<string> {
   return response.data.createNote.id;
 }
 
-// Issue 15, my records.
 const SHARE_NOTE = 'mutation ($noteId: ID!) { shareNote(noteId: $noteId) { sharedAt } }';
 const SHARED_NOTE = 'query ($id: ID!) { sharedNote(id: $id) { id content } }';
 const REQUEST_CORRECTION =
@@ -467,7 +465,6 @@ const CELLS: Record<ResourceAction, Cell> = {
       };
     },
   },
-  // Issue 15, my records.
   'note:share': {
     perRecord: true,
     ownTargetIsExisting: true,
@@ -514,7 +511,7 @@ const CELLS: Record<ResourceAction, Cell> = {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(MANAGE_ACCOUNT, { id: invitedAccountId }) }),
   },
-  // Issue 15, my appointments: own is the patient's own provider; another's, any other provider.
+  // Own is the patient's own provider; another's, any other provider.
   'appointment:book': {
     perRecord: true,
     outOfReach: { code: 'FORBIDDEN', message: APPOINTMENT_MESSAGES.cannotCreate },
@@ -549,7 +546,7 @@ const CELLS: Record<ResourceAction, Cell> = {
       return { response: await caller.client.gql(CONFIRM_MINE, { id }) };
     },
   },
-  // Issue 15, secure messages: a clinical conversation about the caller's own patient record or another's.
+  // A clinical conversation about the caller's own patient record or another's.
   'message:read': {
     perRecord: true,
     ownTargetIsExisting: true,

@@ -22,7 +22,6 @@ export const AppConfigSchema = z.object({
   emergencyBanner: z.object({ enabled: z.boolean(), heading: z.string().nullable(), body: z.string().nullable() }),
   /** PRACTICE_TIME_ZONE: appointment dates and times are the practice's; the calendar says so when yours differs. */
   practiceTimeZone: z.string(),
-  // Issue 15, secure messages.
   /** MESSAGE_RESPONSE_BUSINESS_DAYS: every compose box says the practice answers within this many business days. */
   messageResponseBusinessDays: z.number().int().positive(),
 });

@@ -141,7 +141,7 @@ export const MEASURE_EVENTS = [
   'SAFETY_ALERT_ESCALATED',
 ] as const;
 
-// Issue 15, my records (decision 031): a note shared with its patient or no longer; a correction request made, read by
+// A note shared with its patient or no longer; a correction request made, read by
 // the care team, answered; the patient's access log read; the account's own changes.
 export const PORTAL_RECORD_EVENTS = [
   'NOTE_SHARE',
@@ -156,7 +156,6 @@ export const PORTAL_RECORD_EVENTS = [
   'SESSIONS_ENDED_ELSEWHERE',
 ] as const;
 
-// Issue 15, secure messages.
 /**
  * Secure messages (decision 029): a list of conversations or a thread read, a conversation started, a message
  * sent, read, archived; an attachment uploaded or downloaded; the e-mail that a message waits. Details carry ids
@@ -189,7 +188,6 @@ export const AUDIT_EVENTS = [
     ...VIDEO_EVENTS,
     ...NOTE_EVENTS,
     ...MEASURE_EVENTS,
-    // Issue 15, my records.
     ...PORTAL_RECORD_EVENTS,
     ...MESSAGE_EVENTS,
   ] as const),
@@ -208,9 +206,7 @@ export type AuditEvent =
   | (typeof NOTE_EVENTS)[number]
   | (typeof MEASURE_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number]
-  // Issue 15, my records.
   | (typeof PORTAL_RECORD_EVENTS)[number]
-  // Issue 15, secure messages.
   | (typeof MESSAGE_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;

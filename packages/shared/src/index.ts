@@ -18,9 +18,6 @@ export * from './providers.ts';
 export * from './text.ts';
 export * from './two-factor.ts';
 export * from './video.ts';
-// Issue 15, my appointments.
 export * from './patient-booking.ts';
-// Issue 15, my records.
 export * from './portal-records.ts';
-// Issue 15, secure messages.
 export * from './secure-messages.ts';

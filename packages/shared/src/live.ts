@@ -24,7 +24,7 @@ export const SESSION_END_REASONS = [
   'PASSWORD_RESET',
   /** The session is gone for a reason this server did not see (ended on another path). */
   'ENDED',
-  // Issue 15, my account: the person signed out their other sessions (sign out everywhere else, a password change).
+  // The person signed out their other sessions (sign out everywhere else, a password change).
   'SIGNED_OUT_ELSEWHERE',
 ] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
@@ -47,10 +47,9 @@ export type LiveServerMessage =
   | { type: 'safety-alerts-changed' }
   /** A questionnaire was sent to the patient: read the pending ones again. */
   | { type: 'questionnaires-changed' }
-  // Issue 15, my appointments.
   /** One of the provider's appointments changed (a patient booked, asked, moved or cancelled): read them again. */
   | { type: 'appointments-changed' }
-  // Issue 15, secure messages (decision 029): ids only, never a subject or text; the browser reads again.
+  // Ids only, never a subject or text; the browser reads again.
   /** A message arrived in one of the caller's conversations (or the caller sent one from another tab). */
   | { type: 'message-new'; conversationId: string }
   /** The other side read a conversation (read receipts), or the caller read or archived it elsewhere. */

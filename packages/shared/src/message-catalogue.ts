@@ -10,11 +10,8 @@ import { PROVIDER_MESSAGES } from './providers.ts';
 import { STORED_TEXT_MESSAGES } from './text.ts';
 import { TWO_FACTOR_MESSAGES } from './two-factor.ts';
 import { VIDEO_MESSAGES } from './video.ts';
-// Issue 15, my appointments.
 import { BOOKING_MESSAGES } from './patient-booking.ts';
-// Issue 15, my records.
 import { PORTAL_RECORD_MESSAGES } from './portal-records.ts';
-// Issue 15, secure messages.
 import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
 
 /**
@@ -38,11 +35,8 @@ export const MESSAGE_CATALOGUE = {
   videoMessages: VIDEO_MESSAGES,
   noteMessages: NOTE_MESSAGES,
   measureMessages: MEASURE_MESSAGES,
-  // Issue 15, my appointments.
   bookingMessages: BOOKING_MESSAGES,
-  // Issue 15, my records.
   portalRecordMessages: PORTAL_RECORD_MESSAGES,
-  // Issue 15, secure messages.
   secureMessageMessages: SECURE_MESSAGE_MESSAGES,
 } as const;
 

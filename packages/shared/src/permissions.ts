@@ -41,19 +41,17 @@ export const PERMISSIONS = [
   'measure:read:own',
   'measure:respond:own',
   'alert:acknowledge:own',
-  // Issue 15, my appointments: a patient books their own visits with their own provider, and confirms, cancels
+  // A patient books their own visits with their own provider, and confirms, cancels
   // and reschedules them within the practice's policy (decision 030). Staff change appointments with
   // appointment:update, which patients never hold.
   'appointment:book:own',
   'appointment:manage:own',
-  // Issue 15, my records (decision 031).
   'note:share:own',
   'shared-note:read:own',
   'correction:request:own',
   'correction:review:own',
   'correction:review:any',
   'record-access:read:own',
-  // Issue 15, secure messages (decision 029).
   'message:read:own',
   'message:send:own',
   'message:office:any',
@@ -93,9 +91,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // That a note exists (title, author, dates), never its content, and never a psychotherapy note (decision 027).
     'note:index:any',
     'note-template:manage:any',
-    // Issue 15, my records: administrators answer correction requests too (the record's administrative part).
+    // Administrators answer correction requests too (the record's administrative part).
     'correction:review:any',
-    // Issue 15, secure messages: the office's conversations (any administrator answers), never clinical ones.
+    // The office's conversations (any administrator answers), never clinical ones.
     'message:office:any',
   ],
   provider: [
@@ -114,10 +112,10 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'measure:send:own',
     'measure:read:own',
     'alert:acknowledge:own',
-    // Issue 15, my records: share their signed notes with the patient; answer their patients' correction requests.
+    // Share their signed notes with the patient; answer their patients' correction requests.
     'note:share:own',
     'correction:review:own',
-    // Issue 15, secure messages: the clinical conversations of the patients whose care team they are on.
+    // The clinical conversations of the patients whose care team they are on.
     'message:read:own',
     'message:send:own',
   ],
@@ -131,15 +129,14 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'visit:join:own',
     'measure:read:own',
     'measure:respond:own',
-    // Issue 15, my appointments (decision 030).
     'appointment:book:own',
     'appointment:manage:own',
-    // Issue 15, my records: their own record (read only), the notes shared with them, corrections, their access log.
+    // Their own record (read only), the notes shared with them, corrections, their access log.
     'patient:read:own',
     'shared-note:read:own',
     'correction:request:own',
     'record-access:read:own',
-    // Issue 15, secure messages: their own conversations, with their care team or the office.
+    // Their own conversations, with their care team or the office.
     'message:read:own',
     'message:send:own',
   ],
@@ -170,14 +167,14 @@ export const OWN_RECORDS = {
   measure: { provider: 'patientOwnerId', patient: 'patientAccountId' },
   // A safety alert is for the patient's primary provider.
   alert: { provider: 'patientOwnerId' },
-  // Issue 15, my records. A provider shares the notes they reach as `note:read` (their own, their patients');
+  // A provider shares the notes they reach as `note:read` (their own, their patients');
   // a shared note is a patient's own when shared with the record linked to their account; a correction request
   // a patient's own likewise, a provider's when they are the patient's primary provider; the access log is of
   // the record linked to the patient's account.
   'shared-note': { patient: 'patientAccountId' },
   correction: { provider: 'patientOwnerId', patient: 'patientAccountId' },
   'record-access': { patient: 'patientAccountId' },
-  // Issue 15, secure messages: a conversation is a patient's when it is about the record linked to their account;
+  // A conversation is a patient's when it is about the record linked to their account;
   // a provider's when it is clinical and they are on the patient's care team (messages/care-team.ts says who).
   message: { provider: 'careTeamProviderId', patient: 'patientAccountId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
@@ -227,16 +224,13 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'measure:read': 'measureMessages.cannotView',
   'measure:respond': 'measureMessages.cannotRespond',
   'alert:acknowledge': 'measureMessages.cannotAcknowledge',
-  // Issue 15, my appointments.
   'appointment:book': 'appointmentMessages.cannotCreate',
   'appointment:manage': 'appointmentMessages.cannotUpdate',
-  // Issue 15, my records.
   'note:share': 'portalRecordMessages.cannotShare',
   'shared-note:read': 'portalRecordMessages.cannotReadShared',
   'correction:request': 'portalRecordMessages.cannotRequestCorrection',
   'correction:review': 'portalRecordMessages.cannotReviewCorrections',
   'record-access:read': 'portalRecordMessages.cannotReadAccessLog',
-  // Issue 15, secure messages.
   'message:read': 'secureMessageMessages.cannotRead',
   'message:send': 'secureMessageMessages.cannotSend',
   'message:office': 'secureMessageMessages.cannotUseOffice',
@@ -277,7 +271,6 @@ export function rolesWith(permission: Permission): Role[] {
   return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => hasPermission(role, permission));
 }
 
-// Issue 15, my records.
 /**
  * Whether the role works with the list of patients (/patients): it reads patient records and its own are not
  * just the one linked to its account (a patient reads that one in the portal's My Records).

@@ -145,6 +145,13 @@ export const RECORD_ACCESS_KINDS = {
   VIDEO_END: 'videoVisit',
   RECORD_CORRECTION_VIEW: 'correctionViewed',
   RECORD_CORRECTION_ANSWERED: 'correctionAnswered',
+  // Secure messages (decision 029): the patient's conversations are part of what the practice reads about them.
+  MESSAGE_LIST_VIEW: 'messagesViewed',
+  MESSAGE_THREAD_VIEW: 'messagesViewed',
+  MESSAGE_READ: 'messagesViewed',
+  CONVERSATION_START: 'messageSent',
+  MESSAGE_SEND: 'messageSent',
+  MESSAGE_ATTACHMENT_DOWNLOAD: 'attachmentDownloaded',
   UNAUTHORIZED_ACCESS: 'refused',
 } as const satisfies Record<string, string>;
 export type RecordAccessKind = (typeof RECORD_ACCESS_KINDS)[keyof typeof RECORD_ACCESS_KINDS] | 'listed' | 'other';

@@ -5,7 +5,7 @@ import { publishToUsers } from '../live/live-events.ts';
 import type { AppointmentListener } from './appointments.service.ts';
 
 /**
- * Issue 15 (decision 030): tells each provider on the live channel that their appointments changed, inside the
+ * Tells each provider on the live channel that their appointments changed, inside the
  * change's transaction (so only once it commits): a patient's request appears on the provider's dashboard
  * without a reload. The message carries nothing but its type; the browser asks again.
  */

@@ -284,7 +284,7 @@ export async function claimReminder(
   return rows.length > 0;
 }
 
-/** Issue 15: the patient record linked to an account (not deleted), with its primary provider. */
+/** The patient record linked to an account (not deleted), with its primary provider. */
 export async function findLinkedPatient(
   executor: Executor,
   accountId: string,

@@ -23,7 +23,6 @@ import {
   type AuditEvent,
   type CancellationKind,
   type WorkingHoursInterval,
-  // Issue 15, my appointments.
   AppointmentDateSchema,
   BookAppointmentInputSchema,
   CancelMyAppointmentInputSchema,

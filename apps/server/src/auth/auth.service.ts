@@ -698,7 +698,7 @@ export class AuthService {
         | 'TWO_FACTOR_SETUP_FAILED'
         | 'TWO_FACTOR_DISABLE_FAILED'
         | 'NOTE_SIGN_FAILED'
-        // Issue 15, my account: a wrong current password when changing it.
+        // A wrong current password when changing it.
         | 'PASSWORD_CHANGE_FAILED';
       /** Who tried, when known better than "someone with this e-mail" (a signed-in caller). */
       actor?: AuditActor;

@@ -47,7 +47,7 @@ export const users = pgTable(
     image: text('image'),
     /** The language of the e-mails the account receives: en or es. */
     language: text('language').notNull().default('en'),
-    /** Issue 15: the person chose the language in My account; the app then follows it on every device. */
+    /** The person chose the language in My account; the app then follows it on every device. */
     languageChosen: boolean('language_chosen').notNull().default(false),
     /** Set by the two-factor set-up (better-auth's twoFactor plugin reads it at sign-in). */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
@@ -180,7 +180,7 @@ export const auditEntries = pgTable(
     index('audit_entries_user_id_idx').on(t.userId, t.timestamp),
     index('audit_entries_event_idx').on(t.event, t.timestamp),
     index('audit_entries_seal_order_idx').on(t.xactId, t.id),
-    // Issue 15, my records: "Who viewed my record" finds a patient's entries by `details->'patientIds' @> '["id"]'`.
+    // "Who viewed my record" finds a patient's entries by `details->'patientIds' @> '["id"]'`.
     index('audit_entries_patient_ids_idx').using('gin', sql`(${t.details} -> 'patientIds') jsonb_path_ops`),
     check('audit_entries_level_check', sql`${t.level} in ('INFO', 'WARNING', 'ERROR')`),
   ],
@@ -1047,8 +1047,6 @@ export const safetyAlerts = pgTable(
   ],
 );
 
-// Issue 15, my records (decision 031).
-
 /**
  * A signed note a provider shared with its patient (the portal's My Records). Kept beside the note, whose lock
  * trigger refuses changes to a signed note; a trigger refuses a psychotherapy note, an unsigned one, or another
@@ -1104,8 +1102,6 @@ export const recordCorrections = pgTable(
     encryptedCheck('record_corrections', t.response),
   ],
 );
-
-// Issue 15, secure messages (decision 029).
 
 /**
  * A conversation between one patient and their care team (`clinical`) or the practice's office (`office`). The

@@ -88,7 +88,6 @@ const AppConfigRef = builder.objectRef<AppConfig>('AppConfig').implement({
     practiceTimeZone: t.exposeString('practiceTimeZone', {
       description: "PRACTICE_TIME_ZONE: the IANA zone of every appointment's date and time.",
     }),
-    // Issue 15, secure messages.
     messageResponseBusinessDays: t.exposeInt('messageResponseBusinessDays', {
       description: 'MESSAGE_RESPONSE_BUSINESS_DAYS: the practice answers messages within this many business days.',
     }),

@@ -21,7 +21,6 @@ import type { NotesService } from '../notes/notes.service.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import type { ProvidersService } from '../providers/providers.service.ts';
 import type { StoredTextService } from '../stored-text/stored-text-review.ts';
-// Issue 15, my records.
 import type { AccountService } from '../auth/account.service.ts';
 import type { PortalRecordsService } from '../portal-records/portal-records.service.ts';
 
@@ -44,10 +43,8 @@ export interface Services {
   recordings: RecordingsService;
   notes: NotesService;
   measures: MeasuresService;
-  // Issue 15, my records.
   portalRecords: PortalRecordsService;
   account: AccountService;
-  // Issue 15, secure messages.
   messages: MessagesService;
 }
 

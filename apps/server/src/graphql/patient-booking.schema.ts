@@ -4,7 +4,7 @@ import { builder } from './builder.ts';
 import { callerOf } from './context.ts';
 
 /*
- * Issue 15, my appointments: a patient books, confirms, cancels and reschedules their own visits (decision 030).
+ * A patient books, confirms, cancels and reschedules their own visits (decision 030).
  * Staff keep createAppointment, updateAppointment, cancelAppointment and setAppointmentStatus.
  */
 

@@ -7,7 +7,7 @@ import { builder } from './builder.ts';
 import { callerOf, type GraphQLContext } from './context.ts';
 import { PatientRef } from './patients.schema.ts';
 
-// Issue 15: the patient portal's My Records, Who viewed my record and My account (decision 031).
+// The patient portal's My Records, Who viewed my record and My account (decision 031).
 
 type SharedAddendum = NonNullable<SharedNoteView['addenda']>[number];
 

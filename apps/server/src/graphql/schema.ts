@@ -10,11 +10,8 @@ import './appointments.schema.ts';
 import './video.schema.ts';
 import './notes.schema.ts';
 import './measures.schema.ts';
-// Issue 15, my appointments.
 import './patient-booking.schema.ts';
-// Issue 15, my records.
 import './portal-records.schema.ts';
-// Issue 15, secure messages.
 import './messages.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';

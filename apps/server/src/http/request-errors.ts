@@ -42,7 +42,7 @@ const HTTP_STATUS_OF: Partial<Record<string, number>> = {
   [ERROR_CODES.forbidden]: 403,
   [ERROR_CODES.notFound]: 404,
   [ERROR_CODES.tooManyRequests]: 429,
-  // Issue 15, secure messages: an attachment over its limit.
+  // An attachment over its limit.
   [ERROR_CODES.payloadTooLarge]: 413,
 };
 

@@ -61,7 +61,6 @@ export const taskPayloads = {
   'safety-alert:escalate': z.object({ alertId: z.uuid() }),
   /** Sends the standing-order questionnaires of the visits in the next MEASURE_LEAD_HOURS. */
   'measures:before-visits': CronPayloadSchema,
-  // Issue 15, secure messages.
   /** E-mails one side of a conversation that a message waits, once per unread burst (job key per conversation and side). */
   'message:notify': z.object({ conversationId: z.uuid(), side: z.enum(['patient', 'practice']) }),
   /** Deletes the attachments uploaded and never sent (after a day). */
@@ -95,7 +94,6 @@ export interface TaskServices {
   waitlist: WaitlistService;
   recordings: RecordingsService;
   measures: MeasuresService;
-  // Issue 15, secure messages.
   messages: MessagesService;
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
@@ -157,7 +155,6 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     'measures:before-visits': async () => {
       await services.measures.sendBeforeVisits();
     },
-    // Issue 15, secure messages.
     'message:notify': async ({ conversationId, side }) => {
       await services.messages.notify(conversationId, side);
     },
@@ -181,6 +178,5 @@ export const crontab = [
   '* * * * * audit:anchor ?id=audit-anchor&jobKey=cron:audit-anchor&max=3',
   '41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3',
   '*/15 * * * * measures:before-visits ?id=measures-before-visits&jobKey=cron:measures-before-visits&max=3',
-  // Issue 15, secure messages.
   '23 * * * * message-attachments:prune ?id=message-attachments-prune&jobKey=cron:message-attachments-prune&max=3',
 ].join('\n');

@@ -15,7 +15,6 @@ import {
   videoGuests,
   videoParticipants,
   waitlistEntries,
-  // Issue 15, secure messages.
   conversations,
   messages,
   messageAttachments,
@@ -148,13 +147,13 @@ export const safetyAlertsEncrypted = new EncryptedColumns(safetyAlerts, safetyAl
   acknowledgement: safetyAlerts.acknowledgement,
 });
 
-// Issue 15, my records: a patient's correction request and the care team's answer (decision 031).
+// A patient's correction request and the care team's answer (decision 031).
 export const recordCorrectionsEncrypted = new EncryptedColumns(recordCorrections, recordCorrections.id, {
   request: recordCorrections.request,
   response: recordCorrections.response,
 });
 
-// Issue 15, secure messages (decision 029): a conversation's subject, a message's text, an attachment's name. The
+// A conversation's subject, a message's text, an attachment's name. The
 // attachment's bytes are encrypted as bytes (Keyring.encryptBytes), bound to the attachment's id.
 export const conversationsEncrypted = new EncryptedColumns(conversations, conversations.id, {
   subject: conversations.subject,
@@ -182,9 +181,7 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   noteAddendaEncrypted,
   measuresEncrypted,
   safetyAlertsEncrypted,
-  // Issue 15, my records.
   recordCorrectionsEncrypted,
-  // Issue 15, secure messages.
   conversationsEncrypted,
   messagesEncrypted,
   messageAttachmentsEncrypted,

@@ -29,9 +29,7 @@ export const MAIL_KINDS = [
   'video-guest-invitation',
   'safety-alert',
   'safety-alert-escalation',
-  // Issue 15, my records.
   'record-correction-waiting',
-  // Issue 15, secure messages.
   'message-waiting',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -356,7 +354,6 @@ export function safetyAlertEscalationMail(ctx: MailContext, locale: Locale, minu
   ]);
 }
 
-// Issue 15, my records.
 /**
  * To a patient's primary provider and the administrators: a patient asked for a correction of their record
  * (decision 031). It names no patient and says nothing of the request: only that one waits, and the 60 days.
@@ -375,7 +372,6 @@ export function recordCorrectionWaitingMail(ctx: MailContext, locale: Locale, da
   ]);
 }
 
-// Issue 15, secure messages.
 /**
  * A secure message waits (decision 029). Only that: no sender, no subject, no text, no patient; the link leads to
  * /messages, behind the sign-in.

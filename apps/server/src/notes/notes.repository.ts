@@ -42,7 +42,7 @@ const author = alias(users, 'author');
 
 export function reachCondition(reach: NoteReach): SQL {
   if (reach.kind === 'index') return and(isNull(notes.deletedAt), eq(notes.isPrivate, false))!;
-  // Issue 15: the two reaches of the portal. Neither ever includes a psychotherapy note or an unsigned one.
+  // The two reaches of the portal. Neither ever includes a psychotherapy note or an unsigned one.
   if (reach.kind === 'shareable') {
     return and(
       reachCondition({ kind: 'author', callerId: reach.callerId }),

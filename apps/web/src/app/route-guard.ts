@@ -54,6 +54,6 @@ export function canUseAdminConsole(user: CurrentUser | null | undefined): boolea
 
 /** /patients: roles that may read patient records in some scope (the server narrows "own" to their own). */
 export function canReadPatients(user: CurrentUser | null | undefined): boolean {
-  // Issue 15: a patient reads only their own record, in the portal's My Records.
+  // A patient reads only their own record, in the portal's My Records.
   return seesPatientList(user?.role);
 }

@@ -9,7 +9,6 @@ import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
 import measures from '../locales/en/measures.json';
-// Issue 15, secure messages.
 import messages from '../locales/en/messages.json';
 import notes from '../locales/en/notes.json';
 import patients from '../locales/en/patients.json';
@@ -21,9 +20,7 @@ import session from '../locales/en/session.json';
 import storedText from '../locales/en/stored-text.json';
 import video from '../locales/en/video.json';
 import waitlist from '../locales/en/waitlist.json';
-// Issue 15, my appointments.
 import myAppointments from '../locales/en/my-appointments.json';
-// Issue 15, my records.
 import myAccount from '../locales/en/my-account.json';
 import myRecords from '../locales/en/my-records.json';
 import { createI18n } from './i18n-core.ts';
@@ -50,12 +47,9 @@ export const englishResources = {
   appointments,
   notes,
   measures,
-  // Issue 15, my appointments.
   'my-appointments': myAppointments,
-  // Issue 15, my records.
   'my-records': myRecords,
   'my-account': myAccount,
-  // Issue 15, secure messages.
   messages,
   shared: {
     ...sharedTexts,

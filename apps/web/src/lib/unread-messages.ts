@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { graphqlRequest } from './graphql.ts';
 import { useLiveMessages } from './live-channel.ts';
 
-/** Issue 15, secure messages: the header's unread badge (the messages feature invalidates it too). */
+/** The header's unread badge (the messages feature invalidates it too). */
 export const UNREAD_MESSAGES_QUERY_KEY = ['messages', 'unread'] as const;
 
 /** The signed-in person's unread messages; a new message or a read elsewhere updates it without a reload. */

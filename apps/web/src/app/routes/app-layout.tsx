@@ -14,7 +14,7 @@ function AppLayoutRoute() {
   const { data: user } = useCurrentUser();
   const { data: config } = useAppConfig();
   const signOut = useSignOut();
-  // Issue 15: after sign-in the app speaks the account's language (My account).
+  // After sign-in the app speaks the account's language (My account).
   useAccountLanguage(!!user);
 
   return (

@@ -25,7 +25,7 @@ function PatientChartRoute() {
       {(patient) => (
         <Stack gap="md">
           {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
-          {/* Issue 15: the patient's correction requests, answered by the care team. */}
+          {/* The patient's correction requests, answered by the care team. */}
           {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
           <Grid>
             <Grid.Col span={{ base: 12, md: 5 }}>
@@ -37,7 +37,7 @@ function PatientChartRoute() {
               ) : null}
             </Grid.Col>
           </Grid>
-          {/* Issue 15, secure messages: the conversations about this patient the caller reaches. */}
+          {/* The conversations about this patient the caller reaches. */}
           {can(user.role, 'message:read') || can(user.role, 'message:office') ? (
             <PatientConversationsPanel patientId={patient.id} />
           ) : null}

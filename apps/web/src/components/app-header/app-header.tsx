@@ -17,7 +17,7 @@ export interface AppHeaderProps {
   onSignOut: () => void;
   signingOut: boolean;
   mobileNavId: string;
-  /** Issue 15, secure messages: the count on the Messages link (0 shows none). */
+  /** The count on the Messages link (0 shows none). */
   unreadMessages?: number;
 }
 
@@ -67,7 +67,7 @@ export function AppHeader({
       </Box>
 
       <Group ml="auto" gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-        {/* Issue 15, secure messages: on a phone the links are in the menu, so the unread count shows here too. */}
+        {/* On a phone the links are in the menu, so the unread count shows here too. */}
         {unreadMessages > 0 ? (
           <Box hiddenFrom="sm">
             <Link to="/messages" className={classes.mobileUnread}>

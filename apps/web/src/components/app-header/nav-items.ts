@@ -21,7 +21,7 @@ export function navItemsFor(role: Role | null | undefined): (typeof NAV_ITEMS)[n
   return NAV_ITEMS.filter(
     (item) =>
       (!('needs' in item) || can(role, item.needs)) &&
-      // Issue 15: a patient reads their own record in the portal's My Records, not in the patient list.
+      // A patient reads their own record in the portal's My Records, not in the patient list.
       (item.key !== 'patients' || seesPatientList(role)),
   );
 }

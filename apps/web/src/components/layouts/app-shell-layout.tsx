@@ -22,7 +22,7 @@ export function AppShellLayout({ user, practiceName, onSignOut, signingOut, chil
   const [mobileNavOpened, mobileNav] = useDisclosure(false);
   const closeMobileNav = mobileNav.close;
   const { pathname } = useLocation();
-  // Issue 15, secure messages: the Messages link's unread badge.
+  // The Messages link's unread badge.
   const unreadMessages = useUnreadMessageCount(!!user);
 
   // Any navigation closes the mobile menu (also the browser's back button).

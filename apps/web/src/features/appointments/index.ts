@@ -7,5 +7,4 @@ export {
   VisitRequests,
 } from './components/dashboard-appointments.tsx';
 export { NewAppointmentScreen } from './components/new-appointment-screen.tsx';
-// Issue 15, my appointments.
 export { MyAppointmentsScreen } from './components/my-appointments-screen.tsx';

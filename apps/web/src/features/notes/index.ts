@@ -1,4 +1,4 @@
 export { NotesScreen, useNotesPageTitle } from './components/notes-screen.tsx';
 export { NoteTemplatesScreen } from './components/templates-screen.tsx';
-// Issue 15, my records: the reader's formatting, for the notes shared with a patient.
+// The reader's formatting, for the notes shared with a patient.
 export { NoteContent } from './components/note-content.tsx';

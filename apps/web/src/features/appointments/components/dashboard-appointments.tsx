@@ -97,7 +97,7 @@ export function MyAppointments() {
 }
 
 /**
- * Issue 15: the provider's dashboard: patients' requests waiting for confirmation (request mode, decision 030).
+ * The provider's dashboard: patients' requests waiting for confirmation (request mode, decision 030).
  * Shown only while there are any.
  */
 export function VisitRequests() {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
 
-// Issue 15, my records: a provider shares a signed note with its patient from the reader (decision 031).
+// A provider shares a signed note with its patient from the reader (decision 031).
 
 const NoteSharingSchema = z.object({
   shareable: z.boolean(),

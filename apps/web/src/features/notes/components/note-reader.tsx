@@ -122,7 +122,7 @@ function NoteBody({
           ))}
         </Group>
       ) : null}
-      {/* Issue 15: share a signed note with the patient (My Records). */}
+      {/* Share a signed note with the patient (My Records). */}
       {signed ? <NoteSharingControl note={note} /> : null}
 
       {canRead && (signed || (note.addenda?.length ?? 0) > 0) ? (

@@ -9,7 +9,7 @@ import type { Note } from '../api/notes-api.ts';
 import { useNoteSharing, useSetNoteSharing } from '../api/note-sharing-api.ts';
 
 /**
- * Issue 15: in the reader, a provider shares a signed note with its patient (My Records) or stops sharing it. A
+ * In the reader, a provider shares a signed note with its patient (My Records) or stops sharing it. A
  * psychotherapy note says it is never shared; the server refuses it anyway (decision 031).
  */
 export function NoteSharingControl({ note }: { note: Note }) {
