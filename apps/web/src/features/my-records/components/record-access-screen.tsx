@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
-import { useRecordAccessLog, type AccessEntry } from '../api/my-records-api.ts';
+import { useRecordAccessLog } from '../api/my-records-api.ts';
+import { groupAccessEntries, type AccessGroup } from '../utils/group-access-entries.ts';
 
 /**
  * `/my/record-access`: who of the practice read or changed the patient's record, from the audit trail: when, who
@@ -16,6 +17,7 @@ export function RecordAccessScreen() {
   usePageTitle(t('access.title'));
   const log = useRecordAccessLog();
   const entries = log.data?.pages.flatMap((p) => p.items) ?? [];
+  const rows = groupAccessEntries(entries);
   return (
     <Stack gap="md" maw={960} mx="auto" w="100%">
       <Title order={1}>{t('access.title')}</Title>
@@ -44,8 +46,8 @@ export function RecordAccessScreen() {
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {entries.map((entry) => (
-                  <AccessRow key={entry.id} entry={entry} />
+                {rows.map((group) => (
+                  <AccessRow key={group.latest.id} group={group} />
                 ))}
               </Table.Tbody>
             </Table>
@@ -71,8 +73,9 @@ export function RecordAccessScreen() {
   );
 }
 
-function AccessRow({ entry }: { entry: AccessEntry }) {
+function AccessRow({ group }: { group: AccessGroup }) {
   const { t, i18n } = useTranslation('my-records');
+  const entry = group.latest;
   const role = entry.actorRole === 'admin' || entry.actorRole === 'provider' ? entry.actorRole : 'other';
   return (
     <Table.Tr>
@@ -87,6 +90,11 @@ function AccessRow({ entry }: { entry: AccessEntry }) {
       </Table.Td>
       <Table.Td>
         {t(`access.kinds.${entry.kind as RecordAccessKind}`, { defaultValue: t('access.kinds.other') })}
+        {group.count > 1 ? (
+          <Text size="xs" c="gray.8">
+            {t('access.repeated', { count: group.count, since: formatInstantDateTime(group.since, i18n.language) })}
+          </Text>
+        ) : null}
       </Table.Td>
     </Table.Tr>
   );
