@@ -1,5 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { zonedDateTime } from '@telehealth/shared';
+import type { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 
 import { formatDay } from '../../../lib/practice-dates.ts';
@@ -99,5 +100,34 @@ describe('MyAppointmentsScreen', () => {
       'Please provide a reason for the visit',
     );
     expect(graphql.calls.some((call) => call.operationName === 'BookAppointment')).toBe(false);
+  });
+
+  it('says the visit is cancelled even when the list moved it to the past before the answer came (its card and dialog gone)', async () => {
+    const upcoming = visit('a4', 4 * 24 * 60);
+    let items: Record<string, unknown>[] = [upcoming];
+    const rendered: { queryClient?: QueryClient } = {};
+    mockGraphQL({
+      CurrentUser: () => ({ me: PATIENT }),
+      BookingPolicy: () => ({ bookingPolicy: POLICY }),
+      ListAppointments: () => ({ listAppointments: { items, nextToken: null } }),
+      // The change is made, and the list is read again (another tab, a slow answer) before this answer arrives.
+      CancelMyAppointment: async () => {
+        items = [{ ...upcoming, status: 'cancelled', cancellationKind: 'patient' }];
+        await rendered.queryClient?.invalidateQueries();
+        await screen.findByText('You have no upcoming visits.');
+        return { cancelMyAppointment: items[0] };
+      },
+    });
+    rendered.queryClient = renderRoutes(
+      [{ path: '/my/appointments', element: <MyAppointmentsScreen /> }],
+      '/my/appointments',
+    ).queryClient;
+
+    fireEvent.click(within(await cardOf(upcoming)).getByRole('button', { name: 'Cancel visit' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel the visit' }));
+
+    expect((await screen.findByRole('status')).textContent).toContain('Your visit is cancelled.');
+    const past = within(screen.getByRole('region', { name: 'Past' }));
+    expect(past.getByTestId('my-appointment').textContent).toContain('Cancelled');
   });
 });

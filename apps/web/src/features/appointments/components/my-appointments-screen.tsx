@@ -18,6 +18,7 @@ import { LoadingLine } from '../../../components/loading-line.tsx';
 import { useNow } from '../../../hooks/use-now.ts';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig } from '../../../lib/auth.ts';
+import { afterMutation } from '../../../lib/after-mutation.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { formatDay, formatPracticeInstant } from '../../../lib/practice-dates.ts';
 import { telHref } from '../../../lib/tel-href.ts';
@@ -226,7 +227,7 @@ function VisitCard({
                     variant="light"
                     loading={confirm.isPending}
                     onClick={() =>
-                      confirm.mutate(appointment.id, { onSuccess: () => onNotice(t('actions.confirmed')) })
+                      afterMutation(confirm.mutateAsync(appointment.id), () => onNotice(t('actions.confirmed')))
                     }
                   >
                     {t('actions.confirm')}
@@ -254,7 +255,9 @@ function VisitCard({
                   variant="light"
                   w="fit-content"
                   loading={confirm.isPending}
-                  onClick={() => confirm.mutate(appointment.id, { onSuccess: () => onNotice(t('actions.confirmed')) })}
+                  onClick={() =>
+                    afterMutation(confirm.mutateAsync(appointment.id), () => onNotice(t('actions.confirmed')))
+                  }
                 >
                   {t('actions.confirm')}
                 </Button>
@@ -350,7 +353,9 @@ function CancelDialog({
           <Button
             color="red"
             loading={cancel.isPending}
-            onClick={() => cancel.mutate({ id: appointment.id, reason: reason.trim() || null }, { onSuccess: onDone })}
+            onClick={() =>
+              afterMutation(cancel.mutateAsync({ id: appointment.id, reason: reason.trim() || null }), onDone)
+            }
           >
             {t('cancel.submit')}
           </Button>
@@ -410,7 +415,7 @@ function RescheduleDialog({
                 setMissing(true);
                 return;
               }
-              reschedule.mutate({ id: appointment.id, date, time }, { onSuccess: onDone });
+              afterMutation(reschedule.mutateAsync({ id: appointment.id, date, time }), onDone);
             }}
           >
             {t('reschedule.submit')}
