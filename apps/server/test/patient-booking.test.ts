@@ -112,10 +112,27 @@ async function newPatient(owner: Person | null, app: TestApp = t): Promise<Patie
   return { client: await signedIn(app, email), userId, email, recordId: row!.id };
 }
 
+function isWeekend(date: string): boolean {
+  return [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay());
+}
+
 /** The first date `days` or more from today that is a weekday (the default working hours). */
 function weekdayFrom(days: number): string {
   let date = addDays(todayIn(ZONE), days);
-  while ([0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay())) date = addDays(date, 1);
+  while (isWeekend(date)) date = addDays(date, 1);
+  return date;
+}
+
+/**
+ * The n-th weekday after today. Distinct n give distinct dates whatever today is, so one test's time off never
+ * lands on another test's day (counting calendar days did: 17 and 19 days from a Wednesday are the same Monday).
+ */
+function nthWeekday(n: number): string {
+  let date = todayIn(ZONE);
+  for (let counted = 0; counted < n; ) {
+    date = addDays(date, 1);
+    if (!isWeekend(date)) counted += 1;
+  }
   return date;
 }
 
@@ -212,7 +229,7 @@ describe('the booking policy', () => {
 describe('a patient books their own visit', () => {
   it('with their own provider, confirmed at once, audited, and with the invitations of any booking', async () => {
     const patient = await newPatient(provider);
-    const date = weekdayFrom(10);
+    const date = nthWeekday(10);
     const slots = data(
       await patient.client.gql<{ myAvailableSlots: { time: string; available: boolean }[] }>(SLOTS, { date }),
     );
@@ -253,7 +270,7 @@ describe('a patient books their own visit', () => {
   it('never with another provider: refused, recorded, nothing written', async () => {
     const patient = await newPatient(provider);
     const since = await lastAuditId();
-    const response = await book(patient, { date: weekdayFrom(11), providerId: otherProvider.userId });
+    const response = await book(patient, { date: nthWeekday(11), providerId: otherProvider.userId });
     expect(errorOf(response)).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
     expect(await rowsOf(patient.recordId)).toEqual([]);
     const denials = (await auditSince(since, patient.userId)).filter((e) => e.event === 'UNAUTHORIZED_ACCESS');
@@ -264,14 +281,14 @@ describe('a patient books their own visit', () => {
   it('only for their own record, and never reads, confirms, cancels or moves anyone else’s', async () => {
     const owner = await newPatient(provider);
     const stranger = await newPatient(provider);
-    const mine = data(await book(owner, { date: weekdayFrom(12), time: '11:00' })).bookAppointment;
-    const theirs = await staffBook(provider, owner, { date: weekdayFrom(12), time: '14:00' });
+    const mine = data(await book(owner, { date: nthWeekday(12), time: '11:00' })).bookAppointment;
+    const theirs = await staffBook(provider, owner, { date: nthWeekday(12), time: '14:00' });
 
     for (const id of [mine.id, theirs.id]) {
       expect(errorOf(await stranger.client.gql(GET, { id }))?.extensions?.code).toBe('NOT_FOUND');
       expect(errorOf(await stranger.client.gql(CONFIRM, { id }))?.extensions?.code).toBe('NOT_FOUND');
       expect(errorOf(await stranger.client.gql(CANCEL, { input: { id } }))?.extensions?.code).toBe('NOT_FOUND');
-      const moved = await stranger.client.gql(RESCHEDULE, { input: { id, date: weekdayFrom(20), time: '09:00' } });
+      const moved = await stranger.client.gql(RESCHEDULE, { input: { id, date: nthWeekday(20), time: '09:00' } });
       expect(errorOf(moved)?.extensions?.code).toBe('NOT_FOUND');
     }
     const listed = data(await stranger.client.gql<{ listAppointments: { items: { id: string }[] } }>(LIST));
@@ -279,19 +296,19 @@ describe('a patient books their own visit', () => {
     const rows = await rowsOf(owner.recordId);
     expect(rows.map((row) => row.status).sort()).toEqual(['confirmed', 'scheduled']);
     // Their own patient record is what they book for: the stranger's booking lands on the stranger's record.
-    const own = data(await book(stranger, { date: weekdayFrom(12), time: '15:00' })).bookAppointment;
+    const own = data(await book(stranger, { date: nthWeekday(12), time: '15:00' })).bookAppointment;
     expect(own.patientId).toBe(stranger.recordId);
   });
 
   it("never through the staff's operations", async () => {
     const patient = await newPatient(provider);
-    const visit = await staffBook(provider, patient, { date: weekdayFrom(13), time: '09:00' });
+    const visit = await staffBook(provider, patient, { date: nthWeekday(13), time: '09:00' });
     const update = await patient.client.gql(STAFF_UPDATE, { input: { id: visit.id, notes: 'Mine now' } });
     expect(errorOf(update)?.extensions?.code).toBe('FORBIDDEN');
     const status = await patient.client.gql(STAFF_STATUS, { input: { id: visit.id, status: 'completed' } });
     expect(errorOf(status)?.extensions?.code).toBe('FORBIDDEN');
     const create = await patient.client.gql(STAFF_CREATE, {
-      input: { patientId: patient.recordId, date: weekdayFrom(13), time: '11:00', reason: 'Visit' },
+      input: { patientId: patient.recordId, date: nthWeekday(13), time: '11:00', reason: 'Visit' },
     });
     expect(errorOf(create)?.extensions?.code).toBe('FORBIDDEN');
     expect((await rowsOf(patient.recordId)).map((row) => row.status)).toEqual(['scheduled']);
@@ -299,13 +316,13 @@ describe('a patient books their own visit', () => {
 
   it("takes the specification's times only, and names no patient at all", async () => {
     const patient = await newPatient(provider);
-    const offGrid = await book(patient, { date: weekdayFrom(14), time: '09:15' });
+    const offGrid = await book(patient, { date: nthWeekday(14), time: '09:15' });
     expect(errorOf(offGrid)?.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       fieldErrors: { time: 'Please select a time from the list' },
     });
     const someoneElse = await newPatient(provider);
-    const naming = await book(patient, { date: weekdayFrom(14), patientId: someoneElse.recordId });
+    const naming = await book(patient, { date: nthWeekday(14), patientId: someoneElse.recordId });
     expect(errorOf(naming)?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(await rowsOf(patient.recordId)).toEqual([]);
     expect(await rowsOf(someoneElse.recordId)).toEqual([]);
@@ -313,7 +330,7 @@ describe('a patient books their own visit', () => {
 
   it('needs a patient record and a provider', async () => {
     const noProvider = await newPatient(null);
-    const response = await book(noProvider, { date: weekdayFrom(14) });
+    const response = await book(noProvider, { date: nthWeekday(14) });
     expect(errorOf(response)?.message).toBe(BOOKING_MESSAGES.noProvider);
     expect(await rowsOf(noProvider.recordId)).toEqual([]);
   });
@@ -348,7 +365,7 @@ describe("the practice's rules for a patient's booking", () => {
 
   it('refuses a kind of visit the practice does not let patients book', async () => {
     const patient = await newPatient(provider, r);
-    const response = await book(patient, { date: weekdayFrom(15), appointmentType: 'in-person' });
+    const response = await book(patient, { date: nthWeekday(15), appointmentType: 'in-person' });
     expect(errorOf(response)?.message).toBe(BOOKING_MESSAGES.typeNotBookable);
     expect(await rowsOf(patient.recordId)).toEqual([]);
   });
@@ -356,7 +373,7 @@ describe("the practice's rules for a patient's booking", () => {
   it('meets the same checks as staff booking: the provider busy, outside working hours, time off', async () => {
     const patient = await newPatient(provider);
     const other = await newPatient(provider);
-    const date = weekdayFrom(16);
+    const date = nthWeekday(16);
     await staffBook(provider, other, { date, time: '13:00' });
     expect(errorOf(await book(patient, { date, time: '13:00' }))?.extensions?.code).toBe('PROVIDER_BUSY');
     expect(errorOf(await book(patient, { date, time: '13:30' }))?.extensions?.code).toBeUndefined();
@@ -381,7 +398,7 @@ describe("the practice's rules for a patient's booking", () => {
     expect(errorOf(await book(patient, { date: saturday, time: '10:00' }))?.extensions?.code).toBe(
       'OUTSIDE_WORKING_HOURS',
     );
-    const offDay = weekdayFrom(17);
+    const offDay = nthWeekday(17);
     data(
       await provider.client.gql('mutation ($input: AddTimeOffInput!) { addTimeOff(input: $input) { id } }', {
         input: { providerId: provider.userId, startDate: offDay, endDate: offDay },
@@ -397,7 +414,7 @@ describe("the practice's rules for a patient's booking", () => {
 describe("a patient's changes to their own visits", () => {
   it('confirms a visit the practice booked ("I\'ll be there"), once', async () => {
     const patient = await newPatient(provider);
-    const visit = await staffBook(provider, patient, { date: weekdayFrom(18), time: '09:30' });
+    const visit = await staffBook(provider, patient, { date: nthWeekday(18), time: '09:30' });
     const confirmed = data(await patient.client.gql<{ confirmMyAppointment: Appointment }>(CONFIRM, { id: visit.id }));
     expect(confirmed.confirmMyAppointment.status).toBe('confirmed');
     const again = await patient.client.gql(CONFIRM, { id: visit.id });
@@ -407,8 +424,8 @@ describe("a patient's changes to their own visits", () => {
   it('cancels and reschedules before the window, and is told to call the clinic inside it', async () => {
     const patient = await newPatient(provider);
     const since = await lastAuditId();
-    const far = data(await book(patient, { date: weekdayFrom(19), time: '09:00' })).bookAppointment;
-    const newDate = weekdayFrom(21);
+    const far = data(await book(patient, { date: nthWeekday(19), time: '09:00' })).bookAppointment;
+    const newDate = nthWeekday(21);
     const moved = data(
       await patient.client.gql<{ rescheduleMyAppointment: Appointment }>(RESCHEDULE, {
         input: { id: far.id, date: newDate, time: '16:00' },
@@ -439,7 +456,7 @@ describe("a patient's changes to their own visits", () => {
     });
     expect(callUs).toContain(PHONE);
     const refusedMove = await patient.client.gql(RESCHEDULE, {
-      input: { id: near.id, date: weekdayFrom(22), time: '09:00' },
+      input: { id: near.id, date: nthWeekday(22), time: '09:00' },
     });
     expect(errorOf(refusedMove)?.message).toBe(callUs);
     const [row] = await t.runtime.database.db.select().from(appointments).where(eq(appointments.id, near.id));
@@ -450,7 +467,7 @@ describe("a patient's changes to their own visits", () => {
 describe('request mode', () => {
   it('keeps a booking pending (the slot held, no invitation) until the provider confirms it', async () => {
     const patient = await newPatient(provider, r);
-    const date = weekdayFrom(23);
+    const date = nthWeekday(23);
     const live = await openLiveOrFail(await liveUrl(t.app), {
       cookie: provider.client.cookie,
       origin: t.runtime.config.publicUrl,
@@ -487,7 +504,7 @@ describe('request mode', () => {
     // Moved by the patient, it waits for the provider again.
     const moved = data(
       await patient.client.gql<{ rescheduleMyAppointment: Appointment }>(RESCHEDULE, {
-        input: { id: requested.id, date: weekdayFrom(24), time: '10:30' },
+        input: { id: requested.id, date: nthWeekday(24), time: '10:30' },
       }),
     ).rescheduleMyAppointment;
     expect(moved.status).toBe('pending');
@@ -495,7 +512,7 @@ describe('request mode', () => {
 
   it('lets the provider decline a request', async () => {
     const patient = await newPatient(provider, r);
-    const requested = data(await book(patient, { date: weekdayFrom(25), time: '14:30' })).bookAppointment;
+    const requested = data(await book(patient, { date: nthWeekday(25), time: '14:30' })).bookAppointment;
     const declined = data(
       await provider.client.gql<{ cancelAppointment: Appointment }>(STAFF_CANCEL, {
         input: { id: requested.id, reason: 'Not available that day' },
