@@ -16,6 +16,8 @@ describe('health', () => {
 
   it('answers 503 degraded when the database is unreachable', async () => {
     const t = await createTestApp({}, { demo: false });
+    // The job queue first: its audit-sealing job would otherwise fail on the ended pool and log it.
+    await t.runtime.jobs.stop();
     await t.runtime.database.pool.end();
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(503);
