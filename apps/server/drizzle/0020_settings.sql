@@ -1,0 +1,2 @@
+-- 0020_settings: reserved for issue 16 (the administrators' side); filled by its part.
+SELECT 1;

@@ -1,0 +1,2 @@
+-- 0024_emergency_access: reserved for issue 16 (the administrators' side); filled by its part.
+SELECT 1;

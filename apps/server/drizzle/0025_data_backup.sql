@@ -1,0 +1,2 @@
+-- 0025_data_backup: reserved for issue 16 (the administrators' side); filled by its part.
+SELECT 1;
