@@ -11,6 +11,7 @@ import { registerErrorHandler } from './http/request-errors.ts';
 import { registerLiveRoutes } from './live/live.routes.ts';
 import { registerVideoRoutes } from './video/video.routes.ts';
 import { registerMessageRoutes } from './messages/messages.routes.ts';
+import { registerReportRoutes } from './reports/reports.routes.ts';
 import { serializeError } from './log-redaction.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
@@ -105,6 +106,7 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   registerCalendarFeedRoute(app, deps.calendarFeeds);
   registerVideoRoutes(app, { video: deps.video, recordings: deps.recordings, db: deps.db });
   registerMessageRoutes(app, deps.messages);
+  registerReportRoutes(app, deps.reports);
 
   await registerWebApp(app, deps);
   return app;

@@ -12,6 +12,8 @@ import {
   VIDEO_JOIN_EARLY_MINUTES,
   VIDEO_JOIN_LATE_MINUTES,
   SAFETY_ALERT_ESCALATION_MINUTES,
+  BULK_ACCESS_PATIENTS,
+  BULK_ACCESS_MINUTES,
   APPOINTMENT_DURATIONS,
   APPOINTMENT_TYPES,
   BOOKING_MODES,
@@ -247,6 +249,14 @@ const EnvSchema = z.object({
     .min(0)
     .max(24 * 60)
     .default(5),
+  // The compliance report's BULK_RECORD_ACCESS: this many distinct patients opened by one person within the minutes.
+  RISK_BULK_ACCESS_PATIENTS: z.coerce.number().int().min(2).max(100_000).default(BULK_ACCESS_PATIENTS),
+  RISK_BULK_ACCESS_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(BULK_ACCESS_MINUTES),
 });
 
 /** A comma-separated list of STUN or TURN addresses (`stun:host:port`, `turn:host:port?transport=udp`, `turns:`). */
@@ -302,6 +312,8 @@ export interface Config {
     /** A new message is e-mailed about this long after it was sent, unless it was read by then. */
     mailDelayMinutes: number;
   };
+  /** The compliance report's BULK_RECORD_ACCESS rule (decision 035). */
+  riskBulkAccess: { patients: number; minutes: number };
   embeddedPgPort: number | undefined;
   /** Fastify's trustProxy: false, every hop (true), or the proxies' addresses and ranges. */
   trustProxy: boolean | string[];
@@ -448,5 +460,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       responseBusinessDays: e.MESSAGE_RESPONSE_BUSINESS_DAYS,
       mailDelayMinutes: e.MESSAGE_MAIL_DELAY_MINUTES,
     },
+    riskBulkAccess: { patients: e.RISK_BULK_ACCESS_PATIENTS, minutes: e.RISK_BULK_ACCESS_MINUTES },
   };
 }

@@ -35,6 +35,7 @@ import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
 import { reviewStoredText, StoredTextService } from './stored-text/stored-text-review.ts';
 import { AccountService } from './auth/account.service.ts';
 import { PortalRecordsService } from './portal-records/portal-records.service.ts';
+import { ReportsService } from './reports/reports.service.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -70,6 +71,7 @@ export interface Runtime {
   storedText: StoredTextService;
   portalRecords: PortalRecordsService;
   account: AccountService;
+  reports: ReportsService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -104,6 +106,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     portalRecords,
     account,
     messages,
+    reports,
   } = runtime;
   return {
     config,
@@ -128,6 +131,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     portalRecords,
     account,
     messages,
+    reports,
   };
 }
 
@@ -259,6 +263,11 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const storedText = new StoredTextService({ db: database.db });
     const portalRecords = new PortalRecordsService({ db: database.db, keyring, secret, mail, patients });
     const account = new AccountService({ db: database.db, auth, authService });
+    const reports = new ReportsService({
+      db: database.db,
+      timeZone: () => config.practiceTimeZone,
+      bulkAccess: config.riskBulkAccess,
+    });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -287,6 +296,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       storedText,
       portalRecords,
       account,
+      reports,
       secret,
       keyring,
       close() {

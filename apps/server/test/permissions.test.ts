@@ -590,7 +590,14 @@ const CELLS: Record<ResourceAction, Cell> = {
       };
     },
   },
+  'report:read': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(PRACTICE_REPORT, { input: REPORT_PERIOD }) }),
+  },
 };
+
+const PRACTICE_REPORT = 'query ($input: ReportPeriodInput!) { practiceReport(input: $input) { appointmentsTotal } }';
+const REPORT_PERIOD = { startDate: '2026-01-01', endDate: '2026-01-31' };
 
 const BOOK = 'mutation ($input: BookAppointmentInput!) { bookAppointment(input: $input) { id } }';
 const CONFIRM_MINE = 'mutation ($id: ID!) { confirmMyAppointment(id: $id) { id } }';

@@ -173,6 +173,9 @@ export const MESSAGE_EVENTS = [
   'MESSAGE_NOTIFIED',
 ] as const;
 
+/** The practice reports of /admin/reports read (decision 035); generating a compliance report is a DATA_EXPORT. */
+export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -190,6 +193,7 @@ export const AUDIT_EVENTS = [
     ...MEASURE_EVENTS,
     ...PORTAL_RECORD_EVENTS,
     ...MESSAGE_EVENTS,
+    ...REPORT_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -207,7 +211,8 @@ export type AuditEvent =
   | (typeof MEASURE_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number]
   | (typeof PORTAL_RECORD_EVENTS)[number]
-  | (typeof MESSAGE_EVENTS)[number];
+  | (typeof MESSAGE_EVENTS)[number]
+  | (typeof REPORT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

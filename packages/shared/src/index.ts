@@ -21,3 +21,4 @@ export * from './video.ts';
 export * from './patient-booking.ts';
 export * from './portal-records.ts';
 export * from './secure-messages.ts';
+export * from './reports.ts';

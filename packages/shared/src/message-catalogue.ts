@@ -13,6 +13,7 @@ import { VIDEO_MESSAGES } from './video.ts';
 import { BOOKING_MESSAGES } from './patient-booking.ts';
 import { PORTAL_RECORD_MESSAGES } from './portal-records.ts';
 import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
+import { REPORT_MESSAGES } from './reports.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -38,6 +39,7 @@ export const MESSAGE_CATALOGUE = {
   bookingMessages: BOOKING_MESSAGES,
   portalRecordMessages: PORTAL_RECORD_MESSAGES,
   secureMessageMessages: SECURE_MESSAGE_MESSAGES,
+  reportMessages: REPORT_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

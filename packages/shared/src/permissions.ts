@@ -55,6 +55,8 @@ export const PERMISSIONS = [
   'message:read:own',
   'message:send:own',
   'message:office:any',
+  // The compliance report and the practice reports (decision 035).
+  'report:read:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -95,6 +97,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'correction:review:any',
     // The office's conversations (any administrator answers), never clinical ones.
     'message:office:any',
+    'report:read:any',
   ],
   provider: [
     'patient:read:own',
@@ -234,6 +237,7 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'message:read': 'secureMessageMessages.cannotRead',
   'message:send': 'secureMessageMessages.cannotSend',
   'message:office': 'secureMessageMessages.cannotUseOffice',
+  'report:read': 'messages.adminRequired',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

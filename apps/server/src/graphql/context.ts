@@ -23,6 +23,7 @@ import type { ProvidersService } from '../providers/providers.service.ts';
 import type { StoredTextService } from '../stored-text/stored-text-review.ts';
 import type { AccountService } from '../auth/account.service.ts';
 import type { PortalRecordsService } from '../portal-records/portal-records.service.ts';
+import type { ReportsService } from '../reports/reports.service.ts';
 
 export interface Services {
   config: Config;
@@ -46,6 +47,7 @@ export interface Services {
   portalRecords: PortalRecordsService;
   account: AccountService;
   messages: MessagesService;
+  reports: ReportsService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

@@ -13,6 +13,7 @@ import './measures.schema.ts';
 import './patient-booking.schema.ts';
 import './portal-records.schema.ts';
 import './messages.schema.ts';
+import './reports.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

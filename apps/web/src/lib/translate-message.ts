@@ -15,6 +15,8 @@ const CATALOGUES = [
   { namespace: 'shared', section: 'messages' },
   // The scheduling schemas' messages (APPOINTMENT_MESSAGES), said by the forms before the server is asked.
   { namespace: 'shared', section: 'appointmentMessages' },
+  // The reports' period (REPORT_MESSAGES), checked by the form before the server is asked.
+  { namespace: 'shared', section: 'reportMessages' },
   // Everything else the schemas and the public operations say (locales/en/errors.json).
   { namespace: 'errors', section: 'messages' },
 ] as const;

@@ -1,0 +1,263 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  AFTER_HOURS_END,
+  AFTER_HOURS_START,
+  EMERGENCY_ACCESS_EVENT_PREFIX,
+  FAILED_LOGIN_THRESHOLD,
+  RISK_PEOPLE_MAX,
+  RISK_SEVERITY_OF,
+  SECURITY_VIOLATION_EVENTS,
+  type RiskIndicatorType,
+  type RiskSeverity,
+} from '@telehealth/shared';
+import type { Executor } from '../db/client.ts';
+import { isUuid } from '../db/ids.ts';
+
+// The specification's compliance report (generateComplianceReport), computed by PostgreSQL over the audit
+// trail of a period (decision 035): every figure is an aggregate of one indexed range of audit_entries.
+
+/** The period as instants: [from, to), PostgreSQL's own text of each (microseconds kept). */
+export interface PeriodBounds {
+  startDate: string;
+  endDate: string;
+  timeZone: string;
+  from: string;
+  to: string;
+}
+
+export interface BulkAccessRule {
+  /** Distinct patients one person opens within `minutes` that make the indicator. */
+  patients: number;
+  minutes: number;
+}
+
+/** One person named under a risk indicator: who, how many, when (first and last of what counted). */
+export interface RiskPerson {
+  /** The account's id; null for a failed sign-in with an address no account has. */
+  userId: string | null;
+  name: string | null;
+  /** The account's e-mail, or the address typed at a failed sign-in without an account. */
+  email: string | null;
+  role: string | null;
+  /** The event, where the indicator covers several (emergency access). */
+  event: string | null;
+  count: number;
+  firstAt: Date;
+  lastAt: Date;
+}
+
+export interface RiskIndicator {
+  type: RiskIndicatorType;
+  severity: RiskSeverity;
+  /** Entries that count (for BULK_RECORD_ACCESS: the highest number of distinct patients one person opened). */
+  count: number;
+  /** People behind it, most first; at most RISK_PEOPLE_MAX (peopleCount says how many there were). */
+  people: RiskPerson[];
+  peopleCount: number;
+}
+
+export interface EventCount {
+  event: string;
+  count: number;
+}
+
+export interface ComplianceFigures {
+  period: PeriodBounds;
+  totalEvents: number;
+  hipaaEvents: number;
+  securityViolations: number;
+  uniqueUsers: number;
+  eventBreakdown: EventCount[];
+  riskIndicators: RiskIndicator[];
+}
+
+/** Actors that are not people: an unknown caller and the server itself. */
+const NOT_PEOPLE = sql`('anonymous', 'system')`;
+/** Whose activity after hours is a risk: the practice's staff (patients use the portal at any hour). */
+const STAFF_ROLES = sql`('admin', 'provider')`;
+
+/** The instants of a period of practice dates: from the first day's midnight to the midnight after the last. */
+export async function periodBounds(
+  executor: Executor,
+  period: { startDate: string; endDate: string },
+  timeZone: string,
+): Promise<PeriodBounds> {
+  const result = await executor.execute<{ from: string; to: string }>(sql`
+    SELECT (${period.startDate}::date::timestamp AT TIME ZONE ${timeZone})::text AS "from",
+           ((${period.endDate}::date + 1)::timestamp AT TIME ZONE ${timeZone})::text AS "to"`);
+  const row = result.rows[0]!;
+  return { ...period, timeZone, from: row.from, to: row.to };
+}
+
+/** An instant as ISO 8601 in UTC with milliseconds, whatever the session's time zone. */
+function iso(instant: SQL): SQL {
+  return sql`to_char((${instant}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+function inPeriod(bounds: PeriodBounds): SQL {
+  return sql`a.timestamp >= ${bounds.from}::timestamptz AND a.timestamp < ${bounds.to}::timestamptz`;
+}
+
+type GroupRow = {
+  user_id: string;
+  email: string | null;
+  event: string | null;
+  count: number;
+  first_at: string;
+  last_at: string;
+};
+
+/**
+ * Computes the report. Run it in one REPEATABLE READ transaction so that every figure comes from the same
+ * snapshot of the trail.
+ */
+export async function computeComplianceFigures(
+  executor: Executor,
+  bounds: PeriodBounds,
+  bulk: BulkAccessRule,
+): Promise<ComplianceFigures> {
+  const where = inPeriod(bounds);
+  const violations = sql.join(
+    SECURITY_VIOLATION_EVENTS.map((e) => sql`${e}`),
+    sql`, `,
+  );
+  const totals = await executor.execute<{ total: number; hipaa: number; violations: number; users: number }>(sql`
+    SELECT count(*)::int AS total,
+           count(*) FILTER (WHERE a.hipaa_required)::int AS hipaa,
+           count(*) FILTER (WHERE a.event IN (${violations}))::int AS violations,
+           count(DISTINCT a.user_id) FILTER (WHERE a.user_id NOT IN ${NOT_PEOPLE})::int AS users
+    FROM audit_entries a WHERE ${where}`);
+  const breakdown = await executor.execute<{ event: string; count: number }>(sql`
+    SELECT a.event, count(*)::int AS count FROM audit_entries a WHERE ${where}
+    GROUP BY a.event ORDER BY count DESC, a.event`);
+
+  // Failed sign-ins by account; those with an address no account has, by the address typed.
+  const failed = await executor.execute<GroupRow>(sql`
+    SELECT a.user_id, CASE WHEN a.user_id = 'anonymous' THEN a.details ->> 'email' END AS email, NULL AS event,
+           count(*)::int AS count, ${iso(sql`min(a.timestamp)`)} AS first_at, ${iso(sql`max(a.timestamp)`)} AS last_at
+    FROM audit_entries a WHERE ${where} AND a.event = 'FAILED_LOGIN'
+    GROUP BY 1, 2 ORDER BY count DESC, first_at`);
+  // Staff activity before 06:00 or after 22:00 on the practice's clock (a failed sign-in is not access).
+  const afterHours = await executor.execute<GroupRow>(sql`
+    SELECT a.user_id, NULL AS email, NULL AS event, count(*)::int AS count,
+           ${iso(sql`min(a.timestamp)`)} AS first_at, ${iso(sql`max(a.timestamp)`)} AS last_at
+    FROM audit_entries a
+    WHERE ${where} AND a.user_id NOT IN ${NOT_PEOPLE} AND a.user_role IN ${STAFF_ROLES}
+      AND a.event <> 'FAILED_LOGIN'
+      AND ((a.timestamp AT TIME ZONE ${bounds.timeZone})::time < ${AFTER_HOURS_START}::time
+        OR (a.timestamp AT TIME ZONE ${bounds.timeZone})::time > ${AFTER_HOURS_END}::time)
+    GROUP BY a.user_id ORDER BY count DESC, first_at`);
+  const emergency = await executor.execute<GroupRow>(sql`
+    SELECT a.user_id, NULL AS email, a.event, count(*)::int AS count,
+           ${iso(sql`min(a.timestamp)`)} AS first_at, ${iso(sql`max(a.timestamp)`)} AS last_at
+    FROM audit_entries a WHERE ${where} AND starts_with(a.event, ${EMERGENCY_ACCESS_EVENT_PREFIX})
+    GROUP BY a.user_id, a.event ORDER BY first_at, a.event`);
+  const bulkRows = await bulkRecordAccess(executor, bounds, bulk);
+
+  const indicators: RiskIndicator[] = [];
+  const failedTotal = sum(failed.rows);
+  if (failedTotal > FAILED_LOGIN_THRESHOLD)
+    indicators.push(indicator('MULTIPLE_FAILED_LOGINS', failedTotal, failed.rows));
+  if (afterHours.rows.length > 0)
+    indicators.push(indicator('AFTER_HOURS_ACCESS', sum(afterHours.rows), afterHours.rows));
+  if (bulkRows.length > 0) {
+    indicators.push(indicator('BULK_RECORD_ACCESS', Math.max(...bulkRows.map((r) => r.count)), bulkRows));
+  }
+  if (emergency.rows.length > 0) indicators.push(indicator('EMERGENCY_ACCESS', sum(emergency.rows), emergency.rows));
+  await nameThePeople(executor, indicators);
+
+  const total = totals.rows[0]!;
+  return {
+    period: bounds,
+    totalEvents: total.total,
+    hipaaEvents: total.hipaa,
+    securityViolations: total.violations,
+    uniqueUsers: total.users,
+    eventBreakdown: breakdown.rows.map((r) => ({ event: r.event, count: r.count })),
+    riskIndicators: indicators,
+  };
+}
+
+/**
+ * People who opened at least `bulk.patients` distinct patients' records within `bulk.minutes`, with the highest
+ * number and when it was reached. An entry opens a record when it names exactly one patient (`details.patientIds`);
+ * a list page names many and is not counted. Each access keeps its patient "recent" for the window's length: the
+ * accesses of one person to one patient are merged into spans ([first, last + window)), and the number of that
+ * person's spans open at once is the number of distinct patients opened within the window, found by one sweep
+ * over the spans' edges.
+ */
+async function bulkRecordAccess(executor: Executor, bounds: PeriodBounds, bulk: BulkAccessRule): Promise<GroupRow[]> {
+  const window = sql`make_interval(mins => ${bulk.minutes})`;
+  const result = await executor.execute<GroupRow>(sql`
+    WITH opened AS (
+      SELECT a.user_id, a.details -> 'patientIds' ->> 0 AS patient_id, a.timestamp AS at
+      FROM audit_entries a
+      WHERE ${inPeriod(bounds)} AND a.user_id NOT IN ${NOT_PEOPLE} AND a.user_role <> 'patient'
+        AND jsonb_typeof(a.details -> 'patientIds') = 'array' AND jsonb_array_length(a.details -> 'patientIds') = 1
+    ), marked AS (
+      SELECT user_id, patient_id, at,
+             CASE WHEN at < lag(at) OVER w + ${window} THEN 0 ELSE 1 END AS starts
+      FROM opened WINDOW w AS (PARTITION BY user_id, patient_id ORDER BY at)
+    ), numbered AS (
+      SELECT user_id, patient_id, at,
+             sum(starts) OVER (PARTITION BY user_id, patient_id ORDER BY at ROWS UNBOUNDED PRECEDING) AS span
+      FROM marked
+    ), spans AS (
+      SELECT user_id, min(at) AS opens, max(at) + ${window} AS closes FROM numbered GROUP BY user_id, patient_id, span
+    ), edges AS (
+      SELECT user_id, opens AS at, 1 AS delta FROM spans
+      UNION ALL SELECT user_id, closes, -1 FROM spans
+    ), swept AS (
+      SELECT user_id, at, delta,
+             sum(delta) OVER (PARTITION BY user_id ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS open_spans
+      FROM edges
+    ), peaks AS (
+      SELECT DISTINCT ON (user_id) user_id, open_spans::int AS count, at
+      FROM swept WHERE delta = 1 ORDER BY user_id, open_spans DESC, at
+    )
+    SELECT user_id, NULL AS email, NULL AS event, count,
+           ${iso(sql`at - ${window}`)} AS first_at, ${iso(sql`at`)} AS last_at
+    FROM peaks WHERE count >= ${bulk.patients} ORDER BY count DESC, at`);
+  return result.rows;
+}
+
+function sum(rows: GroupRow[]): number {
+  return rows.reduce((total, row) => total + row.count, 0);
+}
+
+function indicator(type: RiskIndicatorType, count: number, rows: GroupRow[]): RiskIndicator {
+  return {
+    type,
+    severity: RISK_SEVERITY_OF[type],
+    count,
+    peopleCount: rows.length,
+    people: rows.slice(0, RISK_PEOPLE_MAX).map((row) => ({
+      userId: row.user_id === 'anonymous' ? null : row.user_id,
+      name: null,
+      email: row.email,
+      role: null,
+      event: row.event,
+      count: row.count,
+      firstAt: new Date(row.first_at),
+      lastAt: new Date(row.last_at),
+    })),
+  };
+}
+
+/** Fills in each named account's name, e-mail and role (one query for the whole report). */
+async function nameThePeople(executor: Executor, indicators: RiskIndicator[]): Promise<void> {
+  const ids = [...new Set(indicators.flatMap((i) => i.people.map((p) => p.userId)))].filter(
+    (id): id is string => id !== null && isUuid(id),
+  );
+  if (ids.length === 0) return;
+  const result = await executor.execute<{ id: string; name: string; email: string; role: string | null }>(sql`
+    SELECT id::text, name, email, role FROM users WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[])`);
+  const byId = new Map(result.rows.map((row) => [row.id, row]));
+  for (const person of indicators.flatMap((i) => i.people)) {
+    const account = person.userId ? byId.get(person.userId) : undefined;
+    if (!account) continue;
+    person.name = account.name;
+    person.email = account.email;
+    person.role = account.role;
+  }
+}
