@@ -129,7 +129,7 @@ function weekdayFrom(days: number): string {
  */
 function nthWeekday(n: number): string {
   let date = todayIn(ZONE);
-  for (let counted = 0; counted < n; ) {
+  for (let counted = 0; counted < n;) {
     date = addDays(date, 1);
     if (!isWeekend(date)) counted += 1;
   }
