@@ -36,6 +36,7 @@ import { reviewStoredText, StoredTextService } from './stored-text/stored-text-r
 import { AccountService } from './auth/account.service.ts';
 import { PortalRecordsService } from './portal-records/portal-records.service.ts';
 import { ReportsService } from './reports/reports.service.ts';
+import { AdminUsersService } from './users/admin-users.service.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -72,6 +73,7 @@ export interface Runtime {
   portalRecords: PortalRecordsService;
   account: AccountService;
   reports: ReportsService;
+  adminUsers: AdminUsersService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -107,6 +109,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     account,
     messages,
     reports,
+    adminUsers,
   } = runtime;
   return {
     config,
@@ -132,6 +135,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     account,
     messages,
     reports,
+    adminUsers,
   };
 }
 
@@ -268,6 +272,14 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       timeZone: () => config.practiceTimeZone,
       bulkAccess: config.riskBulkAccess,
     });
+    const adminUsers = new AdminUsersService({
+      db: database.db,
+      secret,
+      invitations,
+      passwordReset,
+      twoFactor,
+      authService,
+    });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -297,6 +309,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       portalRecords,
       account,
       reports,
+      adminUsers,
       secret,
       keyring,
       close() {

@@ -176,6 +176,21 @@ export const MESSAGE_EVENTS = [
 /** The practice reports of /admin/reports read (decision 035); generating a compliance report is a DATA_EXPORT. */
 export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW'] as const;
 
+/**
+ * Users (`/admin/users`, decision 033): an administrator's list of accounts and each change to one. Details carry
+ * account ids, roles and counts, never a name or an e-mail address. A two-factor reset is the existing TWO_FACTOR_RESET.
+ */
+export const USER_EVENTS = [
+  'USER_LIST_VIEW',
+  'USER_INVITED',
+  'USER_ROLE_CHANGED',
+  'USER_DEACTIVATED',
+  'USER_REACTIVATED',
+  'USER_PASSWORD_RESET_SENT',
+  'USER_UNLOCKED',
+  'USER_CHANGE_REFUSED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -194,6 +209,7 @@ export const AUDIT_EVENTS = [
     ...PORTAL_RECORD_EVENTS,
     ...MESSAGE_EVENTS,
     ...REPORT_EVENTS,
+    ...USER_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -212,7 +228,8 @@ export type AuditEvent =
   | (typeof STORED_TEXT_EVENTS)[number]
   | (typeof PORTAL_RECORD_EVENTS)[number]
   | (typeof MESSAGE_EVENTS)[number]
-  | (typeof REPORT_EVENTS)[number];
+  | (typeof REPORT_EVENTS)[number]
+  | (typeof USER_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -22,3 +22,4 @@ export * from './patient-booking.ts';
 export * from './portal-records.ts';
 export * from './secure-messages.ts';
 export * from './reports.ts';
+export * from './admin-users.ts';

@@ -14,6 +14,7 @@ import { BOOKING_MESSAGES } from './patient-booking.ts';
 import { PORTAL_RECORD_MESSAGES } from './portal-records.ts';
 import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
 import { REPORT_MESSAGES } from './reports.ts';
+import { USER_MESSAGES } from './admin-users.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -40,6 +41,7 @@ export const MESSAGE_CATALOGUE = {
   portalRecordMessages: PORTAL_RECORD_MESSAGES,
   secureMessageMessages: SECURE_MESSAGE_MESSAGES,
   reportMessages: REPORT_MESSAGES,
+  userMessages: USER_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

@@ -26,7 +26,7 @@ import { sessions, signInFailures, twoFactors, users } from '../db/schema.ts';
 import type { Auth } from './auth.ts';
 import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
 import { SignInChallenges, type CookieJar } from './sign-in-challenges.ts';
-import { findUserByEmail, findUserById, type UserRow } from '../users/users.repository.ts';
+import { findUserByEmail, findUserById, recordSignIn, type UserRow } from '../users/users.repository.ts';
 import { endSessions, type EndedSession } from './sessions.repository.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 
@@ -449,6 +449,7 @@ export class AuthService {
     const user = toSessionUser(row, row.role);
     await this.#db.transaction(async (tx) => {
       await tx.delete(signInFailures).where(eq(signInFailures.email, email));
+      await recordSignIn(tx, user.id);
       await appendAuditEntry(tx, {
         // An administrative sign-in: an account that manages other accounts.
         event: hasPermission(user.role, 'user:manage:any') ? 'ADMIN_LOGIN' : 'LOGIN',

@@ -7,6 +7,7 @@ import {
   PASSWORD_RESET_VALID_MINUTES,
   RequestPasswordResetInputSchema,
   ResetPasswordInputSchema,
+  type Locale,
 } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { PublicCaller } from '../access/caller.ts';
@@ -80,24 +81,7 @@ export class PasswordResetService {
       const account = await findUserByEmail(tx, email);
       const eligible = account && account.isActive && isRole(account.role);
       if (eligible) {
-        const { id, token, code } = await issueAccountToken(tx, {
-          kind: 'password_reset',
-          userId: account.id,
-          validMs: PASSWORD_RESET_VALID_MINUTES * 60_000,
-          withCode: true,
-          secret: this.#secret,
-        });
-        const language = locale ?? (account.language === 'es' ? 'es' : 'en');
-        // The token travels in the fragment, which browsers never send to a server (no access log sees it).
-        const link = `${this.#config.publicUrl}/reset-password#${token}`;
-        await this.#mail.enqueue(tx, [
-          {
-            to: account.email,
-            kind: 'password-reset',
-            language,
-            content: passwordResetMail(this.#mail.context, language, { link, code: code ?? '' }),
-          },
-        ]);
+        const id = await this.issue(tx, account, locale ?? (account.language === 'es' ? 'es' : 'en'));
         await this.#audit(tx, caller, 'PASSWORD_RESET_REQUESTED', 'INFO', {
           email,
           accountId: account.id,
@@ -181,6 +165,32 @@ export class PasswordResetService {
     });
     if (!outcome.ok) throw badUserInput(`passwordResetMessages.${outcome.reason}`, { reason: outcome.reason });
     return { accountId: outcome.accountId, email: outcome.email, message: PASSWORD_RESET_MESSAGES.done };
+  }
+
+  /**
+   * Issues a reset code and link for an active account and puts its mail in the outbox, inside the caller's
+   * transaction (a person's request above, or an administrator's on the Users screen). Answers the reset's id;
+   * the caller records the audit entry.
+   */
+  async issue(tx: Executor, account: { id: string; email: string }, language: Locale): Promise<string> {
+    const { id, token, code } = await issueAccountToken(tx, {
+      kind: 'password_reset',
+      userId: account.id,
+      validMs: PASSWORD_RESET_VALID_MINUTES * 60_000,
+      withCode: true,
+      secret: this.#secret,
+    });
+    // The token travels in the fragment, which browsers never send to a server (no access log sees it).
+    const link = `${this.#config.publicUrl}/reset-password#${token}`;
+    await this.#mail.enqueue(tx, [
+      {
+        to: account.email,
+        kind: 'password-reset',
+        language,
+        content: passwordResetMail(this.#mail.context, language, { link, code: code ?? '' }),
+      },
+    ]);
+    return id;
   }
 
   async #findToken(

@@ -51,12 +51,20 @@ export const users = pgTable(
     languageChosen: boolean('language_chosen').notNull().default(false),
     /** Set by the two-factor set-up (better-auth's twoFactor plugin reads it at sign-in). */
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /** When the account last completed a sign-in (the Users screen, decision 033). */
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     check('users_role_check', sql`${t.role} in ('admin', 'provider', 'patient')`),
     check('users_email_lower_check', sql`${t.email} = lower(btrim(${t.email}))`),
     check('users_language_check', sql`${t.language} in ('en', 'es')`),
+    // The Users screen (decision 033): its keyset order and its search over name and e-mail.
+    index('users_order_idx').using('btree', sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id),
+    index('users_search_trgm_idx').using(
+      'gin',
+      sql`(lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})) gin_trgm_ops`,
+    ),
   ],
 );
 

@@ -24,6 +24,7 @@ import type { StoredTextService } from '../stored-text/stored-text-review.ts';
 import type { AccountService } from '../auth/account.service.ts';
 import type { PortalRecordsService } from '../portal-records/portal-records.service.ts';
 import type { ReportsService } from '../reports/reports.service.ts';
+import type { AdminUsersService } from '../users/admin-users.service.ts';
 
 export interface Services {
   config: Config;
@@ -48,6 +49,7 @@ export interface Services {
   account: AccountService;
   messages: MessagesService;
   reports: ReportsService;
+  adminUsers: AdminUsersService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

@@ -14,6 +14,7 @@ import './patient-booking.schema.ts';
 import './portal-records.schema.ts';
 import './messages.schema.ts';
 import './reports.schema.ts';
+import './admin-users.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -1,7 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Role } from '@telehealth/shared';
+import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { SIGN_IN_LOCKOUT, type Role, type UserStatus } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { authAccounts, patients, signInFailures, twoFactors, users } from '../db/schema.ts';
 
 /**
  * Accounts (the `users` table). Every query whose subject is an account lives here; better-auth reads and
@@ -64,4 +64,155 @@ export async function markEmailVerified(executor: Executor, id: string): Promise
 
 export async function setTwoFactorEnabled(executor: Executor, id: string, enabled: boolean): Promise<void> {
   await executor.update(users).set({ twoFactorEnabled: enabled, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+/** A completed sign-in (the Users screen shows when). */
+export async function recordSignIn(executor: Executor, id: string): Promise<void> {
+  await executor.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, id));
+}
+
+export async function setUserActive(executor: Executor, id: string, isActive: boolean): Promise<void> {
+  await executor.update(users).set({ isActive, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+export async function setUserRole(executor: Executor, id: string, role: Role): Promise<void> {
+  await executor.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+/** Where a page of the Users list ended: lower(last name), lower(first name), id, and the filters' key. */
+export type UserCursor = readonly [string, string, string, string];
+
+export interface UserListFilters {
+  search: string | null;
+  role: Role | null;
+  status: UserStatus | null;
+  locked: boolean | null;
+  twoFactor: boolean | null;
+}
+
+/** One account as the Users screen shows it (no password, no secrets). */
+export interface UserListRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: string | null;
+  isActive: boolean;
+  twoFactorEnabled: boolean;
+  lastSignInAt: Date | null;
+  createdAt: Date;
+  /** Too many failed sign-ins in the lockout window, or the authenticator code's own lock. */
+  locked: boolean;
+  /** No password yet: an invitation waits. */
+  invitationPending: boolean;
+  /** The patient record linked to a patient account, if any. */
+  patientId: string | null;
+}
+
+const lockoutWindowSeconds = SIGN_IN_LOCKOUT.windowMs / 1000;
+
+// Columns inside these subqueries go through eq()/gt(), which name their table: drizzle writes a bare column
+// interpolated into sql`` without it when the outer query reads one table, and "id" would then mean the inner one.
+
+/** The same rule as AuthService.lockRemainingMs, as a condition on `users`, plus two-factor's own lock. */
+const lockedCondition = sql<boolean>`((SELECT count(*) FROM ${signInFailures} WHERE ${and(
+  eq(signInFailures.email, users.email),
+  gt(signInFailures.failedAt, sql`now() - make_interval(secs => ${lockoutWindowSeconds})`),
+)}) >= ${SIGN_IN_LOCKOUT.maxAttempts}
+  OR EXISTS (SELECT 1 FROM ${twoFactors} WHERE ${and(eq(twoFactors.userId, users.id), gt(twoFactors.lockedUntil, sql`now()`))}))`;
+
+const hasPasswordCondition = sql<boolean>`EXISTS (SELECT 1 FROM ${authAccounts} WHERE ${and(
+  eq(authAccounts.userId, users.id),
+  eq(authAccounts.providerId, 'credential'),
+  sql`coalesce(${authAccounts.password}, '') <> ''`,
+)})`;
+
+const linkedPatientId = sql<string | null>`(SELECT ${patients.id} FROM ${patients} WHERE ${and(
+  eq(patients.accountId, users.id),
+  isNull(patients.deletedAt),
+)} LIMIT 1)`;
+
+const searchText = sql`lower(${users.firstName} || ' ' || ${users.lastName} || ' ' || ${users.email})`;
+
+/**
+ * One page of accounts in name order (keyset: lower(last name), lower(first name), id), with the filters.
+ * `limit + 1` rows are read to know whether another page follows.
+ */
+export async function listUsersPage(
+  executor: Executor,
+  options: { filters: UserListFilters; after: UserCursor | null; limit: number; filterKey: string },
+): Promise<{ rows: UserListRow[]; next: UserCursor | null }> {
+  const { filters, after } = options;
+  const conditions: SQL[] = [];
+  if (filters.search) {
+    const escaped = filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    conditions.push(sql`${searchText} LIKE ${`%${escaped}%`}`);
+  }
+  if (filters.role) conditions.push(eq(users.role, filters.role));
+  if (filters.status) conditions.push(eq(users.isActive, filters.status === 'active'));
+  if (filters.twoFactor !== null) conditions.push(eq(users.twoFactorEnabled, filters.twoFactor));
+  if (filters.locked !== null) conditions.push(filters.locked ? lockedCondition : sql`NOT ${lockedCondition}`);
+  if (after) {
+    conditions.push(
+      sql`(lower(${users.lastName}), lower(${users.firstName}), ${users.id}) > (${after[0]}, ${after[1]}, ${after[2]}::uuid)`,
+    );
+  }
+  const rows = await selectListRows(executor)
+    .where(and(...conditions))
+    .orderBy(asc(sql`lower(${users.lastName})`), asc(sql`lower(${users.firstName})`), asc(users.id))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map(toListRow),
+    next: rows.length > options.limit && last ? [last.lastKey, last.firstKey, last.id, options.filterKey] : null,
+  };
+}
+
+/** These accounts as the list shows them (in no particular order). */
+export async function findUserListRows(executor: Executor, ids: readonly string[]): Promise<UserListRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectListRows(executor).where(inArray(users.id, [...ids]));
+  return rows.map(toListRow);
+}
+
+function toListRow(row: Awaited<ReturnType<ReturnType<typeof selectListRows>['where']>>[number]): UserListRow {
+  const { lastKey: _l, firstKey: _f, hasPassword, ...rest } = row;
+  return { ...rest, invitationPending: !hasPassword };
+}
+
+function selectListRows(executor: Executor) {
+  return executor
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      role: users.role,
+      isActive: users.isActive,
+      twoFactorEnabled: users.twoFactorEnabled,
+      lastSignInAt: users.lastSignInAt,
+      createdAt: users.createdAt,
+      locked: lockedCondition,
+      hasPassword: hasPasswordCondition,
+      patientId: linkedPatientId,
+      lastKey: sql<string>`lower(${users.lastName})`,
+      firstKey: sql<string>`lower(${users.firstName})`,
+    })
+    .from(users);
+}
+
+/** Whether the account is locked now (the list's rule, for one account). */
+export async function isUserLocked(executor: Executor, id: string): Promise<boolean> {
+  const [row] = await executor.select({ locked: lockedCondition }).from(users).where(eq(users.id, id));
+  return row?.locked ?? false;
+}
+
+/** The active administrators' ids (call with the administrators' lock held; see AdminUsersService). */
+export async function findActiveAdministratorIds(executor: Executor): Promise<string[]> {
+  const rows = await executor
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), eq(users.isActive, true)));
+  return rows.map((row) => row.id);
 }
