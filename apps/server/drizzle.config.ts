@@ -2,6 +2,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/schema.ts',
+  // Domain tables kept beside their domain (`*.table.ts`) are part of the schema too.
+  schema: ['./src/db/schema.ts', './src/*/*.table.ts'],
   out: './drizzle',
 });

@@ -20,6 +20,7 @@ import {
   DEFAULT_BOOKING_POLICY,
   type BookingPolicy,
   MESSAGE_RESPONSE_BUSINESS_DAYS,
+  EMERGENCY_ACCESS_MINUTES,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
@@ -196,6 +197,12 @@ const EnvSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(SAFETY_ALERT_ESCALATION_MINUTES),
+  EMERGENCY_ACCESS_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(EMERGENCY_ACCESS_MINUTES),
   STUN_URLS: iceUrlList('stun:').optional(),
   TURN_URLS: iceUrlList('turn:').optional(),
   TURN_SECRET: z.string().min(16, 'must be at least 16 characters (the static-auth-secret of coturn)').optional(),
@@ -306,6 +313,8 @@ export interface Config {
   practiceName: string;
   /** A safety alert nobody acknowledged in this many minutes goes to the administrators (decision 028). */
   safetyAlertEscalationMinutes: number;
+  /** How long an emergency access ("break the glass") lasts (decision 036). */
+  emergencyAccessMinutes: number;
   messages: {
     /** Shown under every compose box: the practice answers within this many business days. */
     responseBusinessDays: number;
@@ -416,6 +425,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
     practiceName: e.PRACTICE_NAME,
     safetyAlertEscalationMinutes: e.SAFETY_ALERT_ESCALATION_MINUTES,
+    emergencyAccessMinutes: e.EMERGENCY_ACCESS_MINUTES,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     trustProxy: e.TRUST_PROXY ?? false,
     webDistDir: e.WEB_DIST_DIR ?? path.resolve(serverRoot, '../web/dist'),

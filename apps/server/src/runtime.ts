@@ -37,6 +37,7 @@ import { AccountService } from './auth/account.service.ts';
 import { PortalRecordsService } from './portal-records/portal-records.service.ts';
 import { ReportsService } from './reports/reports.service.ts';
 import { AdminUsersService } from './users/admin-users.service.ts';
+import { EmergencyAccessService } from './emergency-access/emergency-access.service.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -74,6 +75,7 @@ export interface Runtime {
   account: AccountService;
   reports: ReportsService;
   adminUsers: AdminUsersService;
+  emergencyAccess: EmergencyAccessService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -110,6 +112,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     messages,
     reports,
     adminUsers,
+    emergencyAccess,
   } = runtime;
   return {
     config,
@@ -136,6 +139,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     messages,
     reports,
     adminUsers,
+    emergencyAccess,
   };
 }
 
@@ -280,6 +284,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       twoFactor,
       authService,
     });
+    const emergencyAccess = new EmergencyAccessService({ db: database.db, keyring, config, mail, secret });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -310,6 +315,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       account,
       reports,
       adminUsers,
+      emergencyAccess,
       secret,
       keyring,
       close() {

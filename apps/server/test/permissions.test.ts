@@ -594,11 +594,28 @@ const CELLS: Record<ResourceAction, Cell> = {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(PRACTICE_REPORT, { input: REPORT_PERIOD }) }),
   },
+  // Breaking the glass for another provider's patient (decision 036); reviewing the uses.
+  'emergency-access:request': {
+    perRecord: false,
+    run: async (caller) => ({
+      response: await caller.client.gql(REQUEST_EMERGENCY, {
+        input: { patientId: (await patientRecord(caller, 'other')).id, reason: 'Matrix: the patient is in crisis now' },
+      }),
+    }),
+  },
+  'emergency-access:review': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(EMERGENCY_USES) }),
+  },
 };
 
 const PRACTICE_REPORT = 'query ($input: ReportPeriodInput!) { practiceReport(input: $input) { appointmentsTotal } }';
 const REPORT_PERIOD = { startDate: '2026-01-01', endDate: '2026-01-31' };
 
+const REQUEST_EMERGENCY =
+  'mutation ($input: RequestEmergencyAccessInput!) { requestEmergencyAccess(input: $input) { id endsAt } }';
+const EMERGENCY_USES =
+  '{ emergencyAccessAwaitingReview emergencyAccessUses(filter: "all", limit: 5) { items { id } nextToken } }';
 const BOOK = 'mutation ($input: BookAppointmentInput!) { bookAppointment(input: $input) { id } }';
 const CONFIRM_MINE = 'mutation ($id: ID!) { confirmMyAppointment(id: $id) { id } }';
 

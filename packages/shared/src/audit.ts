@@ -8,6 +8,10 @@ export const CRITICAL_EVENTS = [
   'PATIENT_DATA_ACCESS_VIOLATION',
   'SYSTEM_ERROR',
   'SECURITY_VIOLATION',
+  // Emergency access (decision 036): a grant, an administrator's review, a provider ending it early.
+  'EMERGENCY_ACCESS_GRANTED',
+  'EMERGENCY_ACCESS_REVIEWED',
+  'EMERGENCY_ACCESS_ENDED',
 ] as const;
 
 export const HIPAA_EVENTS = [
@@ -175,6 +179,8 @@ export const MESSAGE_EVENTS = [
 
 /** The practice reports of /admin/reports read (decision 035); generating a compliance report is a DATA_EXPORT. */
 export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW'] as const;
+/** An administrator read the emergency access list or one use (patient names, reasons): decision 036. */
+export const EMERGENCY_ACCESS_EVENTS = ['EMERGENCY_ACCESS_VIEW'] as const;
 
 /**
  * Users (`/admin/users`, decision 033): an administrator's list of accounts and each change to one. Details carry
@@ -210,6 +216,7 @@ export const AUDIT_EVENTS = [
     ...MESSAGE_EVENTS,
     ...REPORT_EVENTS,
     ...USER_EVENTS,
+    ...EMERGENCY_ACCESS_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -229,7 +236,8 @@ export type AuditEvent =
   | (typeof PORTAL_RECORD_EVENTS)[number]
   | (typeof MESSAGE_EVENTS)[number]
   | (typeof REPORT_EVENTS)[number]
-  | (typeof USER_EVENTS)[number];
+  | (typeof USER_EVENTS)[number]
+  | (typeof EMERGENCY_ACCESS_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -23,3 +23,4 @@ export * from './portal-records.ts';
 export * from './secure-messages.ts';
 export * from './reports.ts';
 export * from './admin-users.ts';
+export * from './emergency-access.ts';

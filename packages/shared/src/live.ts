@@ -53,7 +53,9 @@ export type LiveServerMessage =
   /** A message arrived in one of the caller's conversations (or the caller sent one from another tab). */
   | { type: 'message-new'; conversationId: string }
   /** The other side read a conversation (read receipts), or the caller read or archived it elsewhere. */
-  | { type: 'messages-read'; conversationId: string };
+  | { type: 'messages-read'; conversationId: string }
+  /** To administrators: an emergency access was used or reviewed; read the ones awaiting review again. */
+  | { type: 'emergency-access-changed' };
 
 /** What a browser may send. Unknown shapes are answered with `{ type: 'error', code: 'BAD_MESSAGE' }`. */
 export const LiveClientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('ping') })]);

@@ -15,6 +15,7 @@ import { PORTAL_RECORD_MESSAGES } from './portal-records.ts';
 import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
 import { REPORT_MESSAGES } from './reports.ts';
 import { USER_MESSAGES } from './admin-users.ts';
+import { EMERGENCY_ACCESS_MESSAGES } from './emergency-access.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -42,6 +43,7 @@ export const MESSAGE_CATALOGUE = {
   secureMessageMessages: SECURE_MESSAGE_MESSAGES,
   reportMessages: REPORT_MESSAGES,
   userMessages: USER_MESSAGES,
+  emergencyAccessMessages: EMERGENCY_ACCESS_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

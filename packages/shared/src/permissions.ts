@@ -57,6 +57,9 @@ export const PERMISSIONS = [
   'message:office:any',
   // The compliance report and the practice reports (decision 035).
   'report:read:any',
+  // Emergency access (decision 036): a provider opens another's patient for a limited time; administrators review.
+  'emergency-access:request:any',
+  'emergency-access:review:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -98,6 +101,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // The office's conversations (any administrator answers), never clinical ones.
     'message:office:any',
     'report:read:any',
+    'emergency-access:review:any',
   ],
   provider: [
     'patient:read:own',
@@ -121,6 +125,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // The clinical conversations of the patients whose care team they are on.
     'message:read:own',
     'message:send:own',
+    // Break the glass for any patient, with a reason, for a limited time (read only, never psychotherapy notes).
+    'emergency-access:request:any',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
@@ -238,6 +244,8 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'message:send': 'secureMessageMessages.cannotSend',
   'message:office': 'secureMessageMessages.cannotUseOffice',
   'report:read': 'messages.adminRequired',
+  'emergency-access:request': 'emergencyAccessMessages.cannotRequest',
+  'emergency-access:review': 'emergencyAccessMessages.cannotReview',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

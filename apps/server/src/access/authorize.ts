@@ -1,4 +1,5 @@
 import {
+  can,
   ownershipField,
   PERMISSION_DENIED_MESSAGES,
   PERMISSIONS,
@@ -13,6 +14,7 @@ import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { forbidden } from '../errors.ts';
 import type { Caller } from './caller.ts';
+import { activeEmergencyGrants, type EmergencyGrant } from './emergency-grants.ts';
 
 type ResourceOf<A extends ResourceAction> = A extends `${infer R}:${string}` ? R & Resource : never;
 
@@ -20,7 +22,15 @@ type ResourceOf<A extends ResourceAction> = A extends `${infer R}:${string}` ? R
  * The records of a resource that one caller may act on: all of them, or their own: those whose `field` holds
  * the caller's id (packages/shared OWN_RECORDS). Repositories turn it into a condition.
  */
-export type Reach<R extends Resource> = { kind: 'any' } | { kind: 'own'; field: OwnershipField<R>; callerId: string };
+export type Reach<R extends Resource> =
+  | { kind: 'any' }
+  | {
+      kind: 'own';
+      field: OwnershipField<R>;
+      callerId: string;
+      /** Asked for with `emergency`: the caller's active emergency access grants (decision 036), which widen it. */
+      emergency?: readonly EmergencyGrant[];
+    };
 
 /** The ownership fields of a record as it is or will be written (only those the caller sets). */
 export type OwnershipValues<R extends Resource> = Partial<Record<OwnershipField<R>, string | null>>;
@@ -39,7 +49,16 @@ export async function authorize<A extends ResourceAction>(
   db: Database,
   caller: Caller,
   action: A,
-  options: { message?: MessageId; details?: Record<string, unknown>; record?: OwnershipValues<ResourceOf<A>> } = {},
+  options: {
+    message?: MessageId;
+    details?: Record<string, unknown>;
+    record?: OwnershipValues<ResourceOf<A>>;
+    /**
+     * A read that emergency access opens (decision 036): an `own` reach of a caller who may break the glass also
+     * carries their active grants, which the repository's condition honours (`orEmergencyGrants`).
+     */
+    emergency?: boolean;
+  } = {},
 ): Promise<Reach<ResourceOf<A>>> {
   const resource = action.slice(0, action.indexOf(':')) as ResourceOf<A>;
   const role = caller.user.role;
@@ -51,7 +70,11 @@ export async function authorize<A extends ResourceAction>(
   if (!field) {
     return refuse(db, caller, message, { permission: narrowestPermission(action), ...options.details });
   }
-  const reach = { kind: 'own' as const, field, callerId: caller.user.id };
+  const reach: Reach<ResourceOf<A>> = { kind: 'own' as const, field, callerId: caller.user.id };
+  if (options.emergency && can(role, 'emergency-access:request')) {
+    const grants = await activeEmergencyGrants(db, caller.user.id);
+    if (grants.length > 0) reach.emergency = grants;
+  }
   if (options.record) {
     const named = Object.entries(options.record) as [string, string | null][];
     if (named.some(([name, value]) => name !== field || value !== caller.user.id)) {

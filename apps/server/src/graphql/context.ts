@@ -25,6 +25,7 @@ import type { AccountService } from '../auth/account.service.ts';
 import type { PortalRecordsService } from '../portal-records/portal-records.service.ts';
 import type { ReportsService } from '../reports/reports.service.ts';
 import type { AdminUsersService } from '../users/admin-users.service.ts';
+import type { EmergencyAccessService } from '../emergency-access/emergency-access.service.ts';
 
 export interface Services {
   config: Config;
@@ -50,6 +51,7 @@ export interface Services {
   messages: MessagesService;
   reports: ReportsService;
   adminUsers: AdminUsersService;
+  emergencyAccess: EmergencyAccessService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

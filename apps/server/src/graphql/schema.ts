@@ -15,6 +15,7 @@ import './portal-records.schema.ts';
 import './messages.schema.ts';
 import './reports.schema.ts';
 import './admin-users.schema.ts';
+import './emergency-access.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -20,6 +20,7 @@ import {
   messageAttachments,
 } from '../db/schema.ts';
 import type { Keyring } from './keyring.ts';
+import { emergencyAccessGrants } from '../emergency-access/emergency-access.table.ts';
 
 /**
  * The encrypted columns of one table, for its repository: `seal` encrypts the values about to be written,
@@ -163,6 +164,12 @@ export const messageAttachmentsEncrypted = new EncryptedColumns(messageAttachmen
   fileName: messageAttachments.fileName,
 });
 
+/** Why a provider used emergency access, and the administrator's review note (decision 036). */
+export const emergencyAccessGrantsEncrypted = new EncryptedColumns(emergencyAccessGrants, emergencyAccessGrants.id, {
+  reason: emergencyAccessGrants.reason,
+  reviewNote: emergencyAccessGrants.reviewNote,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -185,4 +192,5 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   conversationsEncrypted,
   messagesEncrypted,
   messageAttachmentsEncrypted,
+  emergencyAccessGrantsEncrypted,
 ];

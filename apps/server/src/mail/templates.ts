@@ -31,6 +31,7 @@ export const MAIL_KINDS = [
   'safety-alert-escalation',
   'record-correction-waiting',
   'message-waiting',
+  'emergency-access-used',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -387,5 +388,23 @@ export function messageWaitingMail(ctx: MailContext, locale: Locale): MailConten
   return compose(ctx, locale, 'You have a new secure message', [
     'You have a new message in your portal. For your privacy it is not included in this e-mail: sign in to read it.',
     { link, label: 'Read the message' },
+  ]);
+}
+
+/**
+ * To administrators: a provider used emergency access (decision 036). No provider, no patient, no reason: only
+ * that one waits for review, and where.
+ */
+export function emergencyAccessUsedMail(ctx: MailContext, locale: Locale): MailContent {
+  const link = `${ctx.publicUrl}/admin/security?tab=emergency`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Se usó un acceso de emergencia', [
+      'Un profesional usó el acceso de emergencia a un historial. Revíselo en la pantalla de seguridad.',
+      { link, label: 'Revisar el acceso' },
+    ]);
+  }
+  return compose(ctx, locale, 'Emergency access was used', [
+    'A provider used emergency access to a record. Please review it on the security screen.',
+    { link, label: 'Review it' },
   ]);
 }

@@ -12,6 +12,7 @@ import {
   type AuditEvent,
   type Instrument,
 } from '@telehealth/shared';
+import { emergencyAuditDetails, orEmergencyGrants } from '../access/emergency-grants.ts';
 import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
@@ -140,7 +141,8 @@ export class MeasuresService {
    * patient's provider, or the patient themselves. Audited.
    */
   async results(caller: Caller, patientId: string): Promise<MeasureView[]> {
-    const reach = await authorize(this.#db, caller, 'measure:read');
+    // Emergency access (decision 036) opens the results of that patient too.
+    const reach = await authorize(this.#db, caller, 'measure:read', { emergency: true });
     const [inReach] = isUuid(patientId)
       ? await this.#db
           .select({ id: patients.id })
@@ -160,6 +162,7 @@ export class MeasuresService {
       await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_VIEW', {
         patientIds: [patientId],
         measureIds: rows.map((r) => r.measure.id),
+        ...(reach.kind === 'own' ? emergencyAuditDetails(reach.emergency, [patientId]) : {}),
       });
       return rows.map((r) => this.#toView(r));
     });
@@ -457,7 +460,10 @@ export class MeasuresService {
   #reachCondition(reach: Reach<'measure'>) {
     if (reach.kind === 'any') return isNull(patients.deletedAt);
     const column = reach.field === 'patientOwnerId' ? patients.ownerId : patients.accountId;
-    return and(isNull(patients.deletedAt), eq(column, reach.callerId))!;
+    return and(
+      isNull(patients.deletedAt),
+      orEmergencyGrants(eq(column, reach.callerId), patients.id, reach.emergency),
+    )!;
   }
 
   #select(executor: Executor) {

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } fro
 import { alias } from 'drizzle-orm/pg-core';
 import { HIGH_NOTE_PRIORITIES, type NoteCategory, type NotePriority } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
+import { orEmergencyGrants, type EmergencyGrant } from '../access/emergency-grants.ts';
 import { noteAddenda, notes, noteShares, noteUnlocks, noteVersions, patients, users } from '../db/schema.ts';
 import {
   noteAddendaEncrypted,
@@ -23,7 +24,9 @@ import type { Keyring } from '../keys/keyring.ts';
  *   psychotherapy note (a shared note that is unlocked, or made private, drops out until signed again).
  */
 export type NoteReach =
-  | { kind: 'author'; callerId: string }
+  // `emergency`: the provider's active emergency access grants (decision 036) add those patients' notes, never a
+  // psychotherapy note.
+  | { kind: 'author'; callerId: string; emergency?: readonly EmergencyGrant[] }
   | { kind: 'index' }
   | { kind: 'shareable'; callerId: string }
   | { kind: 'shared'; accountId: string };
@@ -68,8 +71,12 @@ export function reachCondition(reach: NoteReach): SQL {
       eq(notes.authorId, reach.callerId),
       and(
         eq(notes.isPrivate, false),
-        sql`${notes.patientId} IN (SELECT ${patients.id} FROM ${patients}
+        orEmergencyGrants(
+          sql`${notes.patientId} IN (SELECT ${patients.id} FROM ${patients}
           WHERE ${patients.ownerId} = ${reach.callerId} AND ${patients.deletedAt} IS NULL)`,
+          notes.patientId,
+          reach.emergency,
+        ),
       ),
     ),
   )!;

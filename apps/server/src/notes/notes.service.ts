@@ -15,6 +15,7 @@ import {
   type NoteData,
 } from '@telehealth/shared';
 import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import type { Caller } from '../access/caller.ts';
 import { findVisibleAppointment } from '../appointments/appointments.repository.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
@@ -84,7 +85,7 @@ export class NotesService {
   }
 
   async list(caller: Caller, args: { limit?: number | null; nextToken?: string | null; filter?: unknown }) {
-    const reach = await this.#readReach(caller);
+    const reach = await this.#readReach(caller, { emergency: true });
     const filter = parseInput(NoteFilterSchema, args.filter ?? {});
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
@@ -95,11 +96,13 @@ export class NotesService {
       const items = page.records.map((record) => this.#view(caller, reach, record, { inList: true }));
       const read = items.filter((v) => v.contentVisible);
       // The page shows the content of these notes (a preview): one MEDICAL_RECORD_ACCESS for the page.
+      const patientIds = [...new Set(items.flatMap((v) => (v.record.note.patientId ? [v.record.note.patientId] : [])))];
       await this.#audit(tx, caller, 'MEDICAL_RECORD_ACCESS', {
         noteIds: items.map((v) => v.record.note.id),
         contentShown: read.length,
-        patientIds: [...new Set(items.flatMap((v) => (v.record.note.patientId ? [v.record.note.patientId] : [])))],
+        patientIds,
         page: after ? 'next' : 'first',
+        ...emergencyDetails(reach, patientIds),
       });
       return { items, nextToken: page.next ? this.#cursors.encode(page.next) : null };
     });
@@ -110,12 +113,12 @@ export class NotesService {
   }
 
   async get(caller: Caller, id: string) {
-    const reach = await this.#readReach(caller);
+    const reach = await this.#readReach(caller, { emergency: true });
     // Reading a note is seeing that it exists (note:index); its content comes with note:read.
     const record = await this.#find(caller, 'note:index', id, reach);
     const view = this.#view(caller, reach, record, { inList: false });
     return this.#db.transaction(async (tx) => {
-      await this.#auditRead(tx, caller, view);
+      await this.#auditRead(tx, caller, view, emergencyDetails(reach, patientIdsOf(record)));
       const addenda = view.contentVisible ? await addendaOf(tx, this.#keyring, id) : [];
       return { ...view, addenda };
     });
@@ -123,12 +126,15 @@ export class NotesService {
 
   /** Every signed version and unlock of a note: readable to those who may read its content. */
   async history(caller: Caller, id: string) {
-    const reach = await this.#contentReach(caller);
+    const reach = await this.#contentReach(caller, { emergency: true });
     const record = await this.#find(caller, 'note:read', id, reach);
     const view = this.#view(caller, reach, record, { inList: false });
     return this.#db.transaction(async (tx) => {
       const history = await historyOf(tx, this.#keyring, id);
-      await this.#auditRead(tx, caller, view, { versions: history.versions.map((v) => v.version) });
+      await this.#auditRead(tx, caller, view, {
+        versions: history.versions.map((v) => v.version),
+        ...emergencyDetails(reach, patientIdsOf(record)),
+      });
       return history;
     });
   }
@@ -299,17 +305,18 @@ export class NotesService {
   // ------------------------------------------------------------------------------------------------------
 
   /** Providers reach notes as authors (and their patients' notes); administrators reach the index only. */
-  async #readReach(caller: Caller): Promise<NoteReach> {
-    if (can(caller.user.role, 'note:read')) return this.#contentReach(caller);
+  async #readReach(caller: Caller, options: { emergency?: boolean } = {}): Promise<NoteReach> {
+    if (can(caller.user.role, 'note:read')) return this.#contentReach(caller, options);
     const index = await authorize(this.#db, caller, 'note:index');
     return index.kind === 'any' ? { kind: 'index' } : { kind: 'author', callerId: caller.user.id };
   }
 
   /** Only those who may read content (administrators are refused here). */
-  async #contentReach(caller: Caller): Promise<NoteReach> {
-    const reach = await authorize(this.#db, caller, 'note:read');
+  async #contentReach(caller: Caller, options: { emergency?: boolean } = {}): Promise<NoteReach> {
+    // Reads that emergency access opens ask for it; writes never do (decision 036).
+    const reach = await authorize(this.#db, caller, 'note:read', { emergency: options.emergency ?? false });
     if (reach.kind === 'any') throw new Error('note:read:any is not granted to anyone (decision 027)');
-    return { kind: 'author', callerId: reach.callerId };
+    return { kind: 'author', callerId: reach.callerId, ...(reach.emergency ? { emergency: reach.emergency } : {}) };
   }
 
   #view(caller: Caller, reach: NoteReach, record: NoteRecord, options: { inList: boolean }): NoteView {
@@ -446,4 +453,9 @@ function patientIdsOf(record: NoteRecord): string[] {
 /** The tags stored as JSON text (encrypted): read back as a list. */
 export function tagsOf(record: NoteRecord): string[] {
   return JSON.parse(record.note.tags) as string[];
+}
+
+/** The emergency access grants a read about these patients went through, for its audit entry (decision 036). */
+function emergencyDetails(reach: NoteReach, patientIds: readonly string[]) {
+  return reach.kind === 'author' ? emergencyAuditDetails(reach.emergency, patientIds) : {};
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Reach } from '../access/authorize.ts';
+import { orEmergencyGrants } from '../access/emergency-grants.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
 import { patients } from '../db/schema.ts';
@@ -25,7 +26,9 @@ const searchText = sql`lower(${patients.firstName} || ' ' || ${patients.lastName
 
 function visible(scope: PatientScope, filter: PatientFilter = {}): SQL {
   const conditions: SQL[] = [isNull(patients.deletedAt)];
-  if (scope.kind === 'own') conditions.push(eq(patients[scope.field], scope.callerId));
+  if (scope.kind === 'own') {
+    conditions.push(orEmergencyGrants(eq(patients[scope.field], scope.callerId), patients.id, scope.emergency));
+  }
   if (filter.isActive != null) conditions.push(eq(patients.isActive, filter.isActive));
   const term = filter.search?.trim().toLowerCase();
   if (term) {

@@ -9,6 +9,7 @@ import {
 } from '@telehealth/shared';
 import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
+import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { notFound, parseInput, validationFailed } from '../errors.ts';
@@ -81,10 +82,15 @@ export class PatientsService {
     id: string,
     event: 'PATIENT_VIEW' | 'PATIENT_CHART_VIEW' = 'PATIENT_VIEW',
   ): Promise<PatientRow> {
-    const scope = await authorize(this.#db, caller, 'patient:read', { message: 'patientMessages.cannotViewOne' });
+    // Emergency access (decision 036) opens the chart (read only), never the list or the edit form.
+    const scope = await authorize(this.#db, caller, 'patient:read', {
+      message: 'patientMessages.cannotViewOne',
+      emergency: event === 'PATIENT_CHART_VIEW',
+    });
+    const emergency = scope.kind === 'own' ? emergencyAuditDetails(scope.emergency, [id]) : {};
     // The record and its audit entry in one statement.
     const row = isUuid(id)
-      ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, event, {}))
+      ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, event, emergency))
       : undefined;
     if (row) return row;
     // Answered like a missing record; an existing one outside the caller's scope is recorded.

@@ -95,7 +95,7 @@ export const routes: RouteObject[] = [
                   { path: 'users', lazy: placeholder('adminUsers') },
                   { path: 'settings', lazy: placeholder('adminSettings') },
                   { path: 'reports', lazy: placeholder('adminReports') },
-                  { path: 'security', lazy: placeholder('adminSecurity') },
+                  { path: 'security', lazy: () => import('./routes/admin-security.tsx') },
                   { path: 'data', lazy: placeholder('adminData') },
                   { path: 'health', lazy: placeholder('adminHealth') },
                 ],

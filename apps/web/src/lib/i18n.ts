@@ -23,6 +23,7 @@ import waitlist from '../locales/en/waitlist.json';
 import myAppointments from '../locales/en/my-appointments.json';
 import myAccount from '../locales/en/my-account.json';
 import myRecords from '../locales/en/my-records.json';
+import emergencyAccess from '../locales/en/emergency-access.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -51,6 +52,7 @@ export const englishResources = {
   'my-records': myRecords,
   'my-account': myAccount,
   messages,
+  'emergency-access': emergencyAccess,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

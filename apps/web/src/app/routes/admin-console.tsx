@@ -2,6 +2,7 @@ import { Anchor, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { EmergencyAccessAlert } from '../../features/emergency-access/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 
 const LINKS = [
@@ -27,6 +28,8 @@ function AdminConsoleRoute() {
         <Title order={1}>{t('console.title')}</Title>
         <Text c="dimmed">{t('console.intro')}</Text>
       </Stack>
+      {/* Emergency access: a live alert of the uses awaiting review (decision 036). */}
+      <EmergencyAccessAlert />
       <SimpleGrid cols={{ base: 1, sm: 2 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {LINKS.map((link) => (
           <Paper component="li" withBorder p="md" key={link.to}>

@@ -3,6 +3,11 @@ import { can } from '@telehealth/shared';
 import { useParams } from 'react-router';
 
 import { PatientAppointments } from '../../features/appointments/index.ts';
+import {
+  EmergencyAccessBanner,
+  EmergencyAccessOffer,
+  useMyEmergencyAccess,
+} from '../../features/emergency-access/index.ts';
 import { MeasuresPanel, SafetyAlerts } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { PatientConversationsPanel } from '../../features/messages/index.ts';
@@ -14,42 +19,61 @@ import { useCurrentUser } from '../../lib/auth.ts';
  * `/patients/{id}`: the patient chart, one place where a provider sees a patient whole: demographics, open and
  * past safety alerts, appointments, notes (never another's psychotherapy notes), and the measures over time.
  * The server decides who reaches it (the patient's providers, administrators for the record only) and records it.
+ * A provider refused the chart is offered emergency access; a chart opened that way shows the banner, the measures
+ * and the notes (never psychotherapy notes), read only (decision 036).
  */
 function PatientChartRoute() {
   const { id = '' } = useParams();
   const { data: user } = useCurrentUser();
+  // Providers may break the glass (decision 036): the banner marks a chart opened that way, which is read only.
+  const mayBreakGlass = can(user?.role, 'emergency-access:request');
+  const emergency = useMyEmergencyAccess(id, mayBreakGlass);
   if (!user) return null;
   const clinician = can(user.role, 'note:read');
+  const underEmergency = Boolean(emergency.data);
   return (
-    <PatientChart id={id}>
-      {(patient) => (
-        <Stack gap="md">
-          {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
-          {/* The patient's correction requests, answered by the care team. */}
-          {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
-          <Grid>
-            <Grid.Col span={{ base: 12, md: 5 }}>
-              <PatientAppointments patientId={patient.id} />
-            </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 7 }}>
-              {can(user.role, 'measure:read') ? (
-                <MeasuresPanel patientId={patient.id} canSend={can(user.role, 'measure:send')} />
+    <Stack gap="md">
+      <EmergencyAccessBanner patientId={id} enabled={mayBreakGlass} />
+      <PatientChart id={id} whenNotFound={mayBreakGlass ? <EmergencyAccessOffer patientId={id} /> : null}>
+        {(patient) =>
+          underEmergency ? (
+            <Stack gap="md">
+              <MeasuresPanel patientId={patient.id} canSend={false} />
+              <NotesScreen
+                canWrite={false}
+                patient={{ id: patient.id, name: `${patient.firstName} ${patient.lastName}` }}
+              />
+            </Stack>
+          ) : (
+            <Stack gap="md">
+              {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
+              {/* The patient's correction requests, answered by the care team. */}
+              {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
+              <Grid>
+                <Grid.Col span={{ base: 12, md: 5 }}>
+                  <PatientAppointments patientId={patient.id} />
+                </Grid.Col>
+                <Grid.Col span={{ base: 12, md: 7 }}>
+                  {can(user.role, 'measure:read') ? (
+                    <MeasuresPanel patientId={patient.id} canSend={can(user.role, 'measure:send')} />
+                  ) : null}
+                </Grid.Col>
+              </Grid>
+              {/* The conversations about this patient the caller reaches. */}
+              {can(user.role, 'message:read') || can(user.role, 'message:office') ? (
+                <PatientConversationsPanel patientId={patient.id} />
               ) : null}
-            </Grid.Col>
-          </Grid>
-          {/* The conversations about this patient the caller reaches. */}
-          {can(user.role, 'message:read') || can(user.role, 'message:office') ? (
-            <PatientConversationsPanel patientId={patient.id} />
-          ) : null}
-          {clinician || can(user.role, 'note:index') ? (
-            <NotesScreen
-              canWrite={can(user.role, 'note:write')}
-              patient={{ id: patient.id, name: `${patient.firstName} ${patient.lastName}` }}
-            />
-          ) : null}
-        </Stack>
-      )}
-    </PatientChart>
+              {clinician || can(user.role, 'note:index') ? (
+                <NotesScreen
+                  canWrite={can(user.role, 'note:write')}
+                  patient={{ id: patient.id, name: `${patient.firstName} ${patient.lastName}` }}
+                />
+              ) : null}
+            </Stack>
+          )
+        }
+      </PatientChart>
+    </Stack>
   );
 }
 

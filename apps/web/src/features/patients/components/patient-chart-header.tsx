@@ -7,6 +7,7 @@ import { LoadingLine } from '../../../components/loading-line.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
+import { isNotFoundError } from '../../../lib/form-errors.ts';
 import { usePatientChart } from '../api/patient-chart.ts';
 import type { Patient } from '../api/patient-schemas.ts';
 import { ageOf, formatCalendarDate, patientFullName } from '../utils/format.ts';
@@ -16,7 +17,16 @@ import { ageOf, formatCalendarDate, patientFullName } from '../utils/format.ts';
  * record). `children` receives the patient and renders the chart's other sections (appointments, alerts, notes,
  * measures), composed by the route.
  */
-export function PatientChart({ id, children }: { id: string; children: (patient: Patient) => ReactNode }) {
+export function PatientChart({
+  id,
+  children,
+  whenNotFound,
+}: {
+  id: string;
+  children: (patient: Patient) => ReactNode;
+  /** Shown under the "not found" answer (the route offers emergency access there to providers). */
+  whenNotFound?: ReactNode;
+}) {
   const { t, i18n } = useTranslation(['patients', 'shared']);
   const chart = usePatientChart(id);
   usePageTitle(chart.data ? patientFullName(chart.data) : t('chart.title'));
@@ -27,6 +37,7 @@ export function PatientChart({ id, children }: { id: string; children: (patient:
         <Alert color="red" variant="light" role="alert">
           {describeError(chart.error)}
         </Alert>
+        {isNotFoundError(chart.error) ? whenNotFound : null}
         <Button component={Link} to="/patients" variant="default" w="fit-content">
           {t('chart.back')}
         </Button>
