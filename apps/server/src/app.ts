@@ -12,6 +12,7 @@ import { registerLiveRoutes } from './live/live.routes.ts';
 import { registerVideoRoutes } from './video/video.routes.ts';
 import { registerMessageRoutes } from './messages/messages.routes.ts';
 import { registerReportRoutes } from './reports/reports.routes.ts';
+import { registerAuditRoutes } from './audit-trail/audit.routes.ts';
 import { serializeError } from './log-redaction.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   registerVideoRoutes(app, { video: deps.video, recordings: deps.recordings, db: deps.db });
   registerMessageRoutes(app, deps.messages);
   registerReportRoutes(app, deps.reports);
+  registerAuditRoutes(app, deps.auditTrail);
 
   await registerWebApp(app, deps);
   return app;

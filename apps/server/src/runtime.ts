@@ -13,6 +13,7 @@ import { JobQueue, type ExtraTask } from './jobs/queue.ts';
 import { AUDIT_SEAL_JOB_KEY, crontab, taskHandlers } from './jobs/tasks.ts';
 import { TwoFactorService } from './auth/two-factor.service.ts';
 import { MailService } from './mail/mail.service.ts';
+import { AuditTrailService } from './audit-trail/audit-trail.service.ts';
 import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
 import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
@@ -76,6 +77,7 @@ export interface Runtime {
   reports: ReportsService;
   adminUsers: AdminUsersService;
   emergencyAccess: EmergencyAccessService;
+  auditTrail: AuditTrailService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -113,6 +115,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     reports,
     adminUsers,
     emergencyAccess,
+    auditTrail,
   } = runtime;
   return {
     config,
@@ -140,6 +143,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     reports,
     adminUsers,
     emergencyAccess,
+    auditTrail,
   };
 }
 
@@ -285,6 +289,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       authService,
     });
     const emergencyAccess = new EmergencyAccessService({ db: database.db, keyring, config, mail, secret });
+    const auditTrail = new AuditTrailService({ db: database.db, config, secret, limiter: rateLimiter });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -316,6 +321,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       reports,
       adminUsers,
       emergencyAccess,
+      auditTrail,
       secret,
       keyring,
       close() {

@@ -235,6 +235,17 @@ async function appointmentRecord(caller: Fixture, target: Target): Promise<{ id:
 }
 
 const CELLS: Record<ResourceAction, Cell> = {
+  // The audit trail and API tokens (decision 034); the full matrix with tokens is in audit-trail.test.ts.
+  'audit:read': {
+    perRecord: false,
+    run: async (caller) => ({
+      response: await caller.client.gql('query { auditEntries(first: 1) { entries { id } nextCursor } }'),
+    }),
+  },
+  'api-token:manage': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql('query { apiTokens { id } }') }),
+  },
   'patient:read': {
     perRecord: true,
     ownTargetIsExisting: true,

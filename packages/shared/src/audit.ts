@@ -197,6 +197,22 @@ export const USER_EVENTS = [
   'USER_CHANGE_REFUSED',
 ] as const;
 
+/**
+ * The audit trail itself (decision 034): a search and an entry read by an administrator or a log collector's API
+ * token, each verification of the chain (AUDIT_CHAIN_BROKEN when it does not hold), API tokens created and
+ * revoked; and the events a browser reports (stored with source `client`, never a server fact).
+ */
+export const AUDIT_TRAIL_EVENTS = [
+  'AUDIT_SEARCH',
+  'AUDIT_ENTRY_VIEW',
+  'AUDIT_CHAIN_VERIFIED',
+  'AUDIT_CHAIN_BROKEN',
+  'API_TOKEN_CREATED',
+  'API_TOKEN_REVOKED',
+  'PAGE_VIEW',
+  'CLIENT_ERROR',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -217,6 +233,7 @@ export const AUDIT_EVENTS = [
     ...REPORT_EVENTS,
     ...USER_EVENTS,
     ...EMERGENCY_ACCESS_EVENTS,
+    ...AUDIT_TRAIL_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -237,7 +254,8 @@ export type AuditEvent =
   | (typeof MESSAGE_EVENTS)[number]
   | (typeof REPORT_EVENTS)[number]
   | (typeof USER_EVENTS)[number]
-  | (typeof EMERGENCY_ACCESS_EVENTS)[number];
+  | (typeof EMERGENCY_ACCESS_EVENTS)[number]
+  | (typeof AUDIT_TRAIL_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -3,6 +3,7 @@ export * from './app-config.ts';
 export * from './appointments.ts';
 export * from './account-setup.ts';
 export * from './audit.ts';
+export * from './audit-search.ts';
 export * from './auth.ts';
 export * from './constants.ts';
 export * from './live.ts';

@@ -16,6 +16,7 @@ import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
 import { REPORT_MESSAGES } from './reports.ts';
 import { USER_MESSAGES } from './admin-users.ts';
 import { EMERGENCY_ACCESS_MESSAGES } from './emergency-access.ts';
+import { AUDIT_MESSAGES } from './audit-search.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -44,6 +45,7 @@ export const MESSAGE_CATALOGUE = {
   reportMessages: REPORT_MESSAGES,
   userMessages: USER_MESSAGES,
   emergencyAccessMessages: EMERGENCY_ACCESS_MESSAGES,
+  auditMessages: AUDIT_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

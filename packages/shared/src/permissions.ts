@@ -60,6 +60,9 @@ export const PERMISSIONS = [
   // Emergency access (decision 036): a provider opens another's patient for a limited time; administrators review.
   'emergency-access:request:any',
   'emergency-access:review:any',
+  // The audit trail: search, read an entry, verify the chain (decision 034); API tokens for log collectors.
+  'audit:read:any',
+  'api-token:manage:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -102,6 +105,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'message:office:any',
     'report:read:any',
     'emergency-access:review:any',
+    'audit:read:any',
+    'api-token:manage:any',
   ],
   provider: [
     'patient:read:own',
@@ -246,6 +251,8 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'report:read': 'messages.adminRequired',
   'emergency-access:request': 'emergencyAccessMessages.cannotRequest',
   'emergency-access:review': 'emergencyAccessMessages.cannotReview',
+  'audit:read': 'messages.adminRequired',
+  'api-token:manage': 'messages.adminRequired',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

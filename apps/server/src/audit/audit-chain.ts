@@ -15,7 +15,7 @@ const SEAL_BATCH = 1000;
 
 type EntryRow = typeof auditEntries.$inferSelect;
 /** What a checksum covers: the entry's fields (the specification's), not its id or transaction. */
-type ChainedContent = Omit<EntryRow, 'id' | 'xactId'>;
+type ChainedContent = Omit<EntryRow, 'id' | 'xactId' | 'source'> & { source?: EntryRow['source'] };
 
 /** The chain's head at a moment, kept outside the database (audit-anchors.ts). */
 export interface AuditAnchor {
@@ -49,6 +49,9 @@ export function computeChecksum(content: ChainedContent, prevChecksum: string): 
     details: content.details,
     hipaaRequired: content.hipaaRequired,
     retentionYears: content.retentionYears,
+    // Covered only for a browser's entry, so every entry sealed before the column existed keeps its checksum,
+    // and turning a browser's report into a server fact (or back) breaks the chain (decision 034).
+    source: content.source === 'client' ? 'client' : undefined,
     prevChecksum,
   });
   return createHash('sha256').update(canonical).digest('hex');

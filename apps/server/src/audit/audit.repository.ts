@@ -26,6 +26,8 @@ export interface AuditRecord {
   referrer?: string | null;
   details?: Record<string, unknown>;
   timestamp?: Date;
+  /** `client` for what a browser reported (decision 034); the server's own entries leave it out. */
+  source?: 'server' | 'client';
 }
 
 export const ANONYMOUS_ACTOR: Omit<AuditActor, 'clientIp' | 'userAgent'> = {
@@ -115,6 +117,7 @@ function toValues(record: AuditRecord): AuditEntryValues & { timestamp: Date; de
     details: stripNulChars(redactAuditDetails(record.details ?? {})),
     hipaaRequired: isHipaaEvent(record.event),
     retentionYears: retentionYearsFor(record.event),
+    source: record.source ?? 'server',
   };
 }
 

@@ -182,11 +182,20 @@ export const auditEntries = pgTable(
     xactId: xid8('xact_id')
       .notNull()
       .default(sql`pg_current_xact_id()`),
+    /** `client`: reported by a browser through /api/audit (decision 034), never a fact the server recorded. */
+    source: text('source', { enum: ['server', 'client'] })
+      .notNull()
+      .default('server'),
   },
   (t) => [
-    index('audit_entries_timestamp_idx').on(t.timestamp),
-    index('audit_entries_user_id_idx').on(t.userId, t.timestamp),
-    index('audit_entries_event_idx').on(t.event, t.timestamp),
+    // Each ends in the search's keyset (timestamp, id), newest first (decision 034, migration 0022).
+    index('audit_entries_timestamp_idx').on(t.timestamp, t.id),
+    index('audit_entries_user_id_idx').on(t.userId, t.timestamp, t.id),
+    index('audit_entries_event_idx').on(t.event, t.timestamp, t.id),
+    index('audit_entries_level_idx')
+      .on(t.level, t.timestamp, t.id)
+      .where(sql`${t.level} IN ('WARNING', 'ERROR')`),
+    check('audit_entries_source_check', sql`${t.source} in ('server', 'client')`),
     index('audit_entries_seal_order_idx').on(t.xactId, t.id),
     // "Who viewed my record" finds a patient's entries by `details->'patientIds' @> '["id"]'`.
     index('audit_entries_patient_ids_idx').using('gin', sql`(${t.details} -> 'patientIds') jsonb_path_ops`),
@@ -1230,4 +1239,29 @@ export const conversationArchives = pgTable(
     archivedAt: timestamp('archived_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
+);
+
+/**
+ * API tokens an administrator creates for a log collector (decision 034): shown once, stored as a SHA-256 hash
+ * (a token is 32 random bytes, so no salt or slow hash is needed), with scopes, an expiry and a revocation.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The token's last four characters, so a person can tell which token a collector holds. */
+    tokenHint: text('token_hint').notNull(),
+    scopes: text('scopes').array().notNull(),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: uuid('revoked_by').references(() => users.id),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [check('api_tokens_revoked_check', sql`(${t.revokedAt} IS NULL) = (${t.revokedBy} IS NULL)`)],
 );

@@ -26,6 +26,7 @@ import type { PortalRecordsService } from '../portal-records/portal-records.serv
 import type { ReportsService } from '../reports/reports.service.ts';
 import type { AdminUsersService } from '../users/admin-users.service.ts';
 import type { EmergencyAccessService } from '../emergency-access/emergency-access.service.ts';
+import type { AuditTrailService } from '../audit-trail/audit-trail.service.ts';
 
 export interface Services {
   config: Config;
@@ -52,6 +53,7 @@ export interface Services {
   reports: ReportsService;
   adminUsers: AdminUsersService;
   emergencyAccess: EmergencyAccessService;
+  auditTrail: AuditTrailService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

@@ -16,6 +16,7 @@ import './messages.schema.ts';
 import './reports.schema.ts';
 import './admin-users.schema.ts';
 import './emergency-access.schema.ts';
+import './audit-trail.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -5,6 +5,7 @@ import appointments from '../locales/en/appointments.json';
 import accessReview from '../locales/en/access-review.json';
 import account from '../locales/en/account.json';
 import auth from '../locales/en/auth.json';
+import auditTrail from '../locales/en/audit-trail.json';
 import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
@@ -53,6 +54,7 @@ export const englishResources = {
   'my-account': myAccount,
   messages,
   'emergency-access': emergencyAccess,
+  'audit-trail': auditTrail,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

@@ -1,0 +1,2 @@
+export { ApiTokensPanel } from './components/api-tokens-panel.tsx';
+export { AuditTrailPanel } from './components/audit-trail-panel.tsx';

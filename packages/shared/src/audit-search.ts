@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { AUDIT_LEVELS } from './audit.ts';
+import { textSchema } from './text.ts';
+
+/**
+ * Audit search, chain verification, the browser's own audit events and API tokens for log collectors
+ * (decision 034). Shared by the security screen and the server, which parses again.
+ */
+
+/** Entries per page on the security screen. */
+export const AUDIT_SEARCH_PAGE_SIZE = 50;
+/** GET /api/audit/search: the specification's default limit, and the most one call may ask for. */
+export const AUDIT_API_SEARCH_DEFAULT_LIMIT = 100;
+export const AUDIT_API_SEARCH_MAX_LIMIT = 1000;
+
+export const AUDIT_LOGS_PATH = '/api/audit/logs';
+export const AUDIT_CRITICAL_PATH = '/api/audit/critical';
+export const AUDIT_SEARCH_PATH = '/api/audit/search';
+/** The specification's headers; a custom header also means a cross-site form can never send the request. */
+export const AUDIT_BATCH_HEADER = 'x-audit-batch';
+export const AUDIT_CRITICAL_HEADER = 'x-audit-critical';
+
+/** The browser's queue (the specification's rules). */
+export const AUDIT_QUEUE_MAX = 1000;
+/** Beyond AUDIT_QUEUE_MAX only critical entries are kept, the newest this many. */
+export const AUDIT_QUEUE_CRITICAL_KEEP = 500;
+export const AUDIT_QUEUE_FLUSH_MS = 30_000;
+/** After a send that failed with an exception (no answer), only the newest this many go back to the queue. */
+export const AUDIT_QUEUE_REQUEUE_AFTER_EXCEPTION = 100;
+
+/** Entries in one POST /api/audit/logs: the browser sends its queue in batches of this size. */
+export const AUDIT_BATCH_MAX_ENTRIES = 100;
+/** Bytes of one audit request body. */
+export const AUDIT_BATCH_MAX_BYTES = 128 * 1024;
+/** Characters of one entry's details as JSON. */
+export const AUDIT_CLIENT_DETAILS_MAX_CHARS = 4000;
+/** Audit requests per signed-in account per minute (batches and critical entries together). */
+export const AUDIT_INTAKE_RATE = { maxAttempts: 30, windowMs: 60_000 } as const;
+
+/** Who wrote an entry: the server itself, or a browser reporting what it saw (never a server fact). */
+export const AUDIT_SOURCES = ['server', 'client'] as const;
+export type AuditSource = (typeof AUDIT_SOURCES)[number];
+
+/**
+ * The events a browser may report. Page views of protected screens and the browser's own errors, plus the
+ * specification's logged error events. A browser cannot report any other event, so nothing it sends can look
+ * like a sign-in, a record read or a chain verification, and each entry is stored with source `client`.
+ */
+export const CLIENT_AUDIT_EVENTS = [
+  'PAGE_VIEW',
+  'CLIENT_ERROR',
+  'GRAPHQL_ERROR',
+  'PATIENT_LIST_ERROR',
+  'UNAUTHORIZED_ACCESS',
+  'SECURITY_VIOLATION',
+] as const;
+export type ClientAuditEvent = (typeof CLIENT_AUDIT_EVENTS)[number];
+
+export const AUDIT_MESSAGES = {
+  invalidBatch: 'The audit batch is not valid: {{problems}}',
+  invalidEntry: 'The audit entry is not valid: {{problems}}',
+  headerMissing: 'The request needs the {{header}} header.',
+  invalidSearch: 'The audit search is not valid: {{problems}}',
+  tokenRequired: 'No valid authentication token',
+  tokenInvalid: 'The API token is not valid, has expired or was revoked.',
+  tokenScope: 'The API token does not have the audit:read scope.',
+  searchFailed: 'Failed to search audit logs',
+  searchTooBroad: 'The search took too long. Narrow it with a shorter period, a person, an event or a patient.',
+  entryNotFound: 'Audit entry not found',
+  tokenNotFound: 'API token not found',
+  verificationBusy: 'A verification of the chain is already running. Wait for it to finish.',
+} as const;
+
+const isoDate = (label: string) =>
+  z.iso.datetime({ offset: true, error: `${label} must be a date and time (ISO 8601)` }).transform((v) => new Date(v));
+
+const optionalText = (label: string, max: number) =>
+  textSchema({ label, kind: 'short', max })
+    .nullish()
+    .transform((v) => (v ? v : undefined));
+
+/** What the security screen (and the API) may search by. Every filter is optional; all given must match. */
+export const AuditSearchFilterSchema = z
+  .object({
+    from: isoDate('From').nullish(),
+    to: isoDate('To').nullish(),
+    /** An account id, or an account's e-mail address; also `system`, `anonymous` or an API token's actor. */
+    person: optionalText('Person', 254),
+    event: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]{1,63}$/, 'Event must be an event name in capitals, such as PATIENT_VIEW')
+      .nullish(),
+    level: z.enum(AUDIT_LEVELS, { error: 'Level must be INFO, WARNING or ERROR' }).nullish(),
+    patientId: z.uuid('Patient must be a patient id').nullish(),
+    /** Words found in the entry's address or details (at least 3 characters). */
+    text: textSchema({ label: 'Text', kind: 'search', max: 100 })
+      .nullish()
+      .refine((v) => !v || v.length >= 3, 'Text must be at least 3 characters'),
+    source: z.enum(AUDIT_SOURCES, { error: 'Source must be server or client' }).nullish(),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'From must be before To', path: ['to'] });
+export type AuditSearchFilter = z.output<typeof AuditSearchFilterSchema>;
+export type AuditSearchFilterInput = z.input<typeof AuditSearchFilterSchema>;
+
+/** GET /api/audit/search's query (the specification's names; `cursor`, `patientId`, `text` are ours). */
+export const AuditApiSearchQuerySchema = z.object({
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+  userId: z.string().optional(),
+  event: z.string().optional(),
+  level: z.string().optional(),
+  patientId: z.string().optional(),
+  text: z.string().optional(),
+  source: z.string().optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(AUDIT_API_SEARCH_MAX_LIMIT, `limit must be at most ${AUDIT_API_SEARCH_MAX_LIMIT}`)
+    .default(AUDIT_API_SEARCH_DEFAULT_LIMIT),
+  cursor: z.string().max(500).optional(),
+});
+
+/**
+ * One entry as a browser reports it. Only these fields are read: the person, role, session, address and
+ * agent come from the request, and any `userId`, `userRole`, `checksum` or `hipaaRequired` sent is ignored.
+ */
+export const ClientAuditEntrySchema = z.object({
+  event: z.enum(CLIENT_AUDIT_EVENTS, { error: `event must be one of ${CLIENT_AUDIT_EVENTS.join(', ')}` }),
+  level: z.enum(AUDIT_LEVELS, { error: 'level must be INFO, WARNING or ERROR' }).default('INFO'),
+  /** When the browser saw it (kept in the details; the entry's time is the server's). */
+  timestamp: z.iso.datetime({ offset: true, error: 'timestamp must be an ISO 8601 date and time' }).optional(),
+  /** The browser's audit session (session storage), kept in the details. */
+  sessionId: z.string().max(64, 'sessionId is too long').optional(),
+  url: z.string().max(2048, 'url is too long').optional(),
+  referrer: z.string().max(2048, 'referrer is too long').optional(),
+  details: z
+    .record(z.string(), z.unknown(), { error: 'details must be an object' })
+    .refine((d) => JSON.stringify(d).length <= AUDIT_CLIENT_DETAILS_MAX_CHARS, {
+      message: `details must be at most ${AUDIT_CLIENT_DETAILS_MAX_CHARS} characters as JSON`,
+    })
+    .optional(),
+});
+export type ClientAuditEntry = z.input<typeof ClientAuditEntrySchema>;
+
+/** POST /api/audit/logs's body: the specification's `logs`, `batchId`, `timestamp`. */
+export const AuditBatchSchema = z.object({
+  logs: z
+    .array(ClientAuditEntrySchema, { error: 'logs must be an array of entries' })
+    .min(1, 'logs must hold at least one entry')
+    .max(AUDIT_BATCH_MAX_ENTRIES, `logs may hold at most ${AUDIT_BATCH_MAX_ENTRIES} entries`),
+  batchId: z.string({ error: 'batchId is required' }).min(1, 'batchId is required').max(64, 'batchId is too long'),
+  timestamp: z.iso.datetime({ offset: true, error: 'timestamp must be an ISO 8601 date and time' }),
+});
+export type AuditBatch = z.input<typeof AuditBatchSchema>;
+
+/** What an API token may do. */
+export const API_TOKEN_SCOPES = ['audit:read'] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+/** How long a new token lasts, in days (the screen offers these). */
+export const API_TOKEN_EXPIRY_DAYS = [30, 90, 365] as const;
+export const API_TOKEN_DEFAULT_EXPIRY_DAYS = 90;
+/** Every token starts so, which tells it apart from a session and lets secret scanners recognise one. */
+export const API_TOKEN_PREFIX = 'thk_';
+
+export const CreateApiTokenInputSchema = z.object({
+  name: textSchema({ label: 'Name', kind: 'short', max: 80 }).refine(
+    (v) => v.length >= 2,
+    'Name must be at least 2 characters',
+  ),
+  scopes: z.array(z.enum(API_TOKEN_SCOPES, { error: 'Scope must be audit:read' })).min(1, 'Choose at least one scope'),
+  expiresInDays: z
+    .number({ error: 'Choose how long the token lasts' })
+    .int()
+    .refine((d) => (API_TOKEN_EXPIRY_DAYS as readonly number[]).includes(d), 'Choose 30, 90 or 365 days'),
+});
+export type CreateApiTokenInput = z.input<typeof CreateApiTokenInputSchema>;
