@@ -13,6 +13,7 @@ import { registerVideoRoutes } from './video/video.routes.ts';
 import { registerMessageRoutes } from './messages/messages.routes.ts';
 import { registerReportRoutes } from './reports/reports.routes.ts';
 import { registerAuditRoutes } from './audit-trail/audit.routes.ts';
+import { registerDataRoutes } from './practice-data/data.routes.ts';
 import { serializeError } from './log-redaction.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   registerMessageRoutes(app, deps.messages);
   registerReportRoutes(app, deps.reports);
   registerAuditRoutes(app, deps.auditTrail);
+  registerDataRoutes(app, deps);
 
   await registerWebApp(app, deps);
   return app;

@@ -264,6 +264,23 @@ const EnvSchema = z.object({
     .min(1)
     .max(7 * 24 * 60)
     .default(BULK_ACCESS_MINUTES),
+  // Backups (decision 037): the key (else derived from the data key), where, when (crontab, or off), how many kept.
+  BACKUP_ENCRYPTION_KEY: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseDataKeys(text);
+      if ('keys' in parsed) return parsed.keys;
+      for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    })
+    .optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_SCHEDULE: z
+    .string()
+    .trim()
+    .regex(/^(off|(\S+\s+){4}\S+)$/, 'must be five crontab fields in UTC (minute hour day month weekday) or off')
+    .default('17 2 * * *'),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(14),
 });
 
 /** A comma-separated list of STUN or TURN addresses (`stun:host:port`, `turn:host:port?transport=udp`, `turns:`). */
@@ -368,6 +385,17 @@ export interface Config {
   };
   /** The rules for patients' own bookings (decision 030); read through bookingPolicyOf, not here. */
   patientBooking: BookingPolicy;
+  /** Backups (decision 037). */
+  backup: {
+    /** BACKUP_ENCRYPTION_KEY, the first encrypts; unset: a key derived from the current data key. */
+    keys: DataKey[] | undefined;
+    /** BACKUP_DIR, default DATA_DIR/backups. */
+    dir: string;
+    /** Crontab fields (UTC) of the scheduled backup, or null when off. */
+    schedule: string | null;
+    /** How many backup files the folder keeps (the oldest go). */
+    keep: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -471,5 +499,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailDelayMinutes: e.MESSAGE_MAIL_DELAY_MINUTES,
     },
     riskBulkAccess: { patients: e.RISK_BULK_ACCESS_PATIENTS, minutes: e.RISK_BULK_ACCESS_MINUTES },
+    backup: {
+      keys: e.BACKUP_ENCRYPTION_KEY,
+      dir: path.resolve(env.INIT_CWD ?? process.cwd(), e.BACKUP_DIR ?? path.join(e.DATA_DIR, 'backups')),
+      schedule: e.BACKUP_SCHEDULE === 'off' ? null : e.BACKUP_SCHEDULE.split(/\s+/).join(' '),
+      keep: e.BACKUP_KEEP,
+    },
   };
 }

@@ -10,7 +10,9 @@ import { PasswordResetService } from './auth/password-reset.service.ts';
 import { auditAnchorsPath } from './audit/audit-anchors.ts';
 import { addJob } from './jobs/add-job.ts';
 import { JobQueue, type ExtraTask } from './jobs/queue.ts';
-import { AUDIT_SEAL_JOB_KEY, crontab, taskHandlers } from './jobs/tasks.ts';
+import { AUDIT_SEAL_JOB_KEY, backupCrontab, crontab, taskHandlers } from './jobs/tasks.ts';
+import { BackupService } from './practice-data/backup.service.ts';
+import { DataExportService } from './practice-data/data-export.service.ts';
 import { TwoFactorService } from './auth/two-factor.service.ts';
 import { MailService } from './mail/mail.service.ts';
 import { AuditTrailService } from './audit-trail/audit-trail.service.ts';
@@ -78,6 +80,9 @@ export interface Runtime {
   adminUsers: AdminUsersService;
   emergencyAccess: EmergencyAccessService;
   auditTrail: AuditTrailService;
+  /** FHIR exports and backups (decision 037). */
+  dataExport: DataExportService;
+  backups: BackupService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -116,6 +121,8 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     adminUsers,
     emergencyAccess,
     auditTrail,
+    dataExport,
+    backups,
   } = runtime;
   return {
     config,
@@ -144,6 +151,8 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     adminUsers,
     emergencyAccess,
     auditTrail,
+    dataExport,
+    backups,
   };
 }
 
@@ -232,6 +241,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     });
     const measures = new MeasuresService({ db: database.db, keyring, mail, config });
     const messages = new MessagesService({ db: database.db, keyring, secret, mail, config });
+    const backups = new BackupService({ db: database.db, config, keyring, url });
+    const dataExport = new DataExportService({ db: database.db, pool: database.pool, keyring });
     jobs = new JobQueue({
       url,
       log,
@@ -247,8 +258,10 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
         messages,
         log,
         auditAnchorsFile: auditAnchorsPath(config.dataDir),
+        backups,
+        keyring,
       }),
-      crontab,
+      crontab: crontab + backupCrontab(config.backup.schedule),
       ...(options.extraTasks ? { extraTasks: options.extraTasks } : {}),
     });
     if (options.runJobs === false) {
@@ -322,6 +335,8 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       adminUsers,
       emergencyAccess,
       auditTrail,
+      dataExport,
+      backups,
       secret,
       keyring,
       close() {

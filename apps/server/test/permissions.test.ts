@@ -576,6 +576,15 @@ const CELLS: Record<ResourceAction, Cell> = {
       }),
     }),
   },
+  // Issue 16, Data: what the FHIR export holds (the downloads are tested in data-export.test.ts); the backups.
+  'data:export': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql('{ fhirExportCounts { patients } }') }),
+  },
+  'backup:manage': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql('{ backupRuns(limit: 1) { id status } }') }),
+  },
   // Writing as the office: a new office conversation with a patient who is not the caller.
   'message:office': {
     perRecord: false,

@@ -213,6 +213,18 @@ export const AUDIT_TRAIL_EVENTS = [
   'CLIENT_ERROR',
 ] as const;
 
+/**
+ * Backups and retention (decision 037): a backup started, written, failed; the list read; audit entries removed at
+ * the end of their retention (counts only). Exports of health data are the HIPAA event PHI_EXPORT.
+ */
+export const DATA_EVENTS = [
+  'BACKUP_STARTED',
+  'BACKUP_CREATED',
+  'BACKUP_FAILED',
+  'BACKUP_HISTORY_VIEW',
+  'AUDIT_ENTRIES_PRUNED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -234,6 +246,7 @@ export const AUDIT_EVENTS = [
     ...USER_EVENTS,
     ...EMERGENCY_ACCESS_EVENTS,
     ...AUDIT_TRAIL_EVENTS,
+    ...DATA_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -255,7 +268,8 @@ export type AuditEvent =
   | (typeof REPORT_EVENTS)[number]
   | (typeof USER_EVENTS)[number]
   | (typeof EMERGENCY_ACCESS_EVENTS)[number]
-  | (typeof AUDIT_TRAIL_EVENTS)[number];
+  | (typeof AUDIT_TRAIL_EVENTS)[number]
+  | (typeof DATA_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -63,6 +63,9 @@ export const PERMISSIONS = [
   // The audit trail: search, read an entry, verify the chain (decision 034); API tokens for log collectors.
   'audit:read:any',
   'api-token:manage:any',
+  // Issue 16, Data (decision 037): FHIR exports of the practice or one patient; backups.
+  'data:export:any',
+  'backup:manage:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -107,6 +110,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'emergency-access:review:any',
     'audit:read:any',
     'api-token:manage:any',
+    // FHIR exports (never psychotherapy notes) and backups (decision 037).
+    'data:export:any',
+    'backup:manage:any',
   ],
   provider: [
     'patient:read:own',
@@ -253,6 +259,8 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'emergency-access:review': 'emergencyAccessMessages.cannotReview',
   'audit:read': 'messages.adminRequired',
   'api-token:manage': 'messages.adminRequired',
+  'data:export': 'messages.adminRequired',
+  'backup:manage': 'messages.adminRequired',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
-import { auditChain, auditEntries } from '../db/schema.ts';
+import { auditChain, auditEntries, auditPruned } from '../db/schema.ts';
+import type { PrunedLink } from '../practice-data/audit-retention.ts';
 
 // The chain over the audit trail (decision 015). Entries are inserted without a checksum; the sealer, one at a
 // time, links committed entries into audit_chain in a deterministic order: by inserting transaction, then id,
@@ -182,7 +183,15 @@ export interface AuditVerification {
  */
 export async function verifyAuditTrail(
   db: Database,
-  options: { anchors?: AuditAnchor[]; batchSize?: number } = {},
+  options: {
+    anchors?: AuditAnchor[];
+    batchSize?: number;
+    /**
+     * Checks the signature of an entry removed at the end of its retention (decision 037:
+     * prunedSignatureVerifier(keyring)). Without it a removal recorded in audit_pruned is accepted as recorded.
+     */
+    prunedSignature?: (link: PrunedLink) => boolean;
+  } = {},
 ): Promise<AuditVerification> {
   const batchSize = options.batchSize ?? 5000;
   const anchorsAt = new Map<number, AuditAnchor[]>();
@@ -199,14 +208,19 @@ export async function verifyAuditTrail(
 
   for (;;) {
     const rows = await db
-      .select({ link: auditChain, entry: auditEntries })
+      .select({ link: auditChain, entry: auditEntries, pruned: auditPruned })
       .from(auditChain)
       .leftJoin(auditEntries, eq(auditEntries.id, auditChain.entryId))
+      .leftJoin(auditPruned, eq(auditPruned.entryId, auditChain.entryId))
       .where(sql`${auditChain.position} > ${lastPosition}`)
       .orderBy(asc(auditChain.position))
       .limit(batchSize);
-    for (const { link, entry } of rows) {
-      if (!broken) broken = checkLink(link, entry, { expected: lastPosition + 1, prevChecksum, prevOrder });
+    for (const { link, entry, pruned } of rows) {
+      if (!broken) {
+        broken = checkLink(link, entry, { expected: lastPosition + 1, prevChecksum, prevOrder }, (at) =>
+          checkPruned(link, pruned, options.prunedSignature, at),
+        );
+      }
       for (const anchor of anchorsAt.get(link.position) ?? []) {
         checked += 1;
         if (anchor.checksum !== link.checksum) {
@@ -263,10 +277,27 @@ export async function verifyAuditTrail(
   };
 }
 
+/** A link whose entry is gone: fine only when audit_pruned records its expiry, under a valid signature. */
+function checkPruned(
+  link: typeof auditChain.$inferSelect,
+  pruned: typeof auditPruned.$inferSelect | null,
+  verify: ((link: PrunedLink) => boolean) | undefined,
+  at: { position: number; entryId: number },
+): ChainBreak | null {
+  if (!pruned || pruned.position !== link.position)
+    return { ...at, reason: `its entry (id ${link.entryId}) was removed` };
+  const signed = { ...pruned, checksum: link.checksum };
+  if (pruned.expiresAt > pruned.prunedAt || (verify && !verify(signed))) {
+    return { ...at, reason: `its entry (id ${link.entryId}) was removed, and the record of its expiry is not valid` };
+  }
+  return null;
+}
+
 function checkLink(
   link: typeof auditChain.$inferSelect,
   entry: EntryRow | null,
   before: { expected: number; prevChecksum: string; prevOrder: [bigint, number] },
+  whenRemoved: (at: { position: number; entryId: number }) => ChainBreak | null,
 ): ChainBreak | null {
   const at = { position: link.position, entryId: link.entryId };
   if (link.position !== before.expected) {
@@ -279,9 +310,10 @@ function checkLink(
   if (link.prevChecksum !== before.prevChecksum) {
     return { ...at, reason: 'it does not link to the position before it (an entry was removed or inserted)' };
   }
-  if (!entry) return { ...at, reason: `its entry (id ${link.entryId}) was removed` };
-  const { id: _id, xactId: _xactId, ...content } = entry;
-  if (computeChecksum(content, before.prevChecksum) !== link.checksum) {
+  if (!entry) {
+    const removed = whenRemoved(at);
+    if (removed) return removed;
+  } else if (computeChecksum(withoutIds(entry), before.prevChecksum) !== link.checksum) {
     return { ...at, reason: 'its content does not match its checksum (the entry was changed)' };
   }
   const [prevXact, prevId] = before.prevOrder;
@@ -290,4 +322,9 @@ function checkLink(
     return { ...at, reason: 'it is sealed out of order (the chain was rewritten)' };
   }
   return null;
+}
+
+function withoutIds(entry: EntryRow): ChainedContent {
+  const { id: _id, xactId: _xactId, ...content } = entry;
+  return content;
 }

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { auditAnchorsPath, readAuditAnchors } from '../audit/audit-anchors.ts';
 import { verifyAuditTrail, type AuditAnchor } from '../audit/audit-chain.ts';
+import { prunedSignatureVerifier } from '../practice-data/audit-retention.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
 const { values } = parseArgs({ options: { anchors: { type: 'string', multiple: true } } });
@@ -11,7 +12,7 @@ const { values } = parseArgs({ options: { anchors: { type: 'string', multiple: t
 /** Unsealed entries older than this suggest no server is sealing (the sealer runs within a second). */
 const STALE_UNSEALED_MS = 60_000;
 
-await withCliRuntime(async ({ config, database }) => {
+await withCliRuntime(async ({ config, database, keyring }) => {
   const files = values.anchors?.length ? values.anchors : [auditAnchorsPath(config.dataDir)];
   const anchors: AuditAnchor[] = [];
   const notes: string[] = [];
@@ -28,7 +29,8 @@ await withCliRuntime(async ({ config, database }) => {
     }
   }
 
-  const result = await verifyAuditTrail(database.db, { anchors });
+  // Entries removed at the end of their retention are accepted only with a valid signature (decision 037).
+  const result = await verifyAuditTrail(database.db, { anchors, prunedSignature: prunedSignatureVerifier(keyring) });
   const lines: string[] = [];
   if (result.broken) {
     const entry = result.broken.entryId === null ? '' : ` (entry id ${result.broken.entryId})`;

@@ -1265,3 +1265,6 @@ export const apiTokens = pgTable(
   },
   (t) => [check('api_tokens_revoked_check', sql`(${t.revokedAt} IS NULL) = (${t.revokedBy} IS NULL)`)],
 );
+
+// Backups and audit retention (issue 16, decision 037): their tables live with their domain.
+export * from '../practice-data/data.schema.ts';

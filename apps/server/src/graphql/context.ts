@@ -27,6 +27,8 @@ import type { ReportsService } from '../reports/reports.service.ts';
 import type { AdminUsersService } from '../users/admin-users.service.ts';
 import type { EmergencyAccessService } from '../emergency-access/emergency-access.service.ts';
 import type { AuditTrailService } from '../audit-trail/audit-trail.service.ts';
+import type { BackupService } from '../practice-data/backup.service.ts';
+import type { DataExportService } from '../practice-data/data-export.service.ts';
 
 export interface Services {
   config: Config;
@@ -54,6 +56,8 @@ export interface Services {
   adminUsers: AdminUsersService;
   emergencyAccess: EmergencyAccessService;
   auditTrail: AuditTrailService;
+  dataExport: DataExportService;
+  backups: BackupService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

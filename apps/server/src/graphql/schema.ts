@@ -17,6 +17,7 @@ import './reports.schema.ts';
 import './admin-users.schema.ts';
 import './emergency-access.schema.ts';
 import './audit-trail.schema.ts';
+import './data.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

