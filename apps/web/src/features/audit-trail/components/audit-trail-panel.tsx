@@ -193,7 +193,7 @@ export function AuditTrailPanel() {
           <Loader size="sm" aria-hidden />
           <Text>{t('results.loading')}</Text>
         </Group>
-      ) : search.isError ? (
+      ) : search.isError && !search.isFetchNextPageError ? (
         <Alert color="red" variant="light" role="alert" title={t('results.failed')}>
           {describeError(search.error)}
         </Alert>
