@@ -96,7 +96,7 @@ export const routes: RouteObject[] = [
                   { path: 'settings', lazy: placeholder('adminSettings') },
                   { path: 'reports', lazy: placeholder('adminReports') },
                   { path: 'security', lazy: () => import('./routes/admin-security.tsx') },
-                  { path: 'data', lazy: placeholder('adminData') },
+                  { path: 'data', lazy: () => import('./routes/admin-data.tsx') },
                   { path: 'health', lazy: placeholder('adminHealth') },
                 ],
               },

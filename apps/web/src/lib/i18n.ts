@@ -25,6 +25,7 @@ import myAppointments from '../locales/en/my-appointments.json';
 import myAccount from '../locales/en/my-account.json';
 import myRecords from '../locales/en/my-records.json';
 import emergencyAccess from '../locales/en/emergency-access.json';
+import practiceData from '../locales/en/data.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -55,6 +56,7 @@ export const englishResources = {
   messages,
   'emergency-access': emergencyAccess,
   'audit-trail': auditTrail,
+  data: practiceData,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,
