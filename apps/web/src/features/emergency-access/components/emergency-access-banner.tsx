@@ -27,7 +27,13 @@ export function EmergencyAccessBanner({ patientId, enabled }: { patientId: strin
   }, [endsAt, queryClient]);
   if (!grant.data) return null;
   return (
-    <Alert color="red" variant="light" title={t('banner.title')} role="status" data-testid="emergency-access-banner">
+    <Alert
+      color="red"
+      variant="light"
+      role="status"
+      aria-label={t('banner.title')}
+      data-testid="emergency-access-banner"
+    >
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Text size="sm" fw={600}>
           {t('banner.body', { time: formatClockTime(grant.data.endsAt, i18n.language) })}

@@ -98,11 +98,11 @@ function EmergencyUseCard({ use }: { use: EmergencyUse }) {
             {use.providerName} → {use.patientName}
           </Title>
           {use.reviewOutcome ? (
-            <Badge color={use.reviewOutcome === 'appropriate' ? 'green.9' : 'red.9'}>
+            <Badge color={use.reviewOutcome === 'appropriate' ? 'teal.9' : 'red.9'}>
               {t(`review.outcomes.${use.reviewOutcome}`)}
             </Badge>
           ) : (
-            <Badge color="orange.9">{t('review.awaiting')}</Badge>
+            <Badge color="dark">{t('review.awaiting')}</Badge>
           )}
         </Group>
         <DataList size="sm" gap="xs" orientation="vertical">
