@@ -6,6 +6,7 @@ import { Outlet } from 'react-router';
 import { AppShellLayout } from '../../components/layouts/app-shell-layout.tsx';
 import { IdleLogoff } from '../../features/session/index.ts';
 import { useAccountLanguage } from '../../features/my-account/index.ts';
+import { useAuditReporting } from '../../hooks/use-audit-reporting.ts';
 import { useAppConfig, useCurrentUser, useSignOut } from '../../lib/auth.ts';
 
 /** The signed-in frame: header, the screen, and the automatic logoff. */
@@ -16,6 +17,8 @@ function AppLayoutRoute() {
   const signOut = useSignOut();
   // After sign-in the app speaks the account's language (My account).
   useAccountLanguage(!!user);
+  // The browser's own audit events: page views of these protected screens and uncaught errors (decision 034).
+  useAuditReporting(!!user);
 
   return (
     <>
