@@ -14,6 +14,7 @@ import { registerMessageRoutes } from './messages/messages.routes.ts';
 import { registerReportRoutes } from './reports/reports.routes.ts';
 import { registerAuditRoutes } from './audit-trail/audit.routes.ts';
 import { registerDataRoutes } from './practice-data/data.routes.ts';
+import { registerMetrics } from './admin-console/metrics.ts';
 import { serializeError } from './log-redaction.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
@@ -57,6 +58,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   // Before any route: a bad request gets its 4xx and a clear message on every route, never a 500.
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  // Request timings for every route registered after it, and GET /metrics (decision 038).
+  registerMetrics(app, { config, db: deps.db, pool: deps.pool });
 
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);

@@ -75,6 +75,25 @@ const trustProxyFromEnv = z.string().transform((raw, ctx): boolean | string[] =>
   return entries;
 });
 
+/** METRICS_ALLOW: addresses and ranges (10.0.0.0/8, loopback) separated by commas; empty or none: none. */
+const metricsAllowFromEnv = z.string().transform((raw, ctx): string[] => {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry && entry !== 'none');
+  const bad = entries.filter(
+    (entry) => entry !== 'loopback' && (entry === 'linklocal' || entry === 'uniquelocal' || !isProxyAddress(entry)),
+  );
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be addresses and ranges separated by commas (127.0.0.1, 10.0.0.0/8, loopback), or none; not understood: ${bad.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -110,6 +129,9 @@ const EnvSchema = z.object({
   PRACTICE_NAME: z.string().min(1).default('Meridian Precision Psychiatry'),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
   TRUST_PROXY: trustProxyFromEnv.optional(),
+  // /metrics (decision 038): a bearer token, and the addresses allowed without one.
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters (openssl rand -base64 32)').optional(),
+  METRICS_ALLOW: metricsAllowFromEnv.optional(),
   WEB_DIST_DIR: z.string().optional(),
   ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
@@ -343,6 +365,8 @@ export interface Config {
   embeddedPgPort: number | undefined;
   /** Fastify's trustProxy: false, every hop (true), or the proxies' addresses and ranges. */
   trustProxy: boolean | string[];
+  /** Who may read /metrics: a bearer token (METRICS_TOKEN) and addresses allowed without one (METRICS_ALLOW). */
+  metrics: { token: string | null; allow: string[] };
   webDistDir: string;
   version: string;
   /** Unset: every mail is kept in the outbox and nothing is sent. */
@@ -456,6 +480,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emergencyAccessMinutes: e.EMERGENCY_ACCESS_MINUTES,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     trustProxy: e.TRUST_PROXY ?? false,
+    metrics: { token: e.METRICS_TOKEN ?? null, allow: e.METRICS_ALLOW ?? ['loopback'] },
     webDistDir: e.WEB_DIST_DIR ?? path.resolve(serverRoot, '../web/dist'),
     version: process.env.npm_package_version ?? '0.1.0',
     smtpUrl: e.SMTP_URL,

@@ -41,6 +41,7 @@ import { PortalRecordsService } from './portal-records/portal-records.service.ts
 import { ReportsService } from './reports/reports.service.ts';
 import { AdminUsersService } from './users/admin-users.service.ts';
 import { EmergencyAccessService } from './emergency-access/emergency-access.service.ts';
+import { AdminConsoleService } from './admin-console/admin-console.service.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -83,6 +84,7 @@ export interface Runtime {
   /** FHIR exports and backups (decision 037). */
   dataExport: DataExportService;
   backups: BackupService;
+  adminConsole: AdminConsoleService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -123,6 +125,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     auditTrail,
     dataExport,
     backups,
+    adminConsole,
   } = runtime;
   return {
     config,
@@ -153,6 +156,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     auditTrail,
     dataExport,
     backups,
+    adminConsole,
   };
 }
 
@@ -303,6 +307,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     });
     const emergencyAccess = new EmergencyAccessService({ db: database.db, keyring, config, mail, secret });
     const auditTrail = new AuditTrailService({ db: database.db, config, secret, limiter: rateLimiter });
+    const adminConsole = new AdminConsoleService({ db: database.db, config, log });
     const opened = database;
     const queue = jobs;
     let closing: Promise<void> | undefined;
@@ -337,6 +342,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       auditTrail,
       dataExport,
       backups,
+      adminConsole,
       secret,
       keyring,
       close() {

@@ -627,6 +627,13 @@ const CELLS: Record<ResourceAction, Cell> = {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(EMERGENCY_USES) }),
   },
+  // The console's figures and the system's health (decision 038): both operations, one verdict.
+  'system:monitor': {
+    perRecord: false,
+    run: async (caller) => ({
+      response: await caller.client.gql('{ adminConsoleStats { activePatients } systemHealth { overall } }'),
+    }),
+  },
 };
 
 const PRACTICE_REPORT = 'query ($input: ReportPeriodInput!) { practiceReport(input: $input) { appointmentsTotal } }';

@@ -25,3 +25,4 @@ export * from './secure-messages.ts';
 export * from './reports.ts';
 export * from './admin-users.ts';
 export * from './emergency-access.ts';
+export * from './admin-console.ts';

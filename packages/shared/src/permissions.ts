@@ -66,6 +66,8 @@ export const PERMISSIONS = [
   // Issue 16, Data (decision 037): FHIR exports of the practice or one patient; backups.
   'data:export:any',
   'backup:manage:any',
+  // The administrator console's figures and the system's health (decision 038).
+  'system:monitor:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -113,6 +115,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // FHIR exports (never psychotherapy notes) and backups (decision 037).
     'data:export:any',
     'backup:manage:any',
+    'system:monitor:any',
   ],
   provider: [
     'patient:read:own',
@@ -261,6 +264,7 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'api-token:manage': 'messages.adminRequired',
   'data:export': 'messages.adminRequired',
   'backup:manage': 'messages.adminRequired',
+  'system:monitor': 'messages.adminRequired',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

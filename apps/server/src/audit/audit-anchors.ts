@@ -96,7 +96,7 @@ function parseAnchor(line: string): AuditAnchor | null {
 }
 
 /** The file's last anchor, from its tail only (the file grows by a line whenever the head moved). */
-function readLastAnchor(file: string): AuditAnchor | null {
+export function readLastAnchor(file: string): AuditAnchor | null {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');

@@ -29,6 +29,7 @@ import type { EmergencyAccessService } from '../emergency-access/emergency-acces
 import type { AuditTrailService } from '../audit-trail/audit-trail.service.ts';
 import type { BackupService } from '../practice-data/backup.service.ts';
 import type { DataExportService } from '../practice-data/data-export.service.ts';
+import type { AdminConsoleService } from '../admin-console/admin-console.service.ts';
 
 export interface Services {
   config: Config;
@@ -58,6 +59,7 @@ export interface Services {
   auditTrail: AuditTrailService;
   dataExport: DataExportService;
   backups: BackupService;
+  adminConsole: AdminConsoleService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

@@ -18,6 +18,7 @@ import './admin-users.schema.ts';
 import './emergency-access.schema.ts';
 import './audit-trail.schema.ts';
 import './data.schema.ts';
+import './admin-console.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

@@ -26,6 +26,7 @@ import myAccount from '../locales/en/my-account.json';
 import myRecords from '../locales/en/my-records.json';
 import emergencyAccess from '../locales/en/emergency-access.json';
 import practiceData from '../locales/en/data.json';
+import adminConsole from '../locales/en/admin-console.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -57,6 +58,7 @@ export const englishResources = {
   'emergency-access': emergencyAccess,
   'audit-trail': auditTrail,
   data: practiceData,
+  'admin-console': adminConsole,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

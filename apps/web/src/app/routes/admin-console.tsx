@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { EmergencyAccessAlert } from '../../features/emergency-access/index.ts';
+import { ConsoleStatsCards, RecentActivity } from '../../features/admin-console/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 
 const LINKS = [
@@ -18,18 +19,36 @@ const LINKS = [
   { to: '/admin/health', key: 'health' },
 ] as const;
 
-/** `/admin`: the administrators' links. */
+/**
+ * `/admin`: System Administration. One block after another, each its own component: the figures, the
+ * administrators' links, the recent activity. A new block (an alert, say) is one more line here.
+ */
 function AdminConsoleRoute() {
   const { t } = useTranslation('access-review');
   usePageTitle(t('console.title'));
   return (
-    <Stack gap="lg" maw={960}>
+    <Stack gap="xl" maw={1100}>
       <Stack gap={4}>
         <Title order={1}>{t('console.title')}</Title>
         <Text c="dimmed">{t('console.intro')}</Text>
       </Stack>
       {/* Emergency access: a live alert of the uses awaiting review (decision 036). */}
       <EmergencyAccessAlert />
+      <ConsoleStatsCards />
+      <ConsoleLinks />
+      <RecentActivity />
+    </Stack>
+  );
+}
+
+/** The administrators' screens. */
+function ConsoleLinks() {
+  const { t } = useTranslation(['access-review', 'admin-console']);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="console-links-heading">
+      <Title order={2} size="h3" id="console-links-heading">
+        {t('admin-console:links.heading')}
+      </Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {LINKS.map((link) => (
           <Paper component="li" withBorder p="md" key={link.to}>

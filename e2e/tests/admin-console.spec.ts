@@ -1,0 +1,86 @@
+import { expect, test } from '../support/fixtures.ts';
+import { seriousViolations } from '../support/axe.ts';
+
+interface Figures {
+  activePatients: number;
+  appointmentsToday: number;
+  accounts: { role: string | null; active: boolean; count: number }[];
+}
+
+test('an administrator sees the console with the server’s figures and follows it to System health', async ({
+  page,
+  signInAs,
+  baseURL,
+}) => {
+  await signInAs('admin');
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'System Administration', level: 1 })).toBeVisible();
+
+  // The figures on the cards are the server's own (asked here as the page does).
+  const response = await page.request.post('/graphql', {
+    headers: { origin: new URL(baseURL ?? '').origin },
+    data: { query: '{ adminConsoleStats { activePatients appointmentsToday accounts { role active count } } }' },
+  });
+  const figures = ((await response.json()) as { data: { adminConsoleStats: Figures } }).data.adminConsoleStats;
+  expect(figures.activePatients).toBeGreaterThan(0);
+  const providers = figures.accounts
+    .filter((a) => a.role === 'provider' && a.active)
+    .reduce((sum, a) => sum + a.count, 0);
+
+  const card = (name: string) =>
+    page.getByTestId('console-stat').filter({ has: page.getByRole('heading', { name, exact: true, level: 3 }) });
+  await expect(card('Patients')).toContainText(String(figures.activePatients));
+  await expect(card('Providers')).toContainText(String(providers));
+  await expect(card('Appointments today')).toContainText(String(figures.appointmentsToday));
+  await expect(card('Audit trail')).toBeVisible();
+  await expect(card('System health').locator('[data-verdict]')).toBeVisible();
+  for (const link of ['Users', 'Settings', 'Reports', 'Security', 'Data', 'System health', 'Access Requests']) {
+    await expect(page.getByRole('link', { name: link, exact: true })).toBeVisible();
+  }
+  const activity = page.getByTestId('recent-activity');
+  await expect(activity.getByRole('listitem').first()).toBeVisible();
+  // Signing in just now is the newest thing that happened.
+  await expect(activity).toContainText('LOGIN');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await card('System health').getByRole('link', { name: 'See the checks' }).click();
+  await expect(page).toHaveURL(/\/admin\/health$/);
+  await expect(page.getByRole('heading', { name: 'System health', level: 1 })).toBeVisible();
+  for (const name of ['Database', 'Job queue', 'Mail', 'Audit sealer', 'Free space', 'Server']) {
+    await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+  }
+  await expect(page.getByTestId('health-database')).toContainText('Reachable');
+  await expect(page.getByTestId('health-server')).toContainText('Version');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // On a phone: nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/admin');
+  await expect(card('Patients')).toContainText(String(figures.activePatients));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('admin-console-390.png'), fullPage: true });
+  await page.goto('/admin/health');
+  await expect(page.getByTestId('health-disk')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: test.info().outputPath('admin-health-390.png'), fullPage: true });
+});
+
+test('a provider is told the console is for administrators', async ({ page, signInAs }) => {
+  await signInAs('provider');
+  await page.goto('/admin/health');
+  await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+  await expect(page.getByText('Administrator access required.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Go Back' })).toBeVisible();
+  await expect(page.getByTestId('health-database')).toHaveCount(0);
+});
+
+test('the console and System health speak Spanish', async ({ page, signInAs }) => {
+  await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await signInAs('admin');
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Actividad reciente' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Citas de hoy', level: 3 })).toBeVisible();
+  await page.goto('/admin/health');
+  await expect(page.getByRole('heading', { name: 'Estado del sistema', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Base de datos', level: 2 })).toBeVisible();
+});
