@@ -97,8 +97,6 @@ export const routes: RouteObject[] = [
                   { path: 'reports', lazy: placeholder('adminReports') },
                   { path: 'security', lazy: () => import('./routes/admin-security.tsx') },
                   { path: 'data', lazy: () => import('./routes/admin-data.tsx') },
-                  { path: 'health', lazy: placeholder('adminHealth') },
-                  { path: 'data', lazy: placeholder('adminData') },
                   { path: 'health', lazy: () => import('./routes/admin-health.tsx') },
                 ],
               },

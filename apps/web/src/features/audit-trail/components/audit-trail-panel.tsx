@@ -226,7 +226,7 @@ export function AuditTrailPanel() {
           )}
           {search.isFetchNextPageError ? (
             <Alert color="red" variant="light" role="alert">
-              {describeError((search as { error: unknown }).error)}
+              {describeError(search.error)}
             </Alert>
           ) : null}
         </Stack>
