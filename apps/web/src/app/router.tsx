@@ -92,7 +92,7 @@ export const routes: RouteObject[] = [
                   { path: 'outbox', lazy: () => import('./routes/admin-outbox.tsx') },
                   { path: 'stored-text', lazy: () => import('./routes/admin-stored-text.tsx') },
                   { path: 'note-templates', lazy: () => import('./routes/admin-note-templates.tsx') },
-                  { path: 'users', lazy: placeholder('adminUsers') },
+                  { path: 'users', lazy: () => import('./routes/admin-users.tsx') },
                   { path: 'settings', lazy: placeholder('adminSettings') },
                   { path: 'reports', lazy: placeholder('adminReports') },
                   { path: 'security', lazy: () => import('./routes/admin-security.tsx') },

@@ -27,6 +27,7 @@ import myRecords from '../locales/en/my-records.json';
 import emergencyAccess from '../locales/en/emergency-access.json';
 import practiceData from '../locales/en/data.json';
 import adminConsole from '../locales/en/admin-console.json';
+import adminUsers from '../locales/en/admin-users.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -59,6 +60,7 @@ export const englishResources = {
   'audit-trail': auditTrail,
   data: practiceData,
   'admin-console': adminConsole,
+  'admin-users': adminUsers,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,
