@@ -121,37 +121,51 @@ export async function computeComplianceFigures(
     SECURITY_VIOLATION_EVENTS.map((e) => sql`${e}`),
     sql`, `,
   );
-  const totals = await executor.execute<{ total: number; hipaa: number; violations: number; users: number }>(sql`
-    SELECT count(*)::int AS total,
+  // One pass for the totals and the breakdown: a row per event, and the grand total (the empty grouping set).
+  const counts = await executor.execute<{
+    event: string | null;
+    total: number;
+    hipaa: number;
+    violations: number;
+    users: number | null;
+  }>(sql`
+    SELECT a.event, count(*)::int AS total,
            count(*) FILTER (WHERE a.hipaa_required)::int AS hipaa,
            count(*) FILTER (WHERE a.event IN (${violations}))::int AS violations,
-           count(DISTINCT a.user_id) FILTER (WHERE a.user_id NOT IN ${NOT_PEOPLE})::int AS users
-    FROM audit_entries a WHERE ${where}`);
-  const breakdown = await executor.execute<{ event: string; count: number }>(sql`
-    SELECT a.event, count(*)::int AS count FROM audit_entries a WHERE ${where}
-    GROUP BY a.event ORDER BY count DESC, a.event`);
+           CASE WHEN GROUPING(a.event) = 1
+             THEN count(DISTINCT a.user_id COLLATE "C") FILTER (WHERE a.user_id NOT IN ${NOT_PEOPLE}) END::int AS users
+    FROM audit_entries a WHERE ${where}
+    GROUP BY GROUPING SETS ((a.event), ())`);
+  const totals = counts.rows.find((row) => row.event === null) ?? { total: 0, hipaa: 0, violations: 0, users: null };
+  const breakdown = counts.rows
+    .filter((row): row is typeof row & { event: string } => row.event !== null)
+    .map((row) => ({ event: row.event, count: row.total }))
+    .sort((a, b) => b.count - a.count || (a.event < b.event ? -1 : a.event > b.event ? 1 : 0));
 
-  // Failed sign-ins by account; those with an address no account has, by the address typed.
-  const failed = await executor.execute<GroupRow>(sql`
-    SELECT a.user_id, CASE WHEN a.user_id = 'anonymous' THEN a.details ->> 'email' END AS email, NULL AS event,
+  // One pass for the indicators that name people by their entries: failed sign-ins (by account; those with an
+  // address no account has, by the address typed), staff activity before 06:00 or after 22:00 on the practice's
+  // clock (a failed sign-in is not access), and emergency access (by person and event). An entry can count twice.
+  const flagged = await executor.execute<GroupRow & { kind: 'failed' | 'afterHours' | 'emergency' }>(sql`
+    SELECT k.kind, a.user_id,
+           CASE WHEN k.kind = 'failed' AND a.user_id = 'anonymous' THEN a.details ->> 'email' END AS email,
+           CASE WHEN k.kind = 'emergency' THEN a.event END AS event,
            count(*)::int AS count, ${iso(sql`min(a.timestamp)`)} AS first_at, ${iso(sql`max(a.timestamp)`)} AS last_at
-    FROM audit_entries a WHERE ${where} AND a.event = 'FAILED_LOGIN'
-    GROUP BY 1, 2 ORDER BY count DESC, first_at`);
-  // Staff activity before 06:00 or after 22:00 on the practice's clock (a failed sign-in is not access).
-  const afterHours = await executor.execute<GroupRow>(sql`
-    SELECT a.user_id, NULL AS email, NULL AS event, count(*)::int AS count,
-           ${iso(sql`min(a.timestamp)`)} AS first_at, ${iso(sql`max(a.timestamp)`)} AS last_at
     FROM audit_entries a
-    WHERE ${where} AND a.user_id NOT IN ${NOT_PEOPLE} AND a.user_role IN ${STAFF_ROLES}
-      AND a.event <> 'FAILED_LOGIN'
-      AND ((a.timestamp AT TIME ZONE ${bounds.timeZone})::time < ${AFTER_HOURS_START}::time
-        OR (a.timestamp AT TIME ZONE ${bounds.timeZone})::time > ${AFTER_HOURS_END}::time)
-    GROUP BY a.user_id ORDER BY count DESC, first_at`);
-  const emergency = await executor.execute<GroupRow>(sql`
-    SELECT a.user_id, NULL AS email, a.event, count(*)::int AS count,
-           ${iso(sql`min(a.timestamp)`)} AS first_at, ${iso(sql`max(a.timestamp)`)} AS last_at
-    FROM audit_entries a WHERE ${where} AND starts_with(a.event, ${EMERGENCY_ACCESS_EVENT_PREFIX})
-    GROUP BY a.user_id, a.event ORDER BY first_at, a.event`);
+    CROSS JOIN LATERAL (VALUES
+      ('failed', a.event = 'FAILED_LOGIN'),
+      ('afterHours', a.event <> 'FAILED_LOGIN' AND a.user_id NOT IN ${NOT_PEOPLE} AND a.user_role IN ${STAFF_ROLES}
+        AND ((a.timestamp AT TIME ZONE ${bounds.timeZone})::time < ${AFTER_HOURS_START}::time
+          OR (a.timestamp AT TIME ZONE ${bounds.timeZone})::time > ${AFTER_HOURS_END}::time)),
+      ('emergency', starts_with(a.event, ${EMERGENCY_ACCESS_EVENT_PREFIX}))
+    ) AS k(kind, hit)
+    WHERE ${where} AND k.hit
+    GROUP BY 1, 2, 3, 4`);
+  const byCount = (a: GroupRow, b: GroupRow) => b.count - a.count || (a.first_at < b.first_at ? -1 : 1);
+  const byTime = (a: GroupRow, b: GroupRow) =>
+    a.first_at < b.first_at ? -1 : a.first_at > b.first_at ? 1 : (a.event ?? '') < (b.event ?? '') ? -1 : 1;
+  const failed = { rows: flagged.rows.filter((row) => row.kind === 'failed').sort(byCount) };
+  const afterHours = { rows: flagged.rows.filter((row) => row.kind === 'afterHours').sort(byCount) };
+  const emergency = { rows: flagged.rows.filter((row) => row.kind === 'emergency').sort(byTime) };
   const bulkRows = await bulkRecordAccess(executor, bounds, bulk);
 
   const indicators: RiskIndicator[] = [];
@@ -166,14 +180,13 @@ export async function computeComplianceFigures(
   if (emergency.rows.length > 0) indicators.push(indicator('EMERGENCY_ACCESS', sum(emergency.rows), emergency.rows));
   await nameThePeople(executor, indicators);
 
-  const total = totals.rows[0]!;
   return {
     period: bounds,
-    totalEvents: total.total,
-    hipaaEvents: total.hipaa,
-    securityViolations: total.violations,
-    uniqueUsers: total.users,
-    eventBreakdown: breakdown.rows.map((r) => ({ event: r.event, count: r.count })),
+    totalEvents: totals.total,
+    hipaaEvents: totals.hipaa,
+    securityViolations: totals.violations,
+    uniqueUsers: totals.users ?? 0,
+    eventBreakdown: breakdown,
     riskIndicators: indicators,
   };
 }
@@ -197,10 +210,10 @@ async function bulkRecordAccess(executor: Executor, bounds: PeriodBounds, bulk: 
     ), marked AS (
       SELECT user_id, patient_id, at,
              CASE WHEN at < lag(at) OVER w + ${window} THEN 0 ELSE 1 END AS starts
-      FROM opened WINDOW w AS (PARTITION BY user_id, patient_id ORDER BY at)
+      FROM opened WINDOW w AS (PARTITION BY user_id COLLATE "C", patient_id COLLATE "C" ORDER BY at)
     ), numbered AS (
       SELECT user_id, patient_id, at,
-             sum(starts) OVER (PARTITION BY user_id, patient_id ORDER BY at ROWS UNBOUNDED PRECEDING) AS span
+             sum(starts) OVER (PARTITION BY user_id COLLATE "C", patient_id COLLATE "C" ORDER BY at ROWS UNBOUNDED PRECEDING) AS span
       FROM marked
     ), spans AS (
       SELECT user_id, min(at) AS opens, max(at) + ${window} AS closes FROM numbered GROUP BY user_id, patient_id, span
@@ -209,7 +222,7 @@ async function bulkRecordAccess(executor: Executor, bounds: PeriodBounds, bulk: 
       UNION ALL SELECT user_id, closes, -1 FROM spans
     ), swept AS (
       SELECT user_id, at, delta,
-             sum(delta) OVER (PARTITION BY user_id ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS open_spans
+             sum(delta) OVER (PARTITION BY user_id COLLATE "C" ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS open_spans
       FROM edges
     ), peaks AS (
       SELECT DISTINCT ON (user_id) user_id, open_spans::int AS count, at

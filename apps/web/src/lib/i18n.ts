@@ -28,6 +28,7 @@ import emergencyAccess from '../locales/en/emergency-access.json';
 import practiceData from '../locales/en/data.json';
 import adminConsole from '../locales/en/admin-console.json';
 import adminUsers from '../locales/en/admin-users.json';
+import reports from '../locales/en/reports.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -61,6 +62,7 @@ export const englishResources = {
   data: practiceData,
   'admin-console': adminConsole,
   'admin-users': adminUsers,
+  reports,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,
