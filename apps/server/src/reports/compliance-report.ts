@@ -94,8 +94,9 @@ function iso(instant: SQL): SQL {
   return sql`to_char((${instant}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
+/** The period's entries of the server's own record: what a browser reported (source 'client') is never counted as fact. */
 function inPeriod(bounds: PeriodBounds): SQL {
-  return sql`a.timestamp >= ${bounds.from}::timestamptz AND a.timestamp < ${bounds.to}::timestamptz`;
+  return sql`a.timestamp >= ${bounds.from}::timestamptz AND a.timestamp < ${bounds.to}::timestamptz AND a.source = 'server'`;
 }
 
 type GroupRow = {
