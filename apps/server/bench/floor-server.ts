@@ -115,11 +115,11 @@ app.get<{ Querystring: { providerId: string; from: string; to: string } }>('/flo
 /** One day's free slots: the same three reads and the same arithmetic as availableSlots. */
 app.get<{ Querystring: { providerId: string; date: string } }>('/floor/slots', async (request) => {
   const { providerId, date } = request.query;
-  const zone = config.practiceTimeZone;
+  const zone = config.settings.current().timeZone;
   const dayStart = occurrence(date, '00:00', 15, zone).startsAt;
   const dayEnd = occurrence(addDays(date, 1), '00:00', 15, zone).startsAt;
   const [week, timeOff, busy] = await Promise.all([
-    findWorkingHours(db, providerId),
+    findWorkingHours(db, providerId, config.settings.current().defaultWorkingHours),
     findTimeOff(db, providerId, { from: date, to: date }),
     findProviderBusy(db, providerId, dayStart, dayEnd),
   ]);

@@ -8,7 +8,6 @@ import {
   isTimeZone,
   PhoneSchema,
   ROLES,
-  type Role,
   VIDEO_JOIN_EARLY_MINUTES,
   VIDEO_JOIN_LATE_MINUTES,
   SAFETY_ALERT_ESCALATION_MINUTES,
@@ -18,9 +17,14 @@ import {
   APPOINTMENT_TYPES,
   BOOKING_MODES,
   DEFAULT_BOOKING_POLICY,
+  DEFAULT_WORKING_HOURS,
   type BookingPolicy,
   MESSAGE_RESPONSE_BUSINESS_DAYS,
   EMERGENCY_ACCESS_MINUTES,
+  PRACTICE_SETTING_KEYS,
+  PRACTICE_SETTING_VARIABLES,
+  type PracticeSettingKey,
+  type PracticeSettings,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
 
@@ -343,20 +347,23 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   demoMode: boolean;
-  sessionIdleMinutes: number;
   sessionMaxHours: number;
   logLevel: string;
   authSecret: string | undefined;
   /** DATA_ENCRYPTION_KEY, the current key first; unset outside production: generated into DATA_DIR/data-keys. */
   dataEncryptionKeys: DataKey[] | undefined;
-  practiceName: string;
+  /**
+   * The practice's settings in use now (decision 032): read `settings.current()` at call time, never keep a
+   * value. At load, the environment's defaults; openRuntime puts the database's settings service here.
+   */
+  settings: PracticeSettingsSource;
+  /** The defaults of the settings (the environment variables, else built in), and which the environment set. */
+  practiceDefaults: { values: PracticeSettings; fromEnvironment: PracticeSettingKey[] };
   /** A safety alert nobody acknowledged in this many minutes goes to the administrators (decision 028). */
   safetyAlertEscalationMinutes: number;
   /** How long an emergency access ("break the glass") lasts (decision 036). */
   emergencyAccessMinutes: number;
   messages: {
-    /** Shown under every compose box: the practice answers within this many business days. */
-    responseBusinessDays: number;
     /** A new message is e-mailed about this long after it was sent, unless it was read by then. */
     mailDelayMinutes: number;
   };
@@ -375,12 +382,10 @@ export interface Config {
   accessRequestsPerHour: number;
   /** Connections each instance opens for requests (the job queue and the session listener add their own). */
   databasePoolMax: number;
-  mailFrom: string;
+  /** MAIL_FROM; null: the practice's current name <no-reply@ the PUBLIC_URL host> (see mailFromOf). */
+  mailFrom: string | null;
   /** Where notifications of new access requests go; empty means every active administrator account. */
   adminEmails: string[];
-  clinicPhone: string | null;
-  /** Roles whose accounts must use two-factor sign-in: without it, signing in leads to setting it up. */
-  mfaRequiredRoles: Role[];
   /**
    * The public address for questions: CONTACT_EMAIL, else the first ADMIN_EMAIL, else contact@ the PUBLIC_URL
    * host when that is a domain name, else contact@demo.test in demo mode; null otherwise (the pages then show no
@@ -389,10 +394,6 @@ export interface Config {
   contactEmail: string | null;
   bookingUrl: string | null;
   emergencyBanner: { enabled: boolean; heading: string | null; body: string | null };
-  /** PRACTICE_TIME_ZONE: the IANA zone of every appointment date and time (the server's own TZ changes nothing). */
-  practiceTimeZone: string;
-  /** Hours before a visit at which its reminders go out (APPOINTMENT_REMINDER_HOURS, default 24 and 1). */
-  reminderHours: number[];
   /** How long a booking's mail waits, so that an immediate undo sends nothing (BOOKING_MAIL_GRACE_SECONDS). */
   bookingMailGraceSeconds: number;
   /** Video visits (decision 026): who may join when, the room names, and the STUN/TURN servers handed out. */
@@ -404,11 +405,7 @@ export interface Config {
     /** With turnSecret: coturn's time-limited credentials (use-auth-secret) are issued per call. */
     turnUrls: string[];
     turnSecret: string | null;
-    /** How long a recording is kept (RECORDING_RETENTION_DAYS, default six years); then a job deletes it. */
-    recordingRetentionDays: number;
   };
-  /** The rules for patients' own bookings (decision 030); read through bookingPolicyOf, not here. */
-  patientBooking: BookingPolicy;
   /** Backups (decision 037). */
   backup: {
     /** BACKUP_ENCRYPTION_KEY, the first encrypts; unset: a key derived from the current data key. */
@@ -420,6 +417,21 @@ export interface Config {
     /** How many backup files the folder keeps (the oldest go). */
     keep: number;
   };
+}
+
+/** Where the practice's settings in use are read (the settings service, or the environment's defaults). */
+export interface PracticeSettingsSource {
+  current(): PracticeSettings;
+}
+
+/** The From of the practice's mail: MAIL_FROM, else its current name at no-reply@ the site's host. */
+export function mailFromOf(config: Pick<Config, 'mailFrom' | 'publicUrl' | 'settings'>): string {
+  if (config.mailFrom) return config.mailFrom;
+  const name = config.settings
+    .current()
+    .practiceName.replaceAll('"', '')
+    .replace(/[\r\n]/g, ' ');
+  return `"${name}" <no-reply@${new URL(config.publicUrl).hostname}>`;
 }
 
 export class ConfigError extends Error {
@@ -460,6 +472,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
   // Demo mode is on for the local demo (embedded database) and off in production unless set.
   const demoMode = e.DEMO_MODE ?? (e.NODE_ENV !== 'production' && e.DATABASE_URL === undefined);
+  const defaults: PracticeSettings = {
+    practiceName: e.PRACTICE_NAME,
+    clinicPhone: e.CLINIC_PHONE ?? null,
+    timeZone: e.PRACTICE_TIME_ZONE,
+    defaultWorkingHours: DEFAULT_WORKING_HOURS.map((interval) => ({ ...interval })),
+    bookingPolicy: {
+      changeWindowHours: e.PATIENT_CHANGE_WINDOW_HOURS,
+      minNoticeHours: e.PATIENT_BOOKING_MIN_NOTICE_HOURS,
+      horizonDays: e.PATIENT_BOOKING_HORIZON_DAYS,
+      appointmentTypes: e.PATIENT_BOOKING_TYPES ?? [...DEFAULT_BOOKING_POLICY.appointmentTypes],
+      mode: e.PATIENT_BOOKING_MODE,
+      duration: e.PATIENT_BOOKING_DURATION_MINUTES as BookingPolicy['duration'],
+    },
+    reminderHours: e.APPOINTMENT_REMINDER_HOURS ?? [24, 1],
+    messageResponseBusinessDays: e.MESSAGE_RESPONSE_BUSINESS_DAYS,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    twoFactorRequiredRoles: e.MFA_REQUIRED_ROLES ?? [],
+    recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
+  };
+  // A setting's default is the environment's when any of its variables is set.
+  const fromEnvironment = PRACTICE_SETTING_KEYS.filter((key) =>
+    PRACTICE_SETTING_VARIABLES[key].some((name) => cleaned[name] !== undefined),
+  );
   return {
     nodeEnv: e.NODE_ENV,
     port,
@@ -470,12 +505,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Relative to where the command was typed (npm runs workspace scripts in the workspace folder).
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     demoMode,
-    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET,
     dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
-    practiceName: e.PRACTICE_NAME,
+    settings: { current: () => defaults },
+    practiceDefaults: { values: defaults, fromEnvironment },
     safetyAlertEscalationMinutes: e.SAFETY_ALERT_ESCALATION_MINUTES,
     emergencyAccessMinutes: e.EMERGENCY_ACCESS_MINUTES,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
@@ -486,10 +521,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     accessRequestsPerHour: e.ACCESS_REQUESTS_PER_HOUR,
     databasePoolMax: e.DATABASE_POOL_MAX,
-    mailFrom: e.MAIL_FROM ?? `"${e.PRACTICE_NAME.replaceAll('"', '')}" <no-reply@${new URL(publicUrl).hostname}>`,
+    mailFrom: e.MAIL_FROM ?? null,
     adminEmails: e.ADMIN_EMAIL ?? [],
-    clinicPhone: e.CLINIC_PHONE ?? null,
-    mfaRequiredRoles: e.MFA_REQUIRED_ROLES ?? [],
     contactEmail:
       e.CONTACT_EMAIL ?? e.ADMIN_EMAIL?.[0] ?? defaultContactEmail(publicUrl) ?? (demoMode ? DEMO_CONTACT_EMAIL : null),
     bookingUrl: e.BOOKING_URL ?? null,
@@ -499,8 +532,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       heading: e.EMERGENCY_BANNER_HEADING?.trim() || null,
       body: e.EMERGENCY_BANNER_BODY?.trim() || null,
     },
-    practiceTimeZone: e.PRACTICE_TIME_ZONE,
-    reminderHours: e.APPOINTMENT_REMINDER_HOURS ?? [24, 1],
     bookingMailGraceSeconds: e.BOOKING_MAIL_GRACE_SECONDS,
     video: {
       joinEarlyMinutes: e.VIDEO_JOIN_EARLY_MINUTES,
@@ -509,18 +540,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stunUrls: e.STUN_URLS ?? [],
       turnUrls: e.TURN_URLS ?? [],
       turnSecret: e.TURN_SECRET ?? null,
-      recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
-    },
-    patientBooking: {
-      changeWindowHours: e.PATIENT_CHANGE_WINDOW_HOURS,
-      minNoticeHours: e.PATIENT_BOOKING_MIN_NOTICE_HOURS,
-      horizonDays: e.PATIENT_BOOKING_HORIZON_DAYS,
-      appointmentTypes: e.PATIENT_BOOKING_TYPES ?? [...DEFAULT_BOOKING_POLICY.appointmentTypes],
-      mode: e.PATIENT_BOOKING_MODE,
-      duration: e.PATIENT_BOOKING_DURATION_MINUTES as BookingPolicy['duration'],
     },
     messages: {
-      responseBusinessDays: e.MESSAGE_RESPONSE_BUSINESS_DAYS,
       mailDelayMinutes: e.MESSAGE_MAIL_DELAY_MINUTES,
     },
     riskBulkAccess: { patients: e.RISK_BULK_ACCESS_PATIENTS, minutes: e.RISK_BULK_ACCESS_MINUTES },

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   if (config.demoMode) {
     await ensureDemoAccounts(runtime.auth, runtime.database.db);
     await ensureDemoPractice(runtime.database.db, runtime.keyring);
-    await ensureDemoSchedule(runtime.database.db, runtime.keyring, config.practiceTimeZone);
+    await ensureDemoSchedule(runtime.database.db, runtime.keyring, runtime.config.settings.current().timeZone);
     app.log.info('demo mode is on');
     console.log(describeDemoAccounts());
   }
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     await runtime.close();
     process.exit(1);
   }
-  console.log(`${config.practiceName} is running at ${config.publicUrl}`);
+  console.log(`${runtime.config.settings.current().practiceName} is running at ${config.publicUrl}`);
 }
 
 try {

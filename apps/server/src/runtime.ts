@@ -20,7 +20,6 @@ import { RateLimiter } from './rate-limit/rate-limiter.ts';
 import { PatientsService } from './patients/patients.service.ts';
 import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
 import { AppointmentLiveUpdates } from './appointments/appointment-live.ts';
-import { bookingPolicyOf } from './appointments/booking-policy.ts';
 import { AppointmentsService } from './appointments/appointments.service.ts';
 import { WaitlistService } from './appointments/waitlist.service.ts';
 import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
@@ -42,6 +41,7 @@ import { ReportsService } from './reports/reports.service.ts';
 import { AdminUsersService } from './users/admin-users.service.ts';
 import { EmergencyAccessService } from './emergency-access/emergency-access.service.ts';
 import { AdminConsoleService } from './admin-console/admin-console.service.ts';
+import { SettingsService } from './settings/settings.service.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -85,6 +85,8 @@ export interface Runtime {
   dataExport: DataExportService;
   backups: BackupService;
   adminConsole: AdminConsoleService;
+  /** The practice's settings (decision 032); `config.settings` is this service. */
+  settings: SettingsService;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -126,6 +128,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     dataExport,
     backups,
     adminConsole,
+    settings,
   } = runtime;
   return {
     config,
@@ -157,6 +160,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     dataExport,
     backups,
     adminConsole,
+    settings,
   };
 }
 
@@ -173,7 +177,8 @@ export interface RuntimeOptions {
  * Opens the database the configuration names (DATABASE_URL, else the embedded server under DATA_DIR),
  * applies the migrations, builds the services that need it and starts the job queue.
  */
-export async function openRuntime(config: Config, log: Log, options: RuntimeOptions = {}): Promise<Runtime> {
+export async function openRuntime(envConfig: Config, log: Log, options: RuntimeOptions = {}): Promise<Runtime> {
+  let config = envConfig;
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl ?? (options.shareRunningServer ? runningEmbeddedDatabaseUrl(config.dataDir) : undefined);
   if (!url) {
@@ -182,6 +187,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
   }
   let database: DatabaseHandle | undefined;
   let jobs: JobQueue | undefined;
+  let settings: SettingsService | undefined;
   try {
     const keyring = new Keyring(config.dataEncryptionKeys ?? localDataKeys(config.dataDir));
     await migrateDatabase(url, {
@@ -200,6 +206,15 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       },
     });
     database = connectDatabase(url, { max: config.databasePoolMax });
+    // The practice's settings from the database, followed live: every service reads config.settings.current() at
+    // call time, so an administrator's change applies at once (decision 032).
+    settings = await SettingsService.open({
+      db: database.db,
+      defaults: config.practiceDefaults,
+      log,
+      connection: database.pool.options,
+    });
+    config = { ...config, settings };
     const secret = config.authSecret ?? localSecret(config.dataDir);
     const auth = createAuth({ db: database.db, config, secret });
     const rateLimiter = new RateLimiter(secret);
@@ -209,9 +224,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       db: database.db,
       secret,
       keyring,
-      timeZone: config.practiceTimeZone,
-      bookingPolicy: bookingPolicyOf(config),
-      clinicPhone: config.clinicPhone,
+      settings: config.settings,
     });
     const mail = new MailService({ db: database.db, config, log, secret });
     const appointmentNotifications = new AppointmentNotifications({ db: database.db, mail, config, log });
@@ -294,7 +307,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const account = new AccountService({ db: database.db, auth, authService });
     const reports = new ReportsService({
       db: database.db,
-      timeZone: () => config.practiceTimeZone,
+      timeZone: () => config.settings.current().timeZone,
       bulkAccess: config.riskBulkAccess,
     });
     const adminUsers = new AdminUsersService({
@@ -309,6 +322,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     const auditTrail = new AuditTrailService({ db: database.db, config, secret, limiter: rateLimiter });
     const adminConsole = new AdminConsoleService({ db: database.db, config, log });
     const opened = database;
+    const openedSettings = settings;
     const queue = jobs;
     let closing: Promise<void> | undefined;
     return {
@@ -343,12 +357,14 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
       dataExport,
       backups,
       adminConsole,
+      settings: openedSettings,
       secret,
       keyring,
       close() {
         closing ??= (async () => {
           await queue.stop();
           mail.close();
+          await openedSettings.close();
           await opened.close();
           await embedded?.stop();
         })();
@@ -357,6 +373,7 @@ export async function openRuntime(config: Config, log: Log, options: RuntimeOpti
     };
   } catch (error) {
     await jobs?.stop();
+    await settings?.close();
     await database?.close();
     await embedded?.stop();
     throw error;

@@ -9,7 +9,6 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
-      sessionIdleMinutes: 15,
       sessionMaxHours: 12,
       demoMode: true,
       databaseUrl: undefined,
@@ -17,6 +16,7 @@ describe('configuration', () => {
       databasePoolMax: 10,
     });
     expect(config.dataDir).toMatch(/data$/);
+    expect(config.settings.current().sessionIdleMinutes).toBe(15);
   });
 
   it('turns demo mode off in production and with an external database unless set', () => {

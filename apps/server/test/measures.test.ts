@@ -116,7 +116,7 @@ describe('questionnaires', () => {
           providerId,
           startsAt,
           endsAt: new Date(startsAt.getTime() + 30 * 60_000),
-          timeZone: t.runtime.config.practiceTimeZone,
+          timeZone: t.runtime.config.settings.current().timeZone,
           duration: 30,
           appointmentType: 'video',
           status: 'scheduled',

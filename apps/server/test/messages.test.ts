@@ -489,7 +489,7 @@ describe('the e-mail that a message waits', () => {
         'You have a new message in your portal. For your privacy it is not included in this e-mail: sign in to read it.',
         `Read the message:\n${t.runtime.config.publicUrl}/messages`,
         '--',
-        `${t.runtime.config.practiceName} · This is an automatic message; please do not reply.`,
+        `${t.runtime.config.settings.current().practiceName} · This is an automatic message; please do not reply.`,
       ].join('\n\n'),
     );
     for (const secret of ['self-harm', 'hopeless', 'lithium', 'Rosa', someone.patientId]) {

@@ -547,7 +547,9 @@ describe('the configuration', () => {
         'PATIENT_CHANGE_WINDOW_HOURS',
       ]);
     }
-    expect(loadConfig({ NODE_ENV: 'test', PATIENT_BOOKING_TYPES: 'in-person' }).patientBooking).toMatchObject({
+    expect(
+      loadConfig({ NODE_ENV: 'test', PATIENT_BOOKING_TYPES: 'in-person' }).settings.current().bookingPolicy,
+    ).toMatchObject({
       appointmentTypes: ['in-person'],
       mode: 'instant',
     });

@@ -75,6 +75,7 @@ const CREATE_DOCTOR = 'mutation ($input: CreateDoctorInput!) { createDoctor(inpu
 const LIST_REQUESTS = '{ listAccessRequests { items { id } nextToken } accessRequestCounts { new } }';
 const OUTBOX = '{ listOutbox(limit: 5) { items { id } nextToken } }';
 const STORED_TEXT_FINDINGS = '{ storedTextFindings(includeResolved: true) { id table field problem } }';
+const PRACTICE_SETTINGS = '{ practiceSettings { values { practiceName } } }';
 /** Every operation that manages another account: resend its invitation, reset its two-factor sign-in. */
 const MANAGE_ACCOUNT =
   'mutation ($id: ID!) { sendInvitation(accountId: $id) { success } resetTwoFactor(accountId: $id) }';
@@ -327,6 +328,10 @@ const CELLS: Record<ResourceAction, Cell> = {
   'stored-text:review': {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(STORED_TEXT_FINDINGS) }),
+  },
+  'settings:manage': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql(PRACTICE_SETTINGS) }),
   },
   'appointment:read': {
     perRecord: true,

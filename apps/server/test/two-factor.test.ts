@@ -463,8 +463,10 @@ describe('MFA_REQUIRED_ROLES', () => {
   });
 
   it('is a validated list of roles, empty by default', () => {
-    expect(loadConfig({}).mfaRequiredRoles).toEqual([]);
-    expect(loadConfig({ MFA_REQUIRED_ROLES: 'Admin, provider,admin' }).mfaRequiredRoles).toEqual(['admin', 'provider']);
+    expect(loadConfig({}).settings.current().twoFactorRequiredRoles).toEqual([]);
+    expect(
+      loadConfig({ MFA_REQUIRED_ROLES: 'Admin, provider,admin' }).settings.current().twoFactorRequiredRoles,
+    ).toEqual(['admin', 'provider']);
     expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'admin,doctor' })).toThrow(ConfigError);
     expect(() => loadConfig({ MFA_REQUIRED_ROLES: 'admin,doctor' })).toThrow(/MFA_REQUIRED_ROLES: not a role: doctor/);
   });

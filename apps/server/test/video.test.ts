@@ -61,7 +61,7 @@ async function videoAppointment(startsAt = new Date(Math.floor(Date.now() / 900_
         providerId,
         startsAt,
         endsAt: new Date(startsAt.getTime() + 15 * 60_000),
-        timeZone: t.runtime.config.practiceTimeZone,
+        timeZone: t.runtime.config.settings.current().timeZone,
         duration: 15,
         appointmentType: 'video',
         status: 'scheduled',

@@ -225,6 +225,9 @@ export const DATA_EVENTS = [
   'AUDIT_ENTRIES_PRUNED',
 ] as const;
 
+/** The practice's settings (decision 032): a setting changed or reset to its default, with old and new value. */
+export const SETTINGS_EVENTS = ['SETTING_UPDATE', 'SETTING_RESET'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -247,6 +250,7 @@ export const AUDIT_EVENTS = [
     ...EMERGENCY_ACCESS_EVENTS,
     ...AUDIT_TRAIL_EVENTS,
     ...DATA_EVENTS,
+    ...SETTINGS_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -269,7 +273,8 @@ export type AuditEvent =
   | (typeof USER_EVENTS)[number]
   | (typeof EMERGENCY_ACCESS_EVENTS)[number]
   | (typeof AUDIT_TRAIL_EVENTS)[number]
-  | (typeof DATA_EVENTS)[number];
+  | (typeof DATA_EVENTS)[number]
+  | (typeof SETTINGS_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -26,3 +26,4 @@ export * from './reports.ts';
 export * from './admin-users.ts';
 export * from './emergency-access.ts';
 export * from './admin-console.ts';
+export * from './practice-settings.ts';

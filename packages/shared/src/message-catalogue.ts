@@ -17,6 +17,7 @@ import { REPORT_MESSAGES } from './reports.ts';
 import { USER_MESSAGES } from './admin-users.ts';
 import { EMERGENCY_ACCESS_MESSAGES } from './emergency-access.ts';
 import { AUDIT_MESSAGES } from './audit-search.ts';
+import { SETTINGS_MESSAGES } from './practice-settings.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -46,6 +47,7 @@ export const MESSAGE_CATALOGUE = {
   userMessages: USER_MESSAGES,
   emergencyAccessMessages: EMERGENCY_ACCESS_MESSAGES,
   auditMessages: AUDIT_MESSAGES,
+  settingsMessages: SETTINGS_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

@@ -68,6 +68,8 @@ export const PERMISSIONS = [
   'backup:manage:any',
   // The administrator console's figures and the system's health (decision 038).
   'system:monitor:any',
+  // The practice's settings at /admin/settings (decision 032).
+  'settings:manage:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -116,6 +118,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'data:export:any',
     'backup:manage:any',
     'system:monitor:any',
+    'settings:manage:any',
   ],
   provider: [
     'patient:read:own',
@@ -265,6 +268,7 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'data:export': 'messages.adminRequired',
   'backup:manage': 'messages.adminRequired',
   'system:monitor': 'messages.adminRequired',
+  'settings:manage': 'messages.adminRequired',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { holdsSlot, type AppointmentStatus, type Locale } from '@telehealth/shared';
-import type { Config } from '../config.ts';
+import { mailFromOf, type Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { MailService, OutgoingMail } from '../mail/mail.service.ts';
@@ -78,7 +78,7 @@ export class AppointmentNotifications implements AppointmentListener {
     if (!row) return;
     const startsAt = new Date(row.starts_at);
     const now = new Date(row.now);
-    for (const hours of this.#config.reminderHours) {
+    for (const hours of this.#config.settings.current().reminderHours) {
       const runAt = new Date(startsAt.getTime() - hours * 3_600_000);
       const key = reminderJobKey(appointmentId, hours);
       if (REMINDED.includes(row.status as AppointmentStatus) && runAt > now) {
@@ -179,7 +179,7 @@ export class AppointmentNotifications implements AppointmentListener {
     return {
       event,
       recipient,
-      when: formatWhen(appointment.startsAt, this.#config.practiceTimeZone, language),
+      when: formatWhen(appointment.startsAt, this.#config.settings.current().timeZone, language),
       providerName: `${found.providerFirstName} ${found.providerLastName}`,
       patientInitials: `${found.patientFirstName.charAt(0)}. ${found.patientLastName.charAt(0)}.`,
       video,
@@ -210,12 +210,12 @@ export class AppointmentNotifications implements AppointmentListener {
         sequence: appointment.sequence,
         startsAt: appointment.startsAt,
         endsAt: appointment.endsAt,
-        timeZone: this.#config.practiceTimeZone,
+        timeZone: this.#config.settings.current().timeZone,
         summary: appointmentEventSummary(ctx, language, facts),
         description,
         location: facts.video ? facts.link : ctx.practiceName,
         url: facts.video ? facts.link : null,
-        organizer: { name: ctx.practiceName, email: senderAddress(this.#config.mailFrom) },
+        organizer: { name: ctx.practiceName, email: senderAddress(mailFromOf(this.#config)) },
         attendee,
       }),
     };

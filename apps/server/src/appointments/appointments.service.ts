@@ -27,7 +27,6 @@ import {
   BookAppointmentInputSchema,
   CancelMyAppointmentInputSchema,
   changeDeadline,
-  DEFAULT_BOOKING_POLICY,
   earliestBooking,
   lastBookableDate,
   RescheduleMyAppointmentInputSchema,
@@ -38,7 +37,8 @@ import {
   type MessageId,
   type MessageParams,
 } from '@telehealth/shared';
-import type { BookingPolicySource } from './booking-policy.ts';
+import { bookingPolicyOf, type BookingPolicySource } from './booking-policy.ts';
+import type { PracticeSettingsSource } from '../config.ts';
 import { authorize, recordOutOfReach, refuse } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
@@ -108,15 +108,11 @@ export interface AppointmentsServiceOptions {
   db: Database;
   secret: string;
   keyring: Keyring;
-  /** PRACTICE_TIME_ZONE. */
-  timeZone: string;
+  /** The practice's settings: its time zone, default working hours, booking policy and phone, read per call. */
+  settings: PracticeSettingsSource;
   listeners?: AppointmentListener[];
   /** The clock (tests move it). */
   now?: () => Date;
-  /** The rules for patients' own bookings (decision 030); default: the shared defaults. */
-  bookingPolicy?: BookingPolicySource;
-  /** CLINIC_PHONE: what a patient is told to call when a visit can no longer be changed online. */
-  clinicPhone?: string | null;
 }
 
 /**
@@ -127,22 +123,30 @@ export interface AppointmentsServiceOptions {
 export class AppointmentsService {
   readonly #db: Database;
   readonly #keyring: Keyring;
-  readonly #zone: string;
+  readonly #settings: PracticeSettingsSource;
   readonly #cursors: CursorCodec<AppointmentCursor>;
   readonly #listeners: AppointmentListener[];
   readonly #now: () => Date;
   readonly #policy: BookingPolicySource;
-  readonly #clinicPhone: string | null;
 
   constructor(options: AppointmentsServiceOptions) {
     this.#db = options.db;
     this.#keyring = options.keyring;
-    this.#zone = options.timeZone;
+    this.#settings = options.settings;
     this.#cursors = new CursorCodec<AppointmentCursor>(`${options.secret}:appointments`, 2);
     this.#listeners = options.listeners ?? [];
     this.#now = options.now ?? (() => new Date());
-    this.#clinicPhone = options.clinicPhone ?? null;
-    this.#policy = options.bookingPolicy ?? { current: () => Promise.resolve(DEFAULT_BOOKING_POLICY) };
+    this.#policy = bookingPolicyOf(options.settings);
+  }
+
+  /** The practice's time zone in use now (a setting: never kept across calls). */
+  get #zone(): string {
+    return this.#settings.current().timeZone;
+  }
+
+  /** What a patient is told to call when a visit can no longer be changed online. */
+  get #clinicPhone(): string | null {
+    return this.#settings.current().clinicPhone;
   }
 
   /** The practice's booking policy for patients, as it is now. */
@@ -631,7 +635,7 @@ export class AppointmentsService {
     const dayStart = occurrence(date, '00:00', 15, this.#zone).startsAt;
     const dayEnd = occurrence(addDays(date, 1), '00:00', 15, this.#zone).startsAt;
     const [week, timeOff, busy] = await Promise.all([
-      findWorkingHours(this.#db, providerId),
+      findWorkingHours(this.#db, providerId, this.#settings.current().defaultWorkingHours),
       findTimeOff(this.#db, providerId, { from: date, to: date }),
       findProviderBusy(this.#db, providerId, dayStart, dayEnd),
     ]);
@@ -643,7 +647,7 @@ export class AppointmentsService {
     await authorize(this.#db, caller, 'availability:manage', { record: { providerId: id } });
     if (!isUuid(id) || !(await isActiveProvider(this.#db, id))) throw notFound('appointmentMessages.providerNotFound');
     const [week, timeOff] = await Promise.all([
-      findWorkingHours(this.#db, id),
+      findWorkingHours(this.#db, id, this.#settings.current().defaultWorkingHours),
       findTimeOff(this.#db, id, { from: addDays(this.#today(), -30) }),
     ]);
     return { providerId: id, custom: week.custom, workingHours: week.intervals, timeOff };
@@ -899,7 +903,7 @@ export class AppointmentsService {
     const first = occurrences[0]!.date;
     const last = occurrences.at(-1)!.date;
     const [week, timeOff] = await Promise.all([
-      findWorkingHours(this.#db, providerId),
+      findWorkingHours(this.#db, providerId, this.#settings.current().defaultWorkingHours),
       findTimeOff(this.#db, providerId, { from: first, to: last }),
     ]);
     const outside = occurrences

@@ -1,20 +1,24 @@
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
-import { DEFAULT_WORKING_HOURS, type WorkingHoursInterval } from '@telehealth/shared';
+import type { WorkingHoursInterval } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { providerSchedules, providerTimeOff, providerWorkingHours } from '../db/schema.ts';
 
 export type TimeOffRow = typeof providerTimeOff.$inferSelect;
 
-/** A provider's weekly hours: their own once they have set them, else the practice's default week. */
+/**
+ * A provider's weekly hours: their own once they have set them, else the practice's default week (`defaults`, the
+ * practice's setting in use now).
+ */
 export async function findWorkingHours(
   executor: Executor,
   providerId: string,
+  defaults: readonly WorkingHoursInterval[],
 ): Promise<{ custom: boolean; intervals: WorkingHoursInterval[] }> {
   const [schedule] = await executor
     .select({ providerId: providerSchedules.providerId })
     .from(providerSchedules)
     .where(eq(providerSchedules.providerId, providerId));
-  if (!schedule) return { custom: false, intervals: [...DEFAULT_WORKING_HOURS] };
+  if (!schedule) return { custom: false, intervals: defaults.map((interval) => ({ ...interval })) };
   const intervals = await executor
     .select({
       weekday: providerWorkingHours.weekday,

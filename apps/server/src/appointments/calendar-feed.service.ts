@@ -86,7 +86,7 @@ export class CalendarFeedService {
       .innerJoin(providers, eq(providers.id, calendarFeeds.providerId))
       .where(eq(calendarFeeds.tokenHash, hashLinkToken(token)));
     if (!feed) return null;
-    const zone = this.#config.practiceTimeZone;
+    const zone = this.#config.settings.current().timeZone;
     const today = todayIn(zone);
     const from = occurrence(addDays(today, -FEED_PAST_DAYS), '00:00', 15, zone).startsAt;
     const to = occurrence(addDays(today, FEED_FUTURE_DAYS), '00:00', 15, zone).startsAt;
@@ -132,7 +132,7 @@ export class CalendarFeedService {
       });
       const host = new URL(this.#config.publicUrl).hostname;
       return calendarFeed({
-        name: `${this.#config.practiceName}: ${feed.firstName} ${feed.lastName}`,
+        name: `${this.#config.settings.current().practiceName}: ${feed.firstName} ${feed.lastName}`,
         timeZone: zone,
         events: rows
           .filter((r) => r.status !== 'no-show')

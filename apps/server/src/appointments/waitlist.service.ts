@@ -104,7 +104,7 @@ export class WaitlistService implements AppointmentListener {
 
   async add(caller: Caller, input: unknown): Promise<WaitlistEntryRow> {
     const reach = await authorize(this.#db, caller, 'appointment:create');
-    const data = parseInput(addToWaitlistInputSchema(todayIn(this.#config.practiceTimeZone)), input);
+    const data = parseInput(addToWaitlistInputSchema(todayIn(this.#config.settings.current().timeZone)), input);
     const providerId = data.providerId ?? (reach.kind === 'own' ? caller.user.id : null);
     if (!providerId) throw fieldError('providerId', 'appointmentMessages.selectProvider');
     await authorize(this.#db, caller, 'appointment:create', { record: { providerId } });
@@ -208,7 +208,7 @@ export class WaitlistService implements AppointmentListener {
 
   /** The `waitlist:offer` job: offers a freed time to the first matching waiting patients. */
   async offerFreedSlot(slot: { providerId: string; startsAt: Date; endsAt: Date }): Promise<number> {
-    const zone = this.#config.practiceTimeZone;
+    const zone = this.#config.settings.current().timeZone;
     const { date, time } = zonedDateTime(slot.startsAt, zone);
     const length = (slot.endsAt.getTime() - slot.startsAt.getTime()) / 60_000;
     if (slot.startsAt.getTime() < Date.now() + OFFER_LEAD_MINUTES * 60_000) return 0;
@@ -302,7 +302,7 @@ export class WaitlistService implements AppointmentListener {
       .where(eq(waitlistOffers.tokenHash, hashLinkToken(token)));
     if (!row) throw notFound('appointmentMessages.offerNotFound');
     const open = row.offer.status === 'open' && row.offer.expiresAt > new Date() && row.entryStatus === 'waiting';
-    const at = zonedDateTime(row.offer.startsAt, this.#config.practiceTimeZone);
+    const at = zonedDateTime(row.offer.startsAt, this.#config.settings.current().timeZone);
     return {
       status: row.offer.status === 'claimed' ? 'claimed' : open ? 'open' : 'gone',
       providerName: `${row.providerFirstName} ${row.providerLastName}`,
@@ -311,7 +311,7 @@ export class WaitlistService implements AppointmentListener {
       duration: (row.offer.endsAt.getTime() - row.offer.startsAt.getTime()) / 60_000,
       appointmentType: row.appointmentType,
       expiresAt: row.offer.expiresAt,
-      timeZone: this.#config.practiceTimeZone,
+      timeZone: this.#config.settings.current().timeZone,
     };
   }
 
@@ -384,7 +384,7 @@ export class WaitlistService implements AppointmentListener {
           tx,
           others.filter((o) => o.entryId !== entry.id),
         );
-        return zonedDateTime(offer.startsAt, this.#config.practiceTimeZone);
+        return zonedDateTime(offer.startsAt, this.#config.settings.current().timeZone);
       });
     } catch (error) {
       if (!AppointmentsService.conflictOf(error)) throw error;
@@ -420,7 +420,7 @@ export class WaitlistService implements AppointmentListener {
           kind: 'waitlist-gone',
           language: locale,
           content: waitlistGoneMail(this.#mail.context, locale, {
-            when: formatWhen(offer.startsAt, this.#config.practiceTimeZone, locale),
+            when: formatWhen(offer.startsAt, this.#config.settings.current().timeZone, locale),
           }),
         },
       ];

@@ -135,7 +135,7 @@ export class AuthService {
   }
 
   get idleMs(): number {
-    return this.#config.sessionIdleMinutes * 60_000;
+    return this.#config.settings.current().sessionIdleMinutes * 60_000;
   }
 
   get maxMs(): number {
@@ -212,7 +212,7 @@ export class AuthService {
     }
 
     // A role that must use two-factor, not set up yet: no session, only the set-up (sign-in-challenges.ts).
-    if (this.#config.mfaRequiredRoles.includes(row.role) && !row.twoFactorEnabled) {
+    if (this.#config.settings.current().twoFactorRequiredRoles.includes(row.role) && !row.twoFactorEnabled) {
       await endSessions(this.#db, sql`s.token = ${token}`, 'ENDED');
       if (current) await this.#endSession(current, meta, 'REPLACED');
       const cookie = await this.#challenges.createSetupChallenge(row.id);
@@ -447,7 +447,19 @@ export class AuthService {
     const [created] = await this.#db.select({ id: sessions.id }).from(sessions).where(eq(sessions.token, token));
     if (current) await this.#endSession(current, meta, 'REPLACED');
     const user = toSessionUser(row, row.role);
+    // The idle time-out in use now, not the one better-auth was built with (an administrator may have changed it).
+    const idleSeconds = Math.max(1, Math.round(this.idleMs / 1000));
+    const sessionCookie = await this.sessionCookieName();
+    const cookies = setCookies.map((cookie) =>
+      cookie.startsWith(`${sessionCookie}=`) ? cookie.replace(/Max-Age=\d+/i, `Max-Age=${idleSeconds}`) : cookie,
+    );
     await this.#db.transaction(async (tx) => {
+      await tx
+        .update(sessions)
+        .set({
+          expiresAt: sql`least(now() + make_interval(secs => ${idleSeconds}), ${sessions.createdAt} + make_interval(secs => ${this.maxMs / 1000}))`,
+        })
+        .where(eq(sessions.token, token));
       await tx.delete(signInFailures).where(eq(signInFailures.email, email));
       await recordSignIn(tx, user.id);
       await appendAuditEntry(tx, {
@@ -467,7 +479,7 @@ export class AuthService {
     });
     return {
       result: { success: true, user: toCurrentUser(user), error: null, errorMessage: null, nextStep: 'DONE' },
-      setCookies,
+      setCookies: cookies,
     };
   }
 

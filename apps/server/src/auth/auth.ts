@@ -29,8 +29,12 @@ export function generateRecoveryCodes(): string[] {
 export function createAuth(options: { db: Database; config: Config; secret: string }) {
   const { db, config, secret } = options;
   const recoveryCodes = recoveryCodeHasher(secret);
+  // The practice's name and idle time-out are settings that can change while running (decision 032): better-auth
+  // takes them once. Its name is never shown (the key URI is built in two-factor.service.ts), and a new session's
+  // deadline and cookie are set from the setting in use when the sign-in completes (AuthService.#completeSignIn).
+  const atStart = config.settings.current();
   return betterAuth({
-    appName: config.practiceName,
+    appName: atStart.practiceName,
     baseURL: config.publicUrl,
     secret,
     database: drizzleAdapter(db, {
@@ -55,7 +59,7 @@ export function createAuth(options: { db: Database; config: Config; secret: stri
     session: {
       modelName: 'sessions',
       // A session lives SESSION_IDLE_MINUTES past its last request; the request path slides it (sessions.ts).
-      expiresIn: Math.max(1, Math.round(config.sessionIdleMinutes * 60)),
+      expiresIn: Math.max(1, Math.round(atStart.sessionIdleMinutes * 60)),
       updateAge: 0,
       cookieCache: { enabled: false },
     },
@@ -80,7 +84,7 @@ export function createAuth(options: { db: Database; config: Config; secret: stri
       // httpOnly cookie naming a verification row, TWO_FACTOR_CHALLENGE_SECONDS long, no session) and completes
       // it with a code or a recovery code. Enrolment and its state are ours (two-factor.service.ts).
       twoFactor({
-        issuer: config.practiceName,
+        issuer: atStart.practiceName,
         twoFactorCookieMaxAge: TWO_FACTOR_CHALLENGE_SECONDS,
         schema: { twoFactor: { modelName: 'two_factors' } },
         backupCodeOptions: {

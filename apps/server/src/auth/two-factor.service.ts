@@ -117,7 +117,7 @@ export class TwoFactorService {
       });
     });
     const uri = createOTP(key, { digits: TOTP_CODE_LENGTH, period: TOTP_PERIOD_SECONDS }).url(
-      this.#config.practiceName,
+      this.#config.settings.current().practiceName,
       account.email,
     );
     // The query is form-encoded (a space as `+`), which several authenticator apps show as a plus sign; the key
@@ -213,7 +213,8 @@ export class TwoFactorService {
     const user = session.user;
     const actor = actorFor(session, meta);
     const { code, password } = parseInput(DisableTwoFactorInputSchema, input);
-    if (this.#config.mfaRequiredRoles.includes(user.role)) throw badUserInput('twoFactorMessages.requiredForRole');
+    if (this.#config.settings.current().twoFactorRequiredRoles.includes(user.role))
+      throw badUserInput('twoFactorMessages.requiredForRole');
     await this.#refuseWhileLocked(user.email);
 
     const [row] = await this.#db

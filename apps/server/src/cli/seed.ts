@@ -36,7 +36,7 @@ await withCliRuntime(async ({ database, keyring, config }) => {
     const ids = await seedSchedule(db, keyring, {
       providers: providerCount,
       appointments: appointmentCount,
-      zone: config.practiceTimeZone,
+      zone: config.settings.current().timeZone,
       actor: { sessionId: null, userId: 'cli', userRole: 'system', clientIp: null, userAgent: 'seed' },
       progress: (n) => process.stdout.write(`\rSeeded ${n} of ${appointmentCount} appointments`),
     });

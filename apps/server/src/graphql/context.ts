@@ -30,6 +30,7 @@ import type { AuditTrailService } from '../audit-trail/audit-trail.service.ts';
 import type { BackupService } from '../practice-data/backup.service.ts';
 import type { DataExportService } from '../practice-data/data-export.service.ts';
 import type { AdminConsoleService } from '../admin-console/admin-console.service.ts';
+import type { SettingsService } from '../settings/settings.service.ts';
 
 export interface Services {
   config: Config;
@@ -60,6 +61,7 @@ export interface Services {
   dataExport: DataExportService;
   backups: BackupService;
   adminConsole: AdminConsoleService;
+  settings: SettingsService;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

@@ -60,7 +60,7 @@ builder.queryFields((t) => ({
       callerOf(ctx, 'bookingPolicy');
       return {
         ...(await ctx.appointments.bookingPolicy()),
-        clinicPhone: ctx.config.clinicPhone,
+        clinicPhone: ctx.config.settings.current().clinicPhone,
         joinEarlyMinutes: ctx.config.video.joinEarlyMinutes,
         joinLateMinutes: ctx.config.video.joinLateMinutes,
       };

@@ -19,6 +19,7 @@ import './emergency-access.schema.ts';
 import './audit-trail.schema.ts';
 import './data.schema.ts';
 import './admin-console.schema.ts';
+import './settings.schema.ts';
 
 export { PUBLIC_ROOT_FIELDS } from './auth.schema.ts';
 export const schema = builder.toSchema();

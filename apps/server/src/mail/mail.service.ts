@@ -5,7 +5,7 @@ import { MAX_PAGE_SIZE, PAGE_SIZE, rolesWith, type Locale } from '@telehealth/sh
 import { authorize, refuse } from '../access/authorize.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Caller } from '../access/caller.ts';
-import type { Config } from '../config.ts';
+import { mailFromOf, type Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { mailOutbox } from '../db/schema.ts';
 import { addJob } from '../jobs/add-job.ts';
@@ -65,7 +65,7 @@ export class MailService {
   }
 
   get context(): MailContext {
-    return { practiceName: this.#config.practiceName, publicUrl: this.#config.publicUrl };
+    return { practiceName: this.#config.settings.current().practiceName, publicUrl: this.#config.publicUrl };
   }
 
   /** True when mail leaves the server (SMTP_URL is set); otherwise it is kept in the outbox. */
@@ -168,7 +168,7 @@ export class MailService {
     }
     try {
       const sending = transport.sendMail({
-        from: this.#config.mailFrom,
+        from: mailFromOf(this.#config),
         to: mail.toAddress,
         subject: mail.subject,
         text: mail.textBody ?? '',

@@ -111,7 +111,7 @@ export const websocketPlugin = fp<WebsocketPluginOptions>(
     await listener.start();
 
     // As often as the idle deadline moves (AuthService.resolveSession), and never busier than 4 times a second.
-    const reviewEveryMs = Math.min(10_000, Math.max(250, (config.sessionIdleMinutes * 60_000) / 20));
+    const reviewEveryMs = Math.min(10_000, Math.max(250, (config.settings.current().sessionIdleMinutes * 60_000) / 20));
     const reviewTimer = setInterval(review, reviewEveryMs);
     reviewTimer.unref();
     const heartbeatTimer = setInterval(() => sockets.heartbeat(), HEARTBEAT_MS);

@@ -96,7 +96,7 @@ export class RecordingsService {
         requestedBy: caller.user.id,
         status: 'asking',
         noticeVersion: RECORDING_NOTICE_VERSION,
-        expiresAt: new Date(now.getTime() + this.#config.video.recordingRetentionDays * 86_400_000),
+        expiresAt: new Date(now.getTime() + this.#config.settings.current().recordingRetentionDays * 86_400_000),
       });
       await tx.insert(videoRecordingConsents).values(
         present.map((p) => ({

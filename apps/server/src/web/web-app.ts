@@ -146,7 +146,6 @@ export async function registerWebApp(app: FastifyInstance, deps: { config: Confi
 
   const templates = new BuildFileCache((text) => text);
   const manifests = new BuildFileCache((text) => JSON.parse(text) as Manifest);
-  const config = publicAppConfig(deps.config);
 
   /**
    * Through the session plugin, like every other route (a page load is activity: it slides the deadline and
@@ -175,7 +174,8 @@ export async function registerWebApp(app: FastifyInstance, deps: { config: Confi
     const manifest = modules.length > 0 ? await manifests.get(path.join(distDir, '.vite/manifest.json')) : null;
     const html = renderPage({
       template,
-      bootstrap: { config, signedIn },
+      // Per page: the practice's settings may have changed since the server started (decision 032).
+      bootstrap: { config: publicAppConfig(deps.config), signedIn },
       preload: manifest ? chunkFiles(manifest, modules) : { scripts: [], styles: [] },
     });
 

@@ -93,7 +93,7 @@ export const routes: RouteObject[] = [
                   { path: 'stored-text', lazy: () => import('./routes/admin-stored-text.tsx') },
                   { path: 'note-templates', lazy: () => import('./routes/admin-note-templates.tsx') },
                   { path: 'users', lazy: () => import('./routes/admin-users.tsx') },
-                  { path: 'settings', lazy: placeholder('adminSettings') },
+                  { path: 'settings', lazy: () => import('./routes/admin-settings.tsx') },
                   { path: 'reports', lazy: () => import('./routes/admin-reports.tsx') },
                   { path: 'reports/compliance/print', lazy: () => import('./routes/admin-reports-print.tsx') },
                   { path: 'security', lazy: () => import('./routes/admin-security.tsx') },

@@ -19,6 +19,7 @@ import screens from '../locales/en/screens.json';
 import security from '../locales/en/security.json';
 import session from '../locales/en/session.json';
 import storedText from '../locales/en/stored-text.json';
+import settings from '../locales/en/settings.json';
 import video from '../locales/en/video.json';
 import waitlist from '../locales/en/waitlist.json';
 import myAppointments from '../locales/en/my-appointments.json';
@@ -48,6 +49,7 @@ export const englishResources = {
   account,
   security,
   'stored-text': storedText,
+  settings,
   waitlist,
   video,
   appointments,

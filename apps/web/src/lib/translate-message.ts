@@ -17,6 +17,8 @@ const CATALOGUES = [
   { namespace: 'shared', section: 'appointmentMessages' },
   // The reports' period (REPORT_MESSAGES), checked by the form before the server is asked.
   { namespace: 'shared', section: 'reportMessages' },
+  // The practice settings' schemas (packages/shared practice-settings.ts), said by /admin/settings.
+  { namespace: 'shared', section: 'settingsMessages' },
   // Everything else the schemas and the public operations say (locales/en/errors.json).
   { namespace: 'errors', section: 'messages' },
 ] as const;
@@ -30,6 +32,7 @@ const LABEL_SOURCES = [
   { labels: PATIENT_LABELS, key: (field: string) => `shared:patientLabels.${field}` },
   { labels: { bio: 'Bio' }, key: () => 'providers:form.bio' },
   { labels: { reason: 'Reason' }, key: () => 'access-review:declineModal.reason' },
+  { labels: { practiceName: 'Practice name' }, key: () => 'settings:fields.practiceName.label' },
 ] as const;
 
 const PLURAL_SUFFIX = /_(?:zero|one|two|few|many|other)$/;

@@ -1,0 +1,102 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+
+import { mockGraphQL } from '../../../testing/graphql-mock.ts';
+import { renderRoutes } from '../../../testing/render.tsx';
+import type { PracticeSettingsView } from '../api/settings-api.ts';
+import { SettingsScreen } from './settings-screen.tsx';
+
+const VALUES: PracticeSettingsView['values'] = {
+  practiceName: 'Meridian Precision Psychiatry',
+  clinicPhone: '(503) 555-0100',
+  timeZone: 'America/New_York',
+  defaultWorkingHours: [{ weekday: 1, startTime: '08:00', endTime: '18:00' }],
+  bookingPolicy: {
+    changeWindowHours: 24,
+    minNoticeHours: 24,
+    horizonDays: 90,
+    appointmentTypes: ['in-person', 'video'],
+    mode: 'instant',
+    duration: 30,
+  },
+  reminderHours: [24, 1],
+  messageResponseBusinessDays: 2,
+  sessionIdleMinutes: 15,
+  twoFactorRequiredRoles: [],
+  recordingRetentionDays: 2190,
+};
+
+function view(values = VALUES, changed = false): PracticeSettingsView {
+  return {
+    values,
+    defaults: VALUES,
+    sources: (
+      [
+        'practiceName',
+        'clinicPhone',
+        'timeZone',
+        'defaultWorkingHours',
+        'bookingPolicy',
+        'reminderHours',
+        'messageResponseBusinessDays',
+        'sessionIdleMinutes',
+        'twoFactorRequiredRoles',
+        'recordingRetentionDays',
+      ] as const
+    ).map((key) =>
+      key === 'clinicPhone' && changed
+        ? {
+            key,
+            source: 'changed',
+            variables: ['CLINIC_PHONE'],
+            updatedAt: '2026-11-25T07:00:00.000Z',
+            updatedByName: 'Avery Admin',
+          }
+        : key === 'clinicPhone'
+          ? { key, source: 'environment', variables: ['CLINIC_PHONE'], updatedAt: null, updatedByName: null }
+          : { key, source: 'builtIn', variables: [], updatedAt: null, updatedByName: null },
+    ),
+  };
+}
+
+describe('SettingsScreen', () => {
+  it('says where each value comes from, saves only what changed, and offers reset to default', async () => {
+    const graphql = mockGraphQL({
+      PracticeSettings: () => ({ practiceSettings: view() }),
+      UpdatePracticeSettings: ({ input }) => ({
+        updatePracticeSettings: view({ ...VALUES, ...(input as object) }, true),
+      }),
+    });
+    renderRoutes([{ path: '/admin/settings', element: <SettingsScreen /> }], '/admin/settings');
+
+    const phone = await screen.findByLabelText(/Clinic phone/);
+    expect(screen.getByTestId('setting-source-clinicPhone').textContent).toContain(
+      'Environment default (CLINIC_PHONE)',
+    );
+    expect(screen.getByTestId('setting-source-timeZone').textContent).toContain('Built-in default');
+
+    fireEvent.change(phone, { target: { value: '(503) 555-0142' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Settings saved. They apply at once, without a restart.');
+    expect(graphql.calls.find((call) => call.operationName === 'UpdatePracticeSettings')?.variables).toEqual({
+      input: { clinicPhone: '(503) 555-0142' },
+    });
+    expect(screen.getByTestId('setting-source-clinicPhone').textContent).toContain('Changed by Avery Admin');
+    expect(screen.getByRole('button', { name: 'Reset Clinic phone to default' })).toBeTruthy();
+  }, 30_000);
+
+  it('refuses a negative window before asking the server, and says when nothing changed', async () => {
+    const graphql = mockGraphQL({ PracticeSettings: () => ({ practiceSettings: view() }) });
+    renderRoutes([{ path: '/admin/settings', element: <SettingsScreen /> }], '/admin/settings');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Nothing to save: no setting was changed.');
+
+    fireEvent.change(screen.getByLabelText(/Change and cancellation window/), { target: { value: '-3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => {
+      expect(screen.getByText('Please enter a whole number from 0 to 336')).toBeTruthy();
+    });
+    expect(graphql.calls.some((call) => call.operationName === 'UpdatePracticeSettings')).toBe(false);
+  }, 30_000);
+});
