@@ -62,7 +62,7 @@ export class AdminConsoleService {
     this.#db = deps.db;
     this.#config = deps.config;
     this.#log = deps.log;
-    this.#timeZone = deps.timeZone ?? (() => deps.config.practiceTimeZone);
+    this.#timeZone = deps.timeZone ?? (() => deps.config.settings.current().timeZone);
   }
 
   async consoleStats(caller: Caller, now: Date = new Date()): Promise<ConsoleStatsAnswer> {
