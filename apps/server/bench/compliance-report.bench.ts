@@ -107,8 +107,8 @@ try {
   // The last full calendar month in the practice's time zone.
   const [month] = (
     await db.execute<{ start: string; end: string }>(sql`
-      SELECT to_char(date_trunc('month', now() AT TIME ZONE ${config.practiceTimeZone}) - interval '1 month', 'YYYY-MM-DD') AS start,
-             to_char(date_trunc('month', now() AT TIME ZONE ${config.practiceTimeZone}) - interval '1 day', 'YYYY-MM-DD') AS end`)
+      SELECT to_char(date_trunc('month', now() AT TIME ZONE ${config.settings.current().timeZone}) - interval '1 month', 'YYYY-MM-DD') AS start,
+             to_char(date_trunc('month', now() AT TIME ZONE ${config.settings.current().timeZone}) - interval '1 day', 'YYYY-MM-DD') AS end`)
   ).rows;
   const period = { startDate: month!.start, endDate: month!.end };
   const caller = {
@@ -139,8 +139,8 @@ try {
     };
   };
   const bounds = await db.execute<{ from: string; to: string }>(sql`
-    SELECT (${period.startDate}::date::timestamp AT TIME ZONE ${config.practiceTimeZone})::text AS "from",
-           ((${period.endDate}::date + 1)::timestamp AT TIME ZONE ${config.practiceTimeZone})::text AS "to"`);
+    SELECT (${period.startDate}::date::timestamp AT TIME ZONE ${config.settings.current().timeZone})::text AS "from",
+           ((${period.endDate}::date + 1)::timestamp AT TIME ZONE ${config.settings.current().timeZone})::text AS "to"`);
   const { from, to } = bounds.rows[0]!;
   let inMonth = 0;
   const floor = await time(async () => {
