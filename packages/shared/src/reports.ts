@@ -37,8 +37,15 @@ export const AFTER_HOURS_END = '22:00';
 /** Defaults of RISK_BULK_ACCESS_PATIENTS and RISK_BULK_ACCESS_MINUTES: 30 distinct patients within an hour. */
 export const BULK_ACCESS_PATIENTS = 30;
 export const BULK_ACCESS_MINUTES = 60;
-/** Every audit event of emergency access ("break the glass") starts with this. */
-export const EMERGENCY_ACCESS_EVENT_PREFIX = 'EMERGENCY_ACCESS';
+/**
+ * The events of the EMERGENCY_ACCESS indicator: each use of emergency access ("break the glass"), its end and its
+ * review. An administrator reading the review list (EMERGENCY_ACCESS_VIEW) is not a use.
+ */
+export const EMERGENCY_ACCESS_INDICATOR_EVENTS = [
+  'EMERGENCY_ACCESS_GRANTED',
+  'EMERGENCY_ACCESS_ENDED',
+  'EMERGENCY_ACCESS_REVIEWED',
+] as const;
 
 export const RISK_SEVERITY_OF: Readonly<Record<RiskIndicatorType, RiskSeverity>> = {
   MULTIPLE_FAILED_LOGINS: 'HIGH',

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import {
   AFTER_HOURS_END,
   AFTER_HOURS_START,
-  EMERGENCY_ACCESS_EVENT_PREFIX,
+  EMERGENCY_ACCESS_INDICATOR_EVENTS,
   FAILED_LOGIN_THRESHOLD,
   RISK_PEOPLE_MAX,
   RISK_SEVERITY_OF,
@@ -75,6 +75,10 @@ export interface ComplianceFigures {
 const NOT_PEOPLE = sql`('anonymous', 'system')`;
 /** Whose activity after hours is a risk: the practice's staff (patients use the portal at any hour). */
 const STAFF_ROLES = sql`('admin', 'provider')`;
+const EMERGENCY_EVENTS = sql`(${sql.join(
+  EMERGENCY_ACCESS_INDICATOR_EVENTS.map((event) => sql`${event}`),
+  sql`, `,
+)})`;
 
 /** The instants of a period of practice dates: from the first day's midnight to the midnight after the last. */
 export async function periodBounds(
@@ -157,7 +161,7 @@ export async function computeComplianceFigures(
       ('afterHours', a.event <> 'FAILED_LOGIN' AND a.user_id NOT IN ${NOT_PEOPLE} AND a.user_role IN ${STAFF_ROLES}
         AND ((a.timestamp AT TIME ZONE ${bounds.timeZone})::time < ${AFTER_HOURS_START}::time
           OR (a.timestamp AT TIME ZONE ${bounds.timeZone})::time > ${AFTER_HOURS_END}::time)),
-      ('emergency', starts_with(a.event, ${EMERGENCY_ACCESS_EVENT_PREFIX}))
+      ('emergency', a.event IN ${EMERGENCY_EVENTS})
     ) AS k(kind, hit)
     WHERE ${where} AND k.hit
     GROUP BY 1, 2, 3, 4`);
