@@ -319,7 +319,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
       authService,
     });
     const emergencyAccess = new EmergencyAccessService({ db: database.db, keyring, config, mail, secret });
-    const auditTrail = new AuditTrailService({ db: database.db, config, secret, limiter: rateLimiter });
+    const auditTrail = new AuditTrailService({ db: database.db, config, secret, limiter: rateLimiter, keyring });
     const adminConsole = new AdminConsoleService({ db: database.db, config, log });
     const opened = database;
     const openedSettings = settings;

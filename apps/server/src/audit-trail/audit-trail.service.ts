@@ -15,6 +15,8 @@ import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { auditAnchorsPath, readAuditAnchors } from '../audit/audit-anchors.ts';
 import { verifyAuditTrail } from '../audit/audit-chain.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import { type PrunedLink, prunedSignatureVerifier } from '../practice-data/audit-retention.ts';
 import { appendAuditEntries, appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import { CursorCodec } from '../db/cursor.ts';
@@ -82,7 +84,11 @@ export class AuditTrailService {
   readonly #cursor: CursorCodec<AuditCursor>;
   #verifying = false;
 
-  constructor(deps: { db: Database; config: Config; secret: string; limiter: RateLimiter }) {
+  readonly #prunedSignature: (link: PrunedLink) => boolean;
+
+  constructor(deps: { db: Database; config: Config; secret: string; limiter: RateLimiter; keyring: Keyring }) {
+    // The removals recorded by retention are checked against their signatures, as `npm run audit:verify` does.
+    this.#prunedSignature = prunedSignatureVerifier(deps.keyring);
     this.#db = deps.db;
     this.#config = deps.config;
     this.#limiter = deps.limiter;
@@ -204,7 +210,10 @@ export class AuditTrailService {
     this.#verifying = true;
     try {
       const anchorsFile = readAuditAnchors(auditAnchorsPath(this.#config.dataDir));
-      const result = await verifyAuditTrail(this.#db, { anchors: anchorsFile?.anchors ?? [] });
+      const result = await verifyAuditTrail(this.#db, {
+        anchors: anchorsFile?.anchors ?? [],
+        prunedSignature: this.#prunedSignature,
+      });
       const checkedAt = new Date();
       const verification = {
         ok: result.ok,
