@@ -19,7 +19,7 @@ const PASSWORD = 'Console-Pass-2026!';
 const STATS = `{ adminConsoleStats {
   accounts { role active count } activePatients appointmentsToday appointmentsThisWeek openAccessRequests
   undeliveredMail { waiting failed kept oldestWaitingAt } chainVerification { ok checkedAt entriesChecked }
-  recentActivity { event at actorRole actorName } timeZone today weekStart } }`;
+  backup { lastStatus lastSucceededAt } recentActivity { event at actorRole actorName } timeZone today weekStart } }`;
 
 interface Stats {
   accounts: { role: string | null; active: boolean; count: number }[];
@@ -29,6 +29,7 @@ interface Stats {
   openAccessRequests: number;
   undeliveredMail: { waiting: number; failed: number; kept: number; oldestWaitingAt: string | null };
   chainVerification: { ok: boolean; checkedAt: string; entriesChecked: number | null } | null;
+  backup: { lastStatus: string | null; lastSucceededAt: string | null };
   recentActivity: { event: string; at: string; actorRole: string; actorName: string | null }[];
   timeZone: string;
   today: string;
@@ -203,6 +204,17 @@ describe('the figures', () => {
     expect(figures.undeliveredMail).toMatchObject({ waiting: 2, failed: 1, kept: 2 });
     const oldest = new Date(figures.undeliveredMail.oldestWaitingAt!).getTime();
     expect(Math.abs(oldest - (Date.now() - 90 * 60_000))).toBeLessThan(60_000);
+  });
+
+  it("shows when the newest good backup finished, and the newest run's state (backup_runs)", async () => {
+    expect((await stats()).backup).toEqual({ lastStatus: null, lastSucceededAt: null });
+    const db = t.runtime.database.db;
+    const goodAt = new Date(Date.now() - 26 * 3_600_000);
+    await db.execute(sql`
+      INSERT INTO backup_runs (started_at, finished_at, status, trigger) VALUES
+        (${new Date(goodAt.getTime() - 60_000).toISOString()}::timestamptz, ${goodAt.toISOString()}::timestamptz, 'succeeded', 'schedule'),
+        (now() - interval '2 hours', now() - interval '119 minutes', 'failed', 'manual')`);
+    expect((await stats()).backup).toEqual({ lastStatus: 'failed', lastSucceededAt: goodAt.toISOString() });
   });
 
   it('shows the newest verification of the audit chain, and none before the first', async () => {

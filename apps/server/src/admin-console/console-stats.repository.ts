@@ -28,6 +28,12 @@ export interface ChainVerification {
   entriesChecked: number | null;
 }
 
+/** The backups (table backup_runs): the newest run's state, and when the newest good one finished. */
+export interface BackupState {
+  lastStatus: 'running' | 'succeeded' | 'failed' | null;
+  lastSucceededAt: Date | null;
+}
+
 /** One line of the console's recent activity: what happened, who did it, when. Never details or patients. */
 export interface ActivityItem {
   event: string;
@@ -45,6 +51,7 @@ export interface ConsoleStats {
   openAccessRequests: number;
   undeliveredMail: UndeliveredMail;
   chainVerification: ChainVerification | null;
+  backup: BackupState;
   recentActivity: ActivityItem[];
 }
 
@@ -69,6 +76,8 @@ interface StatsRow {
     details: { ok?: unknown; entriesChecked?: unknown; checkedAt?: unknown };
   } | null;
   recent: { event: string; at: string; role: string; name: string | null }[];
+  backup_status: 'running' | 'succeeded' | 'failed' | null;
+  backup_succeeded_at: string | null;
 }
 
 /**
@@ -100,6 +109,8 @@ export async function readConsoleStats(executor: Executor, periods: ConsolePerio
       (SELECT json_build_object('event', event, 'at', timestamp, 'details', details)
          FROM audit_entries WHERE event IN ('AUDIT_CHAIN_VERIFIED', 'AUDIT_CHAIN_BROKEN')
          ORDER BY timestamp DESC, id DESC LIMIT 1) AS verification,
+      (SELECT status FROM backup_runs ORDER BY started_at DESC LIMIT 1) AS backup_status,
+      (SELECT max(finished_at)::text FROM backup_runs WHERE status = 'succeeded') AS backup_succeeded_at,
       (SELECT coalesce(json_agg(json_build_object('event', r.event, 'at', r.timestamp, 'role', r.user_role,
                                                   'name', r.name) ORDER BY r.timestamp DESC, r.id DESC), '[]'::json)
          FROM (SELECT e.id, e.event, e.timestamp, e.user_role,
@@ -137,6 +148,10 @@ export async function readConsoleStats(executor: Executor, periods: ConsolePerio
             typeof verification.details.entriesChecked === 'number' ? verification.details.entriesChecked : null,
         }
       : null,
+    backup: {
+      lastStatus: row.backup_status,
+      lastSucceededAt: row.backup_succeeded_at ? new Date(row.backup_succeeded_at) : null,
+    },
     recentActivity: row.recent.map((item) => ({
       event: item.event,
       at: new Date(item.at),

@@ -1,4 +1,9 @@
-import type { AccountCount, ActivityItem, ChainVerification } from '../admin-console/console-stats.repository.ts';
+import type {
+  AccountCount,
+  ActivityItem,
+  BackupState,
+  ChainVerification,
+} from '../admin-console/console-stats.repository.ts';
 import type { ConsoleStatsAnswer, SystemHealth } from '../admin-console/admin-console.service.ts';
 import type {
   DatabaseFigures,
@@ -40,6 +45,18 @@ const ChainVerificationRef = builder.objectRef<ChainVerification>('ChainVerifica
   }),
 });
 
+const BackupStateRef = builder.objectRef<BackupState>('ConsoleBackupState').implement({
+  description: "The backups: the newest run's status, and when the newest successful one finished.",
+  fields: (t) => ({
+    lastStatus: t.string({
+      nullable: true,
+      description: 'running, succeeded or failed; null before any backup.',
+      resolve: (b) => b.lastStatus,
+    }),
+    lastSucceededAt: t.string({ nullable: true, resolve: (b) => b.lastSucceededAt?.toISOString() ?? null }),
+  }),
+});
+
 const ActivityItemRef = builder.objectRef<ActivityItem>('ConsoleActivity').implement({
   description: 'What happened, who did it and when: never details, patients or health information.',
   fields: (t) => ({
@@ -70,6 +87,7 @@ const ConsoleStatsRef = builder.objectRef<ConsoleStatsAnswer>('AdminConsoleStats
       description: 'Null until the chain was verified once.',
       resolve: (s) => s.chainVerification,
     }),
+    backup: t.field({ type: BackupStateRef, resolve: (s) => s.backup }),
     recentActivity: t.field({ type: [ActivityItemRef], resolve: (s) => s.recentActivity }),
     timeZone: t.exposeString('timeZone'),
     today: t.exposeString('today', { description: "Today's date in the practice's time zone." }),

@@ -19,6 +19,10 @@ const ConsoleStatsSchema = z.object({
   chainVerification: z
     .object({ ok: z.boolean(), checkedAt: z.string(), entriesChecked: z.number().nullable() })
     .nullable(),
+  backup: z.object({
+    lastStatus: z.enum(['running', 'succeeded', 'failed']).nullable(),
+    lastSucceededAt: z.string().nullable(),
+  }),
   recentActivity: z.array(
     z.object({ event: z.string(), at: z.string(), actorRole: z.string(), actorName: z.string().nullable() }),
   ),
@@ -95,6 +99,7 @@ export function consoleStatsQueryOptions() {
           accounts { role active count } activePatients appointmentsToday appointmentsThisWeek openAccessRequests
           undeliveredMail { waiting failed kept oldestWaitingAt }
           chainVerification { ok checkedAt entriesChecked }
+          backup { lastStatus lastSucceededAt }
           recentActivity { event at actorRole actorName } timeZone today weekStart } }`,
         z.object({ adminConsoleStats: ConsoleStatsSchema }),
         {},

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { describeError } from '../../../lib/errors.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
 import { consoleStatsQueryOptions, systemHealthQueryOptions, type ConsoleStats } from '../api/admin-console-api.ts';
-import { formatAgo } from '../utils/format.ts';
+import { formatAgo, isOlderThan } from '../utils/format.ts';
 import { StatCard } from './stat-card.tsx';
 import { VerdictBadge } from './verdict-badge.tsx';
 
@@ -41,6 +41,33 @@ export function ConsoleStatsCards() {
         <StatsGrid stats={stats.data} />
       )}
     </Stack>
+  );
+}
+
+/** A good backup older than this is worth an administrator's attention (the schedule is daily by default). */
+const BACKUP_STALE_HOURS = 48;
+
+function BackupCard({ backup }: { backup: ConsoleStats['backup'] }) {
+  const { t, i18n } = useTranslation('admin-console');
+  const at = backup.lastSucceededAt;
+  const stale = at === null || isOlderThan(at, BACKUP_STALE_HOURS);
+  return (
+    <StatCard
+      label={t('stats.backup')}
+      value={
+        at === null ? (
+          <VerdictText verdict="ATTENTION" text={t('stats.backupNever')} />
+        ) : (
+          <VerdictText verdict={stale ? 'ATTENTION' : 'OK'} text={formatAgo(at, i18n.language)} />
+        )
+      }
+      details={[
+        ...(stale ? [t('stats.backupStale', { hours: BACKUP_STALE_HOURS })] : []),
+        ...(backup.lastStatus === 'failed' ? [t('stats.backupFailed')] : []),
+        ...(backup.lastStatus === 'running' ? [t('stats.backupRunning')] : []),
+      ]}
+      link={{ to: '/admin/data', label: t('stats.backupLink') }}
+    />
   );
 }
 
@@ -123,6 +150,7 @@ function StatsGrid({ stats }: { stats: ConsoleStats }) {
         }
         link={{ to: '/admin/security', label: t('stats.audit') }}
       />
+      <BackupCard backup={stats.backup} />
       <HealthCard />
     </SimpleGrid>
   );

@@ -43,3 +43,8 @@ export function formatDuration(totalSeconds: number, language: string): string {
   if (minutes > 0) return unit(minutes, 'minute');
   return unit(Math.round(totalSeconds), 'second');
 }
+
+/** Whether an instant lies more than `hours` in the past. */
+export function isOlderThan(iso: string, hours: number, now: number = Date.now()): boolean {
+  return now - Date.parse(iso) > hours * 3_600_000;
+}
