@@ -82,7 +82,7 @@ describe('SettingsScreen', () => {
       input: { clinicPhone: '(503) 555-0142' },
     });
     expect(screen.getByTestId('setting-source-clinicPhone').textContent).toContain('Changed by Avery Admin');
-    expect(screen.getByRole('button', { name: 'Reset Clinic phone to default' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reset to default: Clinic phone' })).toBeTruthy();
   }, 30_000);
 
   it('refuses a negative window before asking the server, and says when nothing changed', async () => {
