@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
 
-const USER_FIELDS =
+const ADMIN_USER_FIELDS =
   'id firstName lastName email role isActive twoFactorEnabled locked invitationPending lastSignInAt createdAt patientId';
 
 export const AdminUserSchema = z.object({
@@ -49,7 +49,7 @@ export function adminUsersQueryOptions(filters: UserFilters) {
       const data = await graphqlRequest(
         `query AdminUsers($search: String, $role: String, $status: String, $locked: Boolean, $twoFactor: Boolean, $limit: Int, $nextToken: String) {
           adminUsers(search: $search, role: $role, status: $status, locked: $locked, twoFactor: $twoFactor, limit: $limit, nextToken: $nextToken) {
-            items { ${USER_FIELDS} } nextToken
+            items { ${ADMIN_USER_FIELDS} } nextToken
           }
         }`,
         z.object({ adminUsers: PageSchema }),
@@ -100,13 +100,32 @@ export function invitablePatientsQueryOptions(search: string) {
 /** The actions on one account; each answers the account as the list shows it. */
 export type UserAction = 'deactivate' | 'reactivate' | 'sendPasswordReset' | 'resetTwoFactor' | 'unlock';
 
-const ACTION_MUTATIONS: Record<UserAction, string> = {
-  deactivate: 'deactivateUser',
-  reactivate: 'reactivateUser',
-  sendPasswordReset: 'sendUserPasswordReset',
-  resetTwoFactor: 'resetUserTwoFactor',
-  unlock: 'unlockUser',
-};
+/** One document per action, each answering the account as `user` (written out whole so tests can read them). */
+const USER_ACTION_DOCUMENTS = {
+  deactivate: `mutation ($accountId: ID!) { user: deactivateUser(accountId: $accountId) { ${ADMIN_USER_FIELDS} } }`,
+  reactivate: `mutation ($accountId: ID!) { user: reactivateUser(accountId: $accountId) { ${ADMIN_USER_FIELDS} } }`,
+  sendPasswordReset: `mutation ($accountId: ID!) { user: sendUserPasswordReset(accountId: $accountId) { ${ADMIN_USER_FIELDS} } }`,
+  resetTwoFactor: `mutation ($accountId: ID!) { user: resetUserTwoFactor(accountId: $accountId) { ${ADMIN_USER_FIELDS} } }`,
+  unlock: `mutation ($accountId: ID!) { user: unlockUser(accountId: $accountId) { ${ADMIN_USER_FIELDS} } }`,
+} as const;
+
+const UserActionAnswerSchema = z.object({ user: AdminUserSchema });
+
+function requestUserAction(action: UserAction, accountId: string) {
+  const variables = { accountId };
+  switch (action) {
+    case 'deactivate':
+      return graphqlRequest(USER_ACTION_DOCUMENTS.deactivate, UserActionAnswerSchema, variables);
+    case 'reactivate':
+      return graphqlRequest(USER_ACTION_DOCUMENTS.reactivate, UserActionAnswerSchema, variables);
+    case 'sendPasswordReset':
+      return graphqlRequest(USER_ACTION_DOCUMENTS.sendPasswordReset, UserActionAnswerSchema, variables);
+    case 'resetTwoFactor':
+      return graphqlRequest(USER_ACTION_DOCUMENTS.resetTwoFactor, UserActionAnswerSchema, variables);
+    case 'unlock':
+      return graphqlRequest(USER_ACTION_DOCUMENTS.unlock, UserActionAnswerSchema, variables);
+  }
+}
 
 function useAfterChange() {
   const queryClient = useQueryClient();
@@ -116,15 +135,8 @@ function useAfterChange() {
 export function useUserAction() {
   const afterChange = useAfterChange();
   return useMutation({
-    mutationFn: async ({ action, accountId }: { action: UserAction; accountId: string }) => {
-      const name = ACTION_MUTATIONS[action];
-      const data = await graphqlRequest(
-        `mutation ($accountId: ID!) { ${name}(accountId: $accountId) { ${USER_FIELDS} } }`,
-        z.object({ [name]: AdminUserSchema }),
-        { accountId },
-      );
-      return data[name] as AdminUser;
-    },
+    mutationFn: async ({ action, accountId }: { action: UserAction; accountId: string }) =>
+      (await requestUserAction(action, accountId)).user,
     onSuccess: afterChange,
   });
 }
@@ -135,7 +147,7 @@ export function useChangeUserRole() {
     mutationFn: async (input: { accountId: string; role: 'admin' | 'provider'; specialty: string | null }) => {
       const data = await graphqlRequest(
         `mutation ChangeUserRole($accountId: ID!, $role: String!, $specialty: String) {
-          changeUserRole(accountId: $accountId, role: $role, specialty: $specialty) { ${USER_FIELDS} }
+          changeUserRole(accountId: $accountId, role: $role, specialty: $specialty) { ${ADMIN_USER_FIELDS} }
         }`,
         z.object({ changeUserRole: AdminUserSchema }),
         input,
@@ -151,7 +163,7 @@ export function useInviteUser() {
   return useMutation({
     mutationFn: async (input: InviteUserInput) => {
       const data = await graphqlRequest(
-        `mutation InviteUser($input: InviteUserInput!) { inviteUser(input: $input) { ${USER_FIELDS} } }`,
+        `mutation InviteUser($input: InviteUserInput!) { inviteUser(input: $input) { ${ADMIN_USER_FIELDS} } }`,
         z.object({ inviteUser: AdminUserSchema }),
         { input },
       );
