@@ -29,6 +29,9 @@ export async function setup(project: TestProject): Promise<void> {
   fs.chmodSync(dataDir, 0o711);
   embedded = await startEmbeddedDatabase({
     dataDir,
+    // Two test files at once, each with runtimes holding pools, job queues and listeners (the settings listener
+    // added one per runtime): PostgreSQL's default of 100 was reached ("sorry, too many clients already").
+    maxConnections: 300,
     log: { info: () => undefined, warn: console.warn, error: console.error } as never,
   });
   project.provide('adminDatabaseUrl', embedded.url);

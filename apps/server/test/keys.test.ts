@@ -566,7 +566,7 @@ describe('key rotation', () => {
       LOG_LEVEL: 'silent',
     };
     const first = await runNode(path.join(SERVER_ROOT, 'src/cli/keys-rotate.ts'), env);
-    expect(first.code).toBe(0);
+    expect(first.code, first.output).toBe(0);
     expect(first.output).toContain('Current data key: "k3"; older keys held: "k2".');
     expect(first.output).toMatch(/patients: \d+ of \d+ rows/);
     expect(first.output).toMatch(/Done: \d+ rows re-encrypted; every encrypted value is under "k3"\./);

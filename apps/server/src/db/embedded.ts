@@ -33,6 +33,8 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 export async function startEmbeddedDatabase(options: {
   dataDir: string;
   port?: number | undefined;
+  /** PostgreSQL's max_connections (its default, 100, unless given): the test suite's many runtimes need more. */
+  maxConnections?: number | undefined;
   log: Log;
 }): Promise<EmbeddedDatabase> {
   const { dataDir, log } = options;
@@ -51,7 +53,13 @@ export async function startEmbeddedDatabase(options: {
     password,
     persistent: true,
     initdbFlags: ['--encoding=UTF8', '--data-checksums'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...(options.maxConnections ? ['-c', `max_connections=${options.maxConnections}`] : []),
+    ],
     onLog: (message: string) => {
       recentLog.push(message.trim());
       if (recentLog.length > 20) recentLog.shift();
