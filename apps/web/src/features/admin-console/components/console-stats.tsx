@@ -86,11 +86,9 @@ function StatsGrid({ stats }: { stats: ConsoleStats }) {
         label={t('stats.users')}
         value={t('stats.usersValue', { count: activeAccounts })}
         details={[
-          t('stats.usersByRole', {
-            admins: number(accountsOf(stats, 'admin')),
-            providers: number(accountsOf(stats, 'provider')),
-            patients: number(accountsOf(stats, 'patient')),
-          }),
+          (['admin', 'provider', 'patient'] as const)
+            .map((role) => t(`stats.accounts.${role}`, { count: accountsOf(stats, role) }))
+            .join(' · '),
           t('stats.usersInactive', { count: inactiveAccounts }),
         ]}
       />
