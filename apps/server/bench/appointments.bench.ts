@@ -7,10 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { addDays, DEMO_PASSWORD, MAX_PAGE_SIZE, todayIn, zonedInstant } from '@telehealth/shared';
-import { generateDataKeyEntry } from '../src/keys/keyring.ts';
 import {
+  benchEnvironment,
+  commandEnv,
   CONNECTIONS,
   DURATION,
+  floorEnv,
   graphql,
   measure,
   ROOT,
@@ -24,12 +26,10 @@ import { spawn } from 'node:child_process';
 
 const APPOINTMENTS = Number(process.env.BENCH_APPOINTMENTS ?? (SMOKE ? 2_000 : 200_000));
 const PROVIDERS = Number(process.env.BENCH_PROVIDERS ?? 50);
-const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
 const PORT = 3720;
 const FLOOR_PORT = 3721;
 const BASE = `http://127.0.0.1:${PORT}`;
 const ZONE = 'America/New_York';
-const DATA_ENCRYPTION_KEY = generateDataKeyEntry('bench');
 
 /** Runs the seed command and answers the first new provider's id (it prints `first-provider <id>`). */
 function seed(env: Record<string, string>): Promise<string> {
@@ -52,28 +52,17 @@ function seed(env: Record<string, string>): Promise<string> {
   });
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-bench-appointments-'));
-fs.chmodSync(dataDir, 0o711);
+// The server, the seeding command and the floor share the one data key of the bench's environment.
+const { dataDir, env } = benchEnvironment('appointments');
 try {
   console.log(`Starting the production server (data in ${dataDir})`);
   await start(
     path.join(ROOT, 'apps/server/src/main.ts'),
-    {
-      NODE_ENV: 'production',
-      AUTH_SECRET,
-      DATA_ENCRYPTION_KEY,
-      DEMO_MODE: 'true',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      PRACTICE_TIME_ZONE: ZONE,
-    },
+    { ...env, PORT: String(PORT), HOST: '127.0.0.1', PRACTICE_TIME_ZONE: ZONE },
     (line) => line.includes('is running at'),
   );
   console.log(`Seeding ${APPOINTMENTS} appointments over ${PROVIDERS} providers`);
-  const providerId = await seed({ DATA_DIR: dataDir, DATA_ENCRYPTION_KEY, PRACTICE_TIME_ZONE: ZONE });
+  const providerId = await seed({ ...commandEnv(env), PRACTICE_TIME_ZONE: ZONE });
 
   const pgPort = fs.readFileSync(path.join(dataDir, 'pg-port'), 'utf8').trim();
   const pgPassword = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
@@ -92,12 +81,8 @@ try {
     {
       FLOOR_DATABASE_URL: `postgres://postgres:${encodeURIComponent(pgPassword)}@127.0.0.1:${pgPort}/postgres`,
       FLOOR_PORT: String(FLOOR_PORT),
-      AUTH_SECRET,
-      DATA_ENCRYPTION_KEY,
-      NODE_ENV: 'production',
+      ...floorEnv(env),
       PUBLIC_URL: BASE,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
       PRACTICE_TIME_ZONE: ZONE,
     },
     (line) => line.includes('floor ready'),

@@ -8,33 +8,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
-import { generateDataKeyEntry } from '../src/keys/keyring.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { findUserByEmail } from '../src/users/users.repository.ts';
-import { ROOT, SMOKE, writeSection } from './bench-kit.ts';
+import { benchConfig, ROOT, silentLog, SMOKE, writeSection } from './bench-kit.ts';
 
 const ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? (SMOKE ? 200_000 : 5_000_000));
 const RUNS = SMOKE ? 20 : 100;
 const PEOPLE = 500;
 const PATIENTS = 20_000;
 const DAYS = 365;
-const silent = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-bench-audit-'));
-fs.chmodSync(dataDir, 0o711);
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-  DATA_ENCRYPTION_KEY: generateDataKeyEntry('bench'),
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  DEMO_MODE: 'true',
-  LOG_LEVEL: 'warn',
-});
-const runtime = await openRuntime(config, silent, { runJobs: false });
+const { dataDir, config } = benchConfig('audit');
+const runtime = await openRuntime(config, silentLog, { runJobs: false });
 
 /** A person's id (one of PEOPLE) and a patient's id (one of PATIENTS), as uuid text, from a number. */
 const personId = (n: string) =>

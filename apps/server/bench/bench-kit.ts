@@ -1,14 +1,83 @@
-// Helpers shared by the benchmarks (patients.bench.ts, appointments.bench.ts): child processes, GraphQL calls,
-// autocannon runs, and writing one section of docs/performance.md.
+// Helpers shared by the benchmarks: each bench's data folder, secrets and configuration, child processes, GraphQL
+// calls, autocannon runs, and writing one section of docs/performance.md.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import type { FastifyBaseLogger } from 'fastify';
+import { loadConfig, type Config } from '../src/config.ts';
+import { generateDataKeyEntry } from '../src/keys/keyring.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const SMOKE = process.env.BENCH_SMOKE === '1';
 export const DURATION = Number(process.env.BENCH_SECONDS ?? (SMOKE ? 1 : 10));
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+/** The session secret of every bench's server, floors and in-process runtime. */
+export const BENCH_AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
+
+/** The production server's variables in a bench (and, for the in-process benches, what their configuration reads). */
+export interface BenchEnv {
+  NODE_ENV: 'production';
+  AUTH_SECRET: string;
+  DATA_ENCRYPTION_KEY: string;
+  DATA_DIR: string;
+  DATABASE_URL: '';
+  DEMO_MODE: 'true';
+  LOG_LEVEL: 'warn';
+}
+
+/**
+ * A fresh temporary data folder for the bench `name` (the embedded PostgreSQL's cluster, pg-port and pg-password go
+ * there) and the production server's variables over it. The one data key is shared by the server, the commands and
+ * the floors of the bench, as a practice's servers and commands share theirs.
+ */
+export function benchEnvironment(name: string): { dataDir: string; env: BenchEnv } {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `telehealth-bench-${name}-`));
+  // Run as root, the embedded PostgreSQL runs as the postgres user, who must be able to reach the folder (mkdtemp
+  // makes it 0o700).
+  fs.chmodSync(dataDir, 0o711);
+  const env: BenchEnv = {
+    NODE_ENV: 'production',
+    AUTH_SECRET: BENCH_AUTH_SECRET,
+    DATA_ENCRYPTION_KEY: generateDataKeyEntry('bench'),
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    DEMO_MODE: 'true',
+    LOG_LEVEL: 'warn',
+  };
+  return { dataDir, env };
+}
+
+/**
+ * What a floor (floor-server.ts) is given of the server's variables: its secret, data key and settings, so the
+ * audited floor accepts the server's cookie; not DEMO_MODE, nor DATABASE_URL (a floor has its FLOOR_DATABASE_URL).
+ */
+export function floorEnv({ NODE_ENV, AUTH_SECRET, DATA_ENCRYPTION_KEY, DATA_DIR, LOG_LEVEL }: BenchEnv) {
+  return { NODE_ENV, AUTH_SECRET, DATA_ENCRYPTION_KEY, DATA_DIR, LOG_LEVEL };
+}
+
+/** What a command run beside the server (the seed) is given: the data folder and the data key. */
+export function commandEnv({ DATA_DIR, DATA_ENCRYPTION_KEY }: BenchEnv) {
+  return { DATA_DIR, DATA_ENCRYPTION_KEY };
+}
+
+/**
+ * For the benches that open the runtime in-process: the data folder and the configuration the production server
+ * would load from `benchEnvironment(name)`'s variables (over the bench's own environment).
+ */
+export function benchConfig(name: string): { dataDir: string; config: Config } {
+  const { dataDir, env } = benchEnvironment(name);
+  return { dataDir, config: loadConfig({ ...process.env, ...env }) };
+}
+
+/** A logger for an in-process runtime that shows only errors. */
+export const silentLog: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'> = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: console.error,
+};
 
 export const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((c) => c.kill('SIGTERM')));

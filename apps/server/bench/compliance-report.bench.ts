@@ -9,30 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
-import { generateDataKeyEntry } from '../src/keys/keyring.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { findUserByEmail } from '../src/users/users.repository.ts';
-import { ROOT, SMOKE, writeSection } from './bench-kit.ts';
+import { benchConfig, ROOT, silentLog, SMOKE, writeSection } from './bench-kit.ts';
 
 const ENTRIES = Number(process.env.BENCH_AUDIT_ENTRIES ?? (SMOKE ? 20_000 : 5_000_000));
 const RUNS = SMOKE ? 3 : 15;
 const BATCH = 250_000;
-const silent = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-bench-compliance-'));
-fs.chmodSync(dataDir, 0o711);
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-00',
-  DATA_ENCRYPTION_KEY: generateDataKeyEntry('bench'),
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  DEMO_MODE: 'true',
-  LOG_LEVEL: 'warn',
-});
+const { dataDir, config } = benchConfig('compliance');
 
 /**
  * One batch of invented entries, in the order of their times (an audit trail is appended as it happens, so a
@@ -80,7 +66,7 @@ function insertBatch(from: number, to: number) {
     ) AS generated`;
 }
 
-const runtime = await openRuntime(config, silent, { runJobs: false });
+const runtime = await openRuntime(config, silentLog, { runJobs: false });
 try {
   const db = runtime.database.db;
   await ensureDemoAccounts(runtime.auth, db);

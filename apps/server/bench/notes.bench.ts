@@ -7,19 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../src/config.ts';
 import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
-import { generateDataKeyEntry } from '../src/keys/keyring.ts';
 import { BlindIndex, NOTES_SEARCH_PURPOSE } from '../src/search/blind-index.ts';
 import { insertNote } from '../src/notes/notes.repository.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { findUserByEmail } from '../src/users/users.repository.ts';
-import { ROOT, SMOKE, writeSection } from './bench-kit.ts';
+import { BENCH_AUTH_SECRET, benchConfig, ROOT, silentLog, SMOKE, writeSection } from './bench-kit.ts';
 
 const NOTES = Number(process.env.BENCH_NOTES ?? (SMOKE ? 2_000 : 50_000));
 const RUNS = SMOKE ? 20 : 200;
-const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
-const silent = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
 const WORDS = ['sleep', 'mood', 'anxiety', 'appetite', 'energy', 'focus', 'panic', 'worry', 'stress', 'insomnia'];
 const MEDICATIONS = ['sertraline', 'fluoxetine', 'bupropion', 'lithium', 'quetiapine', 'lamotrigine'];
@@ -36,24 +32,13 @@ function noteText(i: number) {
   };
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-bench-notes-'));
-fs.chmodSync(dataDir, 0o711);
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  AUTH_SECRET,
-  DATA_ENCRYPTION_KEY: generateDataKeyEntry('bench'),
-  DATA_DIR: dataDir,
-  DATABASE_URL: '',
-  DEMO_MODE: 'true',
-  LOG_LEVEL: 'warn',
-});
-const runtime = await openRuntime(config, silent, { runJobs: false });
+const { dataDir, config } = benchConfig('notes');
+const runtime = await openRuntime(config, silentLog, { runJobs: false });
 try {
   const db = runtime.database.db;
   await ensureDemoAccounts(runtime.auth, db);
   const provider = (await findUserByEmail(db, 'provider@demo.test'))!;
-  const index = new BlindIndex(AUTH_SECRET, NOTES_SEARCH_PURPOSE);
+  const index = new BlindIndex(BENCH_AUTH_SECRET, NOTES_SEARCH_PURPOSE);
   console.log(`Writing ${NOTES} encrypted notes`);
   const started = performance.now();
   for (let from = 0; from < NOTES; from += 500) {

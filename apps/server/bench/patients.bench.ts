@@ -7,10 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { DEMO_PASSWORD } from '@telehealth/shared';
-import { generateDataKeyEntry } from '../src/keys/keyring.ts';
 import {
+  benchEnvironment,
+  commandEnv,
   CONNECTIONS,
   DURATION,
+  floorEnv,
   graphql as graphqlAt,
   measure,
   ROOT,
@@ -23,39 +25,27 @@ import {
 } from './bench-kit.ts';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? (SMOKE ? 200 : 100_000));
-const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
 const PORT = 3710;
 const FLOOR_PORT = 3711;
 const BASE = `http://127.0.0.1:${PORT}`;
 const graphql = (cookie: string, query: string, variables: Record<string, unknown> = {}) =>
   graphqlAt(BASE, cookie, query, variables);
-/** The server, the seeding command and the floor share one data key, as a practice's servers and commands do. */
-const DATA_ENCRYPTION_KEY = generateDataKeyEntry('bench');
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-bench-'));
-fs.chmodSync(dataDir, 0o711);
+// The server, the seeding command and the floors share the one data key of the bench's environment.
+const { dataDir, env } = benchEnvironment('patients');
 try {
   console.log(`Starting the production server (data in ${dataDir})`);
   await start(
     path.join(ROOT, 'apps/server/src/main.ts'),
     {
-      NODE_ENV: 'production',
-      AUTH_SECRET,
-      DATA_ENCRYPTION_KEY,
-      DEMO_MODE: 'true',
+      ...env,
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
     },
     (line) => line.includes('is running at'),
   );
   console.log(`Seeding ${PATIENTS} patients`);
-  await run(process.execPath, ['apps/server/src/cli/seed.ts', '--patients', String(PATIENTS)], {
-    DATA_DIR: dataDir,
-    DATA_ENCRYPTION_KEY,
-  });
+  await run(process.execPath, ['apps/server/src/cli/seed.ts', '--patients', String(PATIENTS)], commandEnv(env));
 
   const pgPort = fs.readFileSync(path.join(dataDir, 'pg-port'), 'utf8').trim();
   const pgPassword = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
@@ -71,12 +61,8 @@ try {
     {
       FLOOR_DATABASE_URL: `postgres://postgres:${encodeURIComponent(pgPassword)}@127.0.0.1:${pgPort}/postgres`,
       FLOOR_PORT: String(FLOOR_PORT),
-      AUTH_SECRET,
-      DATA_ENCRYPTION_KEY,
-      NODE_ENV: 'production',
+      ...floorEnv(env),
       PUBLIC_URL: BASE,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
     },
     (line) => line.includes('floor ready'),
   );

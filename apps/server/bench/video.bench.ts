@@ -12,17 +12,15 @@ import pg from 'pg';
 import { chromium } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { DEMO_PASSWORD, VIDEO_SIGNAL_PATH, type VideoServerMessage } from '@telehealth/shared';
-import { generateDataKeyEntry, Keyring, parseDataKeys } from '../src/keys/keyring.ts';
+import { Keyring, parseDataKeys } from '../src/keys/keyring.ts';
 import { appointmentsEncrypted } from '../src/keys/encrypted-columns.ts';
-import { graphql, ROOT, SMOKE, start, stopChildren, writeSection } from './bench-kit.ts';
+import { benchEnvironment, graphql, ROOT, SMOKE, start, stopChildren, writeSection } from './bench-kit.ts';
 
 const JOINS = SMOKE ? 3 : 20;
 const CALLS = SMOKE ? 3 : 20;
 const HOLD_SECONDS = SMOKE ? 5 : 30;
 const PORT = 3730;
 const BASE = `http://127.0.0.1:${PORT}`;
-const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-00';
-const DATA_ENCRYPTION_KEY = generateDataKeyEntry('bench');
 const SDP = `v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n${'a=x-padding:0123456789abcdef\r\n'.repeat(120)}`;
 
 const percentile = (values: number[], p: number) => {
@@ -94,23 +92,16 @@ class Client {
   }
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-bench-video-'));
-fs.chmodSync(dataDir, 0o711);
+const { dataDir, env } = benchEnvironment('video');
 try {
   console.log(`Starting the production server (data in ${dataDir})`);
   const server = await start(
     path.join(ROOT, 'apps/server/src/main.ts'),
     {
-      NODE_ENV: 'production',
-      AUTH_SECRET,
-      DATA_ENCRYPTION_KEY,
-      DEMO_MODE: 'true',
+      ...env,
       PORT: String(PORT),
       HOST: '127.0.0.1',
       PUBLIC_URL: BASE,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
       VIDEO_JOIN_EARLY_MINUTES: '120',
       VIDEO_JOIN_LATE_MINUTES: '240',
     },
@@ -125,7 +116,7 @@ try {
     connectionString: `postgres://postgres:${encodeURIComponent(pgPassword)}@127.0.0.1:${pgPort}/postgres`,
   });
   await db.connect();
-  const parsed = parseDataKeys(DATA_ENCRYPTION_KEY);
+  const parsed = parseDataKeys(env.DATA_ENCRYPTION_KEY);
   if (!('keys' in parsed)) throw new Error('bad key');
   const keyring = new Keyring(parsed.keys);
   const ids = await db.query<{ provider: string; patient: string }>(`
