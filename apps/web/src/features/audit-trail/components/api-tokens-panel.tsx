@@ -25,6 +25,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { apiTokensQueryOptions, useCreateApiToken, useRevokeApiToken, type ApiToken } from '../api/audit-trail-api.ts';
 import { formatDateTime } from './audit-format.tsx';
@@ -78,7 +79,7 @@ function tokenStatus(token: ApiToken): 'revoked' | 'expired' | 'active' {
 function TokenTable({ tokens, onRevoke }: { tokens: ApiToken[]; onRevoke: (token: ApiToken) => void }) {
   const { t, i18n } = useTranslation('audit-trail');
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <ScrollTable label={t('tokens.listTitle')} minWidth={640}>
       <Table striped verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
@@ -138,7 +139,7 @@ function TokenTable({ tokens, onRevoke }: { tokens: ApiToken[]; onRevoke: (token
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }
 

@@ -19,6 +19,7 @@ import { AUDIT_EVENTS, AUDIT_LEVELS, AuditSearchFilterSchema, type AuditSearchFi
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { auditSearchQueryOptions, type AuditListEntry } from '../api/audit-trail-api.ts';
 import { AuditEntryDrawer } from './audit-entry-drawer.tsx';
@@ -71,10 +72,14 @@ function toFilter(form: FormState): AuditSearchFilterInput {
  * The Audit trail tab of /admin/security: search the whole trail on the server by period, person, event, level,
  * source, patient and text, newest first, a page at a time; open an entry's full detail; verify the chain.
  */
-export function AuditTrailPanel() {
+export function AuditTrailPanel({ patientId }: { patientId?: string }) {
   const { t } = useTranslation('audit-trail');
-  const [form, setForm] = useState<FormState>(EMPTY);
-  const [filter, setFilter] = useState<AuditSearchFilterInput>({});
+  // Opened from a patient's chart ("Who opened this record"): searched for that patient at once.
+  const [form, setForm] = useState<FormState>({ ...EMPTY, patientId: patientId ?? '' });
+  const [filter, setFilter] = useState<AuditSearchFilterInput>(() => {
+    const initial = toFilter({ ...EMPTY, patientId: patientId ?? '' });
+    return AuditSearchFilterSchema.safeParse(initial).success ? initial : {};
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
   const search = useInfiniteQuery(auditSearchQueryOptions(filter));
@@ -244,7 +249,7 @@ export function AuditTrailPanel() {
 function ResultsTable({ entries, onOpen }: { entries: AuditListEntry[]; onOpen: (id: string) => void }) {
   const { t, i18n } = useTranslation('audit-trail');
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <ScrollTable label={t('results.caption')} minWidth={640}>
       <Table striped highlightOnHover verticalSpacing="xs">
         <Table.Caption>{t('results.caption')}</Table.Caption>
         <Table.Thead>
@@ -310,6 +315,6 @@ function ResultsTable({ entries, onOpen }: { entries: AuditListEntry[]; onOpen: 
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }

@@ -6,6 +6,7 @@ import { INSTRUMENT_DEFINITIONS, INSTRUMENTS, type Instrument } from '@telehealt
 import { useTranslation } from 'react-i18next';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
+import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import {
   useQuestionnaireResults,
@@ -96,7 +97,7 @@ function InstrumentChart({ instrument, rows }: { instrument: Instrument; rows: Q
 function ResultsTable({ rows }: { rows: Questionnaire[] }) {
   const { t, i18n } = useTranslation('measures');
   return (
-    <Table.ScrollContainer minWidth={320}>
+    <ScrollTable label={t('chart.tableCaption')} minWidth={320}>
       <Table striped>
         <Table.Caption>{t('chart.tableCaption')}</Table.Caption>
         <Table.Thead>
@@ -118,7 +119,7 @@ function ResultsTable({ rows }: { rows: Questionnaire[] }) {
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollTable>
   );
 }
 

@@ -17,6 +17,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import {
@@ -169,7 +170,7 @@ function ExportSection() {
           {describeError(counts.error)}
         </Alert>
       ) : null}
-      <Table.ScrollContainer minWidth={320}>
+      <ScrollTable label={t('export.title')} minWidth={320}>
         <Table>
           <Table.Thead>
             <Table.Tr>
@@ -192,7 +193,7 @@ function ExportSection() {
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </ScrollTable>
       <Paper withBorder p="md">
         <Stack gap="xs">
           <Title order={3}>{t('export.patientTitle')}</Title>
