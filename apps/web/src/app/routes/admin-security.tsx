@@ -8,7 +8,8 @@ import { usePageTitle } from '../../hooks/use-page-title.ts';
 
 /**
  * The tabs of the security screen; `?tab=` names the open one (the emergency access mail links to its tab), the
- * audit trail when none is named.
+ * audit trail when none is named. `?patient=` (a record id, from the patient's chart) searches the trail for that
+ * patient.
  */
 const TABS = ['audit', 'tokens', 'emergency'] as const;
 type SecurityTab = (typeof TABS)[number];
@@ -41,7 +42,7 @@ function AdminSecurityRoute() {
           <Tabs.Tab value="emergency">{t('emergency-access:review.tab')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="audit" pt="md">
-          <AuditTrailPanel />
+          <AuditTrailPanel patientId={params.get('patient') ?? undefined} />
         </Tabs.Panel>
         <Tabs.Panel value="tokens" pt="md">
           <ApiTokensPanel />

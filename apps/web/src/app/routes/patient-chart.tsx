@@ -13,6 +13,7 @@ import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { PatientConversationsPanel } from '../../features/messages/index.ts';
 import { NotesScreen } from '../../features/notes/index.ts';
 import { PatientChart } from '../../features/patients/index.ts';
+import { PatientRecordAdmin } from '../../features/practice-data/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 
 /**
@@ -69,6 +70,11 @@ function PatientChartRoute() {
                   patient={{ id: patient.id, name: `${patient.firstName} ${patient.lastName}` }}
                 />
               ) : null}
+              <PatientRecordAdmin
+                patientId={patient.id}
+                canExport={can(user.role, 'data:export')}
+                canAudit={can(user.role, 'audit:read')}
+              />
             </Stack>
           )
         }

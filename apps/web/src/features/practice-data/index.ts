@@ -1,1 +1,2 @@
 export { DataScreen } from './components/data-screen.tsx';
+export { PatientRecordAdmin } from './components/patient-record-admin.tsx';
