@@ -7,8 +7,9 @@ import { Link } from 'react-router';
 
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
+import { formatBytes } from '../../../lib/format-bytes.ts';
 import { systemHealthQueryOptions, type SystemHealth } from '../api/admin-console-api.ts';
-import { formatAgo, formatBytes, formatDateTime, formatDuration } from '../utils/format.ts';
+import { formatAgo, formatDateTime, formatDuration } from '../utils/format.ts';
 import { VerdictBadge } from './verdict-badge.tsx';
 
 /** `/admin/health`: every check of the system with its verdict, what it means and what to do. */

@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
+import { formatBytes } from '../../../lib/format-bytes.ts';
 import {
   backupRunsQueryOptions,
   exportCountsQueryOptions,
@@ -113,13 +114,9 @@ function BackupItem({ run }: { run: BackupRun }) {
   const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
     new Date(run.startedAt),
   );
-  const color = run.status === 'succeeded' ? 'green' : run.status === 'failed' ? 'red' : 'blue';
-  const size =
-    run.bytes === null
-      ? null
-      : new Intl.NumberFormat(i18n.language, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(
-          run.bytes / 1024 / 1024,
-        );
+  // The light variant: its green and red text are AA on their tint (theme.ts); a filled green badge is not.
+  const color = run.status === 'succeeded' ? 'green' : run.status === 'failed' ? 'red' : 'gray';
+  const size = run.bytes === null ? null : formatBytes(run.bytes, i18n.language);
   return (
     <Paper component="li" withBorder p="sm" data-testid="backup-run">
       <Stack gap={6}>
@@ -129,7 +126,7 @@ function BackupItem({ run }: { run: BackupRun }) {
             <Badge variant="light" color="gray">
               {t(`backups.trigger.${run.trigger}`)}
             </Badge>
-            <Badge color={color} data-testid="backup-status">
+            <Badge variant="light" color={color} data-testid="backup-status">
               {t(`backups.status.${run.status}`)}
             </Badge>
           </Group>
@@ -208,14 +205,14 @@ function ExportSection() {
               error={patientId.trim() && !validId ? t('export.patientIdInvalid') : undefined}
               style={{ flex: '1 1 260px' }}
             />
-            <Button
-              component="a"
-              href={validId ? `${FHIR_EXPORT_PATH}/patients/${patientId.trim()}/bundle` : undefined}
-              download
-              disabled={!validId}
-            >
-              {t('export.patientDownload')}
-            </Button>
+            {validId ? (
+              <Button component="a" href={`${FHIR_EXPORT_PATH}/patients/${patientId.trim()}/bundle`} download>
+                {t('export.patientDownload')}
+              </Button>
+            ) : (
+              // A real disabled button until the id is whole (a link cannot be disabled).
+              <Button disabled>{t('export.patientDownload')}</Button>
+            )}
           </Group>
         </Stack>
       </Paper>
