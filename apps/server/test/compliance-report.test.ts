@@ -68,7 +68,10 @@ let t: TestApp;
 const clients = {} as Record<'admin' | 'provider' | 'patient', TestClient>;
 let adminId: string;
 /** Staff whose entries are seeded (the practice's time zone is America/New_York, UTC-5 in January). */
-const people = {} as Record<'nightOwl' | 'earlyBird' | 'bulkReader' | 'steadyReader' | 'locked' | 'portal', string>;
+const people = {} as Record<
+  'nightOwl' | 'earlyBird' | 'bulkReader' | 'steadyReader' | 'rereader' | 'locked' | 'portal',
+  string
+>;
 
 async function signedIn(email: string): Promise<TestClient> {
   const client = new TestClient(t.app);
@@ -132,6 +135,7 @@ beforeAll(async () => {
   await account('earlyBird', 'provider', 'Eli', 'Early');
   await account('bulkReader', 'provider', 'Bea', 'Bulk');
   await account('steadyReader', 'admin', 'Sam', 'Steady');
+  await account('rereader', 'provider', 'Rae', 'Reread');
   await account('locked', 'provider', 'Lou', 'Locked');
   await account('portal', 'patient', 'Pat', 'Portal');
 
@@ -157,6 +161,19 @@ beforeAll(async () => {
     );
   }
   seeded.push(entry('PATIENT_VIEW', people.steadyReader, 'admin', plus(start, 60), { patientIds: [randomUUID()] }));
+  // One patient opened again and again is one patient: opened at 0, 50, 100 and 130 minutes (each within the hour
+  // of the one before, so one span until 190), then 29 others from 120 to 148: 30 at once at 148 (not 31, as
+  // counting each opening's hour apart would give; not 29, as counting only the first opening's hour would).
+  const again = '2025-01-16T19:00:00Z';
+  const regular = randomUUID();
+  for (const minute of [0, 50, 100, 130]) {
+    seeded.push(entry('PATIENT_VIEW', people.rereader, 'provider', plus(again, minute), { patientIds: [regular] }));
+  }
+  for (let i = 0; i < 29; i++) {
+    seeded.push(
+      entry('PATIENT_VIEW', people.rereader, 'provider', plus(again, 120 + i), { patientIds: [randomUUID()] }),
+    );
+  }
   seeded.push(
     entry('PATIENT_VIEW', people.earlyBird, 'provider', plus(start, 5), {
       patientIds: Array.from({ length: 50 }, () => randomUUID()),
@@ -272,9 +289,12 @@ describe('the compliance report', () => {
 
   it('BULK_RECORD_ACCESS names whoever opened 30 distinct patients within an hour, not 29', () => {
     const bulk = indicatorOf(january, 'BULK_RECORD_ACCESS');
-    expect(bulk).toMatchObject({ severity: 'HIGH', count: 30, peopleCount: 1 });
+    expect(bulk).toMatchObject({ severity: 'HIGH', count: 30, peopleCount: 2 });
     expect(bulk!.people[0]).toMatchObject({ userId: people.bulkReader, name: 'Bea Bulk', count: 30 });
     expect(bulk!.people[0]!.lastAt).toBe('2025-01-15T19:29:00.000Z');
+    // A patient opened again keeps counting once, for an hour after the latest opening.
+    expect(bulk!.people[1]).toMatchObject({ userId: people.rereader, name: 'Rae Reread', count: 30 });
+    expect(bulk!.people[1]!.lastAt).toBe(plus('2025-01-16T19:00:00Z', 148));
   });
 
   it('EMERGENCY_ACCESS lists every emergency access entry with its person and event', () => {
@@ -311,6 +331,7 @@ describe('the compliance report', () => {
     expect(bulk!.people.map((p) => [p.userId, p.count])).toEqual([
       [people.bulkReader, 30],
       [people.steadyReader, 30],
+      [people.rereader, 30],
     ]);
   });
 

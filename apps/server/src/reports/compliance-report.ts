@@ -200,42 +200,40 @@ export async function computeComplianceFigures(
  * People who opened at least `bulk.patients` distinct patients' records within `bulk.minutes`, with the highest
  * number and when it was reached. An entry opens a record when it names exactly one patient (`details.patientIds`);
  * a list page names many and is not counted. Each access keeps its patient "recent" for the window's length: the
- * accesses of one person to one patient are merged into spans ([first, last + window)), and the number of that
- * person's spans open at once is the number of distinct patients opened within the window, found by one sweep
- * over the spans' edges.
+ * accesses of one person to one patient make spans ([first, last + window)), an access opening a span when the
+ * one before it is a window or more earlier and closing it when the next is a window or more later. The number of
+ * that person's spans open at once is the number of distinct patients opened within the window, found by one
+ * sweep over the spans' edges. Every id is compared byte-wise (COLLATE "C"): the sorts are the query's cost.
  */
 async function bulkRecordAccess(executor: Executor, bounds: PeriodBounds, bulk: BulkAccessRule): Promise<GroupRow[]> {
   const window = sql`make_interval(mins => ${bulk.minutes})`;
   const result = await executor.execute<GroupRow>(sql`
     WITH opened AS (
-      SELECT a.user_id, a.details -> 'patientIds' ->> 0 AS patient_id, a.timestamp AS at
+      SELECT a.user_id COLLATE "C" AS user_id, (a.details -> 'patientIds' ->> 0) COLLATE "C" AS patient_id,
+             a.timestamp AS at
       FROM audit_entries a
       WHERE ${inPeriod(bounds)} AND a.user_id NOT IN ${NOT_PEOPLE} AND a.user_role <> 'patient'
         AND jsonb_typeof(a.details -> 'patientIds') = 'array' AND jsonb_array_length(a.details -> 'patientIds') = 1
     ), marked AS (
-      SELECT user_id, patient_id, at,
-             CASE WHEN at < lag(at) OVER w + ${window} THEN 0 ELSE 1 END AS starts
-      FROM opened WINDOW w AS (PARTITION BY user_id COLLATE "C", patient_id COLLATE "C" ORDER BY at)
-    ), numbered AS (
-      SELECT user_id, patient_id, at,
-             sum(starts) OVER (PARTITION BY user_id COLLATE "C", patient_id COLLATE "C" ORDER BY at ROWS UNBOUNDED PRECEDING) AS span
-      FROM marked
-    ), spans AS (
-      SELECT user_id, min(at) AS opens, max(at) + ${window} AS closes FROM numbered GROUP BY user_id, patient_id, span
+      SELECT user_id, at,
+             coalesce(at >= lag(at) OVER w + ${window}, true) AS opens,
+             coalesce(lead(at) OVER w >= at + ${window}, true) AS closes
+      FROM opened WINDOW w AS (PARTITION BY user_id, patient_id ORDER BY at)
     ), edges AS (
-      SELECT user_id, opens AS at, 1 AS delta FROM spans
-      UNION ALL SELECT user_id, closes, -1 FROM spans
+      SELECT user_id, at, 1 AS delta FROM marked WHERE opens
+      UNION ALL SELECT user_id, at + ${window}, -1 FROM marked WHERE closes
     ), swept AS (
+      -- At one instant a span closing goes before one opening: the spans are half-open.
       SELECT user_id, at, delta,
-             sum(delta) OVER (PARTITION BY user_id COLLATE "C" ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS open_spans
+             sum(delta) OVER (PARTITION BY user_id ORDER BY at, delta ROWS UNBOUNDED PRECEDING) AS open_spans
       FROM edges
     ), peaks AS (
       SELECT DISTINCT ON (user_id) user_id, open_spans::int AS count, at
-      FROM swept WHERE delta = 1 ORDER BY user_id, open_spans DESC, at
+      FROM swept WHERE delta = 1 AND open_spans >= ${bulk.patients} ORDER BY user_id, open_spans DESC, at
     )
     SELECT user_id, NULL AS email, NULL AS event, count,
            ${iso(sql`at - ${window}`)} AS first_at, ${iso(sql`at`)} AS last_at
-    FROM peaks WHERE count >= ${bulk.patients} ORDER BY count DESC, at`);
+    FROM peaks ORDER BY count DESC, at`);
   return result.rows;
 }
 
