@@ -269,4 +269,5 @@ PostgreSQL's own processes are not counted in the server's CPU.
   }
 } finally {
   await stopChildren();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 }
