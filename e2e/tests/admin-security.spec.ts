@@ -1,15 +1,8 @@
 import fs from 'node:fs';
-import type { APIRequestContext } from '@playwright/test';
 import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
-
-async function gql<T>(request: APIRequestContext, origin: string, query: string, variables: object = {}): Promise<T> {
-  const response = await request.post('/graphql', { headers: { origin }, data: { query, variables } });
-  const body = (await response.json()) as { data: T | null; errors?: unknown[] };
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as T;
-}
+import { graphqlData } from '../support/graphql.ts';
 
 test('an auditor asks who opened a patient’s record: from the chart to the audit trail, the entry’s detail, the chain verified, the record downloaded as FHIR; Spanish on a phone', async ({
   page,
@@ -26,7 +19,7 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
   const providerContext = await browser.newContext({ baseURL: baseURL ?? '' });
   const provider = await providerContext.newPage();
   await signInByApi(provider, 'provider2@demo.test', origin);
-  const { createPatient } = await gql<{ createPatient: { id: string } }>(
+  const { createPatient } = await graphqlData<{ createPatient: { id: string } }>(
     provider.request,
     origin,
     'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',

@@ -1,21 +1,11 @@
 import fs from 'node:fs';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { graphqlData } from '../support/graphql.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 
 const ORIGIN = MAIN_SERVER.url;
-
-async function gql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}) {
-  const response = await request.post('/graphql', { headers: { origin: ORIGIN }, data: { query, variables } });
-  return (await response.json()) as { data: T | null; errors?: { message: string; extensions?: { code?: string } }[] };
-}
-
-async function data<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const body = await gql<T>(request, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as T;
-}
 
 const addMinutes = (time: string, minutes: number) => {
   const total = Number(time.slice(0, 2)) * 60 + Number(time.slice(3)) + minutes;
@@ -31,8 +21,9 @@ async function freeMorning(page: Page, providerId: string): Promise<{ date: stri
     const day = new Date(Date.now() + offset * 86_400_000);
     if (day.getUTCDay() === 0 || day.getUTCDay() === 6) continue;
     const date = day.toISOString().slice(0, 10);
-    const { availableSlots } = await data<{ availableSlots: { time: string; available: boolean }[] }>(
+    const { availableSlots } = await graphqlData<{ availableSlots: { time: string; available: boolean }[] }>(
       page.request,
+      ORIGIN,
       'query ($p: ID!, $d: String!) { availableSlots(providerId: $p, date: $d, duration: 30) { time available } }',
       { p: providerId, d: date },
     );
@@ -49,8 +40,9 @@ async function newPatient(
   lastName: string,
   email = `${firstName}.${lastName}.${Date.now()}@example.net`.toLowerCase(),
 ): Promise<string> {
-  const created = await data<{ createPatient: { id: string } }>(
+  const created = await graphqlData<{ createPatient: { id: string } }>(
     page.request,
+    ORIGIN,
     'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
     {
       input: { firstName, lastName, email, dateOfBirth: '1990-02-03' },
@@ -79,7 +71,7 @@ async function openDay(page: Page, date: string): Promise<void> {
 
 test('a provider schedules a video visit through the form and sees it in month, week and day', async ({ page }) => {
   await signInByApi(page, 'provider@demo.test', ORIGIN);
-  const me = await data<{ me: { userId: string } }>(page.request, '{ me { userId } }');
+  const me = await graphqlData<{ me: { userId: string } }>(page.request, ORIGIN, '{ me { userId } }');
   await newPatient(page, 'Eva', 'Scheduler');
   const { date, time } = await freeMorning(page, me.me.userId);
 
@@ -130,19 +122,25 @@ test('dragging a visit moves it, a busy time is refused with the reason, and a v
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
   await signInByApi(page, 'provider2@demo.test', ORIGIN);
-  const me = await data<{ me: { userId: string } }>(page.request, '{ me { userId } }');
+  const me = await graphqlData<{ me: { userId: string } }>(page.request, ORIGIN, '{ me { userId } }');
   const { date, time } = await freeMorning(page, me.me.userId);
   const danaEmail = `dana.dragger.${Date.now()}@example.net`;
   const dana = await newPatient(page, 'Dana', 'Dragger', danaEmail);
   const other = await newPatient(page, 'Omar', 'Busy');
-  const booked = await data<{ createAppointment: { id: string } }>(
+  const booked = await graphqlData<{ createAppointment: { id: string } }>(
     page.request,
+    ORIGIN,
     'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
     { input: { patientId: dana, date, time, reason: 'Follow-up', appointmentType: 'video' } },
   );
-  await data(page.request, 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }', {
-    input: { patientId: other, date, time: addMinutes(time, 120), reason: 'Follow-up' },
-  });
+  await graphqlData(
+    page.request,
+    ORIGIN,
+    'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
+    {
+      input: { patientId: other, date, time: addMinutes(time, 120), reason: 'Follow-up' },
+    },
+  );
 
   await page.goto('/calendar');
   await openDay(page, date);

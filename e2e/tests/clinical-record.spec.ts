@@ -1,21 +1,19 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { graphqlData } from '../support/graphql.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 
 const ORIGIN = MAIN_SERVER.url;
 
-async function gql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await request.post('/graphql', { headers: { origin: ORIGIN }, data: { query, variables } });
-  const body = (await response.json()) as { data: T | null; errors?: unknown[] };
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as T;
-}
-
+/**
+ * Narrows the window to a phone's and checks nothing is wider once the page has laid itself out again: a chart
+ * measures its box with a ResizeObserver, a frame after the resize, and until then keeps its desktop width.
+ */
 async function fitsPhone(page: Page) {
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
 test('a provider writes a note from a template, filters and searches, signs it and adds an addendum', async ({
@@ -23,8 +21,9 @@ test('a provider writes a note from a template, filters and searches, signs it a
 }) => {
   await signInByApi(page, 'provider@demo.test', ORIGIN);
   const suffix = uniqueLetters();
-  const patient = await gql<{ createPatient: { id: string } }>(
+  const patient = await graphqlData<{ createPatient: { id: string } }>(
     page.request,
+    ORIGIN,
     'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
     {
       input: {
@@ -124,8 +123,9 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
   baseURL,
 }) => {
   await signInByApi(page, 'provider@demo.test', ORIGIN);
-  const found = await gql<{ listPatients: { items: { id: string }[] } }>(
+  const found = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
     page.request,
+    ORIGIN,
     'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
   );
   const patientId = found.listPatients.items[0]!.id;
@@ -191,13 +191,19 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
 test('notes and questionnaires speak Spanish', async ({ page, browser, baseURL }) => {
   await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
   await signInByApi(page, 'provider@demo.test', ORIGIN);
-  const found = await gql<{ listPatients: { items: { id: string }[] } }>(
+  const found = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
     page.request,
+    ORIGIN,
     'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
   );
-  await gql(page.request, 'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id } }', {
-    input: { patientId: found.listPatients.items[0]!.id, instrument: 'gad7' },
-  });
+  await graphqlData(
+    page.request,
+    ORIGIN,
+    'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id } }',
+    {
+      input: { patientId: found.listPatients.items[0]!.id, instrument: 'gad7' },
+    },
+  );
   await page.goto('/notes');
   await expect(page.getByRole('heading', { level: 1, name: 'Notas clínicas' })).toBeVisible();
   await expect(page.getByText('Prioridad alta')).toBeVisible();

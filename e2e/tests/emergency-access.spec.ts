@@ -1,15 +1,9 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '@telehealth/shared';
 import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
-
-async function gql<T>(request: APIRequestContext, origin: string, query: string, variables: object = {}): Promise<T> {
-  const response = await request.post('/graphql', { headers: { origin }, data: { query, variables } });
-  const body = (await response.json()) as { data: T | null; errors?: unknown[] };
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as T;
-}
+import { graphqlData } from '../support/graphql.ts';
 
 async function fitsPhone(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -26,7 +20,7 @@ test('a provider breaks the glass for another provider’s patient under the ban
   const suffix = uniqueLetters();
   // The patient and a note belong to another provider (set up through the API).
   await signInByApi(page, 'provider2@demo.test', origin);
-  const { createPatient } = await gql<{ createPatient: { id: string } }>(
+  const { createPatient } = await graphqlData<{ createPatient: { id: string } }>(
     page.request,
     origin,
     'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
@@ -39,13 +33,13 @@ test('a provider breaks the glass for another provider’s patient under the ban
       },
     },
   );
-  const { createNote } = await gql<{ createNote: { id: string } }>(
+  const { createNote } = await graphqlData<{ createNote: { id: string } }>(
     page.request,
     origin,
     'mutation ($input: CreateNoteInput!) { createNote(input: $input) { id } }',
     { input: { title: `Safety plan ${suffix}`, content: 'Call the sister first.', patientId: createPatient.id } },
   );
-  await gql(page.request, origin, 'mutation ($input: SignNoteInput!) { signNote(input: $input) { id } }', {
+  await graphqlData(page.request, origin, 'mutation ($input: SignNoteInput!) { signNote(input: $input) { id } }', {
     input: { id: createNote.id, password: DEMO_PASSWORD },
   });
 

@@ -1,8 +1,9 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { addDays, APPOINTMENT_TIMES, todayIn, zonedInstant } from '@telehealth/shared';
 import { approvePatientRequest, submitPatientRequest, uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { graphqlCall, graphqlData } from '../support/graphql.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
 import { MAIN_SERVER, PRACTICE_SETTINGS } from '../support/servers.ts';
 
@@ -15,17 +16,6 @@ const ORIGIN = MAIN_SERVER.url;
 const ZONE = 'America/New_York';
 const PASSWORD = 'Portal-Pass-2026!';
 const PHONE = { width: 390, height: 844 };
-
-async function gql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}) {
-  const response = await request.post('/graphql', { headers: { origin: ORIGIN }, data: { query, variables } });
-  return (await response.json()) as { data: T | null; errors?: { message: string }[] };
-}
-
-async function data<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}) {
-  const body = await gql<T>(request, query, variables);
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as T;
-}
 
 interface PortalPatient {
   page: Page;
@@ -49,8 +39,9 @@ async function newPortalPatient(admin: Page, browser: Browser, language: 'en' | 
   const invitation = await mailTextFromOutbox(admin, person.email, 'Invitation');
   const token = /\/invite#([^\s]+)/.exec(invitation)?.[1] ?? '';
   expect(token).not.toBe('');
-  await data(
+  await graphqlData(
     admin.request,
+    ORIGIN,
     'mutation($t: String!, $p: String!) { acceptInvitation(token: $t, password: $p) { success } }',
     {
       t: token,
@@ -70,8 +61,9 @@ async function farOpenTime(page: Page): Promise<{ date: string; time: string }> 
     const date = addDays(todayIn(ZONE), offset);
     const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
     if (weekday === 0 || weekday === 6) continue;
-    const { myAvailableSlots } = await data<{ myAvailableSlots: { time: string; available: boolean }[] }>(
+    const { myAvailableSlots } = await graphqlData<{ myAvailableSlots: { time: string; available: boolean }[] }>(
       page.request,
+      ORIGIN,
       'query ($d: String!) { myAvailableSlots(date: $d) { time available } }',
       { d: date },
     );
@@ -141,8 +133,9 @@ test('a patient on a phone books an open time, sees it in My Appointments and ca
   await expect(past.filter({ hasText: `${fullDay(date, 'en')}, ${time}` })).toContainText('Cancelled');
 
   // The server agrees, and the time is free again for anyone.
-  const { myAvailableSlots } = await data<{ myAvailableSlots: { time: string; available: boolean }[] }>(
+  const { myAvailableSlots } = await graphqlData<{ myAvailableSlots: { time: string; available: boolean }[] }>(
     phone.request,
+    ORIGIN,
     'query ($d: String!) { myAvailableSlots(date: $d) { time available } }',
     { d: date },
   );
@@ -158,13 +151,15 @@ test('inside the policy’s window a visit can only be changed by calling the cl
   const phone = patient.page;
   // The administrator books a visit less than a day away with the practice's other provider (the first of the
   // next grid times that is free, latest first, so as to stay clear of the other specs' mornings).
-  const { listPatients } = await data<{ listPatients: { items: { id: string }[] } }>(
+  const { listPatients } = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
     page.request,
+    ORIGIN,
     'query ($f: PatientFilterInput) { listPatients(filter: $f) { items { id } } }',
     { f: { search: patient.email } },
   );
-  const { listDoctors } = await data<{ listDoctors: { items: { id: string; email: string }[] } }>(
+  const { listDoctors } = await graphqlData<{ listDoctors: { items: { id: string; email: string }[] } }>(
     page.request,
+    ORIGIN,
     '{ listDoctors(limit: 100) { items { id email } } }',
   );
   const reyes = listDoctors.items.find((doctor) => doctor.email === 'provider2@demo.test')!;
@@ -176,8 +171,9 @@ test('inside the policy’s window a visit can only be changed by calling the cl
     .reverse();
   let booked: { date: string; time: string } | null = null;
   for (const slot of candidates) {
-    const answer = await gql(
+    const answer = await graphqlCall(
       page.request,
+      ORIGIN,
       'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
       {
         input: {

@@ -1,21 +1,13 @@
 import { DEMO_PASSWORD } from '@telehealth/shared';
-import type { APIRequestContext } from '@playwright/test';
 
 import { approvePatientRequest, submitPatientRequest, uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { graphqlData } from '../support/graphql.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
 
 const PASSWORD = 'Portal-Pass-2026!';
 const PHONE = { width: 390, height: 844 };
-
-/** One GraphQL call as the context's signed-in person (setting up data this test then uses on screen). */
-async function gql<T>(request: APIRequestContext, origin: string, query: string, variables: object = {}): Promise<T> {
-  const response = await request.post('/graphql', { headers: { origin }, data: { query, variables } });
-  const body = (await response.json()) as { data?: T; errors?: unknown };
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as T;
-}
 
 test('a patient on a phone fills in a questionnaire from My Records, reads a shared note, sees who viewed the record, and switches the portal to Spanish', async ({
   page,
@@ -35,7 +27,7 @@ test('a patient on a phone fills in a questionnaire from My Records, reads a sha
   await approvePatientRequest(page, person);
   const invitation = await mailTextFromOutbox(page, person.email, 'Invitation');
   const token = /\/invite#([^\s]+)/.exec(invitation)?.[1] ?? '';
-  await gql(
+  await graphqlData(
     page.request,
     origin,
     'mutation($t: String!, $p: String!) { acceptInvitation(token: $t, password: $p) { success } }',
@@ -49,7 +41,7 @@ test('a patient on a phone fills in a questionnaire from My Records, reads a sha
   const providerContext = await browser.newContext({ baseURL: baseURL ?? '' });
   const provider = await providerContext.newPage();
   await signInByApi(provider, 'provider@demo.test', origin);
-  const { listPatients } = await gql<{ listPatients: { items: { id: string }[] } }>(
+  const { listPatients } = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
     provider.request,
     origin,
     'query($f: PatientFilterInput) { listPatients(filter: $f) { items { id } } }',
@@ -57,17 +49,22 @@ test('a patient on a phone fills in a questionnaire from My Records, reads a sha
   );
   const patientId = listPatients.items[0]?.id ?? '';
   expect(patientId).not.toBe('');
-  await gql(provider.request, origin, 'mutation($i: SendQuestionnaireInput!) { sendQuestionnaire(input: $i) { id } }', {
-    i: { patientId, instrument: 'gad7' },
-  });
+  await graphqlData(
+    provider.request,
+    origin,
+    'mutation($i: SendQuestionnaireInput!) { sendQuestionnaire(input: $i) { id } }',
+    {
+      i: { patientId, instrument: 'gad7' },
+    },
+  );
   const title = `Visit summary ${suffix}`;
-  const { createNote } = await gql<{ createNote: { id: string } }>(
+  const { createNote } = await graphqlData<{ createNote: { id: string } }>(
     provider.request,
     origin,
     'mutation($i: CreateNoteInput!) { createNote(input: $i) { id } }',
     { i: { title, content: 'We agreed to keep a sleep diary for two weeks.', patientId } },
   );
-  await gql(provider.request, origin, 'mutation($i: SignNoteInput!) { signNote(input: $i) { id } }', {
+  await graphqlData(provider.request, origin, 'mutation($i: SignNoteInput!) { signNote(input: $i) { id } }', {
     i: { id: createNote.id, password: DEMO_PASSWORD },
   });
 

@@ -1,17 +1,11 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { graphqlData } from '../support/graphql.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 
 const ORIGIN = MAIN_SERVER.url;
-
-async function gql<T>(request: APIRequestContext, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await request.post('/graphql', { headers: { origin: ORIGIN }, data: { query, variables } });
-  const body = (await response.json()) as { data: T | null; errors?: unknown[] };
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data as T;
-}
 
 /** A practice date some weeks ahead that is a Thursday, and its ISO weekday. */
 function thursdayAhead(weeks: number): string {
@@ -23,8 +17,9 @@ function thursdayAhead(weeks: number): string {
 
 async function newPatient(page: Page, firstName: string, lastName: string): Promise<{ id: string; email: string }> {
   const email = `${firstName}.${lastName}.${Date.now()}@example.net`.toLowerCase();
-  const data = await gql<{ createPatient: { id: string } }>(
+  const data = await graphqlData<{ createPatient: { id: string } }>(
     page.request,
+    ORIGIN,
     'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
     { input: { firstName, lastName, email, dateOfBirth: '1984-05-06' } },
   );
@@ -36,19 +31,21 @@ test('a cancelled visit is offered to the waitlist, and the patient books it fro
   browser,
 }) => {
   await signInByApi(page, 'provider@demo.test', ORIGIN);
-  const me = await gql<{ me: { userId: string } }>(page.request, '{ me { userId } }');
+  const me = await graphqlData<{ me: { userId: string } }>(page.request, ORIGIN, '{ me { userId } }');
   const waiting = await newPatient(page, 'Wanda', 'Waitlist');
   const other = await newPatient(page, 'Otto', 'Cancel');
   const date = thursdayAhead(4);
-  const slots = await gql<{ availableSlots: { time: string; available: boolean }[] }>(
+  const slots = await graphqlData<{ availableSlots: { time: string; available: boolean }[] }>(
     page.request,
+    ORIGIN,
     'query ($p: ID!, $d: String!) { availableSlots(providerId: $p, date: $d) { time available } }',
     { p: me.me.userId, d: date },
   );
   const time = slots.availableSlots.find((s) => s.available && s.time < '12:00')?.time;
   expect(time, 'a free morning slot').toBeTruthy();
-  const booked = await gql<{ createAppointment: { id: string } }>(
+  const booked = await graphqlData<{ createAppointment: { id: string } }>(
     page.request,
+    ORIGIN,
     'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
     { input: { patientId: other.id, date, time, reason: 'Follow-up' } },
   );
@@ -71,9 +68,14 @@ test('a cancelled visit is offered to the waitlist, and the patient books it fro
   expect(await seriousViolations(page)).toEqual([]);
 
   // Otto cancels: the freed time is offered to Wanda by e-mail.
-  await gql(page.request, 'mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id } }', {
-    input: { id: booked.createAppointment.id, reason: 'Cannot come' },
-  });
+  await graphqlData(
+    page.request,
+    ORIGIN,
+    'mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id } }',
+    {
+      input: { id: booked.createAppointment.id, reason: 'Cannot come' },
+    },
+  );
   const admin = await browser.newPage();
   await signInByApi(admin, 'admin@demo.test', ORIGIN);
   await expect
@@ -102,8 +104,11 @@ test('a cancelled visit is offered to the waitlist, and the patient books it fro
   await expect(patientPage.getByText('The appointment is yours.')).toBeVisible();
   await phone.close();
 
-  const list = await gql<{ listAppointments: { items: { patientId: string; time: string; status: string }[] } }>(
+  const list = await graphqlData<{
+    listAppointments: { items: { patientId: string; time: string; status: string }[] };
+  }>(
     page.request,
+    ORIGIN,
     'query ($f: AppointmentFilterInput) { listAppointments(filter: $f) { items { patientId time status } } }',
     { f: { from: date, to: date, patientId: waiting.id } },
   );
