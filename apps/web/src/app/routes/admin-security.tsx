@@ -42,7 +42,8 @@ function AdminSecurityRoute() {
           <Tabs.Tab value="emergency">{t('emergency-access:review.tab')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="audit" pt="md">
-          <AuditTrailPanel patientId={params.get('patient') ?? undefined} />
+          {/* A new ?patient= (another chart's link) starts a new search. */}
+          <AuditTrailPanel key={params.get('patient') ?? ''} patientId={params.get('patient') ?? undefined} />
         </Tabs.Panel>
         <Tabs.Panel value="tokens" pt="md">
           <ApiTokensPanel />

@@ -11,7 +11,12 @@ export function SignatureLine({ note }: { note: Pick<Note, 'status' | 'signedAt'
   const { t, i18n } = useTranslation('notes');
   if (note.status === 'draft' || !note.signedAt) {
     return (
-      <Badge variant="light" color="yellow" c="yellow.9" radius="sm">
+      // Amber text at 6.5:1 on its ground (Mantine's yellow-9 on the light badge is under 3:1).
+      <Badge
+        variant="light"
+        radius="sm"
+        style={{ '--badge-color': '#854d0e', '--badge-bg': 'var(--mantine-color-yellow-0)' }}
+      >
         {t('card.draft')}
       </Badge>
     );
