@@ -3,6 +3,7 @@ import { expect, submitSignInForm, test } from '../support/fixtures.ts';
 import { submitPatientRequest, uniqueLetters, type Requester } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
+import { expectFitsPhone } from '../support/phone.ts';
 
 const NEW_PASSWORD = 'Invited-Pass-2026!';
 
@@ -149,6 +150,6 @@ test('the stored-text review is linked from the console and says when nothing ne
   await page.getByRole('checkbox', { name: 'Show resolved findings' }).check();
   await expect(page.getByText('No stored text has ever needed attention.')).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { VIDEO_SERVER } from '../support/servers.ts';
+import { expectFitsPhone } from '../support/phone.ts';
 
 /*
  * Against the video tests' server: a backup reads the whole database, and the main server's many tests beside it
@@ -49,7 +50,7 @@ test('an administrator backs up the practice from /admin/data and downloads its 
   await page.goto('/admin/data');
   await expect(page.getByRole('heading', { name: 'Datos', level: 1 })).toBeVisible();
   await expect(page.getByTestId('backup-status').first()).toHaveText('Completada');
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('admin-data-390-es.png'), fullPage: true });
 });

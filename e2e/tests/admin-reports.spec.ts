@@ -3,8 +3,7 @@ import { addDays, DEFAULT_PRACTICE_TIME_ZONE, todayIn } from '@telehealth/shared
 
 import { seriousViolations } from '../support/axe.ts';
 import { demoAccount, expect, fullName, signInByApi, test } from '../support/fixtures.ts';
-
-const PHONE = { width: 390, height: 844 };
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 test('an administrator generates a compliance report, downloads it as CSV, prints it and sees the practice charts; on a phone in Spanish', async ({
   page,
@@ -76,7 +75,7 @@ test('an administrator generates a compliance report, downloads it as CSV, print
   await phone.getByRole('button', { name: 'Generar informe de cumplimiento' }).click();
   await expect(phone.getByRole('heading', { name: 'Indicadores de riesgo' })).toBeVisible();
   await expect(phone.getByRole('heading', { name: 'Citas por estado' })).toBeVisible();
-  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
   await phone.screenshot({ path: test.info().outputPath('admin-reports-390.png'), fullPage: true });
   await context.close();

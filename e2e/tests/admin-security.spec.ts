@@ -3,6 +3,7 @@ import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
+import { expectFitsPhone } from '../support/phone.ts';
 
 test('an auditor asks who opened a patient’s record: from the chart to the audit trail, the entry’s detail, the chain verified, the record downloaded as FHIR; Spanish on a phone', async ({
   page,
@@ -92,7 +93,7 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
   await page.getByRole('link', { name: 'Quién abrió este expediente' }).click();
   await expect(page.getByRole('textbox', { name: 'Paciente' })).toHaveValue(patientId);
   await expect(rows.filter({ hasText: 'Daniel Reyes' }).first()).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('admin-security-390-es.png'), fullPage: true });
 });

@@ -1,6 +1,7 @@
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { PRACTICE_SETTINGS, VIDEO_SERVER } from '../support/servers.ts';
+import { expectFitsPhone } from '../support/phone.ts';
 
 /*
  * Against the video tests' server: a practice setting is practice-wide, and no test on that server looks at the
@@ -51,7 +52,7 @@ test('an administrator changes the clinic phone, the site uses it at once, and r
     // At phone width: nothing wider than the screen, still usable.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole('button', { name: 'Guardar cambios' })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectFitsPhone(page);
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: testInfo.outputPath('admin-settings-390.png'), fullPage: false });
 

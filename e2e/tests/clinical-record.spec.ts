@@ -4,16 +4,14 @@ import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 const ORIGIN = MAIN_SERVER.url;
 
-/**
- * Narrows the window to a phone's and checks nothing is wider once the page has laid itself out again: a chart
- * measures its box with a ResizeObserver, a frame after the resize, and until then keeps its desktop width.
- */
-async function fitsPhone(page: Page) {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+/** Narrows the window to a phone's and checks that nothing is wider. */
+async function narrowToPhone(page: Page) {
+  await page.setViewportSize(PHONE);
+  await expectFitsPhone(page);
 }
 
 test('a provider writes a note from a template, filters and searches, signs it and adds an addendum', async ({
@@ -113,7 +111,7 @@ test('a provider writes a note from a template, filters and searches, signs it a
   await expect(page.getByRole('article', { name: `Initial evaluation ${suffix}` })).toBeVisible();
   await page.goto('/notes');
   await expect(card).toBeVisible();
-  await fitsPhone(page);
+  await narrowToPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
 });
 
@@ -157,7 +155,7 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
   await expect(crisis).toBeVisible();
   await expect(crisis.getByRole('link', { name: /988/ })).toHaveAttribute('href', 'tel:988');
   await expect(crisis.getByRole('link', { name: /911/ })).toHaveAttribute('href', 'tel:911');
-  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
   await context.setOffline(false);
   await phone.getByRole('button', { name: 'Send my answers' }).click();
@@ -183,7 +181,7 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
   await expect(page.getByTestId('measure-chart-phq9')).toBeVisible();
   await expect(page.getByRole('table', { name: 'Every completed questionnaire' }).getByRole('row')).not.toHaveCount(1);
   await expect(page.getByText(/^Acknowledged by Maya Okafor on /).first()).toBeVisible();
-  await fitsPhone(page);
+  await narrowToPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
   await context.close();
 });
@@ -248,7 +246,7 @@ test('an administrator adds a note template that providers then start notes from
   expect(await seriousViolations(page)).toEqual([]);
   await dialog.getByRole('button', { name: 'Save Template' }).click();
   await expect(page.getByRole('heading', { name })).toBeVisible();
-  await fitsPhone(page);
+  await narrowToPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
 
   const provider = await browser.newPage();

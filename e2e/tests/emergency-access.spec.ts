@@ -1,13 +1,9 @@
-import type { Page } from '@playwright/test';
 import { DEMO_PASSWORD } from '@telehealth/shared';
 import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
-
-async function fitsPhone(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-}
+import { expectFitsPhone } from '../support/phone.ts';
 
 test('a provider breaks the glass for another provider’s patient under the banner; an administrator reviews it in Spanish on a phone', async ({
   page,
@@ -80,7 +76,7 @@ test('a provider breaks the glass for another provider’s patient under the ban
   await expect(card.getByText('Patient called in acute crisis; the primary provider cannot be reached')).toBeVisible();
   await card.getByRole('button', { name: 'Mostrar qué se abrió' }).click();
   await expect(card.getByText(/Abrió la ficha/)).toBeVisible();
-  await fitsPhone(admin);
+  await expectFitsPhone(admin);
   expect(await seriousViolations(admin)).toEqual([]);
   await card.getByRole('button', { name: 'Registrar la revisión' }).click();
   await expect(card.getByText('Indique si el acceso fue apropiado')).toBeVisible();

@@ -4,6 +4,7 @@ import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
+import { expectFitsPhone } from '../support/phone.ts';
 
 const ORIGIN = MAIN_SERVER.url;
 const PASSWORD = 'Message-Pass-2026!';
@@ -75,7 +76,7 @@ test('a patient on a phone writes to their provider with an attachment; the prov
   await expect(thread.getByText('My hands shake since the new dose.')).toBeVisible();
   await expect(thread.getByRole('link', { name: /Download hands\.png/ })).toBeVisible();
   await expect(thread.getByTestId('receipt')).toHaveText('Sent');
-  expect(await patient.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectFitsPhone(patient);
 
   // The provider's header shows the unread count without a reload.
   const unreadLink = provider.getByRole('link', { name: 'Messages, 1 unread' });

@@ -6,6 +6,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlCall, graphqlData } from '../support/graphql.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
 import { MAIN_SERVER, PRACTICE_SETTINGS } from '../support/servers.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 // A patient books, sees and cancels their own visits from the portal, on a phone.
 // The main server's practice is in America/New_York with the default policy (instant booking, 24 hours' notice
@@ -15,7 +16,6 @@ import { MAIN_SERVER, PRACTICE_SETTINGS } from '../support/servers.ts';
 const ORIGIN = MAIN_SERVER.url;
 const ZONE = 'America/New_York';
 const PASSWORD = 'Portal-Pass-2026!';
-const PHONE = { width: 390, height: 844 };
 
 interface PortalPatient {
   page: Page;
@@ -73,10 +73,6 @@ async function farOpenTime(page: Page): Promise<{ date: string; time: string }> 
   throw new Error('no open time 60 to 88 days ahead');
 }
 
-async function fitsPhone(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
-}
-
 const fullDay = (date: string, language: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`));
 
@@ -104,7 +100,7 @@ test('a patient on a phone books an open time, sees it in My Appointments and ca
   await phone.getByLabel('Date').fill(date);
   await phone.getByTestId('open-times').getByRole('radio', { name: time, exact: true }).check();
   await phone.getByRole('textbox', { name: 'Reason for the visit' }).fill('Sleep has been worse again');
-  await fitsPhone(phone);
+  await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
   await phone.getByRole('button', { name: 'Book this visit' }).click();
   await expect(phone.getByRole('heading', { name: 'Your visit is booked' })).toBeVisible();
@@ -118,7 +114,7 @@ test('a patient on a phone books an open time, sees it in My Appointments and ca
   await expect(card).toContainText('Confirmed');
   await expect(card.getByRole('button', { name: 'Join video visit' })).toBeDisabled();
   await expect(card.getByText(/You can change or cancel this visit online until/)).toBeVisible();
-  await fitsPhone(phone);
+  await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
 
   // Cancel, well before the window.
@@ -208,7 +204,7 @@ test('inside the policy’s window a visit can only be changed by calling the cl
   await card.getByRole('button', { name: 'Asistiré' }).click();
   await expect(phone.getByText('Gracias, su consulta está confirmada.')).toBeVisible();
   await expect(card).toContainText('Confirmada');
-  await fitsPhone(phone);
+  await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
 
   // Booking in Spanish: the form and the server's rules speak it.

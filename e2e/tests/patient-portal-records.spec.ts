@@ -5,9 +5,9 @@ import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 const PASSWORD = 'Portal-Pass-2026!';
-const PHONE = { width: 390, height: 844 };
 
 test('a patient on a phone fills in a questionnaire from My Records, reads a shared note, sees who viewed the record, and switches the portal to Spanish', async ({
   page,
@@ -86,7 +86,7 @@ test('a patient on a phone fills in a questionnaire from My Records, reads a sha
     .click();
   await expect(phone.getByRole('heading', { level: 1, name: 'My Records' })).toBeVisible();
   await expect(phone.getByText(person.email)).toBeVisible();
-  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
 
   // The waiting questionnaire, filled in from My Records; its result comes back as a chart.
@@ -119,7 +119,7 @@ test('a patient on a phone fills in a questionnaire from My Records, reads a sha
   );
   // The patient's own readings are not listed.
   await expect(table.getByText(`${person.firstName} ${person.lastName}`)).toHaveCount(0);
-  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
 
   // My account: Spanish, and the whole portal follows, on this device and the next.

@@ -50,16 +50,19 @@ function PatientChartRoute() {
               {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
               {/* The patient's correction requests, answered by the care team. */}
               {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
-              <Grid>
-                <Grid.Col span={{ base: 12, md: 5 }}>
-                  <PatientAppointments patientId={patient.id} />
-                </Grid.Col>
-                <Grid.Col span={{ base: 12, md: 7 }}>
-                  {can(user.role, 'measure:read') ? (
+              {can(user.role, 'measure:read') ? (
+                <Grid>
+                  <Grid.Col span={{ base: 12, md: 5 }}>
+                    <PatientAppointments patientId={patient.id} />
+                  </Grid.Col>
+                  <Grid.Col span={{ base: 12, md: 7 }}>
                     <MeasuresPanel patientId={patient.id} canSend={can(user.role, 'measure:send')} />
-                  ) : null}
-                </Grid.Col>
-              </Grid>
+                  </Grid.Col>
+                </Grid>
+              ) : (
+                // Administrators see no measures: the appointments take the whole width.
+                <PatientAppointments patientId={patient.id} />
+              )}
               {/* The conversations about this patient the caller reaches. */}
               {can(user.role, 'message:read') || can(user.role, 'message:office') ? (
                 <PatientConversationsPanel patientId={patient.id} />
