@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Group, Loader, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { ACCESS_REQUEST_STATUSES, type AccessRequestStatus } from '@telehealth/shared';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import {
@@ -47,10 +48,7 @@ export function AccessRequestsScreen() {
         maw={520}
       />
       {list.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('loading')}</Text>
-        </Group>
+        <LoadingLine label={t('loading')} />
       ) : list.isError ? (
         <Alert color="red" variant="light" role="alert">
           {describeError(list.error)}

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Badge, Button, Code, Collapse, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Code, Collapse, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
@@ -53,12 +54,7 @@ function OutboxList() {
   const outbox = useInfiniteQuery(outboxQueryOptions());
   const mails = outbox.data?.pages.flatMap((page) => page.items) ?? [];
   if (outbox.isPending) {
-    return (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('outbox.loading')}</Text>
-      </Group>
-    );
+    return <LoadingLine label={t('outbox.loading')} />;
   }
   if (outbox.isError) {
     return (

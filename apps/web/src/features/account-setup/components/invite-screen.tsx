@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { INVITATION_VALID_HOURS } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { LOGIN_PATH } from '../../../lib/login-handoff.ts';
@@ -43,10 +44,7 @@ export function InviteScreen() {
   if (state === 'pending') {
     return (
       <AccountFrame title={t('invite.title')}>
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('invite.checking')}</Text>
-        </Group>
+        <LoadingLine label={t('invite.checking')} />
       </AccountFrame>
     );
   }

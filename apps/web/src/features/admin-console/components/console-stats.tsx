@@ -2,6 +2,7 @@ import { Alert, Button, Group, Loader, SimpleGrid, Stack, Text, Title } from '@m
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
 import { consoleStatsQueryOptions, systemHealthQueryOptions, type ConsoleStats } from '../api/admin-console-api.ts';
@@ -24,10 +25,7 @@ export function ConsoleStatsCards() {
         {t('stats.heading')}
       </Title>
       {stats.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('stats.loading')}</Text>
-        </Group>
+        <LoadingLine label={t('stats.loading')} />
       ) : stats.isError ? (
         <Alert color="red" variant="light" role="alert">
           <Stack gap="xs" align="flex-start">

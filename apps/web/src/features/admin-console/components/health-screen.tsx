@@ -1,10 +1,11 @@
-import { Alert, Anchor, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { HEALTH_CHECKS, type HealthCheckName } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { formatBytes } from '../../../lib/format-bytes.ts';
@@ -28,10 +29,7 @@ export function HealthScreen() {
         <Text c="dimmed">{t('health.intro')}</Text>
       </Stack>
       {health.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('health.loading')}</Text>
-        </Group>
+        <LoadingLine label={t('health.loading')} />
       ) : health.isError ? (
         <Alert color="red" variant="light" role="alert">
           <Stack gap="xs" align="flex-start">

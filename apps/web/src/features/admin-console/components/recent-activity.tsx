@@ -1,9 +1,10 @@
-import { Code, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
 import { consoleStatsQueryOptions, type ConsoleStats } from '../api/admin-console-api.ts';
 import { formatAgo, formatDateTime } from '../utils/format.ts';
+import { LoadingLine } from '../../../components/loading-line.tsx';
 
 const KNOWN_ROLES = ['admin', 'provider', 'patient', 'system', 'unknown'] as const;
 
@@ -26,10 +27,7 @@ export function RecentActivity() {
         </Text>
       </Stack>
       {stats.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('activity.loading')}</Text>
-        </Group>
+        <LoadingLine label={t('activity.loading')} />
       ) : stats.isError ? null : stats.data.recentActivity.length === 0 ? (
         <Text>{t('activity.empty')}</Text>
       ) : (

@@ -3,7 +3,6 @@ import {
   Badge,
   Button,
   Group,
-  Loader,
   Menu,
   Paper,
   Select,
@@ -19,6 +18,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { IconChevronDown, IconSearch, IconUserPlus } from '../../../components/icons.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
@@ -156,10 +156,7 @@ export function UsersScreen() {
       </Paper>
 
       {list.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('loading')}</Text>
-        </Group>
+        <LoadingLine label={t('loading')} />
       ) : list.isError ? (
         <Alert color="red" variant="light" role="alert">
           {describeError(list.error)}

@@ -5,7 +5,6 @@ import {
   Code,
   CopyButton,
   Group,
-  Loader,
   Modal,
   Paper,
   Select,
@@ -25,6 +24,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { apiTokensQueryOptions, useCreateApiToken, useRevokeApiToken, type ApiToken } from '../api/audit-trail-api.ts';
@@ -46,10 +46,7 @@ export function ApiTokensPanel() {
         {t('tokens.listTitle')}
       </Title>
       {tokens.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('tokens.loading')}</Text>
-        </Group>
+        <LoadingLine label={t('tokens.loading')} />
       ) : tokens.isError ? (
         <Alert color="red" variant="light" role="alert">
           {describeError(tokens.error)}

@@ -1,7 +1,8 @@
-import { Alert, Code, Drawer, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Alert, Code, Drawer, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { auditEntryQueryOptions, type AuditEntry } from '../api/audit-trail-api.ts';
 import { formatDateTime, LevelBadge } from './audit-format.tsx';
@@ -27,12 +28,7 @@ function EntryDetail({ id }: { id: string }) {
   const { t } = useTranslation('audit-trail');
   const entry = useQuery(auditEntryQueryOptions(id));
   if (entry.isPending) {
-    return (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('detail.loading')}</Text>
-      </Group>
-    );
+    return <LoadingLine label={t('detail.loading')} />;
   }
   if (entry.isError) {
     return (

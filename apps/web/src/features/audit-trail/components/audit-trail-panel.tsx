@@ -3,7 +3,6 @@ import {
   Badge,
   Button,
   Group,
-  Loader,
   Paper,
   Select,
   SimpleGrid,
@@ -19,6 +18,7 @@ import { AUDIT_EVENTS, AUDIT_LEVELS, AuditSearchFilterSchema, type AuditSearchFi
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { auditSearchQueryOptions, type AuditListEntry } from '../api/audit-trail-api.ts';
@@ -194,10 +194,7 @@ export function AuditTrailPanel({ patientId }: { patientId?: string }) {
       </Paper>
 
       {search.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('results.loading')}</Text>
-        </Group>
+        <LoadingLine label={t('results.loading')} />
       ) : search.isError && !search.isFetchNextPageError ? (
         <Alert color="red" variant="light" role="alert" title={t('results.failed')}>
           {describeError(search.error)}

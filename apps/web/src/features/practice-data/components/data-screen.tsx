@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Group,
-  Loader,
   Paper,
   Progress,
   Stack,
@@ -17,6 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
@@ -86,10 +86,7 @@ function BackupsSection() {
         </Alert>
       ) : null}
       {runs.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('loading')}</Text>
-        </Group>
+        <LoadingLine label={t('loading')} />
       ) : runs.isError ? (
         <Alert color="red" variant="light" role="alert">
           {describeError(runs.error)}

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { useGenerateComplianceReport } from '../api/reports-api.ts';
@@ -72,10 +73,7 @@ export function CompliancePrintPage() {
       ) : generate.data ? (
         <ComplianceReportView report={generate.data} headingLevel={2} />
       ) : (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('compliance.generating')}</Text>
-        </Group>
+        <LoadingLine label={t('compliance.generating')} />
       )}
     </Stack>
   );

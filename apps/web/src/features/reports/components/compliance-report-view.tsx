@@ -2,9 +2,9 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@man
 import { RISK_INDICATOR_TYPES, type RiskIndicatorType } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
+import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { formatDay, formatInstantDateTime, formatPracticeInstant } from '../../../lib/practice-dates.ts';
 import type { ComplianceReport, RiskIndicator, RiskPerson } from '../api/reports-api.ts';
-import { TableScroll } from './table-scroll.tsx';
 
 function isRiskType(value: string): value is RiskIndicatorType {
   return (RISK_INDICATOR_TYPES as readonly string[]).includes(value);
@@ -61,7 +61,7 @@ export function ComplianceReportView({ report, headingLevel = 3 }: { report: Com
       )}
 
       <Title order={headingLevel}>{t('compliance.breakdown')}</Title>
-      <TableScroll label={t('compliance.breakdownCaption')} minWidth={280}>
+      <ScrollTable label={t('compliance.breakdownCaption')} minWidth={280}>
         <Table striped>
           <Table.Caption>{t('compliance.breakdownCaption')}</Table.Caption>
           <Table.Thead>
@@ -81,7 +81,7 @@ export function ComplianceReportView({ report, headingLevel = 3 }: { report: Com
             ))}
           </Table.Tbody>
         </Table>
-      </TableScroll>
+      </ScrollTable>
     </Stack>
   );
 }
@@ -124,7 +124,7 @@ function RiskIndicatorSection({
           </Text>
         </Group>
         <Text size="sm">{type ? t(`compliance.riskCount.${type}`, { count: indicator.count }) : indicator.count}</Text>
-        <TableScroll label={t('compliance.peopleCaption', { risk: title })} minWidth={320}>
+        <ScrollTable label={t('compliance.peopleCaption', { risk: title })} minWidth={320}>
           <Table>
             <Table.Caption>{t('compliance.peopleCaption', { risk: title })}</Table.Caption>
             <Table.Thead>
@@ -152,7 +152,7 @@ function RiskIndicatorSection({
               ))}
             </Table.Tbody>
           </Table>
-        </TableScroll>
+        </ScrollTable>
         {indicator.peopleCount > indicator.people.length ? (
           <Text size="sm" c="dimmed">
             {t('compliance.morePeople', { shown: indicator.people.length, count: indicator.peopleCount })}

@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 
 import { BarChart, LineChart } from '@mantine/charts';
-import { Alert, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   APPOINTMENT_STATUSES,
@@ -11,9 +11,10 @@ import {
 } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
+import { ScrollTable } from '../../../components/scroll-table.tsx';
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { practiceReportQueryOptions, type PracticeReport } from '../api/reports-api.ts';
-import { TableScroll } from './table-scroll.tsx';
 
 function isStatus(value: string): value is AppointmentStatus {
   return (APPOINTMENT_STATUSES as readonly string[]).includes(value);
@@ -28,12 +29,7 @@ export function PracticeReports({ period }: { period: ReportPeriod }) {
   const { t } = useTranslation('reports');
   const report = useQuery(practiceReportQueryOptions(period));
   if (report.isPending) {
-    return (
-      <Group gap="xs" role="status">
-        <Loader size="sm" aria-hidden />
-        <Text>{t('practice.loading')}</Text>
-      </Group>
-    );
+    return <LoadingLine label={t('practice.loading')} />;
   }
   if (report.isError) {
     return (
@@ -117,7 +113,7 @@ function AppointmentsByStatus({ report }: { report: PracticeReport }) {
             barChartProps={{ accessibilityLayer: false }}
             aria-hidden
           />
-          <TableScroll label={t('practice.byStatusCaption')} minWidth={260}>
+          <ScrollTable label={t('practice.byStatusCaption')} minWidth={260}>
             <Table striped>
               <Table.Caption>{t('practice.byStatusCaption')}</Table.Caption>
               <Table.Thead>
@@ -137,7 +133,7 @@ function AppointmentsByStatus({ report }: { report: PracticeReport }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </TableScroll>
+          </ScrollTable>
         </>
       )}
     </figure>
@@ -177,7 +173,7 @@ function AppointmentsByProvider({ report }: { report: PracticeReport }) {
         barChartProps={{ accessibilityLayer: false }}
         aria-hidden
       />
-      <TableScroll label={t('practice.byProviderCaption')} minWidth={640}>
+      <ScrollTable label={t('practice.byProviderCaption')} minWidth={640}>
         <Table striped>
           <Table.Caption>{t('practice.byProviderCaption')}</Table.Caption>
           <Table.Thead>
@@ -209,7 +205,7 @@ function AppointmentsByProvider({ report }: { report: PracticeReport }) {
             ))}
           </Table.Tbody>
         </Table>
-      </TableScroll>
+      </ScrollTable>
     </figure>
   );
 }
@@ -262,7 +258,7 @@ function Scores({ report }: { report: PracticeReport }) {
           <Text size="xs" c="dimmed" mt={4}>
             {t('practice.scoresNote')}
           </Text>
-          <TableScroll label={t('practice.scoresCaption')} minWidth={300}>
+          <ScrollTable label={t('practice.scoresCaption')} minWidth={300}>
             <Table striped>
               <Table.Caption>{t('practice.scoresCaption')}</Table.Caption>
               <Table.Thead>
@@ -290,7 +286,7 @@ function Scores({ report }: { report: PracticeReport }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </TableScroll>
+          </ScrollTable>
         </>
       )}
     </figure>

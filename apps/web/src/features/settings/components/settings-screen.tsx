@@ -3,7 +3,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Loader,
   NumberInput,
   Paper,
   Radio,
@@ -29,6 +28,7 @@ import {
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, type FieldErrors } from '../../../lib/form-errors.ts';
@@ -72,10 +72,7 @@ export function SettingsScreen() {
         <Text c="dimmed">{t('intro')}</Text>
       </Stack>
       {settings.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('loading')}</Text>
-        </Group>
+        <LoadingLine label={t('loading')} />
       ) : settings.isError ? (
         <Alert color="red" variant="light" role="alert">
           {describeError(settings.error)}

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Badge, Button, Checkbox, Code, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import {
@@ -43,10 +44,7 @@ export function StoredTextScreen() {
         }}
       />
       {findings.isPending ? (
-        <Group gap="xs" role="status">
-          <Loader size="sm" aria-hidden />
-          <Text>{t('loading')}</Text>
-        </Group>
+        <LoadingLine label={t('loading')} />
       ) : findings.isError ? (
         <Alert color="red" variant="light" role="alert">
           {describeError(findings.error)}
