@@ -42,6 +42,7 @@ import { AdminUsersService } from './users/admin-users.service.ts';
 import { EmergencyAccessService } from './emergency-access/emergency-access.service.ts';
 import { AdminConsoleService } from './admin-console/admin-console.service.ts';
 import { SettingsService } from './settings/settings.service.ts';
+import { IdempotencyKeys } from './idempotency/idempotency-keys.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -87,6 +88,8 @@ export interface Runtime {
   adminConsole: AdminConsoleService;
   /** The practice's settings (decision 032); `config.settings` is this service. */
   settings: SettingsService;
+  /** Idempotency-Keys of create mutations (decision 044). */
+  idempotency: IdempotencyKeys;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
@@ -129,6 +132,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     backups,
     adminConsole,
     settings,
+    idempotency,
   } = runtime;
   return {
     config,
@@ -161,6 +165,7 @@ export function appDependencies(runtime: Runtime): AppDependencies {
     backups,
     adminConsole,
     settings,
+    idempotency,
   };
 }
 
@@ -220,6 +225,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
     const rateLimiter = new RateLimiter(secret);
     const authService = new AuthService({ auth, db: database.db, config, secret, limiter: rateLimiter });
     const patients = new PatientsService({ db: database.db, secret, keyring });
+    const idempotency = new IdempotencyKeys({ db: database.db, secret });
     const appointments = new AppointmentsService({
       db: database.db,
       secret,
@@ -358,6 +364,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
       backups,
       adminConsole,
       settings: openedSettings,
+      idempotency,
       secret,
       keyring,
       close() {

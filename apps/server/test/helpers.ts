@@ -150,11 +150,13 @@ export class TestClient {
   async gql<T = Record<string, unknown>>(
     query: string,
     variables: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
   ): Promise<GraphQLResponse<T>> {
     const response = await this.#app.inject({
       method: 'POST',
       url: '/graphql',
       headers: {
+        ...headers,
         'content-type': 'application/json',
         ...(this.#cookieHeader() ? { cookie: this.#cookieHeader() } : {}),
       },

@@ -6,6 +6,7 @@ export * from './audit.ts';
 export * from './audit-search.ts';
 export * from './auth.ts';
 export * from './constants.ts';
+export * from './idempotency.ts';
 export * from './live.ts';
 export * from './measures.ts';
 export * from './message-catalogue.ts';

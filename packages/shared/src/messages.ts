@@ -23,6 +23,10 @@ export const MESSAGES = {
   /** A refused input: every problem (each a message of the shared schemas), joined by commas. */
   validationFailed: 'Validation failed: {{problems}}',
   outboxDemoOnly: 'The outbox can be read only while demo mode is on.',
+  /** A retried form whose first sending was saved with other values (Idempotency-Key, decision 044). */
+  idempotencyKeyReused: 'This form was already saved with other values. Reload the page to see what was saved.',
+  /** The first sending of the same form is still being saved. */
+  idempotencyKeyInFlight: 'This form is still being saved. Please wait a moment and try again.',
 } as const;
 
 /** Whole minutes until `retryAfterMs` has passed, at least one: what the lockout messages say. */
@@ -73,6 +77,12 @@ export const ERROR_CODES = {
   wrongTransition: 'WRONG_TRANSITION',
   /** The video visit cannot be joined now (cancelled, before or after its window); `extensions.reason` says why. */
   videoClosed: 'VIDEO_CLOSED',
+  /** The Idempotency-Key header is not a string of 1 to 255 printable characters: HTTP 400 (decision 044). */
+  idempotencyKeyInvalid: 'IDEMPOTENCY_KEY_INVALID',
+  /** The key was used, within its day, for another operation or other input: nothing was written (the draft's 422). */
+  idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
+  /** The first request with this key is still running: try again once it has answered (the draft's 409). */
+  idempotencyKeyInFlight: 'IDEMPOTENCY_KEY_IN_FLIGHT',
 } as const;
 
 /**
@@ -100,6 +110,8 @@ export const REQUEST_MESSAGES = {
   tooCostly: 'The query asks for too much at once (its cost is over the limit of {{limit}}).',
   tooManyDirectives: 'The query uses more than {{limit}} directives.',
   oneCredentialOperation: 'The query holds more than {{limit}} sign-in or password operation.',
+  idempotencyKeyInvalid:
+    'The Idempotency-Key header must be a string of 1 to {{limit}} printable characters, in double quotes (an sf-string).',
 } as const;
 
 /** Parameters of a message: each `{{name}}` in its text. */

@@ -1,5 +1,6 @@
 import type { AuditActor } from '../audit/audit.repository.ts';
 import type { SessionUser } from '../auth/auth.service.ts';
+import type { IdempotentRequest } from '../idempotency/idempotency-keys.ts';
 
 /**
  * A signed-in caller of one operation: who (the session's user and role), how they appear in the audit trail,
@@ -9,6 +10,11 @@ export interface Caller {
   user: SessionUser;
   actor: AuditActor;
   operation: string;
+  /**
+   * The request's Idempotency-Key, on a create mutation that honours one (decision 044): the service records it
+   * with `recordIdempotencyKey` in the transaction that writes the record.
+   */
+  idempotency?: IdempotentRequest;
 }
 
 /** Someone without a session (a visitor, a person following an e-mailed link). */

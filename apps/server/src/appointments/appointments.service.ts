@@ -45,6 +45,7 @@ import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts'
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { AppError, fieldError, notFound, parseInput } from '../errors.ts';
+import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
@@ -240,6 +241,8 @@ export class AppointmentsService {
         ...(seriesId ? { seriesId } : {}),
       });
       await this.#tell(tx, 'created', ids);
+      // A series answers its first visit, so a retry answers it too.
+      await recordIdempotencyKey(tx, caller, ids[0]!);
     });
     return this.#views(ids);
   }

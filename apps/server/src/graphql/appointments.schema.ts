@@ -4,6 +4,7 @@ import type { TimeOffRow } from '../appointments/availability.repository.ts';
 import type { WaitlistEntryRow } from '../appointments/waitlist.service.ts';
 import type { SlotState } from '../appointments/schedule.ts';
 import { builder } from './builder.ts';
+import { idempotent } from './idempotent.ts';
 import { callerOf, publicCallerOf, type GraphQLContext } from './context.ts';
 import { DeletedRecordRef } from './patients.schema.ts';
 
@@ -267,8 +268,11 @@ builder.mutationFields((t) => ({
     description:
       'Books a visit, or a series (recurrence): every occurrence is checked before any is saved. Answers the first.',
     args: { input: t.arg({ type: CreateAppointmentInput, required: true }) },
-    resolve: async (_root, args, ctx) =>
-      first(await ctx.appointments.create(callerOf(ctx, 'createAppointment'), plain(args.input))),
+    resolve: idempotent('createAppointment', {
+      run: async (caller, args: { input: object }, ctx) =>
+        first(await ctx.appointments.create(caller, plain(args.input))),
+      replay: (caller, id, _args, ctx) => ctx.appointments.get(caller, id),
+    }),
   }),
   updateAppointment: t.field({
     type: AppointmentRef,

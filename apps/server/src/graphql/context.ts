@@ -31,6 +31,7 @@ import type { BackupService } from '../practice-data/backup.service.ts';
 import type { DataExportService } from '../practice-data/data-export.service.ts';
 import type { AdminConsoleService } from '../admin-console/admin-console.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
+import type { IdempotencyKeys } from '../idempotency/idempotency-keys.ts';
 
 export interface Services {
   config: Config;
@@ -62,6 +63,8 @@ export interface Services {
   backups: BackupService;
   adminConsole: AdminConsoleService;
   settings: SettingsService;
+  /** Idempotency-Keys of create mutations (decision 044). */
+  idempotency: IdempotencyKeys;
 }
 
 /** Taken from the request: the session plugin resolved the session once, before the body was read. */

@@ -1,5 +1,6 @@
 import type { AlertView, MeasureView } from '../measures/measures.service.ts';
 import { builder } from './builder.ts';
+import { idempotent } from './idempotent.ts';
 import { callerOf } from './context.ts';
 
 const AnswerRef = builder.objectRef<{ loinc: string; value: number }>('QuestionnaireAnswer').implement({
@@ -113,7 +114,10 @@ builder.mutationFields((t) => ({
   sendQuestionnaire: t.field({
     type: QuestionnaireRef,
     args: { input: t.arg({ type: SendQuestionnaireInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.measures.send(callerOf(ctx, 'sendQuestionnaire'), { ...args.input }),
+    resolve: idempotent('sendQuestionnaire', {
+      run: (caller, args: { input: object }, ctx) => ctx.measures.send(caller, { ...args.input }),
+      replay: (caller, id, _args, ctx) => ctx.measures.sent(caller, id),
+    }),
   }),
   setQuestionnaireSchedule: t.field({
     type: ['String'],
@@ -124,7 +128,10 @@ builder.mutationFields((t) => ({
   submitQuestionnaire: t.field({
     type: SubmitResultRef,
     args: { input: t.arg({ type: SubmitQuestionnaireInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.measures.submit(callerOf(ctx, 'submitQuestionnaire'), { ...args.input }),
+    resolve: idempotent('submitQuestionnaire', {
+      run: (caller, args: { input: object }, ctx) => ctx.measures.submit(caller, { ...args.input }),
+      replay: (caller, id, _args, ctx) => ctx.measures.submitted(caller, id),
+    }),
   }),
   acknowledgeSafetyAlert: t.field({
     type: SafetyAlertRef,

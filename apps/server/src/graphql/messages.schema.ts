@@ -1,6 +1,7 @@
 import type { AttachmentInfo } from '../messages/messages.repository.ts';
 import type { ConversationView, MessageRecipient, MessageView } from '../messages/messages.service.ts';
 import { builder } from './builder.ts';
+import { idempotent } from './idempotent.ts';
 import { callerOf } from './context.ts';
 
 /*
@@ -140,12 +141,19 @@ builder.mutationFields((t) => ({
   startConversation: t.field({
     type: ConversationRef,
     args: { input: t.arg({ type: StartConversationInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.messages.start(callerOf(ctx, 'startConversation'), { ...args.input }),
+    resolve: idempotent('startConversation', {
+      run: (caller, args: { input: object }, ctx) => ctx.messages.start(caller, { ...args.input }),
+      replay: (caller, id, _args, ctx) => ctx.messages.get(caller, id),
+    }),
   }),
   sendMessage: t.field({
     type: MessageRef,
     args: { input: t.arg({ type: SendMessageInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.messages.send(callerOf(ctx, 'sendMessage'), { ...args.input }),
+    resolve: idempotent('sendMessage', {
+      run: (caller, args: { input: { conversationId: string | number } }, ctx) =>
+        ctx.messages.send(caller, { ...args.input }),
+      replay: (caller, id, args, ctx) => ctx.messages.sent(caller, String(args.input.conversationId), id),
+    }),
   }),
   markConversationRead: t.field({
     type: ConversationRef,

@@ -1,6 +1,7 @@
 import type { noteTemplates } from '../db/schema.ts';
 import { tagsOf, type NoteView } from '../notes/notes.service.ts';
 import { builder } from './builder.ts';
+import { idempotent } from './idempotent.ts';
 import { callerOf, type GraphQLContext } from './context.ts';
 import { DeletedRecordRef } from './patients.schema.ts';
 
@@ -211,7 +212,10 @@ builder.mutationFields((t) => ({
   createNote: t.field({
     type: NoteRef,
     args: { input: t.arg({ type: CreateNoteInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.notes.create(callerOf(ctx, 'createNote'), plain(args.input)),
+    resolve: idempotent('createNote', {
+      run: (caller, args: { input: object }, ctx) => ctx.notes.create(caller, plain(args.input)),
+      replay: (caller, id, _args, ctx) => ctx.notes.get(caller, id),
+    }),
   }),
   updateNote: t.field({
     type: NoteRef,

@@ -1,6 +1,7 @@
 import type { BookingPolicy } from '@telehealth/shared';
 import { AppointmentRef, AppointmentSlotRef } from './appointments.schema.ts';
 import { builder } from './builder.ts';
+import { idempotent } from './idempotent.ts';
 import { callerOf } from './context.ts';
 
 /*
@@ -79,7 +80,10 @@ builder.mutationFields((t) => ({
     type: AppointmentRef,
     description: 'A patient books a visit with their own provider: confirmed, or pending in request mode.',
     args: { input: t.arg({ type: BookAppointmentInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.appointments.bookOwn(callerOf(ctx, 'bookAppointment'), plain(args.input)),
+    resolve: idempotent('bookAppointment', {
+      run: (caller, args: { input: object }, ctx) => ctx.appointments.bookOwn(caller, plain(args.input)),
+      replay: (caller, id, _args, ctx) => ctx.appointments.get(caller, id),
+    }),
   }),
   confirmMyAppointment: t.field({
     type: AppointmentRef,

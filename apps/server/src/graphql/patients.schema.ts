@@ -3,6 +3,7 @@ import type { PatientRow } from '../patients/patients.repository.ts';
 import type { ProviderView } from '../providers/providers.service.ts';
 import { builder } from './builder.ts';
 import { callerOf } from './context.ts';
+import { idempotent } from './idempotent.ts';
 
 export const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
   description: 'A patient of the practice. Every field is protected health information.',
@@ -101,7 +102,10 @@ builder.mutationFields((t) => ({
   createPatient: t.field({
     type: PatientRef,
     args: { input: t.arg({ type: CreatePatientInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.patients.create(callerOf(ctx, 'createPatient'), plain(args.input)),
+    resolve: idempotent('createPatient', {
+      run: (caller, args: { input: object }, ctx) => ctx.patients.create(caller, plain(args.input)),
+      replay: (caller, id, _args, ctx) => ctx.patients.get(caller, id),
+    }),
   }),
   updatePatient: t.field({
     type: PatientRef,

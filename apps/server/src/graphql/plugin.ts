@@ -7,6 +7,7 @@ import { badRequest, isAppError, unauthenticated } from '../errors.ts';
 import { logRefusal, requestErrorBody, requestErrorFrom, UNEXPECTED_EXTENSIONS } from '../http/request-errors.ts';
 import type { GraphQLContext, Services } from './context.ts';
 import { checkGraphQLBody, checkGraphQLMethodAndType } from './http.ts';
+import { idempotencyKeyProblem } from './idempotent.ts';
 import { GRAPHQL_PARSE_OPTIONS, graphqlValidationRules } from './limits.ts';
 import { PUBLIC_ROOT_FIELDS, schema } from './schema.ts';
 import { refuseUnacceptableText } from './text-guard.ts';
@@ -100,7 +101,15 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.split('?', 1)[0] === '/graphql') await checkGraphQLMethodAndType(request, reply);
+    if (request.url.split('?', 1)[0] !== '/graphql') return;
+    await checkGraphQLMethodAndType(request, reply);
+    if (reply.sent) return;
+    // An Idempotency-Key that is not one is refused whole (decision 044), whatever the operation.
+    const refused = idempotencyKeyProblem(request);
+    if (refused) {
+      logRefusal(request.log, refused);
+      await reply.code(refused.statusCode).send(requestErrorBody(refused));
+    }
   });
 });
 

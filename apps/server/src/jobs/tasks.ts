@@ -15,6 +15,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { pruneExpiredAuditEntries } from '../practice-data/audit-retention.ts';
 import type { BackupService } from '../practice-data/backup.service.ts';
 import type { Keyring } from '../keys/keyring.ts';
+import { deleteExpiredIdempotencyKeys } from '../idempotency/idempotency-keys.ts';
 
 /*
  * Every background task of the server, in one place: its name, the payload it accepts and its handler; and
@@ -73,6 +74,8 @@ export const taskPayloads = {
   'backup:run': z.object({ runId: z.uuid() }),
   'backup:scheduled': CronPayloadSchema,
   'audit:retention': CronPayloadSchema,
+  /** Deletes the Idempotency-Keys past their day (decision 044). */
+  'idempotency-keys:prune': CronPayloadSchema,
 } satisfies Record<string, z.ZodType<Record<string, unknown>>>;
 
 export type TaskName = keyof typeof taskPayloads;
@@ -182,6 +185,9 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
       const pruned = await pruneExpiredAuditEntries(services.db, services.keyring);
       if (pruned > 0) services.log.info({ pruned }, 'audit entries past their retention removed');
     },
+    'idempotency-keys:prune': async () => {
+      await deleteExpiredIdempotencyKeys(services.db);
+    },
   };
 }
 
@@ -201,6 +207,7 @@ export const crontab = [
   '*/15 * * * * measures:before-visits ?id=measures-before-visits&jobKey=cron:measures-before-visits&max=3',
   '23 * * * * message-attachments:prune ?id=message-attachments-prune&jobKey=cron:message-attachments-prune&max=3',
   '37 4 * * * audit:retention ?id=audit-retention&jobKey=cron:audit-retention&max=3',
+  '29 * * * * idempotency-keys:prune ?id=idempotency-keys-prune&jobKey=cron:idempotency-keys-prune&max=3',
 ].join('\n');
 
 /** The scheduled backup's crontab line (BACKUP_SCHEDULE, UTC), or none when it is off. */

@@ -21,6 +21,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { appointments, measures, measureSchedules, patients, safetyAlerts, users } from '../db/schema.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
+import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import { addJob } from '../jobs/add-job.ts';
 import { measuresEncrypted, safetyAlertsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -84,8 +85,43 @@ export class MeasuresService {
         patientIds: [patientId],
       });
       await this.#tellPatient(tx, patient.accountId);
+      await recordIdempotencyKey(tx, caller, id);
     });
     return this.#viewOf(id);
+  }
+
+  /** A questionnaire the caller sent, answered again for a retried sendQuestionnaire (decision 044). Audited. */
+  async sent(caller: Caller, id: string): Promise<MeasureView> {
+    const reach = await authorize(this.#db, caller, 'measure:send');
+    const [row] = isUuid(id) ? await this.#select(this.#db).where(eq(measures.id, id)) : [];
+    if (!row) throw notFound('measureMessages.notFound');
+    await this.#providersPatient(caller, reach, row.measure.patientId);
+    await this.#audit(this.#db, caller.actor, caller.operation, 'QUESTIONNAIRE_VIEW', {
+      patientIds: [row.measure.patientId],
+      measureIds: [id],
+    });
+    return this.#toView(row);
+  }
+
+  /**
+   * A questionnaire the caller submitted, answered again for a retried submitQuestionnaire (decision 044): its
+   * result and whether it raised the safety path, as the first answer said. Audited.
+   */
+  async submitted(caller: Caller, id: string): Promise<{ view: MeasureView; safetyAlert: boolean }> {
+    const reach = await authorize(this.#db, caller, 'measure:respond');
+    const [row] = isUuid(id)
+      ? await this.#select(this.#db).where(and(eq(measures.id, id), this.#reachCondition(reach)))
+      : [];
+    if (!row) throw notFound('measureMessages.notFound');
+    const alerts = await this.#db
+      .select({ id: safetyAlerts.id })
+      .from(safetyAlerts)
+      .where(eq(safetyAlerts.measureId, id));
+    await this.#audit(this.#db, caller.actor, caller.operation, 'QUESTIONNAIRE_VIEW', {
+      patientIds: [row.measure.patientId],
+      measureIds: [id],
+    });
+    return { view: this.#toView(row), safetyAlert: alerts.length > 0 };
   }
 
   /** Sets (or stops) the standing order: this questionnaire before each of the patient's visits. */
@@ -220,6 +256,7 @@ export class MeasuresService {
           raised = true;
           await this.#raiseAlert(tx, caller, measure);
         }
+        await recordIdempotencyKey(tx, caller, id);
       });
     } catch (error) {
       if (outOfReach) await recordOutOfReach(this.#db, caller, 'measure:respond', { measureIds: [id] });

@@ -25,6 +25,7 @@ import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
 import { conversations, messages, patients, users } from '../db/schema.ts';
 import { AppError, badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
+import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { conversationsEncrypted, messagesEncrypted } from '../keys/encrypted-columns.ts';
@@ -260,6 +261,7 @@ export class MessagesService {
         patientIds: [patient.id],
       });
       await this.#addMessage(tx, caller, conversationId, patient.id, data.kind, side, data.body, data.attachmentIds);
+      await recordIdempotencyKey(tx, caller, conversationId);
       return conversationId;
     });
     return this.get(caller, id);
@@ -277,7 +279,7 @@ export class MessagesService {
       });
       if (!record) throw notFound('secureMessageMessages.notFound');
       const { conversation } = record;
-      return this.#addMessage(
+      const id = await this.#addMessage(
         tx,
         caller,
         conversation.id,
@@ -287,10 +289,23 @@ export class MessagesService {
         data.body,
         data.attachmentIds,
       );
+      await recordIdempotencyKey(tx, caller, id);
+      return id;
     });
     const thread = await messagesOf(this.#db, this.#keyring, data.conversationId);
     const record = thread.find((m) => m.message.id === messageId)!;
     return { record, mine: true };
+  }
+
+  /**
+   * A message the caller sent, answered again for a retried sendMessage (decision 044): read, and recorded, as
+   * its conversation is.
+   */
+  async sent(caller: Caller, conversationId: string, messageId: string): Promise<MessageView> {
+    const conversation = await this.get(caller, conversationId);
+    const message = conversation.messages?.find((m) => m.record.message.id === messageId);
+    if (!message) throw notFound('secureMessageMessages.notFound');
+    return message;
   }
 
   /** Marks the other side's messages read (the sender then sees when). Answers the conversation. */

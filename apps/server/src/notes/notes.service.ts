@@ -25,6 +25,7 @@ import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
 import { noteTemplates } from '../db/schema.ts';
 import { badUserInput, fieldError, forbidden, notFound, parseInput } from '../errors.ts';
+import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findVisiblePatient } from '../patients/patients.repository.ts';
 import { BlindIndex, NOTES_SEARCH_PURPOSE } from '../search/blind-index.ts';
@@ -150,6 +151,7 @@ export class NotesService {
         patientIds: data.patientId ? [data.patientId] : [],
         ...(data.isPrivate ? { action: 'create' } : {}),
       });
+      await recordIdempotencyKey(tx, caller, noteId);
       return noteId;
     });
     return this.#authorView(caller, id);

@@ -29,6 +29,7 @@ import {
 } from './patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
 import { isUuid } from '../db/ids.ts';
+import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 
 /**
  * Patient records: every operation asks the access checkpoint for the caller's reach (every record, or their
@@ -118,6 +119,7 @@ export class PatientsService {
     return this.#db.transaction(async (tx) => {
       const row = await insertPatient(tx, { ...fields, isActive: isActive ?? true, ...ownership }, this.#keyring);
       await this.#audit(tx, caller, 'PATIENT_CREATE', [row.id], {});
+      await recordIdempotencyKey(tx, caller, row.id);
       return row;
     });
   }
