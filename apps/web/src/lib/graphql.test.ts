@@ -27,6 +27,16 @@ describe('graphqlRequest', () => {
     expect(JSON.parse(init.body as string)).toEqual({ query: 'query { me { userId } }', variables: {} });
   });
 
+  it('sends an Idempotency-Key as the draft sf-string when given one, and none otherwise', async () => {
+    const fetchMock = respondWith({ data: { ok: true } });
+    vi.stubGlobal('fetch', fetchMock);
+    await graphqlRequest('mutation { ok }', z.object({ ok: z.boolean() }), undefined, { idempotencyKey: 'k-1' });
+    await graphqlRequest('mutation { ok }', z.object({ ok: z.boolean() }));
+    const headersOf = (i: number) => (fetchMock.mock.calls[i] as unknown as [string, RequestInit])[1].headers;
+    expect(headersOf(0)).toMatchObject({ 'Idempotency-Key': '"k-1"' });
+    expect(headersOf(1)).not.toHaveProperty('Idempotency-Key');
+  });
+
   it('records the send time of a successful request, unless the operation does not extend the session', async () => {
     vi.stubGlobal('fetch', respondWith({ data: { ok: true } }));
     const before = Date.now();

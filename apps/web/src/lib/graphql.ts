@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@telehealth/shared';
+import { ERROR_CODES, formatIdempotencyKey, IDEMPOTENCY_KEY_HEADER } from '@telehealth/shared';
 import type { z } from 'zod';
 
 /** Where the browser sends GraphQL: the same origin, so the httpOnly session cookie goes with it. */
@@ -50,6 +50,11 @@ export interface GraphQLRequestOptions {
    * never believes the session lasts longer than it does.
    */
   extendsSession?: boolean;
+  /**
+   * Sent as the Idempotency-Key header (decision 044): a create mutation sent again with the same key answers
+   * its first result instead of writing twice. Forms take it from `useSubmissionKey`.
+   */
+  idempotencyKey?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -118,7 +123,13 @@ export async function graphqlRequest<TSchema extends z.ZodType>(
     response = await fetch(GRAPHQL_ENDPOINT, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(options.idempotencyKey === undefined
+          ? {}
+          : { [IDEMPOTENCY_KEY_HEADER]: formatIdempotencyKey(options.idempotencyKey) }),
+      },
       body: JSON.stringify({ query, variables: variables ?? {} }),
       signal: options.signal ?? null,
     });

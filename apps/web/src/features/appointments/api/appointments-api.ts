@@ -10,6 +10,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
+import { useSubmissionKey } from '../../../lib/submission-key.ts';
 
 export const appointmentQueryKeys = {
   all: ['appointments'] as const,
@@ -129,15 +130,18 @@ function useInvalidateAppointments() {
 
 export function useCreateAppointment() {
   const invalidate = useInvalidateAppointments();
+  const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: async (input: CreateAppointmentInput) => {
-      const data = await graphqlRequest(
-        `mutation CreateAppointment($input: CreateAppointmentInput!) { createAppointment(input: $input) { ${APPOINTMENT_FIELDS} } }`,
-        z.object({ createAppointment: AppointmentSchema }),
-        { input },
-      );
-      return data.createAppointment;
-    },
+    mutationFn: (input: CreateAppointmentInput) =>
+      submission.send(async (idempotencyKey) => {
+        const data = await graphqlRequest(
+          `mutation CreateAppointment($input: CreateAppointmentInput!) { createAppointment(input: $input) { ${APPOINTMENT_FIELDS} } }`,
+          z.object({ createAppointment: AppointmentSchema }),
+          { input },
+          { idempotencyKey },
+        );
+        return data.createAppointment;
+      }),
     onSuccess: invalidate,
   });
 }

@@ -3,6 +3,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
+import { useSubmissionKey } from '../../../lib/submission-key.ts';
 import { AppointmentSchema, appointmentQueryKeys } from './appointments-api.ts';
 
 // A patient's own visits (decision 030). Under the appointments' keys, so that any change asks them again.
@@ -68,15 +69,18 @@ function useInvalidate() {
 
 export function useBookAppointment() {
   const invalidate = useInvalidate();
+  const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: async (input: BookAppointmentInput) => {
-      const data = await graphqlRequest(
-        `mutation BookAppointment($input: BookAppointmentInput!) { bookAppointment(input: $input) { ${FIELDS} } }`,
-        z.object({ bookAppointment: AppointmentSchema }),
-        { input },
-      );
-      return data.bookAppointment;
-    },
+    mutationFn: (input: BookAppointmentInput) =>
+      submission.send(async (idempotencyKey) => {
+        const data = await graphqlRequest(
+          `mutation BookAppointment($input: BookAppointmentInput!) { bookAppointment(input: $input) { ${FIELDS} } }`,
+          z.object({ bookAppointment: AppointmentSchema }),
+          { input },
+          { idempotencyKey },
+        );
+        return data.bookAppointment;
+      }),
     onSettled: invalidate,
   });
 }

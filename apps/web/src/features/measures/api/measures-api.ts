@@ -3,6 +3,7 @@ import type { Instrument } from '@telehealth/shared';
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
+import { useSubmissionKey } from '../../../lib/submission-key.ts';
 import { useLiveMessages } from '../../../lib/live-channel.ts';
 
 export const measureQueryKeys = {
@@ -66,33 +67,43 @@ export function useQuestionnaireResults(patientId: string) {
 
 export function useSubmitQuestionnaire() {
   const queryClient = useQueryClient();
+  const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: async (input: { id: string; answers: number[]; difficulty: number | null }) =>
-      (
-        await graphqlRequest(
-          `mutation SubmitQuestionnaire($input: SubmitQuestionnaireInput!) { submitQuestionnaire(input: $input) {
+    mutationFn: (input: { id: string; answers: number[]; difficulty: number | null }) =>
+      submission.send(
+        async (idempotencyKey) =>
+          (
+            await graphqlRequest(
+              `mutation SubmitQuestionnaire($input: SubmitQuestionnaireInput!) { submitQuestionnaire(input: $input) {
             safetyAlert questionnaire { ${FIELDS} } } }`,
-          z.object({
-            submitQuestionnaire: z.object({ safetyAlert: z.boolean(), questionnaire: QuestionnaireSchema }),
-          }),
-          { input },
-        )
-      ).submitQuestionnaire,
+              z.object({
+                submitQuestionnaire: z.object({ safetyAlert: z.boolean(), questionnaire: QuestionnaireSchema }),
+              }),
+              { input },
+              { idempotencyKey },
+            )
+          ).submitQuestionnaire,
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: measureQueryKeys.mine }),
   });
 }
 
 export function useSendQuestionnaire() {
   const queryClient = useQueryClient();
+  const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: async (input: { patientId: string; instrument: Instrument }) =>
-      (
-        await graphqlRequest(
-          `mutation SendQuestionnaire($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { ${FIELDS} } }`,
-          z.object({ sendQuestionnaire: QuestionnaireSchema }),
-          { input },
-        )
-      ).sendQuestionnaire,
+    mutationFn: (input: { patientId: string; instrument: Instrument }) =>
+      submission.send(
+        async (idempotencyKey) =>
+          (
+            await graphqlRequest(
+              `mutation SendQuestionnaire($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { ${FIELDS} } }`,
+              z.object({ sendQuestionnaire: QuestionnaireSchema }),
+              { input },
+              { idempotencyKey },
+            )
+          ).sendQuestionnaire,
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: measureQueryKeys.all }),
   });
 }

@@ -8,6 +8,7 @@ import {
 import { z } from 'zod';
 
 import { graphqlRequest, type GraphQLErrorEntry } from '../../../lib/graphql.ts';
+import { useSubmissionKey } from '../../../lib/submission-key.ts';
 import { useLiveMessages } from '../../../lib/live-channel.ts';
 import { UNREAD_MESSAGES_QUERY_KEY } from '../../../lib/unread-messages.ts';
 
@@ -153,12 +154,16 @@ export function useArchiveConversation() {
 
 export function useSendMessage() {
   const invalidate = useInvalidateMessages();
+  const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: async (input: { conversationId: string; body: string; attachmentIds: string[] }) =>
-      graphqlRequest(
-        `mutation SendMessage($input: SendMessageInput!) { sendMessage(input: $input) { ${MESSAGE_FIELDS} } }`,
-        z.object({ sendMessage: MessageSchema }),
-        { input },
+    mutationFn: (input: { conversationId: string; body: string; attachmentIds: string[] }) =>
+      submission.send((idempotencyKey) =>
+        graphqlRequest(
+          `mutation SendMessage($input: SendMessageInput!) { sendMessage(input: $input) { ${MESSAGE_FIELDS} } }`,
+          z.object({ sendMessage: MessageSchema }),
+          { input },
+          { idempotencyKey },
+        ),
       ),
     onSuccess: invalidate,
   });
@@ -166,15 +171,20 @@ export function useSendMessage() {
 
 export function useStartConversation() {
   const invalidate = useInvalidateMessages();
+  const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: async (input: StartConversationInput) =>
-      (
-        await graphqlRequest(
-          `mutation StartConversation($input: StartConversationInput!) { startConversation(input: $input) { id } }`,
-          z.object({ startConversation: z.object({ id: z.string() }) }),
-          { input },
-        )
-      ).startConversation,
+    mutationFn: (input: StartConversationInput) =>
+      submission.send(
+        async (idempotencyKey) =>
+          (
+            await graphqlRequest(
+              `mutation StartConversation($input: StartConversationInput!) { startConversation(input: $input) { id } }`,
+              z.object({ startConversation: z.object({ id: z.string() }) }),
+              { input },
+              { idempotencyKey },
+            )
+          ).startConversation,
+      ),
     onSuccess: invalidate,
   });
 }

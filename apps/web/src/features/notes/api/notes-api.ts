@@ -11,6 +11,7 @@ import type { NoteInput, NoteTemplateInput } from '@telehealth/shared';
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
+import { useSubmissionKey } from '../../../lib/submission-key.ts';
 
 /** What the list asks the server for: every filter is applied there. */
 export interface NoteListFilter {
@@ -214,14 +215,18 @@ function useNoteMutation<TInput>(run: (input: TInput) => Promise<Note>) {
 }
 
 export function useCreateNote() {
-  return useNoteMutation(async (input: NoteInput) => {
-    const data = await graphqlRequest(
-      `mutation CreateNote($input: CreateNoteInput!) { createNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
-      z.object({ createNote: NoteSchema }),
-      { input },
-    );
-    return data.createNote;
-  });
+  const submission = useSubmissionKey();
+  return useNoteMutation((input: NoteInput) =>
+    submission.send(async (idempotencyKey) => {
+      const data = await graphqlRequest(
+        `mutation CreateNote($input: CreateNoteInput!) { createNote(input: $input) { ${NOTE_WITH_ADDENDA} } }`,
+        z.object({ createNote: NoteSchema }),
+        { input },
+        { idempotencyKey },
+      );
+      return data.createNote;
+    }),
+  );
 }
 
 export function useUpdateNote() {

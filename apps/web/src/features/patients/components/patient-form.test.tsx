@@ -1,4 +1,5 @@
 import type { Role } from '@telehealth/shared';
+import { notifications } from '@mantine/notifications';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -130,6 +131,37 @@ describe('New Patient Registration', () => {
     // A message belongs to the value it was about.
     type('Last name', 'Bello');
     expect(messageAt('Last name')).toBeNull();
+  });
+
+  it('sends one Idempotency-Key per submission: the same when the submission is tried again after a lost reply', async () => {
+    let attempt = 0;
+    const { calls, fetchMock } = mockGraphQL({
+      CreatePatient: (variables) => {
+        attempt += 1;
+        // The first reply never arrives (the connection dropped after the server saved the patient).
+        if (attempt === 1) throw new TypeError('Failed to fetch');
+        return { createPatient: { ...STORED, ...(variables.input as object) } };
+      },
+    });
+    renderForm('/patients/new');
+    type('First name', 'Leila');
+    type('Last name', 'Hashemi');
+    type('Email', 'leila@example.com');
+    type('Date of birth', '1979-08-15');
+    fireEvent.click(screen.getByRole('button', { name: 'Create Patient' }));
+    await screen.findByRole('alert');
+    fireEvent.click(screen.getByRole('button', { name: 'Create Patient' }));
+    expect(await screen.findByRole('heading', { name: 'Patient list' })).toBeDefined();
+
+    const keys = fetchMock.mock.calls
+      .map(([, init]) => (init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'])
+      .filter((key) => key !== undefined);
+    expect(calls.map((c) => c.operationName)).toEqual(['CreatePatient', 'CreatePatient']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^"[0-9a-f-]{36}"$/);
+    expect(keys[1]).toBe(keys[0]);
+    // The success notification lives in Mantine's global store: not into the next test.
+    notifications.clean();
   });
 
   it('puts the server’s field messages at the fields, then creates and returns to the list', async () => {
