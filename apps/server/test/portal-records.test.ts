@@ -378,6 +378,35 @@ describe('who viewed my record', () => {
     );
   });
 
+  it("lists only the server's own entries: a browser's report naming the patient never shows (issue 24)", async () => {
+    const me = await newPatient('Reported');
+    // provider2 has no relation to this patient, yet any signed-in browser may report its own events.
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/audit/logs',
+      headers: { 'content-type': 'application/json', 'x-audit-batch': 'b1', cookie: provider2.cookie! },
+      payload: {
+        batchId: 'forged-batch',
+        timestamp: new Date().toISOString(),
+        logs: [{ event: 'PAGE_VIEW', details: { patientIds: [me.patientId] } }],
+      },
+    });
+    expect(posted.statusCode).toBeLessThan(300);
+    const [stored] = await t.runtime.database.db
+      .select({ id: auditEntries.id })
+      .from(auditEntries)
+      .where(
+        sql`${auditEntries.source} = 'client' AND ${auditEntries.details} -> 'patientIds' @> ${JSON.stringify([me.patientId])}::jsonb`,
+      );
+    expect(stored).toBeDefined();
+    const page = data(
+      await me.client.gql<{ recordAccessLog: { items: { id: string; actorName: string }[] } }>(ACCESS_LOG),
+    ).recordAccessLog;
+    expect(page.items.map((i) => i.id)).not.toContain(String(stored!.id));
+    const [other] = await t.runtime.database.db.select().from(users).where(eq(users.email, 'provider2@demo.test'));
+    expect(page.items.map((i) => i.actorName)).not.toContain(other!.name);
+  });
+
   it('pages with a signed cursor, without repeating or skipping an entry', async () => {
     const me = await newPatient('Paged');
     for (let i = 0; i < 7; i++) data(await provider.gql(GET_PATIENT, { id: me.patientId }));

@@ -137,7 +137,7 @@ export interface AccessLogRow {
  * One page of the audit entries that name the patient, made by someone of the practice (providers and
  * administrators; not the patient, not the system), newest first (by entry id: unique and in insertion order),
  * after the cursor. The GIN index on `details->'patientIds'` (jsonb_path_ops) serves the containment: the plan is a
- * bitmap index scan on audit_entries_patient_ids_idx, a bitmap heap scan filtered by role, a top-N sort by id and
+ * bitmap index scan on audit_entries_patient_ids_idx, a bitmap heap scan filtered by source and role, a top-N sort by id and
  * the page's actors looked up by primary key (decision 031). Only the count of the patients an entry names leaves here,
  * never the others' ids.
  */
@@ -163,6 +163,8 @@ export async function accessLogPage(
       FROM audit_entries a
       WHERE a.details -> 'patientIds' @> ${named}::jsonb
         AND jsonb_typeof(a.details -> 'patientIds') = 'array'
+        -- The server's own record only: a browser may report anything, about anyone (issue 24).
+        AND a.source = 'server'
         AND a.user_role IN ('provider', 'admin')
         AND a.user_id <> ${options.accountId}
         ${options.after ? sql`AND a.id < ${options.after}::bigint` : sql``}
