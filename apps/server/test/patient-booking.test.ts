@@ -421,6 +421,26 @@ describe("a patient's changes to their own visits", () => {
     expect(errorOf(again)?.message).toBe(BOOKING_MESSAGES.cannotConfirm);
   });
 
+  it('reads a history that names only the fields the patient can see (never the staff notes; issue 24)', async () => {
+    const patient = await newPatient(provider);
+    const visit = await staffBook(provider, patient, { date: nthWeekday(23), time: '09:30' });
+    data(await provider.client.gql(STAFF_UPDATE, { input: { id: visit.id, notes: 'Discuss the dose' } }));
+    data(
+      await provider.client.gql(STAFF_UPDATE, { input: { id: visit.id, notes: 'Ask about sleep', priority: 'high' } }),
+    );
+    const HISTORY = 'query ($id: ID!) { getAppointment(id: $id) { history { action fields } } }';
+    type History = { getAppointment: { history: { action: string; fields: string[] | null }[] } };
+    // The staff read every change, the notes included.
+    const staff = data(await provider.client.gql<History>(HISTORY, { id: visit.id })).getAppointment.history;
+    expect(staff.map((h) => h.fields)).toEqual([null, ['notes'], ['notes', 'priority']]);
+    // The patient reads the change to the priority only; a change of the notes alone is not a step of theirs.
+    const mine = data(await patient.client.gql<History>(HISTORY, { id: visit.id })).getAppointment.history;
+    expect(mine).toEqual([
+      { action: 'created', fields: null },
+      { action: 'updated', fields: ['priority'] },
+    ]);
+  });
+
   it('cancels and reschedules before the window, and is told to call the clinic inside it', async () => {
     const patient = await newPatient(provider);
     const since = await lastAuditId();

@@ -116,6 +116,9 @@ export interface AppointmentsServiceOptions {
   now?: () => Date;
 }
 
+/** Fields of an appointment a patient never reads (the GraphQL `Appointment.notes` is null for them). */
+const STAFF_ONLY_FIELDS: ReadonlySet<string> = new Set(['notes']);
+
 /**
  * Appointments: booking, the list and the calendar, rescheduling, statuses and cancelling, a provider's working
  * hours and time off, and the free slots of a day. Every operation asks the access checkpoint for the caller's
@@ -343,9 +346,18 @@ export class AppointmentsService {
     });
   }
 
-  /** The history of an appointment already read through get or list (which checked the reach and audited). */
-  history(appointment: AppointmentView) {
-    return listAppointmentHistory(this.#db, appointment.id);
+  /**
+   * The history of an appointment already read through get or list (which checked the reach and audited). A
+   * patient reads only the fields they can see: a step that changed staff-only fields alone is not shown.
+   */
+  async history(appointment: AppointmentView, reader: { role: string | undefined }) {
+    const steps = await listAppointmentHistory(this.#db, appointment.id);
+    if (reader.role !== 'patient') return steps;
+    return steps.flatMap((step) => {
+      if (!step.fields) return [step];
+      const fields = step.fields.filter((field) => !STAFF_ONLY_FIELDS.has(field));
+      return step.action === 'updated' && fields.length === 0 ? [] : [{ ...step, fields }];
+    });
   }
 
   async update(caller: Caller, input: unknown): Promise<AppointmentView[]> {

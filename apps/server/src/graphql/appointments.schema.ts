@@ -22,7 +22,8 @@ function practiceTime(a: AppointmentView, ctx: GraphQLContext) {
 }
 
 const AppointmentChangeRef = builder.objectRef<ChangeRow>('AppointmentChange').implement({
-  description: 'One step of an appointment’s history: who changed what, and when. Never its reason or notes.',
+  description:
+    'One step of an appointment’s history: who changed what, and when. Never its reason or notes; a patient reads only the fields they can see.',
   fields: (t) => ({
     action: t.exposeString('action', { description: 'created, updated, rescheduled, status or cancelled.' }),
     fromStatus: t.exposeString('fromStatus', { nullable: true }),
@@ -84,7 +85,7 @@ export const AppointmentRef = builder.objectRef<AppointmentView>('Appointment').
     history: t.field({
       type: [AppointmentChangeRef],
       description: 'Oldest first.',
-      resolve: (a, _args, ctx) => ctx.appointments.history(a),
+      resolve: (a, _args, ctx) => ctx.appointments.history(a, { role: ctx.session?.user.role }),
     }),
   }),
 });
