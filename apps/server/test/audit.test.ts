@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +16,7 @@ import * as schema from '../src/db/schema.ts';
 import { auditChain, auditEntries } from '../src/db/schema.ts';
 import { addJob } from '../src/jobs/add-job.ts';
 import { AUDIT_SEAL_JOB_KEY, crontab } from '../src/jobs/tasks.ts';
-import { createTestApp, createTestDatabase, sleep, TestClient, type TestApp } from './helpers.ts';
+import { createTestApp, createTestDatabase, sleep, TEST_DATA_KEY, TestClient, type TestApp } from './helpers.ts';
 
 const actor = { sessionId: 's1', userId: 'u1', userRole: 'provider', clientIp: '127.0.0.1', userAgent: 'test' };
 const record = (details: Record<string, unknown> = {}): AuditRecord => ({
@@ -546,6 +547,71 @@ describe('verification', () => {
     );
     const result = await verifyAuditTrail(db);
     expect(result.unsealed).toMatchObject({ count: 1, stranded: 1 });
+  });
+});
+
+describe('npm run audit:verify', () => {
+  const SCRIPT = path.resolve(import.meta.dirname, '../src/cli/audit-verify.ts');
+
+  function runVerify(env: Record<string, string>, args: string[] = []) {
+    return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [SCRIPT, ...args], {
+        env: {
+          ...process.env,
+          AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
+          DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
+          LOG_LEVEL: 'silent',
+          ...env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, output }));
+    });
+  }
+
+  function tempDir(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-verify-'));
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  }
+
+  it('fails when the database shows the chain was anchored and the anchors file is missing (issue 24)', async () => {
+    const { url, db } = await freshDatabase();
+    const serverDir = tempDir();
+    const wrongDir = tempDir();
+    // Before any anchor, a missing file is only a note: a new chain has not been anchored yet.
+    for (let i = 0; i < 3; i++) await appendAuditEntry(db, record({ name: `v${i}` }));
+    await sealEverything(db);
+    const fresh = await runVerify({ DATABASE_URL: url, DATA_DIR: wrongDir });
+    expect(fresh.code, fresh.output).toBe(0);
+    expect(fresh.output).toContain(`No anchors file at ${auditAnchorsPath(wrongDir)}`);
+
+    const serverFile = auditAnchorsPath(serverDir);
+    await anchorAuditChain(db, { file: serverFile, log: { info: () => undefined } });
+    // Run with another DATA_DIR: it says where it looked and where the server anchored, and exits 1.
+    const missing = await runVerify({ DATABASE_URL: url, DATA_DIR: wrongDir });
+    expect(missing.code, missing.output).toBe(1);
+    expect(missing.output).toContain(`No anchors file at ${auditAnchorsPath(wrongDir)}`);
+    expect(missing.output).toContain(serverFile);
+    expect(missing.output).not.toContain('Audit trail verified');
+    // A named copy that is not there fails the same way.
+    const named = await runVerify({ DATABASE_URL: url, DATA_DIR: serverDir }, ['--anchors', path.join(wrongDir, 'x')]);
+    expect(named.code, named.output).toBe(1);
+
+    // --without-anchors says that it checks less, and then verifies the chain alone.
+    const without = await runVerify({ DATABASE_URL: url, DATA_DIR: wrongDir }, ['--without-anchors']);
+    expect(without.code, without.output).toBe(0);
+    expect(without.output).toContain('Anchors NOT checked (--without-anchors)');
+    expect(without.output).toContain('Audit trail verified without its anchors');
+
+    // With the server's DATA_DIR it verifies in full.
+    const right = await runVerify({ DATABASE_URL: url, DATA_DIR: serverDir });
+    expect(right.code, right.output).toBe(0);
+    expect(right.output).toContain('Audit trail verified.');
   });
 });
 

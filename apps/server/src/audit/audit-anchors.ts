@@ -1,6 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { desc } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
+import { auditAnchorFiles } from '../db/schema.ts';
 import { readChainHead, type AuditAnchor } from './audit-chain.ts';
 
 // Anchors keep the chain's head outside the database: someone able to rewrite the database can remove the
@@ -43,6 +46,13 @@ export async function anchorAuditChain(
     await handle.close();
   }
   if (created) await syncDirectory(path.dirname(options.file));
+  // After the file holds it: the database then never names an anchor the file lacks.
+  const file = path.resolve(options.file);
+  const row = { host: os.hostname(), position: anchor.position, anchoredAt: new Date(anchor.at) };
+  await executor
+    .insert(auditAnchorFiles)
+    .values({ file, ...row })
+    .onConflictDoUpdate({ target: auditAnchorFiles.file, set: row });
   // The figures in the message too, so that a log that keeps only messages keeps the anchor.
   options.log.info(
     { auditAnchor: anchor },
@@ -127,4 +137,25 @@ async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** Where a server anchored the chain, as the database remembers it. */
+export interface AnchorFileRecord {
+  file: string;
+  host: string;
+  position: number;
+  anchoredAt: Date;
+}
+
+/** Every anchors file the chain was anchored to, the most recently written first (none: never anchored). */
+export function readAnchorFileRecords(executor: Executor): Promise<AnchorFileRecord[]> {
+  return executor
+    .select({
+      file: auditAnchorFiles.file,
+      host: auditAnchorFiles.host,
+      position: auditAnchorFiles.position,
+      anchoredAt: auditAnchorFiles.anchoredAt,
+    })
+    .from(auditAnchorFiles)
+    .orderBy(desc(auditAnchorFiles.anchoredAt));
 }

@@ -218,6 +218,18 @@ export const auditChain = pgTable('audit_chain', {
 });
 
 /**
+ * Where the audit chain was anchored: one row per anchors file (absolute path) with its newest anchor. Not
+ * evidence (the file is); it lets `audit:verify` tell a chain never anchored from an anchors file it cannot find.
+ */
+export const auditAnchorFiles = pgTable('audit_anchor_files', {
+  file: text('file').primaryKey(),
+  host: text('host').notNull(),
+  position: bigint('position', { mode: 'number' }).notNull(),
+  anchoredAt: timestamp('anchored_at', { withTimezone: true }).notNull(),
+  firstAnchoredAt: timestamp('first_anchored_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Providers (the specification's Doctor): the directory record of a provider account. A provider has one id,
  * their account's: `id` is the account's id, and every table that names a provider (a patient's primary
  * provider, and later appointments and notes) references it. Decision 020.
