@@ -7,6 +7,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, messageText, NOTE_MESSAGES } from '@telehealth/shared';
+import { findOwnSealedEntries } from '../src/audit/sealed-details.ts';
 import { auditEntries, notes, patients } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
@@ -234,9 +235,16 @@ describe('who reads a note', () => {
       .select({ event: auditEntries.event, details: auditEntries.details })
       .from(auditEntries)
       .where(sql`${auditEntries.details}->>'noteId' IN (${shared.id}, ${therapy.id})`);
-    expect(events.map((e) => e.event)).toEqual(
-      expect.arrayContaining(['MEDICAL_RECORD_ACCESS', 'PSYCHOTHERAPY_NOTE_ACCESS']),
+    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['MEDICAL_RECORD_ACCESS']));
+    // The psychotherapy note's read is recorded too, what it names sealed for its author (decision 027, issue 24).
+    const authorId = (await provider.me())!.userId;
+    const sealedReads = await findOwnSealedEntries(
+      t.runtime.database.db,
+      t.runtime.keyring,
+      authorId,
+      (d) => d.noteId === therapy.id && d.action === 'read',
     );
+    expect(sealedReads.map((e) => e.event)).toContain('PSYCHOTHERAPY_NOTE_ACCESS');
   });
 
   it("the patient's provider reads the patient's notes but never another's psychotherapy note", async () => {

@@ -111,6 +111,20 @@ const NoteHistoryRef = builder.objectRef<HistoryView>('NoteHistory').implement({
   }),
 });
 
+const PsychotherapyNoteActivityRef = builder
+  .objectRef<{ at: Date; event: string; action: string | null }>('PsychotherapyNoteActivity')
+  .implement({
+    description: 'One audit entry about a psychotherapy note, as only its author reads it.',
+    fields: (t) => ({
+      at: t.string({ resolve: (a) => a.at.toISOString() }),
+      event: t.exposeString('event'),
+      action: t.exposeString('action', {
+        nullable: true,
+        description: 'create, update, read, list, history, activity, sign, unlock, addendum or delete.',
+      }),
+    }),
+  });
+
 const NoteTemplateRef = builder.objectRef<TemplateRow>('NoteTemplate').implement({
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -201,6 +215,14 @@ builder.queryFields((t) => ({
     description: 'Every signed version and unlock of a note, oldest first.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => ctx.notes.history(callerOf(ctx, 'noteHistory'), String(args.id)),
+  }),
+  psychotherapyNoteActivity: t.field({
+    type: [PsychotherapyNoteActivityRef],
+    description:
+      "What the audit trail holds about one of the caller's own psychotherapy notes, oldest first (the author only: these entries are sealed for the author, decision 027).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.notes.psychotherapyActivity(callerOf(ctx, 'psychotherapyNoteActivity'), String(args.id)),
   }),
   noteTemplates: t.field({
     type: [NoteTemplateRef],

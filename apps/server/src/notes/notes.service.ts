@@ -19,6 +19,7 @@ import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import type { Caller } from '../access/caller.ts';
 import { findVisibleAppointment } from '../appointments/appointments.repository.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { findOwnSealedEntries, sealAuditDetails } from '../audit/sealed-details.ts';
 import type { RequestMeta } from '../auth/auth.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
@@ -96,14 +97,24 @@ export class NotesService {
       const page = await listNotesPage(tx, this.#keyring, { reach, filter: { ...filter, searchTokens }, after, limit });
       const items = page.records.map((record) => this.#view(caller, reach, record, { inList: true }));
       const read = items.filter((v) => v.contentVisible);
-      // The page shows the content of these notes (a preview): one MEDICAL_RECORD_ACCESS for the page.
-      const patientIds = [...new Set(items.flatMap((v) => (v.record.note.patientId ? [v.record.note.patientId] : [])))];
+      // The page shows the content of these notes (a preview): one MEDICAL_RECORD_ACCESS for the page. Its
+      // psychotherapy notes (the author's own) are named only in a part sealed for the author (decision 027).
+      const ordinary = items.filter((v) => !v.record.note.isPrivate);
+      const therapy = items.filter((v) => v.record.note.isPrivate);
+      const patientIds = uniquePatientIds(ordinary);
       await this.#audit(tx, caller, 'MEDICAL_RECORD_ACCESS', {
-        noteIds: items.map((v) => v.record.note.id),
+        noteIds: ordinary.map((v) => v.record.note.id),
         contentShown: read.length,
         patientIds,
         page: after ? 'next' : 'first',
         ...emergencyDetails(reach, patientIds),
+        ...(therapy.length > 0
+          ? this.#sealed(caller, {
+              action: 'list',
+              noteIds: therapy.map((v) => v.record.note.id),
+              patientIds: uniquePatientIds(therapy),
+            })
+          : {}),
       });
       return { items, nextToken: page.next ? this.#cursors.encode(page.next) : null };
     });
@@ -119,7 +130,7 @@ export class NotesService {
     const record = await this.#find(caller, 'note:index', id, reach);
     const view = this.#view(caller, reach, record, { inList: false });
     return this.#db.transaction(async (tx) => {
-      await this.#auditRead(tx, caller, view, emergencyDetails(reach, patientIdsOf(record)));
+      await this.#auditRead(tx, caller, view, 'read', emergencyDetails(reach, patientIdsOf(record)));
       const addenda = view.contentVisible ? await addendaOf(tx, this.#keyring, id) : [];
       return { ...view, addenda };
     });
@@ -132,11 +143,35 @@ export class NotesService {
     const view = this.#view(caller, reach, record, { inList: false });
     return this.#db.transaction(async (tx) => {
       const history = await historyOf(tx, this.#keyring, id);
-      await this.#auditRead(tx, caller, view, {
+      await this.#auditRead(tx, caller, view, 'history', {
         versions: history.versions.map((v) => v.version),
         ...emergencyDetails(reach, patientIdsOf(record)),
       });
       return history;
+    });
+  }
+
+  /**
+   * What the audit trail holds about one of the caller's own psychotherapy notes, oldest first: the one read path
+   * that opens those sealed entries (decision 027). Anyone else's, or an ordinary note, answers not found. Reading
+   * it is itself a sealed PSYCHOTHERAPY_NOTE_ACCESS entry.
+   */
+  async psychotherapyActivity(caller: Caller, id: string) {
+    const reach = await this.#contentReach(caller);
+    const record = await this.#find(caller, 'note:read', id, reach);
+    if (!record.note.isPrivate || record.note.authorId !== caller.user.id) throw notFound('noteMessages.notFound');
+    const view: NoteView = { record, contentVisible: false, isAuthor: true };
+    return this.#db.transaction(async (tx) => {
+      const entries = await findOwnSealedEntries(tx, this.#keyring, caller.user.id, (details) => {
+        const noteIds = details.noteIds;
+        return details.noteId === id || (Array.isArray(noteIds) && noteIds.includes(id));
+      });
+      await this.#auditRead(tx, caller, view, 'activity');
+      return entries.map((entry) => ({
+        at: entry.timestamp,
+        event: entry.event,
+        action: typeof entry.details.action === 'string' ? entry.details.action : null,
+      }));
     });
   }
 
@@ -146,11 +181,13 @@ export class NotesService {
     await this.#checkLinks(caller, data);
     const id = await this.#db.transaction(async (tx) => {
       const noteId = await insertNote(tx, this.#keyring, { ...this.#values(data), authorId: caller.user.id });
-      await this.#audit(tx, caller, data.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'NOTE_CREATE', {
-        noteId,
-        patientIds: data.patientId ? [data.patientId] : [],
-        ...(data.isPrivate ? { action: 'create' } : {}),
-      });
+      await this.#audit(
+        tx,
+        caller,
+        data.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'NOTE_CREATE',
+        { noteId, patientIds: data.patientId ? [data.patientId] : [], ...(data.isPrivate ? { action: 'create' } : {}) },
+        { sealed: data.isPrivate },
+      );
       await recordIdempotencyKey(tx, caller, noteId);
       return noteId;
     });
@@ -164,11 +201,18 @@ export class NotesService {
     await this.#asAuthor(caller, id, async (tx, record) => {
       if (record.note.signedAt) throw badUserInput('noteMessages.signedLocked');
       await updateNoteRow(tx, this.#keyring, id, this.#values(data));
-      await this.#audit(tx, caller, data.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'NOTE_UPDATE', {
-        noteId: id,
-        patientIds: data.patientId ? [data.patientId] : [],
-        ...(data.isPrivate ? { action: 'update' } : {}),
-      });
+      // Sealed when the note is or was a psychotherapy note: the entry would tie the earlier ones to the patient.
+      await this.#audit(
+        tx,
+        caller,
+        data.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'NOTE_UPDATE',
+        {
+          noteId: id,
+          patientIds: data.patientId ? [data.patientId] : [],
+          ...(data.isPrivate ? { action: 'update' } : {}),
+        },
+        { sealed: data.isPrivate || record.note.isPrivate },
+      );
     });
     return this.#authorView(caller, id);
   }
@@ -179,7 +223,13 @@ export class NotesService {
     await this.#asAuthor(caller, id, async (tx, record) => {
       if (record.note.signedAt || (await hasSignedVersion(tx, id))) throw badUserInput('noteMessages.signedLocked');
       await softDeleteNote(tx, id);
-      await this.#audit(tx, caller, 'NOTE_DELETE', { noteId: id, patientIds: patientIdsOf(record) });
+      await this.#audit(
+        tx,
+        caller,
+        'NOTE_DELETE',
+        { noteId: id, patientIds: patientIdsOf(record), ...actionOf(record, 'delete') },
+        { sealed: record.note.isPrivate },
+      );
     });
     return { id };
   }
@@ -198,12 +248,19 @@ export class NotesService {
     await this.#asAuthor(caller, id, async (tx, locked) => {
       if (locked.note.signedAt) throw badUserInput('noteMessages.alreadySigned');
       await signNoteRow(tx, this.#keyring, locked, caller.user.id);
-      await this.#audit(tx, caller, 'NOTE_SIGN', {
-        noteId: id,
-        version: locked.note.version,
-        patientIds: patientIdsOf(locked),
-        confirmedWith: password ? 'password' : 'totp',
-      });
+      await this.#audit(
+        tx,
+        caller,
+        'NOTE_SIGN',
+        {
+          noteId: id,
+          version: locked.note.version,
+          patientIds: patientIdsOf(locked),
+          confirmedWith: password ? 'password' : 'totp',
+          ...actionOf(locked, 'sign'),
+        },
+        { sealed: locked.note.isPrivate },
+      );
     });
     return this.#authorView(caller, id);
   }
@@ -218,8 +275,8 @@ export class NotesService {
         tx,
         caller,
         'NOTE_UNLOCK',
-        { noteId: id, version: record.note.version, patientIds: patientIdsOf(record) },
-        'WARNING',
+        { noteId: id, version: record.note.version, patientIds: patientIdsOf(record), ...actionOf(record, 'unlock') },
+        { level: 'WARNING', sealed: record.note.isPrivate },
       );
     });
     return this.#authorView(caller, id);
@@ -240,7 +297,13 @@ export class NotesService {
         authorId: caller.user.id,
         content,
       });
-      await this.#audit(tx, caller, 'NOTE_ADDENDUM', { noteId, patientIds: patientIdsOf(record) });
+      await this.#audit(
+        tx,
+        caller,
+        'NOTE_ADDENDUM',
+        { noteId, patientIds: patientIdsOf(record), ...actionOf(record, 'addendum') },
+        { sealed: record.note.isPrivate },
+      );
     });
     return this.get(caller, noteId);
   }
@@ -334,15 +397,27 @@ export class NotesService {
     return { record, contentVisible: true, isAuthor: true };
   }
 
-  async #auditRead(tx: Executor, caller: Caller, view: NoteView, extra: Record<string, unknown> = {}) {
+  async #auditRead(
+    tx: Executor,
+    caller: Caller,
+    view: NoteView,
+    action: 'read' | 'history' | 'activity',
+    extra: Record<string, unknown> = {},
+  ) {
     const { note } = view.record;
-    await this.#audit(tx, caller, note.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'MEDICAL_RECORD_ACCESS', {
-      noteId: note.id,
-      patientIds: patientIdsOf(view.record),
-      contentShown: view.contentVisible,
-      ...(note.isPrivate ? { action: 'read' } : {}),
-      ...extra,
-    });
+    await this.#audit(
+      tx,
+      caller,
+      note.isPrivate ? 'PSYCHOTHERAPY_NOTE_ACCESS' : 'MEDICAL_RECORD_ACCESS',
+      {
+        noteId: note.id,
+        patientIds: patientIdsOf(view.record),
+        contentShown: view.contentVisible,
+        ...(note.isPrivate ? { action } : {}),
+        ...extra,
+      },
+      { sealed: note.isPrivate },
+    );
   }
 
   /** The note if the caller reaches it; otherwise not found (an existing one out of reach is recorded). */
@@ -437,19 +512,42 @@ export class NotesService {
     return this.#search.tokensOf([title, content, (JSON.parse(tags) as string[]).join(' ')]);
   }
 
+  /**
+   * One audit entry. `sealed`: the entry is about a psychotherapy note, so what it names (the note, the patient)
+   * is sealed for the caller, its author (decision 027); the event, the author and the time stay readable.
+   */
   #audit(
     tx: Executor,
     caller: Caller,
     event: AuditEvent,
     details: Record<string, unknown>,
-    level: 'INFO' | 'WARNING' = 'INFO',
+    options: { level?: 'INFO' | 'WARNING'; sealed?: boolean } = {},
   ) {
-    return appendAuditEntry(tx, { event, level, actor: caller.actor, url: caller.operation, details });
+    return appendAuditEntry(tx, {
+      event,
+      level: options.level ?? 'INFO',
+      actor: caller.actor,
+      url: caller.operation,
+      details: options.sealed ? this.#sealed(caller, details) : details,
+    });
+  }
+
+  #sealed(caller: Caller, details: Record<string, unknown>) {
+    return sealAuditDetails(this.#keyring, caller.user.id, details);
   }
 }
 
 function patientIdsOf(record: NoteRecord): string[] {
   return record.note.patientId ? [record.note.patientId] : [];
+}
+
+function uniquePatientIds(views: readonly NoteView[]): string[] {
+  return [...new Set(views.flatMap((v) => patientIdsOf(v.record)))];
+}
+
+/** What was done to a psychotherapy note, for its sealed entry (the author's activity reads it). */
+function actionOf(record: NoteRecord, action: string): { action?: string } {
+  return record.note.isPrivate ? { action } : {};
 }
 
 /** The tags stored as JSON text (encrypted): read back as a list. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { noteShares, patients, recordCorrections, users } from '../db/schema.ts';
+import { notes, noteShares, patients, recordCorrections, users } from '../db/schema.ts';
 import { recordCorrectionsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 
@@ -130,7 +130,6 @@ export interface AccessLogRow {
   userRole: string;
   actorName: string | null;
   patientCount: number;
-  action: string | null;
 }
 
 /**
@@ -153,11 +152,10 @@ export async function accessLogPage(
     user_role: string;
     actor_name: string | null;
     patient_count: number;
-    action: string | null;
   }>(sql`
     SELECT e.id::text AS id, to_char(e.timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ts,
       e.event, e.user_role, u.name AS actor_name,
-      jsonb_array_length(e.details -> 'patientIds')::int AS patient_count, e.details ->> 'action' AS action
+      jsonb_array_length(e.details -> 'patientIds')::int AS patient_count
     FROM (
       SELECT a.id, a.timestamp, a.event, a.user_role, a.user_id, a.details
       FROM audit_entries a
@@ -166,6 +164,14 @@ export async function accessLogPage(
         -- The server's own record only: a browser may report anything, about anyone (issue 24).
         AND a.source = 'server'
         AND a.user_role IN ('provider', 'admin')
+        -- Psychotherapy notes are not the patient's to know of (decision 027). Their entries are sealed and name no
+        -- patient in clear; these two conditions keep out any entry written before they were (issue 24).
+        AND a.event <> 'PSYCHOTHERAPY_NOTE_ACCESS'
+        AND NOT EXISTS (
+          SELECT 1 FROM ${notes} n
+          WHERE n.is_private
+            AND n.id = CASE WHEN a.details ->> 'noteId' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+              THEN (a.details ->> 'noteId')::uuid END)
         AND a.user_id <> ${options.accountId}
         ${options.after ? sql`AND a.id < ${options.after}::bigint` : sql``}
       ORDER BY a.id DESC
@@ -182,6 +188,5 @@ export async function accessLogPage(
     userRole: r.user_role,
     actorName: r.actor_name,
     patientCount: r.patient_count,
-    action: r.action,
   }));
 }

@@ -11,6 +11,7 @@ import {
 } from '@telehealth/shared';
 import { authorize, recordOutOfReach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
+import { sealAuditDetails } from '../audit/sealed-details.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
@@ -195,10 +196,14 @@ export class PortalRecordsService {
           throw notFound('noteMessages.notFound');
         }
         if (await deleteNoteShare(tx, noteId)) {
-          await this.#audit(tx, caller, 'NOTE_UNSHARE', {
-            noteId,
-            patientIds: record.note.patientId ? [record.note.patientId] : [],
-          });
+          const details = { noteId, patientIds: record.note.patientId ? [record.note.patientId] : [] };
+          // A shared note made a psychotherapy note since: its entry is sealed for the author (decision 027).
+          await this.#audit(
+            tx,
+            caller,
+            'NOTE_UNSHARE',
+            record.note.isPrivate ? sealAuditDetails(this.#keyring, caller.user.id, details) : details,
+          );
         }
       });
     } catch (error) {
@@ -373,7 +378,7 @@ export class PortalRecordsService {
         return {
           id: row.id,
           timestamp: row.timestamp,
-          kind: row.event === 'PSYCHOTHERAPY_NOTE_ACCESS' && row.action !== 'read' ? 'noteWritten' : kind,
+          kind,
           actorName: row.actorName,
           actorRole: row.userRole,
         };
