@@ -7,7 +7,7 @@ import type { Services } from './graphql/context.ts';
 import type pg from 'pg';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
-import { registerErrorHandler } from './http/request-errors.ts';
+import { answerFrameworkError, registerErrorHandler } from './http/request-errors.ts';
 import { registerLiveRoutes } from './live/live.routes.ts';
 import { registerVideoRoutes } from './video/video.routes.ts';
 import { registerMessageRoutes } from './messages/messages.routes.ts';
@@ -53,6 +53,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
+    // A URL Fastify cannot decode (`/%zz`, `/%c0%ae`) is answered like every other refusal, not echoed.
+    frameworkErrors: answerFrameworkError,
   });
 
   // Before any route: a bad request gets its 4xx and a clear message on every route, never a 500.

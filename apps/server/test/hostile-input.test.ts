@@ -1,6 +1,14 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, ERROR_CODES } from '@telehealth/shared';
-import { accessRequests, patients } from '../src/db/schema.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEMO_PASSWORD,
+  ERROR_CODES,
+  MESSAGE_ATTACHMENT_NAME_HEADER,
+  MESSAGE_ATTACHMENTS_PATH,
+} from '@telehealth/shared';
+import { accessRequests, messageAttachments, patients } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type TestApp, submitPatientAccessRequest } from './helpers.ts';
 
 /** Log lines of the app, as parsed JSON. */
@@ -9,11 +17,20 @@ const logStream = { write: (line: string) => void logLines.push(JSON.parse(line)
 
 let t: TestApp;
 let admin: TestClient;
+let provider: TestClient;
+/** A web build of one page and one asset, so the static file handler is there to be attacked. */
+const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-web-'));
+fs.mkdirSync(path.join(webDist, 'assets'));
+fs.writeFileSync(path.join(webDist, 'index.html'), '<html><head><title>x</title></head><body></body></html>');
+fs.writeFileSync(path.join(webDist, 'assets/app.js'), 'export {};');
+afterAll(() => fs.rmSync(webDist, { recursive: true, force: true }));
 
 beforeAll(async () => {
-  t = await createTestApp({ LOG_LEVEL: 'info' }, { logStream });
+  t = await createTestApp({ LOG_LEVEL: 'info', WEB_DIST_DIR: webDist }, { logStream });
   admin = new TestClient(t.app);
   await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+  provider = new TestClient(t.app);
+  await provider.signIn('provider@demo.test', DEMO_PASSWORD);
 });
 
 const CREATE_PATIENT =
@@ -142,5 +159,146 @@ describe('the log of a refused request', () => {
       [30, { code: ERROR_CODES.unsupportedMediaType, messageId: 'requestMessages.unsupportedMediaType' }],
     ]);
     expect(JSON.stringify(logLines)).not.toContain(marker);
+  });
+});
+
+describe('file names (issue 24)', () => {
+  const PDF = Buffer.from('%PDF-1.4\n%fake but starts right\n');
+  const upload = (client: TestClient, nameHeader: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: MESSAGE_ATTACHMENTS_PATH,
+      headers: {
+        cookie: client.cookie ?? '',
+        'content-type': 'application/octet-stream',
+        [MESSAGE_ATTACHMENT_NAME_HEADER]: nameHeader,
+      },
+      payload: PDF,
+    });
+  const attachmentCount = () => t.runtime.database.db.$count(messageAttachments);
+
+  it('are refused with the field’s message when they hold NUL, a line break, markup or a right-to-left override', async () => {
+    const before = await attachmentCount();
+    for (const [name, message] of [
+      ['scan\u0000.pdf', 'File name contains invalid characters'],
+      ['scan\r\nX-Injected: 1.pdf', 'File name contains invalid characters'],
+      ['invoice\u202efdp.exe', 'File name contains invalid characters'],
+      ['<img src=x onerror=alert(1)>.pdf', 'File name cannot contain < or >'],
+      ['javascript:alert(1).pdf', 'File name cannot start with a link such as javascript:'],
+    ] as const) {
+      const response = await upload(provider, encodeURIComponent(name));
+      expect(response.statusCode, JSON.stringify(name)).toBe(400);
+      expectRefused(response.json<Refused>(), 'fileName', message);
+    }
+    expect(await attachmentCount()).toBe(before);
+  });
+
+  it('are kept as typed otherwise, colons, right-to-left letters and all', async () => {
+    for (const [name, stored] of [
+      ['Note: scan 10:30.pdf', 'Note: scan 10:30.pdf'],
+      ['تقرير.pdf', 'تقرير.pdf'],
+    ] as const) {
+      const response = await upload(provider, encodeURIComponent(name));
+      expect(response.statusCode, name).toBe(201);
+      expect(response.json<{ fileName: string }>().fileName).toBe(stored);
+    }
+  });
+});
+
+describe('display names in a video visit (issue 24)', () => {
+  const someAppointment = '00000000-0000-4000-8000-000000000001';
+
+  it('refuse line breaks, markup and overrides in a guest’s name before anything is looked up or mailed', async () => {
+    for (const [name, message] of [
+      ['Ann\nBcc: someone@evil.example', 'Name contains invalid characters'],
+      ['<b>Dr. Who</b>', 'Name cannot contain < or >'],
+      ['Ann \u202eeeG', 'Name contains invalid characters'],
+      ['javascript:alert(1)', 'Name cannot start with a link such as javascript:'],
+    ] as const) {
+      const response = await provider.gql(
+        'mutation I($input: InviteVideoGuestInput!) { inviteVideoGuest(input: $input) { id } }',
+        { input: { appointmentId: someAppointment, name, email: 'guest@example.com' } },
+      );
+      expectRefused(response, 'name', message);
+    }
+  });
+
+  it('refuse them in the identity a caller asks a token for', async () => {
+    const response = await provider.gql(
+      'mutation T($input: VideoTokenInput!) { requestVideoToken(input: $input) { token } }',
+      { input: { identity: 'Maya\r\nOkafor', room: `room-${someAppointment}` } },
+    );
+    expectRefused(response, 'identity', 'Name contains invalid characters');
+  });
+});
+
+describe('links in short fields (issue 24)', () => {
+  it('are refused where they start a value, whatever their case and spacing', async () => {
+    for (const [field, value, message] of [
+      [
+        'emergencyContactName',
+        'javascript:alert(1)',
+        'Emergency contact name cannot start with a link such as javascript:',
+      ],
+      ['city', ' JavaScript :alert(1)', 'City cannot start with a link such as javascript:'],
+      ['insuranceProvider', 'vbscript:msgbox(1)', 'Insurance provider cannot start with a link such as javascript:'],
+      ['street', 'data:text/html;base64,PHNjcmlwdD4=', 'Street address cannot start with a link such as javascript:'],
+    ] as const) {
+      expectRefused(await admin.gql(CREATE_PATIENT, { input: newPatient({ [field]: value }) }), field, message);
+    }
+    const request = await submitPatientAccessRequest(t.app, { currentProvider: 'javascript:alert(1)' });
+    expectRefused(request, 'currentProvider', 'Current provider cannot start with a link such as javascript:');
+  });
+
+  it('are not ordinary text with a colon, nor a link inside free text', async () => {
+    const response = await admin.gql<{ createPatient: { street: string; allergies: string } }>(CREATE_PATIENT, {
+      input: newPatient({ street: 'Note: back door, 10:30', allergies: 'javascript:alert(1)' }),
+    });
+    expect(response.errors).toBeUndefined();
+    expect(response.data?.createPatient).toMatchObject({
+      street: 'Note: back door, 10:30',
+      allergies: 'javascript:alert(1)',
+    });
+  });
+});
+
+describe('request shapes that answered 500 (issue 24)', () => {
+  it('a query that is JSON rather than GraphQL text is a 400, null included', async () => {
+    for (const query of ['null', '42', 'true', '"text"', '[]', '{}', '{"kind":"Document","definitions":[]}']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ query }),
+      });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json<Refused>().errors?.[0]?.extensions?.code, query).toBe(ERROR_CODES.badRequest);
+    }
+  });
+
+  it('a path that leaves the web folder or holds a NUL is a 404 with a code, on every route', async () => {
+    for (const url of [
+      '/..%2f..%2fpackage.json',
+      '/%2e%2e%2fpackage.json',
+      '/..%5c..%5cpackage.json',
+      '/assets/..%2f..%2fpackage.json',
+      '/api/..%2f..%2fpackage.json',
+      '/graphql/..%2f',
+      '/%00',
+      '/assets/app.js%00',
+    ]) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json<Refused>().errors?.[0]?.extensions?.code, url).toBe(ERROR_CODES.notFound);
+    }
+  });
+
+  it('a path that is not percent-encoded UTF-8 is a 400 with a code that does not repeat it', async () => {
+    for (const url of ['/%zz', '/%c0%ae%c0%ae/package.json', '/assets/%ff.js']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json<Refused>().errors?.[0]?.extensions?.code, url).toBe(ERROR_CODES.badRequest);
+      expect(response.body, url).not.toContain(url);
+    }
   });
 });

@@ -105,6 +105,7 @@ export const REQUEST_MESSAGES = {
   extensionsNotObject: '"extensions" must be a JSON object.',
   operationNameNotText: '"operationName" must be text.',
   unreadable: 'The request could not be read.',
+  notFound: 'Nothing was found at this address.',
   tooManyAliases: 'The query uses more than {{limit}} aliases.',
   tooDeep: 'The query is nested more than {{limit}} levels deep.',
   tooCostly: 'The query asks for too much at once (its cost is over the limit of {{limit}}).',

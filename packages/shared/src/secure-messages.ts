@@ -51,6 +51,27 @@ export function detectAttachmentType(bytes: Uint8Array): MessageAttachmentType |
   return found?.mediaType ?? null;
 }
 
+/**
+ * The longest file name an upload may give (most file systems allow 255 characters): a longer one is refused, a
+ * name up to this is kept, shortened to MESSAGE_ATTACHMENT_NAME_MAX with the extension of its content's type.
+ */
+export const MESSAGE_ATTACHMENT_NAME_INPUT_MAX = 255;
+
+/**
+ * A file's name as the uploader's computer gives it (the X-File-Name header, URI-decoded), under the one text
+ * rule as a one-line field: no control characters or line breaks, no bidirectional overrides (which make
+ * `invoice\u202Efdp.exe` read as `invoiceexe.pdf`), no `<` `>`, no `javascript:` start. The browser checks it with
+ * this schema before uploading; the server again.
+ */
+export const AttachmentFileNameSchema = textSchema({
+  label: 'File name',
+  kind: 'short',
+  max: MESSAGE_ATTACHMENT_NAME_INPUT_MAX,
+});
+
+/** What an upload says besides its bytes: the file's name (see AttachmentFileNameSchema). */
+export const AttachmentUploadSchema = z.object({ fileName: AttachmentFileNameSchema });
+
 /** The name a file is kept under: its own base, with the extension of the type its content has. */
 export function attachmentFileName(name: string, mediaType: MessageAttachmentType): string {
   const extension = MESSAGE_ATTACHMENT_TYPES.find((t) => t.mediaType === mediaType)!.extension;

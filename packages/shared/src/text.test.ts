@@ -74,6 +74,42 @@ describe('the one text rule', () => {
     expect(textSchema({ label: 'Search', kind: 'search', max: 100 }).parse(' <Lee> ')).toBe('<Lee>');
   });
 
+  it('refuses a short field that starts with a link that runs code or opens local files, not text with a colon', () => {
+    const city = shortTextSchema('City');
+    for (const link of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' java script :alert(1)',
+      'java\u200bscript:alert(1)',
+      'vbscript:msgbox(1)',
+      'livescript:x',
+      'file:///etc/passwd',
+      'FILE://server/share',
+      'filesystem:http://x/y',
+      'data:text/html;base64,PHNjcmlwdD4=',
+      'data:,hello',
+      'Data : image/svg+xml , x',
+    ]) {
+      expect(messages(city.safeParse(link)), link).toEqual(['City cannot start with a link such as javascript:']);
+    }
+    for (const text of [
+      'Note: back door',
+      '10:30',
+      'Data: March',
+      'St. Louis: North',
+      'javajavascript:script:x',
+      'https://example.com',
+    ]) {
+      expect(city.parse(text), text).toBe(text);
+    }
+    // Names keep the specification's message; free text and searches keep what was typed.
+    expect(messages(nameSchema('Last name').safeParse('javascript:x'))).toEqual([
+      'Last name contains invalid characters',
+    ]);
+    expect(freeTextSchema('Notes', 100).parse('javascript:alert(1)')).toBe('javascript:alert(1)');
+    expect(textProblem('javascript:alert(1)', 'short', 50)).toBe('urlScheme');
+  });
+
   it('refuses bidirectional overrides in short fields, keeps right-to-left letters', () => {
     expect(messages(shortTextSchema('City').safeParse('abc\u202Egpj.exe'))).toEqual([
       'City contains invalid characters',

@@ -9,7 +9,9 @@ import { z } from 'zod';
  *   tabs), lone surrogates (half of a character, which PostgreSQL and JSON cannot hold), and in short fields the
  *   bidirectional overrides that make text read differently from how it is stored.
  * - Short fields (names, addresses, phone numbers, ...) refuse `<` and `>`: no such field needs them, and
- *   without them no stored value can become markup wherever it is shown. Free text (reason for care,
+ *   without them no stored value can become markup wherever it is shown. They also refuse a value that starts
+ *   with a URL scheme that runs code or reads local files (`javascript:`, `data:...,`, see `DANGEROUS_URL_START`),
+ *   so no stored value becomes a live link if some later output puts it in an `href`. Free text (reason for care,
  *   allergies, notes, messages) is stored exactly as typed, markup characters included, and is never run:
  *   the browser renders it as text and every other format escapes it through the library that writes it.
  * - Every text has a maximum length.
@@ -23,7 +25,7 @@ export const TEXT_KINDS = ['short', 'free', 'search', 'token'] as const;
 export type TextKind = (typeof TEXT_KINDS)[number];
 
 /** Why a text is refused, in the order it is checked. */
-export type TextProblem = 'invalidCharacters' | 'markup' | 'tooLong';
+export type TextProblem = 'invalidCharacters' | 'markup' | 'urlScheme' | 'tooLong';
 
 // Finding control characters is the point of these two.
 /* eslint-disable no-control-regex */
@@ -37,6 +39,23 @@ const LONE_SURROGATE = /\p{Cs}/u;
 // Embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder what is shown.
 const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 const MARKUP = /[<>]/;
+// What a browser ignores inside a URL's scheme or before it (whitespace, controls, invisible format characters
+// such as zero-width spaces), removed before the start of a value is compared, so `Java Script :` is caught too.
+const IGNORED_IN_SCHEME = /[\s\p{Cc}\p{Cf}]+/gu;
+/**
+ * The start of a value that is a URL a browser would run or open from the device rather than the web:
+ * `javascript:`, `vbscript:`, `livescript:` run code; `file:` and `filesystem:` read local files; `data:` holds a
+ * whole document, but only as a data URL (a media type or nothing, then a comma: `data:text/html;base64,...`,
+ * `data:,x`), so "Data: March" is ordinary text. Text with a colon further on ("Note: ...", "10:30") is not a URL
+ * of these kinds. Compared case-insensitively after removing `IGNORED_IN_SCHEME`.
+ */
+const DANGEROUS_URL_START =
+  /^(?:(?:java|vb|live)script|file|filesystem):|^data:(?:[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+)?(?:;[^,]*)?,/u;
+
+/** Whether a text starts with a URL that runs code or opens local files (see `DANGEROUS_URL_START`). */
+export function startsWithDangerousUrl(value: string): boolean {
+  return DANGEROUS_URL_START.test(value.replace(IGNORED_IN_SCHEME, '').toLowerCase());
+}
 
 /**
  * What a text field of this kind would be stored as: NFC; free text with its line breaks as `\n` and its ends
@@ -57,6 +76,7 @@ export function textProblem(value: string, kind: TextKind, max: number): TextPro
     if (BIDI_CONTROL.test(value)) return 'invalidCharacters';
     if (MARKUP.test(value)) return 'markup';
   }
+  if (kind === 'short' && startsWithDangerousUrl(value)) return 'urlScheme';
   if (value.length > max) return 'tooLong';
   return null;
 }
@@ -68,6 +88,8 @@ export function textProblemMessage(problem: TextProblem, label: string, max: num
       return `${label} contains invalid characters`;
     case 'markup':
       return `${label} cannot contain < or >`;
+    case 'urlScheme':
+      return `${label} cannot start with a link such as javascript:`;
     case 'tooLong':
       return `${label} must be less than ${max} characters`;
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from './options.ts';
+import { normalizeText, textProblem, textProblemMessage, textSchema } from './text.ts';
 
 /**
  * Video visits (decision 026): the browsers talk WebRTC to each other; our server checks who may join, keeps
@@ -95,16 +96,36 @@ export const recordingFilePath = (recordingId: string) => `/api/recordings/${rec
 /** The largest part the recorder uploads at once (a few seconds of video). */
 export const RECORDING_CHUNK_MAX_BYTES = 8 * 1024 * 1024;
 
-export const VideoNameSchema = z
-  .string({ error: VIDEO_MESSAGES.nameRequired })
-  .trim()
-  .min(1, VIDEO_MESSAGES.nameRequired)
-  .max(80, VIDEO_MESSAGES.nameTooLong);
+/** The longest name a person gives for a visit (their display identity, a guest's name). */
+export const VIDEO_NAME_MAX = 80;
+
+/**
+ * The name a person is shown under in a visit (the specification's identity) and a guest's name: one line under
+ * the one text rule (decision 022), so no line break, control, bidirectional override, `<` `>` or `javascript:`
+ * reaches the other people's screens or the guest's invitation mail. Any character a name may hold besides
+ * ("Dr. Ana Ruiz (interpreter)"), unlike the specification's stricter rule for a patient's name.
+ */
+export const VideoNameSchema = z.string({ error: VIDEO_MESSAGES.nameRequired }).transform((raw, ctx) => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  const value = normalizeText(raw, 'short');
+  if (value === '') return refuse(VIDEO_MESSAGES.nameRequired);
+  const problem = textProblem(value, 'short', VIDEO_NAME_MAX);
+  if (problem === 'tooLong') return refuse(VIDEO_MESSAGES.nameTooLong);
+  if (problem) return refuse(textProblemMessage(problem, 'Name', VIDEO_NAME_MAX));
+  return value;
+});
+
+/** A code a program sends back (a room name, a token, a peer or page id): the text rule's token kind, not blank. */
+const videoToken = (label: string, max: number, min = 1) =>
+  textSchema({ label, kind: 'token', max }).refine((value) => value.length >= min, `${label} is required`);
 
 /** The specification's token request: identity (the name the person gave) and room; the answer is a token. */
 export const VideoTokenRequestSchema = z.object({
   identity: VideoNameSchema,
-  room: z.string().trim().min(1).max(200),
+  room: videoToken('Room', 200),
 });
 export type VideoTokenRequest = z.infer<typeof VideoTokenRequestSchema>;
 
@@ -136,21 +157,31 @@ const SignalDataSchema = z.union([
 ]);
 export type SignalData = z.infer<typeof SignalDataSchema>;
 
-const PeerIdSchema = z.string().min(1).max(64);
+const PeerIdSchema = videoToken('Peer', 64);
+
+/** A provider's short message to someone waiting: one line under the text rule, shown on the other's screen. */
+const WaitingNoticeSchema = textSchema({ label: 'Message', kind: 'short', max: Number.POSITIVE_INFINITY }).superRefine(
+  (value, ctx) => {
+    if (value.length === 0) ctx.addIssue({ code: 'custom', message: 'Message is required' });
+    if (value.length > 300) ctx.addIssue({ code: 'custom', message: VIDEO_MESSAGES.waitingMessageTooLong });
+  },
+);
 
 /**
- * What a browser sends on the signalling socket. `join` first (with the token from requestVideoToken and a
+ * What a browser sends on the signalling socket. Its texts are under the text rule, but for the WebRTC
+ * descriptions and candidates of `signal`: machine-written protocol text (an SDP's lines end in CRLF, which free
+ * text would change) relayed unchanged to the one peer's RTCPeerConnection, never stored or shown. `join` first (with the token from requestVideoToken and a
  * page id: the same page id after a reconnect resumes, a new one means the page was reloaded); then
  * `signal` to a peer, and the provider's `admit`, `notice` (a short message to someone waiting) and `end`.
  */
 export const VideoClientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('join'), token: z.string().min(1).max(2_000), pageId: z.string().min(8).max(64) }),
+  z.object({ type: z.literal('join'), token: videoToken('Token', 2_000), pageId: videoToken('Page', 64, 8) }),
   z.object({ type: z.literal('signal'), to: PeerIdSchema, data: SignalDataSchema }),
   z.object({ type: z.literal('admit'), peerId: PeerIdSchema }),
   z.object({
     type: z.literal('notice'),
     peerId: PeerIdSchema,
-    text: z.string().trim().min(1).max(300, VIDEO_MESSAGES.waitingMessageTooLong),
+    text: WaitingNoticeSchema,
   }),
   z.object({ type: z.literal('recording-consent'), recordingId: z.string().uuid(), agree: z.boolean() }),
   z.object({ type: z.literal('leave') }),

@@ -460,7 +460,7 @@ export const storedTextFindings = pgTable(
     resolvedBy: uuid('resolved_by').references(() => users.id),
   },
   (t) => [
-    check('stored_text_findings_problem_check', sql`${t.problem} in ('invalidCharacters', 'markup')`),
+    check('stored_text_findings_problem_check', sql`${t.problem} in ('invalidCharacters', 'markup', 'urlScheme')`),
     index('stored_text_findings_order_idx').on(t.foundAt.desc(), t.id.desc()),
     encryptedCheck('stored_text_findings', t.originalValue),
   ],

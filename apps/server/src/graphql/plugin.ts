@@ -78,10 +78,11 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
     },
   });
 
-  // Mercurius reads a query that is not GraphQL as a JSON syntax tree; we only take GraphQL text, which the
-  // parser marks with its Location.
-  app.graphql.addHook('preValidation', (_schema, document) =>
-    document.loc instanceof Location ? Promise.resolve() : Promise.reject(badRequest('queryNotText')),
+  // Mercurius reads a query that is not GraphQL as JSON (`"null"`, `"42"`, `"{}"`, ...) and passes on whatever
+  // value that gives, null included; we only take GraphQL text, which the parser marks with its Location. So the
+  // check holds for any JSON value, not only for objects.
+  app.graphql.addHook('preValidation', (_schema, document: unknown) =>
+    isParsedDocument(document) ? Promise.resolve() : Promise.reject(badRequest('queryNotText')),
   );
 
   // The single checkpoint: an operation that touches any non-public root field needs a session. Introspection
@@ -112,6 +113,11 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
     }
   });
 });
+
+/** A document graphql-js parsed from text (never one Mercurius read as JSON, which has no Location). */
+function isParsedDocument(document: unknown): document is DocumentNode {
+  return typeof document === 'object' && document !== null && (document as DocumentNode).loc instanceof Location;
+}
 
 /** Mercurius reports parse and validation failures as one error holding the GraphQL errors. */
 function unwrapErrors(error: Error): Error[] {

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
 import { badRequest, isAppError, RequestError, type AppError } from '../errors.ts';
 
@@ -31,10 +31,19 @@ export function requestErrorFrom(error: unknown, bodyLimit: number): RequestErro
   if (error instanceof RequestError) return error;
   if (!(error instanceof Error) || isAppError(error)) return null;
   const { code } = error as Partial<FastifyError>;
-  return typeof code === 'string' && code.startsWith('FST_ERR_')
-    ? fromFastifyError(error as FastifyError, bodyLimit)
-    : null;
+  if (typeof code === 'string' && code.startsWith('FST_ERR_'))
+    return fromFastifyError(error as FastifyError, bodyLimit);
+  // A library's own refusal of the request, as the http-errors convention marks it (`send`, which serves files,
+  // refuses a path that leaves its folder with 403 and a NUL with 400): the request's fault, not the server's.
+  const { statusCode, expose } = error as { statusCode?: unknown; expose?: unknown };
+  if (expose === true && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return statusCode === 404 ? notFoundRequest() : new RequestError(statusCode, ERROR_CODES.badRequest, 'unreadable');
+  }
+  return null;
 }
+
+/** A 404 for an address where nothing is served (no route, no file), with a code like every other refusal. */
+export const notFoundRequest = () => new RequestError(404, ERROR_CODES.notFound, 'notFound');
 
 /** The HTTP status of a service's refusal, by its code (anything else is a 400). */
 const HTTP_STATUS_OF: Partial<Record<string, number>> = {
@@ -62,6 +71,16 @@ export function logRefusal(log: FastifyBaseLogger, error: AppError): void {
 /** The JSON body of a refused request, in the shape of GraphQL errors so every client reads one shape. */
 export function requestErrorBody(error: AppError) {
   return { errors: [{ message: error.message, extensions: error.extensions }] };
+}
+
+/**
+ * Fastify's answer to a request it refuses before any route (a URL that is not valid percent-encoded UTF-8):
+ * our 4xx body with a code, logged as a refusal, and never the URL it could not read.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const refused = requestErrorFrom(error, 0) ?? badRequest('unreadable');
+  logRefusal(request.log, refused);
+  void reply.code(refused.statusCode).send(requestErrorBody(refused));
 }
 
 /**

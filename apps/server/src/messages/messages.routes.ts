@@ -65,13 +65,18 @@ export function registerMessageRoutes(app: FastifyInstance, messages: MessagesSe
   });
 }
 
+/**
+ * The file name the browser sent, URI-decoded; no header is no name (the service names it "attachment"). A
+ * header that is not URI-encoded UTF-8 is taken as it came: like any name, it then meets the text rule, and is
+ * never replaced in silence.
+ */
 function fileNameOf(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return 'attachment';
+  if (!value) return '';
   try {
     return decodeURIComponent(value);
   } catch {
-    return 'attachment';
+    return value;
   }
 }
 

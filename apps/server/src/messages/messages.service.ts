@@ -1,6 +1,7 @@
 import { and, asc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import {
   attachmentFileName,
+  AttachmentUploadSchema,
   can,
   ConversationFilterSchema,
   detectAttachmentType,
@@ -351,6 +352,8 @@ export class MessagesService {
    */
   async uploadAttachment(caller: Caller, file: { bytes: Buffer; fileName: string }): Promise<AttachmentInfo> {
     await this.#sendReach(caller);
+    // The name under the one text rule first (decision 022): refused with its field's message, never cleaned.
+    const { fileName } = parseInput(AttachmentUploadSchema, { fileName: file.fileName });
     if (file.bytes.length === 0) throw badUserInput('secureMessageMessages.attachmentEmpty');
     if (file.bytes.length > MESSAGE_ATTACHMENT_MAX_BYTES) throw attachmentTooLarge();
     const mediaType = detectAttachmentType(file.bytes);
@@ -362,7 +365,7 @@ export class MessagesService {
     return this.#db.transaction(async (tx) => {
       const attachment = await insertAttachment(tx, this.#keyring, {
         uploadedBy: caller.user.id,
-        fileName: attachmentFileName(file.fileName, mediaType),
+        fileName: attachmentFileName(fileName, mediaType),
         mediaType,
         bytes: file.bytes,
       });

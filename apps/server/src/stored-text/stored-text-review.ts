@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { desc, eq, isNull, sql } from 'drizzle-orm';
-import { RecordIdSchema, textProblem, type TextProblem } from '@telehealth/shared';
+import { RecordIdSchema, startsWithDangerousUrl, textProblem, type TextProblem } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
@@ -16,7 +16,7 @@ import { isUuid } from '../db/ids.ts';
  * The version of the text rule (packages/shared/src/text.ts) that the stored data has been checked against.
  * Raise it when the rule refuses something it accepted before: the next start checks the stored data again.
  */
-export const TEXT_RULE_VERSION = 1;
+export const TEXT_RULE_VERSION = 2;
 
 /** Serialises the review between instances starting at once. */
 const REVIEW_LOCK_KEY = 727_022;
@@ -29,11 +29,16 @@ const INERT_IN_SHORT_TEXT = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202
 
 /**
  * A stored value the rule refuses, made harmless while what was typed stays readable: `<` and `>` become the
- * look-alike angle quotation marks ‹ ›, and each character no rule accepts becomes the replacement character �.
+ * look-alike angle quotation marks ‹ ›, each character no rule accepts becomes the replacement character �, and
+ * a short value that starts with a link such as `javascript:` gets the look-alike colon ꞉ (U+A789) after its
+ * scheme, so it no longer is one.
  */
 export function inertText(value: string, kind: 'short' | 'free'): string {
   const replaced = value.replace(kind === 'free' ? INERT_IN_FREE_TEXT : INERT_IN_SHORT_TEXT, '\uFFFD');
-  return kind === 'free' ? replaced : replaced.replaceAll('<', '\u2039').replaceAll('>', '\u203A');
+  if (kind === 'free') return replaced;
+  const inert = replaced.replaceAll('<', '\u2039').replaceAll('>', '\u203A');
+  // The scheme holds no colon, so the first colon is the one that ends it.
+  return startsWithDangerousUrl(inert) ? inert.replace(':', '\uA789') : inert;
 }
 
 interface Finding {

@@ -8,8 +8,23 @@ import {
   type TextKind,
 } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { accessRequests, patients, providers, users } from '../db/schema.ts';
-import { accessRequestsEncrypted, patientsEncrypted, type EncryptedColumns } from '../keys/encrypted-columns.ts';
+import {
+  accessRequests,
+  conversations,
+  messageAttachments,
+  patients,
+  providers,
+  users,
+  videoGuests,
+} from '../db/schema.ts';
+import {
+  accessRequestsEncrypted,
+  conversationsEncrypted,
+  messageAttachmentsEncrypted,
+  patientsEncrypted,
+  videoGuestsEncrypted,
+  type EncryptedColumns,
+} from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 
 /** A stored text people typed, where it is, and which rule it is under (text.ts). */
@@ -99,6 +114,27 @@ export const STORED_TEXT_TABLES: readonly StoredTextTable[] = [
       freeFields: (row) =>
         row['kind'] === 'provider' ? PROVIDER_ACCESS_REQUEST_FREE_TEXT_FIELDS : PATIENT_ACCESS_REQUEST_FREE_TEXT_FIELDS,
     },
+  },
+  // A conversation's subject (its messages are free text, kept as typed).
+  {
+    table: conversations,
+    id: conversations.id,
+    encrypted: conversationsEncrypted,
+    columns: { subject: short(conversations.subject) },
+  },
+  // A file's name as the uploader's computer gave it (the X-File-Name header), shown in every participant's list.
+  {
+    table: messageAttachments,
+    id: messageAttachments.id,
+    encrypted: messageAttachmentsEncrypted,
+    columns: { fileName: short(messageAttachments.fileName) },
+  },
+  // A video visit guest's name, as the provider typed it: in the invitation mail and the waiting room.
+  {
+    table: videoGuests,
+    id: videoGuests.id,
+    encrypted: videoGuestsEncrypted,
+    columns: { name: short(videoGuests.name), email: short(videoGuests.email) },
   },
 ];
 

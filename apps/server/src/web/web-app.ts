@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { publicAppConfig } from '../app-config.ts';
 import type { Config } from '../config.ts';
+import { logRefusal, notFoundRequest, requestErrorBody, requestErrorFrom } from '../http/request-errors.ts';
 // Text and attribute values are escaped by the HTML entities library, each for its place in the markup.
 import { escapeAttribute, escapeText } from 'entities';
 
@@ -123,24 +124,17 @@ export async function registerWebApp(app: FastifyInstance, deps: { config: Confi
   const distDir = deps.config.webDistDir;
   const hasBuild = fs.existsSync(path.join(distDir, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      // Looked up at request time, so a rebuild is served without a restart; misses fall to the handler below.
-      wildcard: true,
-      index: false,
-      // The pages are templates (filled in below) and the manifest is for the server: neither is served raw.
-      allowedPath: (pathname) => !pathname.endsWith('.html') && !pathname.startsWith('/.vite/'),
-      // Our own Cache-Control below; the plugin's would answer max-age=0 for everything.
-      cacheControl: false,
-      // The build writes .br and .gz beside each text file (apps/web/scripts/precompress.ts).
-      preCompressed: true,
-      setHeaders: (res, file) => {
-        // Hashed asset names never change content; anything else must be asked for again.
-        res.setHeader(
-          'cache-control',
-          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
+    // In a scope of its own, for its error handler: `send` refuses a path that leaves the folder (`/..%2f..%2f`),
+    // holds a NUL or is otherwise not a file name with a 4xx error; for the caller that file does not exist.
+    await app.register(async (scope) => {
+      scope.setErrorHandler(async (error, request, reply) => {
+        // A fault of the server (a disk error) goes on to the app's handler: logged in full, answered 500.
+        if (!requestErrorFrom(error, app.initialConfig.bodyLimit ?? 1_048_576)) throw error;
+        const refused = notFoundRequest();
+        logRefusal(request.log, refused);
+        return reply.code(404).send(requestErrorBody(refused));
+      });
+      await registerStaticFiles(scope, distDir);
     });
   }
 
@@ -207,8 +201,31 @@ export async function registerWebApp(app: FastifyInstance, deps: { config: Confi
     // A missing script must not be answered with HTML: a browser with an old page would fail obscurely.
     const isAsset = request.url.startsWith('/assets/');
     if (isApi || isAsset || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return reply.code(404).send({ error: 'Not Found' });
+      return reply.code(404).send(requestErrorBody(notFoundRequest()));
     }
     return sendPage(request, reply);
+  });
+}
+
+/** The built files, from disk: hashed assets cached for a year, every other file asked for again. */
+async function registerStaticFiles(scope: FastifyInstance, distDir: string): Promise<void> {
+  await scope.register(fastifyStatic, {
+    root: distDir,
+    // Looked up at request time, so a rebuild is served without a restart; misses fall to the not-found handler.
+    wildcard: true,
+    index: false,
+    // The pages are templates (filled in below) and the manifest is for the server: neither is served raw.
+    allowedPath: (pathname) => !pathname.endsWith('.html') && !pathname.startsWith('/.vite/'),
+    // Our own Cache-Control below; the plugin's would answer max-age=0 for everything.
+    cacheControl: false,
+    // The build writes .br and .gz beside each text file (apps/web/scripts/precompress.ts).
+    preCompressed: true,
+    setHeaders: (res, file) => {
+      // Hashed asset names never change content; anything else must be asked for again.
+      res.setHeader(
+        'cache-control',
+        file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
+    },
   });
 }

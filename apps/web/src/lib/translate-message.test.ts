@@ -1,6 +1,7 @@
 import {
   ACCESS_REQUEST_MESSAGES,
   AcceptInvitationInputSchema,
+  AttachmentUploadSchema,
   accountLockedMessage,
   CreateDoctorInputSchema,
   CreatePatientInputSchema,
@@ -18,9 +19,10 @@ import {
   TWO_FACTOR_MESSAGES,
   UpdatePatientInputSchema,
   validationFailedMessage,
+  VideoNameSchema,
 } from '@telehealth/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 import { i18n } from './i18n.ts';
 import { labelKey, matchMessage, splitMessageList, translateMessage } from './translate-message.ts';
@@ -40,6 +42,9 @@ const FORM_SCHEMAS: Record<string, z.ZodObject> = {
   updatePatient: UpdatePatientInputSchema,
   createDoctor: CreateDoctorInputSchema,
   declineAccessRequest: DeclineAccessRequestInputSchema,
+  // A message attachment's file name, and the name a person gives for a video visit (a guest's too).
+  attachmentUpload: AttachmentUploadSchema,
+  videoName: z.object({ name: VideoNameSchema }),
 };
 
 /** Values that break each kind of rule: absence, blanks, lengths, markup, formats, unknown options, types. */
@@ -52,6 +57,8 @@ const BAD_VALUES: unknown[] = [
   'A1',
   '<b>x</b>',
   '<script>alert(1)</script>',
+  'javascript:alert(1)',
+  'Ana\u202egnp.exe',
   'Ana\u0000',
   'Ana\ud800',
   'Ana 2',
@@ -147,6 +154,10 @@ describe('translateMessage', () => {
         'Date of birth must be in the past',
         'Please enter a valid ZIP code',
         PASSWORD_RESET_MESSAGES.codeOrLink,
+        'City cannot start with a link such as javascript:',
+        'File name contains invalid characters',
+        'Name cannot contain < or >',
+        'Please enter your name',
       ]),
     );
     const untranslated = messages.filter((message) => {

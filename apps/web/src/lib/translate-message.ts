@@ -19,6 +19,8 @@ const CATALOGUES = [
   { namespace: 'shared', section: 'reportMessages' },
   // The practice settings' schemas (packages/shared practice-settings.ts), said by /admin/settings.
   { namespace: 'shared', section: 'settingsMessages' },
+  // A video visit's name (VideoNameSchema), said by the join and guest forms.
+  { namespace: 'shared', section: 'videoMessages' },
   // Everything else the schemas and the public operations say (locales/en/errors.json).
   { namespace: 'errors', section: 'messages' },
 ] as const;
@@ -33,6 +35,9 @@ const LABEL_SOURCES = [
   { labels: { bio: 'Bio' }, key: () => 'providers:form.bio' },
   { labels: { reason: 'Reason' }, key: () => 'access-review:declineModal.reason' },
   { labels: { practiceName: 'Practice name' }, key: () => 'settings:fields.practiceName.label' },
+  // A message attachment's file name, and the name a person gives for a video visit (packages/shared).
+  { labels: { fileName: 'File name' }, key: () => 'messages:compose.fileName' },
+  { labels: { name: 'Name' }, key: () => 'video:join.nameLabel' },
 ] as const;
 
 const PLURAL_SUFFIX = /_(?:zero|one|two|few|many|other)$/;

@@ -1,5 +1,6 @@
 import { Button, CloseButton, FileButton, Group, Paper, Progress, Stack, Text, Textarea } from '@mantine/core';
 import {
+  AttachmentFileNameSchema,
   CRISIS_LINE,
   detectAttachmentType,
   EMERGENCY_LINE,
@@ -13,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 
 import { translateServerError } from '../../../lib/errors.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { uploadAttachment, UploadError, type MessageAttachment } from '../api/messages-api.ts';
 
 /**
@@ -38,7 +40,10 @@ interface Pending {
   attachment: MessageAttachment | null;
 }
 
-/** The attachments of one message being written: checked here first (type, size), then uploaded with progress. */
+/**
+ * The attachments of one message being written: checked here first (name, size, type) with the server's own
+ * rules, then uploaded with progress.
+ */
 export function useAttachmentPicker() {
   const { t } = useTranslation('messages');
   const [pending, setPending] = useState<Pending[]>([]);
@@ -47,6 +52,13 @@ export function useAttachmentPicker() {
   async function add(file: File | null) {
     if (!file) return;
     setError(null);
+    // The name under the text rule, as the server checks it: a name with a line break or a right-to-left override
+    // is refused with the rule's message (and not shown, since it could read as another name).
+    const name = AttachmentFileNameSchema.safeParse(file.name);
+    if (!name.success) {
+      setError(translateMessage(name.error.issues[0]?.message ?? ''));
+      return;
+    }
     if (file.size > MESSAGE_ATTACHMENT_MAX_BYTES) {
       setError(t('compose.tooLarge', { name: file.name }));
       return;

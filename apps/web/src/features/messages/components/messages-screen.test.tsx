@@ -79,7 +79,7 @@ describe('MessagesScreen', () => {
     expect(notice.textContent).toContain('The practice answers within 2 business days.');
   });
 
-  it('refuses a file of the wrong type or over 10 MB before uploading it', async () => {
+  it('refuses a file of the wrong type, over 10 MB or with a name the text rule refuses before uploading it', async () => {
     mockMessages();
     renderRoutes([{ path: '/messages', element: <MessagesScreen side="patient" /> }], '/messages?c=c1');
     const thread = await screen.findByRole('region', { name: 'Side effects' });
@@ -96,7 +96,13 @@ describe('MessagesScreen', () => {
         'scan.pdf is too large: attachments can be at most 10 MB.',
       ),
     );
-    // Neither became an attachment being uploaded.
+    // A right-to-left override makes "invoice\u202Efdp.exe" read as "invoiceexe.pdf": the server's own message.
+    const pdf = new File(['%PDF-1.4'], 'invoice\u202Efdp.exe.pdf', { type: 'application/pdf' });
+    fireEvent.change(input, { target: { files: [pdf] } });
+    await waitFor(() =>
+      expect(within(thread).getByRole('alert').textContent).toBe('File name contains invalid characters'),
+    );
+    // None became an attachment being uploaded.
     expect(within(thread).queryByRole('button', { name: /^Remove / })).toBeNull();
   });
 

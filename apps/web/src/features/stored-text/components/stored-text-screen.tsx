@@ -13,8 +13,15 @@ import {
   type StoredTextFinding,
 } from '../api/stored-text-api.ts';
 
-const KNOWN_TABLES = ['patients', 'providers', 'users', 'access_requests'] as const;
-const KNOWN_PROBLEMS = ['markup', 'invalidCharacters'] as const;
+const KNOWN_TABLES = [
+  'patients',
+  'providers',
+  'users',
+  'access_requests',
+  'message_attachments',
+  'video_guests',
+] as const;
+const KNOWN_PROBLEMS = ['markup', 'invalidCharacters', 'urlScheme'] as const;
 
 function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
   return (values as readonly string[]).includes(value);

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { describeError } from '../../../lib/errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { useInviteVideoGuest, videoGuestsQueryOptions } from '../api/video-api.ts';
 
 /**
@@ -26,7 +27,7 @@ export function GuestInvite({ appointmentId }: { appointmentId: string }) {
     if (!parsed.success) {
       const fields: { name?: string; email?: string } = {};
       for (const issue of parsed.error.issues) {
-        if (issue.path[0] === 'name') fields.name ??= t('shared:videoMessages.nameRequired');
+        if (issue.path[0] === 'name') fields.name ??= translateMessage(issue.message);
         if (issue.path[0] === 'email') fields.email ??= t('video:guests.emailInvalid');
       }
       setErrors(fields);

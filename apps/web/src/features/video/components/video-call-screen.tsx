@@ -15,6 +15,7 @@ import { ShareLinkBox } from '../../../components/share-link-box.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
+import { translateMessage } from '../../../lib/translate-message.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
@@ -134,8 +135,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
   const join = async () => {
     const parsed = VideoNameSchema.safeParse(name);
     if (!parsed.success) {
-      const tooLong = parsed.error.issues[0]?.code === 'too_big';
-      setNameError(t(tooLong ? 'shared:videoMessages.nameTooLong' : 'shared:videoMessages.nameRequired'));
+      setNameError(translateMessage(parsed.error.issues[0]?.message ?? ''));
       return;
     }
     setNameError(null);
