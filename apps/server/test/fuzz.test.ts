@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ERROR_CODES,
+  MESSAGE_ATTACHMENT_NAME_HEADER,
+  MESSAGE_ATTACHMENTS_PATH,
   HEAR_ABOUT_US_SOURCES,
   LANGUAGE_PREFERENCES,
   PATIENT_VOLUMES,
@@ -9,20 +14,32 @@ import {
   PREFERRED_APPOINTMENT_TIMES,
   REFERRAL_SOURCES,
   SPECIALTIES,
+  startsWithDangerousUrl,
   TECHNOLOGY_COMFORT_LEVELS,
+  textProblem,
   YEARS_OF_EXPERIENCE,
   type Role,
 } from '@telehealth/shared';
 import { schema } from '../src/graphql/schema.ts';
 import { scanStoredText } from '../src/stored-text/stored-text.ts';
+import {
+  fileNameHeader,
+  graphqlBody,
+  hostilePath,
+  pathMethod,
+  uploadBody,
+  uploadContentType,
+} from './fuzz/http-shapes.ts';
 import { schemaOperations, targetedVariables, type FuzzOperation, type Samples } from './fuzz/schema-operations.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp, submitPatientAccessRequest } from './helpers.ts';
 
 /**
  * Every query and mutation of the live schema, as every kind of caller, with hostile arguments (decision 022):
- * no answer may be a 5xx or the catch-all error, and no short field may end up holding markup. The operations
- * come from the schema, so a new one is fuzzed without anyone writing a test for it. Malformed HTTP bodies are
- * hardened-api.test.ts's table.
+ * no answer may be a 5xx or the catch-all error, and no short field may end up holding markup, a control or
+ * bidirectional character or a `javascript:` link. The operations come from the schema, so a new one is fuzzed
+ * without anyone writing a test for it. Below the schema (issue 24): GraphQL bodies of the wrong shape
+ * (`{"query":"null"}` and its siblings), encoded paths that try to leave the web folder on the static and `/api`
+ * routes, and the attachment upload's headers (file names). Malformed HTTP bodies are hardened-api.test.ts's table.
  *
  * Replay a failure with the seed and path fast-check prints: FUZZ_SEED=<seed> and, for one operation,
  * `-t '<operation>'`. FUZZ_RUNS sets the runs per operation.
@@ -59,6 +76,9 @@ function samples(): Samples {
     ),
     dateOfBirth: fc.constantFrom('1990-01-01', '1985-12-31', '2001-06-15'),
     phone: fc.constantFrom('503-555-0101', '(503) 555-0199'),
+    // A video visit: a guest's name, the name a caller is shown under, a room.
+    name: fc.constantFrom('Ann Lee', 'Dr. Ana Ruiz (interpreter)'),
+    identity: fc.constantFrom('Maya Okafor', 'Jordan'),
     emergencyContactPhone: fc.constant('503-555-0102'),
     providerPhone: fc.constant('503-555-0103'),
     zipCode: fc.constant('97301'),
@@ -145,8 +165,30 @@ const describeRequest = (caller: CallerName, operation: FuzzOperation, variables
 
 const operations = () => schemaOperations(schema, samples());
 
+/** A web build of one page and one asset, so the static file handler is there to be attacked. */
+const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-web-'));
+fs.mkdirSync(path.join(webDist, 'assets'));
+fs.writeFileSync(path.join(webDist, 'index.html'), '<html><head><title>x</title></head><body></body></html>');
+fs.writeFileSync(path.join(webDist, 'assets/app.js'), 'export {};');
+afterAll(() => fs.rmSync(webDist, { recursive: true, force: true }));
+
+/** What every answer of the HTTP runs must be: below 500 and, when it is an error, JSON with a code. */
+function expectNoFault(response: { statusCode: number; body: string }, request: string) {
+  expect(response.statusCode, request).toBeLessThan(500);
+  if (response.statusCode >= 400 && response.body !== '') {
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      body = { notJson: response.body.slice(0, 200) };
+    }
+    expect(body, request).not.toHaveProperty('notJson');
+    expect(catchAllErrors(body), request).toEqual([]);
+  }
+}
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ WEB_DIST_DIR: webDist });
   for (const role of ['admin', 'provider', 'patient'] as const) {
     const id = await createTestAccount(t.runtime, {
       email: `fuzz-${role}@fuzz.test`,
@@ -212,14 +254,84 @@ describe('every operation of the schema, with hostile arguments, as every caller
     },
   );
 
-  it('left no markup, control character or lone surrogate in any short field', async () => {
+  it('never answers a GraphQL body of the wrong shape with a 5xx ({"query":"null"} and its siblings)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CALLERS), graphqlBody, async (caller, body) => {
+        const cookie = cookies.get(caller);
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+          payload: JSON.stringify(body),
+        });
+        expectNoFault(response, `as ${caller}: POST /graphql ${JSON.stringify(body)}`);
+      }),
+      { seed: SEED, numRuns: RUNS * 4 },
+    );
+  });
+
+  it('never answers an encoded path that tries to leave the web folder with a 5xx, on the static and /api routes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CALLERS), pathMethod, hostilePath, async (caller, method, url) => {
+        const cookie = cookies.get(caller);
+        const response = await t.app.inject({ method, url, headers: cookie ? { cookie } : {} });
+        const request = `as ${caller}: ${method} ${url.length > 200 ? `${url.slice(0, 200)}… (${url.length})` : url}`;
+        expectNoFault(response, request);
+        // Nothing outside the build is ever served: the server's own package.json, its environment.
+        expect(response.body, request).not.toContain('"@telehealth/server"');
+      }),
+      { seed: SEED, numRuns: RUNS * 8 },
+    );
+  });
+
+  it('never answers an attachment upload with hostile headers with a 5xx, and stores no name the rule refuses', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...CALLERS),
+        fileNameHeader,
+        uploadContentType,
+        uploadBody,
+        async (caller, fileName, contentType, body) => {
+          const cookie = cookies.get(caller);
+          const response = await t.app.inject({
+            method: 'POST',
+            url: MESSAGE_ATTACHMENTS_PATH,
+            headers: {
+              ...(cookie ? { cookie } : {}),
+              'content-type': contentType,
+              [MESSAGE_ATTACHMENT_NAME_HEADER]: fileName,
+            },
+            payload: body,
+          });
+          expectNoFault(
+            response,
+            `as ${caller}: POST ${MESSAGE_ATTACHMENTS_PATH} ${JSON.stringify({ fileName, contentType })}`,
+          );
+          if (response.statusCode === 201) {
+            succeeded += 1;
+            // The name kept is one the text rule accepts as a one-line field: what every participant is shown.
+            const kept = response.json<{ fileName: string }>().fileName;
+            expect(textProblem(kept, 'short', Number.POSITIVE_INFINITY), JSON.stringify(kept)).toBeNull();
+          }
+        },
+      ),
+      // Each caller may keep 20 unsent files: enough runs to reach that limit too.
+      { seed: SEED, numRuns: RUNS * 2 },
+    );
+  });
+
+  it('left no markup, control or bidirectional character, lone surrogate or javascript: link in any short field', async () => {
     const offending: string[] = [];
     let shortValues = 0;
     for await (const text of scanStoredText(t.runtime.database.db, t.runtime.keyring)) {
       if (text.kind !== 'short') continue;
       shortValues += 1;
-      // eslint-disable-next-line no-control-regex -- looking for control characters is the point
-      if (/[<>\u0000-\u001f\u007f-\u009f]/u.test(text.value) || !text.value.isWellFormed()) {
+      if (
+        // eslint-disable-next-line no-control-regex -- looking for control characters is the point
+        /[<>\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.test(text.value) ||
+        !text.value.isWellFormed() ||
+        startsWithDangerousUrl(text.value)
+      ) {
         offending.push(`${text.table}.${text.field} of ${text.id}: ${JSON.stringify(text.value)}`);
       }
     }

@@ -24,8 +24,17 @@ export interface FuzzOperation {
   plausible: fc.Arbitrary<Record<string, unknown>>;
 }
 
-/** The values every text argument and input field is tried with, one at a time, besides the random runs. */
-export const TARGETED_STRINGS: readonly string[] = ['a\u0000b', 'x\ud800', '<img src=x onerror=alert(1)>'];
+/**
+ * The values every text argument and input field is tried with, one at a time, besides the random runs: NUL, a
+ * lone surrogate, markup, a `javascript:` link, and a line break with a right-to-left override (a display name's).
+ */
+export const TARGETED_STRINGS: readonly string[] = [
+  'a\u0000b',
+  'x\ud800',
+  '<img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  'Ann\u202e\nLee',
+];
 
 /**
  * Variables that differ from `base` in one string only, for every string in it (at any depth) and every value of
@@ -70,6 +79,11 @@ export const MARKUP_STRINGS: readonly string[] = [
   '<svg/onload=alert(1)>',
   '<iframe src="javascript:alert(1)"></iframe>',
   'javascript:alert(1)',
+  ' JavaScript :alert(1)',
+  'java\u200bscript:alert(1)',
+  'vbscript:msgbox(1)',
+  'data:text/html;base64,PHNjcmlwdD4=',
+  'file:///etc/passwd',
   'javajavascript:script:alert(1)',
 ];
 
