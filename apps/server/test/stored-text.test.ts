@@ -36,8 +36,13 @@ describe('inertText', () => {
     expect(inertText('<img src=x onerror=alert(1)>', 'short')).toBe('‹img src=x onerror=alert(1)›');
     expect(inertText('abc\u202egpj.exe', 'short')).toBe('abc\ufffdgpj.exe');
     expect(inertText('Line\u0007one\nline two <b>', 'free')).toBe('Line\ufffdone\nline two <b>');
+    // A link at the start of a one-line field (text rule version 2) loses its colon to a look-alike.
+    expect(inertText('javascript:alert(1)', 'short')).toBe('javascript\ua789alert(1)');
+    expect(inertText('javascript:alert(1)', 'free')).toBe('javascript:alert(1)');
+    expect(inertText('Note: 10:30', 'short')).toBe('Note: 10:30');
     for (const [value, kind] of [
       ['<svg/onload=alert(1)>\t', 'short'],
+      [' Java Script :x', 'short'],
       ['a\u0001\u009f', 'free'],
     ] as const) {
       expect(textProblem(inertText(value, kind), kind, Infinity)).toBeNull();
