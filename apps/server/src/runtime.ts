@@ -292,6 +292,8 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
     } else {
       await jobs.start();
       await mail.addMissingDeliveryJobs();
+      // A backup whose process died while this server was down shows as failed, not as running.
+      await backups.endDeadRuns();
       // The audit sealer runs from now on, rescheduling itself (one pending job whatever the instances).
       await addJob(database.db, 'audit:seal', {}, { jobKey: AUDIT_SEAL_JOB_KEY, jobKeyMode: 'preserve_run_at' });
     }

@@ -4,10 +4,11 @@
  * database that is not empty is refused; backups started from /admin/data run as jobs; retention removes only
  * entries past their years, and the chain still verifies (and still catches a changed entry).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ import { pruneExpiredAuditEntries, prunedSignatureVerifier } from '../src/practi
 import { backupKeyFor, backupKeyOf } from '../src/practice-data/backup.service.ts';
 import { restoreBackup, writeBackup } from '../src/practice-data/backup.ts';
 import { Keyring } from '../src/keys/keyring.ts';
-import { createTestApp, createTestDatabase, testConfig, TestClient, type TestApp } from './helpers.ts';
+import { createTestApp, createTestDatabase, TEST_DATA_KEY, testConfig, TestClient, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -140,6 +141,119 @@ describe('backup runs', () => {
     }
     expect(status).toBe('succeeded');
   });
+});
+
+describe('a backup whose process died', () => {
+  const CLI = path.resolve(import.meta.dirname, '../src/cli/backup.ts');
+
+  /**
+   * Starts `npm run backup`'s entry as a child process and kills it (SIGKILL) part-way: once it has claimed its run,
+   * opened its .partial file and waits to read a table this test holds locked. Answers the dead run's id.
+   */
+  async function killBackupPartWay(): Promise<string> {
+    const admin = new pg.Client({ connectionString: t.databaseUrl });
+    await admin.connect();
+    let child: ChildProcess | undefined;
+    try {
+      await admin.query('CREATE TABLE IF NOT EXISTS zz_backup_stall (id int)');
+      await admin.query('BEGIN');
+      await admin.query('LOCK TABLE zz_backup_stall IN ACCESS EXCLUSIVE MODE');
+      child = spawn(process.execPath, [CLI], {
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          DATABASE_URL: t.databaseUrl,
+          DATA_DIR: tempDir('backup-child-data-'),
+          BACKUP_DIR: t.runtime.config.backup.dir,
+          AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
+          DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
+          LOG_LEVEL: 'silent',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let exited = false;
+      let stderr = '';
+      child.on('exit', () => (exited = true));
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The state to kill in: the child's snapshot waits for the locked table (a run claimed, a .partial open).
+      for (;;) {
+        const waiting = await admin.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'zz_backup_stall'::regclass AND NOT granted`,
+        );
+        if (waiting.rows[0]!.n > 0) break;
+        if (exited) throw new Error(`the backup ended before it was killed: ${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const [run] = (
+        await admin.query<{ id: string }>(`SELECT id FROM backup_runs WHERE status = 'running' AND trigger = 'cli'`)
+      ).rows;
+      expect(partialFiles()).toHaveLength(1);
+      const gone = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+      return run!.id;
+    } finally {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.query('DROP TABLE IF EXISTS zz_backup_stall');
+      // PostgreSQL ends the dead process's sessions when it reads their closed connections: wait for that.
+      for (;;) {
+        const held = await admin.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = 727037`,
+        );
+        if (held.rows[0]!.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await admin.end();
+    }
+  }
+
+  function partialFiles(): string[] {
+    const dir = t.runtime.config.backup.dir;
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.partial')) : [];
+  }
+
+  async function runById(id: string) {
+    const [run] = await t.runtime.database.db.select().from(schema.backupRuns).where(eq(schema.backupRuns.id, id));
+    return run!;
+  }
+
+  it('npm run backup killed part-way: the next one runs at once, the dead run is failed, its .partial removed', async () => {
+    const dead = await killBackupPartWay();
+    expect((await runById(dead)).status).toBe('running');
+
+    const next = await t.runtime.backups.runFromCli();
+    expect(next).toMatchObject({ status: 'succeeded', trigger: 'cli' });
+    expect(await runById(dead)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/process writing it stopped/) as unknown,
+    });
+    expect(partialFiles()).toEqual([]);
+  }, 60_000);
+
+  it('"back up now" after a killed backup starts a new run, which succeeds', async () => {
+    const dead = await killBackupPartWay();
+    const started = await admin.gql<{ startBackup: { id: string; status: string } }>(
+      'mutation { startBackup { id status } }',
+    );
+    expect(started.errors).toBeUndefined();
+    expect(started.data!.startBackup.id).not.toBe(dead);
+    expect((await runById(dead)).status).toBe('failed');
+    expect(partialFiles()).toEqual([]);
+    let run = await runById(started.data!.startBackup.id);
+    for (let i = 0; i < 600 && run.status === 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      run = await runById(run.id);
+    }
+    expect(run.status).toBe('succeeded');
+  }, 60_000);
+
+  it('the daily backup after a killed one writes a backup', async () => {
+    const dead = await killBackupPartWay();
+    const run = await t.runtime.backups.runScheduled();
+    expect(run).toMatchObject({ status: 'succeeded', trigger: 'schedule' });
+    expect((await runById(dead)).status).toBe('failed');
+  }, 60_000);
 });
 
 describe('backup and restore', () => {

@@ -11,7 +11,9 @@ const BackupRunRef = builder.objectRef<BackupRun>('BackupRun').implement({
   description: 'One backup: scheduled, started by an administrator, or by npm run backup on the server.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    status: t.exposeString('status', { description: 'running, succeeded or failed' }),
+    status: t.exposeString('status', {
+      description: 'running, succeeded, failed, or skipped (a scheduled one that met another backup)',
+    }),
     trigger: t.exposeString('trigger', { description: 'schedule, manual or cli' }),
     startedAt: t.string({ resolve: (r) => r.startedAt.toISOString() }),
     finishedAt: t.string({ nullable: true, resolve: (r) => r.finishedAt?.toISOString() ?? null }),

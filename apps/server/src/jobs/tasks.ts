@@ -106,7 +106,7 @@ export interface TaskServices {
   recordings: RecordingsService;
   measures: MeasuresService;
   messages: MessagesService;
-  log: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** Where audit anchors go: DATA_DIR/audit-anchors.log. */
   auditAnchorsFile: string;
   backups: BackupService;
@@ -179,7 +179,8 @@ export function taskHandlers(services: TaskServices): TaskHandlers {
     },
     'backup:scheduled': async () => {
       const run = await services.backups.runScheduled();
-      if (run?.status === 'failed') services.log.error({ backupRunId: run.id }, 'the scheduled backup failed');
+      if (run.status === 'failed') services.log.error({ backupRunId: run.id }, 'the scheduled backup failed');
+      if (run.status === 'skipped') services.log.warn({ backupRunId: run.id }, 'the scheduled backup was skipped');
     },
     'audit:retention': async () => {
       const pruned = await pruneExpiredAuditEntries(services.db, services.keyring);

@@ -115,6 +115,24 @@ export async function writeBackup(options: {
   return { file, bytes: (await fs.promises.stat(file)).size, ...counts };
 }
 
+/**
+ * Removes the `.partial` files of backups in `dir` (left by a process that died while writing). Call only with the
+ * backup lock held: then nobody is writing one.
+ */
+export async function removePartialBackups(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith('practice-') && name.endsWith(`${BACKUP_FILE_SUFFIX}.partial`)) {
+      await fs.promises.rm(path.join(dir, name), { force: true });
+    }
+  }
+}
+
 async function* backupRecords(
   client: pg.Client,
   options: { dataDir: string; dir: string; onProgress?: (percent: number) => Promise<void> },

@@ -3,7 +3,8 @@ import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, u
 
 // The tables of backups and audit retention (migration 0025, decision 037).
 
-export const BACKUP_STATUSES = ['running', 'succeeded', 'failed'] as const;
+/** `skipped`: a scheduled backup that found another one being written, and wrote none itself. */
+export const BACKUP_STATUSES = ['running', 'succeeded', 'failed', 'skipped'] as const;
 export const BACKUP_TRIGGERS = ['schedule', 'manual', 'cli'] as const;
 
 /** Every backup run; the administrators' console shows the newest one and its age. */
@@ -25,13 +26,18 @@ export const backupRuns = pgTable(
     progress: integer('progress').notNull().default(0),
     /** The administrator who started it from /admin/data. */
     requestedBy: text('requested_by'),
+    /**
+     * When a process took the backup lock and began writing it (migration 0030); null while a run started from
+     * /admin/data waits for its job. A claimed run still `running` whose lock nobody holds has died.
+     */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
   },
   (t) => [
     index('backup_runs_started_at_idx').on(t.startedAt),
     uniqueIndex('backup_runs_one_running_idx')
       .on(sql`(true)`)
       .where(sql`${t.status} = 'running'`),
-    check('backup_runs_status_check', sql`${t.status} in ('running', 'succeeded', 'failed')`),
+    check('backup_runs_status_check', sql`${t.status} in ('running', 'succeeded', 'failed', 'skipped')`),
     check('backup_runs_trigger_check', sql`${t.trigger} in ('schedule', 'manual', 'cli')`),
     check('backup_runs_progress_check', sql`${t.progress} BETWEEN 0 AND 100`),
   ],

@@ -5,7 +5,7 @@ import { graphqlRequest } from '../../../lib/graphql.ts';
 
 export const BackupRunSchema = z.object({
   id: z.string(),
-  status: z.enum(['running', 'succeeded', 'failed']),
+  status: z.enum(['running', 'succeeded', 'failed', 'skipped']),
   trigger: z.enum(['schedule', 'manual', 'cli']),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),

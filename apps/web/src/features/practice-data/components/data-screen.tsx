@@ -136,7 +136,9 @@ function BackupItem({ run }: { run: BackupRun }) {
             {t('backups.file', { file: run.fileName, size })}
           </Text>
         ) : null}
-        {run.error ? (
+        {run.status === 'skipped' ? (
+          <Text size="sm">{t('backups.skipped')}</Text>
+        ) : run.error ? (
           <Text size="sm" c="red.8">
             {t('backups.failed', { error: run.error })}
           </Text>
