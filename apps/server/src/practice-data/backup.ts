@@ -17,6 +17,7 @@ import { decryptStream, encryptStream, type BackupHeader, type BackupKey } from 
 // The stream is framed in records, gzip-compressed, then encrypted in authenticated chunks (backup-crypto.ts).
 
 const SCHEMAS = ['public', 'graphile_worker'];
+const MIGRATIONS_SOURCE = path.resolve(import.meta.dirname, '../../drizzle');
 /** The queue's own schema version is installed by graphile-worker, like ours by the migrations. */
 const SKIPPED_TABLES = new Set(['graphile_worker.migrations']);
 /** What in DATA_DIR is not copied: the embedded database (dumped here logically), secrets, locks. */
@@ -265,11 +266,115 @@ export class RestoreRefused extends Error {
   }
 }
 
+interface BackupReader {
+  records: AsyncGenerator<{ type: RecordType; body: Buffer }>;
+  close(): void;
+}
+
+/** The records of the backup `file`, decrypted (authenticated chunk by chunk) and decompressed as they are read. */
+function openBackup(file: string, keyFor: (header: BackupHeader) => Buffer): BackupReader {
+  const read = fs.createReadStream(file);
+  const decrypt = decryptStream(keyFor);
+  const gunzip = zlib.createGunzip();
+  // pipe() does not pass errors on: a wrong key must end the reading, not leave it waiting.
+  read.on('error', (error) => decrypt.destroy(error));
+  decrypt.on('error', (error) => gunzip.destroy(error));
+  return { records: readRecords(read.pipe(decrypt).pipe(gunzip)), close: () => read.destroy() };
+}
+
+/** The manifest, the backup's first record (its text too: the second reading must meet the same one). */
+async function readManifest(reader: BackupReader): Promise<{ manifest: Manifest; text: string }> {
+  const first = await reader.records.next();
+  if (first.done || first.value.type !== 'M') throw new RestoreRefused('The backup has no manifest: it is damaged.');
+  const text = first.value.body.toString('utf8');
+  return { manifest: JSON.parse(text) as Manifest, text };
+}
+
+/**
+ * Reads the whole backup and writes nothing (issue 24, point 9): the key and every chunk's authentication, each
+ * table's rows against its count and SHA-256, every table the manifest lists, each file against its SHA-256 and
+ * its place under `dataDir`, the end record, and migrations this version knows. Answers the manifest's text, or
+ * throws why the backup cannot be restored.
+ */
+export async function checkBackupFile(options: {
+  file: string;
+  dataDir: string;
+  keyFor: (header: BackupHeader) => Buffer;
+  migrationsFolder?: string;
+}): Promise<string> {
+  const reader = openBackup(options.file, options.keyFor);
+  try {
+    const { manifest, text } = await readManifest(reader);
+    unknownMigrationsRefused(manifest, options.migrationsFolder);
+    const seen = new Set<TableInfo>();
+    let table: TableInfo | null = null;
+    let hash = createHash('sha256');
+    let rows = 0;
+    let fileHash: ReturnType<typeof createHash> | null = null;
+    let ended = false;
+    for await (const { type, body } of reader.records) {
+      if (ended) throw new RestoreRefused('The backup has records after its end: it is damaged.');
+      const inTable = table !== null;
+      const inFile = fileHash !== null;
+      if (type === 'T' && !inTable && !inFile) {
+        const named = JSON.parse(body.toString('utf8')) as { schema: string; name: string };
+        table = manifest.tables.find((t) => t.schema === named.schema && t.name === named.name) ?? null;
+        if (!table || seen.has(table))
+          throw new RestoreRefused(`The backup names a table it did not list: ${named.name}.`);
+        seen.add(table);
+        hash = createHash('sha256');
+        rows = 0;
+      } else if (type === 'D' && inTable) {
+        hash.update(body.toString('utf8')).update('\n');
+        rows += 1;
+      } else if (type === 'E' && inTable) {
+        const end = JSON.parse(body.toString('utf8')) as { rows: number; sha256: string };
+        if (end.rows !== rows || end.sha256 !== hash.digest('hex')) {
+          throw new RestoreRefused(`The rows of ${table!.name} do not match the backup's checksum.`);
+        }
+        table = null;
+      } else if (type === 'F' && !inTable && !inFile) {
+        const meta = JSON.parse(body.toString('utf8')) as { path: string };
+        dataFileTarget(options.dataDir, meta.path);
+        fileHash = createHash('sha256');
+      } else if (type === 'B' && inFile) {
+        fileHash!.update(body);
+      } else if (type === 'G' && inFile) {
+        const end = JSON.parse(body.toString('utf8')) as { sha256: string };
+        if (end.sha256 !== fileHash!.digest('hex')) throw new RestoreRefused('A file of the backup is damaged.');
+        fileHash = null;
+      } else if (type === 'Z' && !inTable && !inFile) {
+        ended = true;
+      } else {
+        throw new RestoreRefused('The backup holds a record out of place or unknown to this version: it is damaged.');
+      }
+    }
+    if (!ended) throw new RestoreRefused('The backup is incomplete: its end is missing.');
+    if (seen.size !== manifest.tables.length) {
+      throw new RestoreRefused('The backup is incomplete: it lacks tables its manifest lists.');
+    }
+    return text;
+  } finally {
+    reader.close();
+  }
+}
+
+/** Where a file of the backup goes under `dataDir`; refused when it names a place outside. */
+function dataFileTarget(dataDir: string, relative: string): string {
+  const target = path.resolve(dataDir, relative);
+  if (!target.startsWith(path.resolve(dataDir) + path.sep)) {
+    throw new RestoreRefused('The backup names a file outside DATA_DIR.');
+  }
+  return target;
+}
+
 /**
  * Restores a backup into the empty database at `url` (and its files into `dataDir`, never over an existing file).
- * The key comes from `keyFor` (by what the header names). A wrong key, a changed file or a database that is not
- * empty is refused before anything is written; everything else happens in one transaction, so a failed restore
- * leaves the database as it was (with the migrations applied).
+ * The key comes from `keyFor` (by what the header names). A database that is not empty is refused first; then the
+ * whole file is read and checked (checkBackupFile) before anything is written, so a wrong key, a cut, changed or
+ * incomplete file leaves the database untouched. Then the migrations up to the backup's, the queue's schema, and
+ * the rows in one transaction. Should anything fail after the migrations began, what the restore created is
+ * dropped again: a failed restore leaves the database as it found it. Its temporary folders are removed in any case.
  */
 export async function restoreBackup(options: {
   url: string;
@@ -278,26 +383,14 @@ export async function restoreBackup(options: {
   keyFor: (header: BackupHeader) => Buffer;
   migrationsFolder?: string;
 }): Promise<RestoreResult> {
-  const read = fs.createReadStream(options.file);
-  const decrypt = decryptStream(options.keyFor);
-  const gunzip = zlib.createGunzip();
-  // pipe() does not pass errors on: a wrong key must end the reading, not leave it waiting.
-  read.on('error', (error) => decrypt.destroy(error));
-  decrypt.on('error', (error) => gunzip.destroy(error));
-  const records = readRecords(read.pipe(decrypt).pipe(gunzip));
-  let manifest: Manifest;
-  try {
-    const first = await records.next();
-    if (first.done || first.value.type !== 'M') throw new RestoreRefused('The backup has no manifest: it is damaged.');
-    manifest = JSON.parse(first.value.body.toString('utf8')) as Manifest;
-  } catch (error) {
-    read.destroy();
-    throw error;
-  }
-
   const client = new pg.Client({ connectionString: options.url });
   await client.connect();
   const staged: { temp: string; final: string }[] = [];
+  /** Every temporary file made, complete or not: all removed at the end. */
+  const temps: string[] = [];
+  let migrations: string | undefined;
+  let before: ObjectsBefore | undefined;
+  let reader: BackupReader | undefined;
   try {
     const existing = await client.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -308,7 +401,15 @@ export async function restoreBackup(options: {
         'The database is not empty: restore only into an empty database (a new DATA_DIR for the embedded one, or a new database for DATABASE_URL).',
       );
     }
-    await migrateDatabase(options.url, { migrationsFolder: migrationsUpTo(manifest, options.migrationsFolder) });
+    const checked = await checkBackupFile(options);
+
+    // The file is whole: from here on, anything that fails is undone.
+    before = await objectsBefore(client);
+    reader = openBackup(options.file, options.keyFor);
+    const { manifest, text } = await readManifest(reader);
+    if (text !== checked) throw new RestoreRefused('The backup file changed while it was being restored.');
+    migrations = migrationsUpTo(manifest, options.migrationsFolder);
+    await migrateDatabase(options.url, { migrationsFolder: migrations });
     if (manifest.tables.some((t) => t.schema === 'graphile_worker')) {
       const pool = new pg.Pool({ connectionString: options.url, max: 1 });
       pool.on('error', () => undefined);
@@ -319,6 +420,8 @@ export async function restoreBackup(options: {
       }
     }
 
+    const result: RestoreResult = { tables: 0, rows: 0, files: 0, skippedFiles: [], createdAt: manifest.createdAt };
+    const records = reader.records;
     await client.query('BEGIN');
     const foreignKeys = await client.query<{ tbl: string; name: string; def: string }>(
       `SELECT conrelid::regclass::text AS tbl, conname AS name, pg_get_constraintdef(oid) AS def
@@ -348,7 +451,6 @@ export async function restoreBackup(options: {
       await client.query(`DELETE FROM ${qualified(table)}`);
     }
 
-    const result: RestoreResult = { tables: 0, rows: 0, files: 0, skippedFiles: [], createdAt: manifest.createdAt };
     let table: TableInfo | null = null;
     let batch: string[] = [];
     let batchBytes = 0;
@@ -399,12 +501,9 @@ export async function restoreBackup(options: {
         table = null;
       } else if (type === 'F') {
         const meta = JSON.parse(body.toString('utf8')) as { path: string; mode: number };
-        const target = path.resolve(options.dataDir, meta.path);
-        if (!target.startsWith(path.resolve(options.dataDir) + path.sep)) {
-          throw new RestoreRefused('The backup names a file outside DATA_DIR.');
-        }
-        fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+        const target = dataFileTarget(options.dataDir, meta.path);
         const temp = path.join(os.tmpdir(), `restore-${randomUUID()}`);
+        temps.push(temp);
         file = { path: target, temp, handle: await fs.promises.open(temp, 'w', 0o600), hash: createHash('sha256') };
       } else if (type === 'B' && file) {
         file.hash.update(body);
@@ -444,40 +543,127 @@ export async function restoreBackup(options: {
         result.skippedFiles.push(path.relative(options.dataDir, final));
         continue;
       }
+      await fs.promises.mkdir(path.dirname(final), { recursive: true, mode: 0o700 });
       await fs.promises.copyFile(temp, final);
       result.files += 1;
     }
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
+    if (before) {
+      try {
+        await undoRestore(client, before);
+      } catch (undoError) {
+        const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
+        throw new Error(
+          `${why(error)} Removing what the restore had created failed too (${why(undoError)}): drop and create the database again before the next attempt.`,
+          { cause: undoError },
+        );
+      }
+    }
     throw error;
   } finally {
-    read.destroy();
-    for (const { temp } of staged) await fs.promises.rm(temp, { force: true });
+    reader?.close();
+    for (const temp of temps) await fs.promises.rm(temp, { force: true });
+    if (migrations) await fs.promises.rm(migrations, { recursive: true, force: true });
     await client.end();
+  }
+}
+
+/** What the database held before a restore's migrations: what undoRestore must leave. */
+interface ObjectsBefore {
+  schemas: Set<string>;
+  extensions: Set<string>;
+  /** Relations, functions and types of the schema public, by oid. */
+  publicObjects: Set<string>;
+}
+
+async function objectsBefore(client: pg.Client): Promise<ObjectsBefore> {
+  const names = async (text: string) => new Set((await client.query<{ x: string }>(text)).rows.map((r) => r.x));
+  return {
+    schemas: await names('SELECT nspname::text AS x FROM pg_namespace'),
+    extensions: await names('SELECT extname::text AS x FROM pg_extension'),
+    publicObjects: await names(`SELECT oid::text AS x FROM pg_class WHERE relnamespace = 'public'::regnamespace
+      UNION ALL SELECT oid::text FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+      UNION ALL SELECT oid::text FROM pg_type WHERE typnamespace = 'public'::regnamespace`),
+  };
+}
+
+/**
+ * Drops, in one transaction, what a failed restore created: the schemas (drizzle's record, the job queue), the
+ * tables, functions and types in public, and the extensions the migrations installed.
+ */
+async function undoRestore(client: pg.Client, before: ObjectsBefore): Promise<void> {
+  const created = async (text: string) =>
+    (await client.query<{ oid: string; name: string }>(text)).rows.filter((r) => !before.publicObjects.has(r.oid));
+  await client.query('BEGIN');
+  try {
+    const schemas = await client.query<{ name: string }>('SELECT nspname::text AS name FROM pg_namespace');
+    for (const { name } of schemas.rows) {
+      if (!before.schemas.has(name)) await client.query(`DROP SCHEMA ${quoteIdent(name)} CASCADE`);
+    }
+    // Relations first (their triggers and indexes go with them), then the functions and types left.
+    const relations = await created(`SELECT c.oid::text AS oid,
+        CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END
+          || format(' IF EXISTS %I.%I', 'public', c.relname) AS name
+      FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')`);
+    for (const { name } of relations) await client.query(`DROP ${name} CASCADE`);
+    const sequences = await created(`SELECT c.oid::text AS oid, format('%I.%I', 'public', c.relname) AS name
+      FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'S'`);
+    for (const { name } of sequences) await client.query(`DROP SEQUENCE IF EXISTS ${name} CASCADE`);
+    const functions = await created(`SELECT p.oid::text AS oid, p.oid::regprocedure::text AS name FROM pg_proc p
+      WHERE p.pronamespace = 'public'::regnamespace
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`);
+    for (const { name } of functions) await client.query(`DROP FUNCTION IF EXISTS ${name} CASCADE`);
+    const types = await created(`SELECT t.oid::text AS oid, format('%I.%I', 'public', t.typname) AS name FROM pg_type t
+      WHERE t.typnamespace = 'public'::regnamespace AND t.typtype IN ('e', 'd', 'r') AND t.typrelid = 0
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND d.deptype = 'e')`);
+    for (const { name } of types) await client.query(`DROP TYPE IF EXISTS ${name} CASCADE`);
+    const extensions = await client.query<{ name: string }>('SELECT extname::text AS name FROM pg_extension');
+    for (const { name } of extensions.rows) {
+      if (!before.extensions.has(name)) await client.query(`DROP EXTENSION IF EXISTS ${quoteIdent(name)} CASCADE`);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Refuses a backup made by a newer version of the application (migrations this one does not know). */
+function unknownMigrationsRefused(manifest: Manifest, folder?: string): void {
+  const source = folder ?? MIGRATIONS_SOURCE;
+  const journal = JSON.parse(fs.readFileSync(path.join(source, 'meta/_journal.json'), 'utf8')) as {
+    entries: { when: number }[];
+  };
+  const known = new Set(journal.entries.map((e) => String(e.when)));
+  if (manifest.migrations.some((m) => !known.has(m))) {
+    throw new RestoreRefused(
+      'The backup was made by a newer version of the application (it has migrations this one does not know): restore it with that version.',
+    );
   }
 }
 
 /** A copy of the migrations folder whose journal holds exactly the migrations the backup was made at. */
 function migrationsUpTo(manifest: Manifest, folder?: string): string {
-  const source = folder ?? path.resolve(import.meta.dirname, '../../drizzle');
+  const source = folder ?? MIGRATIONS_SOURCE;
+  unknownMigrationsRefused(manifest, source);
   const journal = JSON.parse(fs.readFileSync(path.join(source, 'meta/_journal.json'), 'utf8')) as {
     entries: { when: number; tag: string }[];
   };
-  const known = new Set(journal.entries.map((e) => String(e.when)));
-  const unknown = manifest.migrations.filter((m) => !known.has(m));
-  if (unknown.length > 0) {
-    throw new RestoreRefused(
-      'The backup was made by a newer version of the application (it has migrations this one does not know): restore it with that version.',
-    );
-  }
   const wanted = new Set(manifest.migrations);
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'restore-migrations-'));
-  fs.cpSync(source, copy, { recursive: true });
-  fs.writeFileSync(
-    path.join(copy, 'meta/_journal.json'),
-    JSON.stringify({ ...journal, entries: journal.entries.filter((e) => wanted.has(String(e.when))) }),
-  );
+  try {
+    fs.cpSync(source, copy, { recursive: true });
+    fs.writeFileSync(
+      path.join(copy, 'meta/_journal.json'),
+      JSON.stringify({ ...journal, entries: journal.entries.filter((e) => wanted.has(String(e.when))) }),
+    );
+  } catch (error) {
+    fs.rmSync(copy, { recursive: true, force: true });
+    throw error;
+  }
   return copy;
 }
 
