@@ -47,7 +47,7 @@ test('an administrator sees the console with the server’s figures and follows 
   await card('System health').getByRole('link', { name: 'See the checks' }).click();
   await expect(page).toHaveURL(/\/admin\/health$/);
   await expect(page.getByRole('heading', { name: 'System health', level: 1 })).toBeVisible();
-  for (const name of ['Database', 'Job queue', 'Mail', 'Audit sealer', 'Free space', 'Server']) {
+  for (const name of ['Database', 'Job queue', 'Mail', 'Audit sealer', 'Backups', 'Free space', 'Server']) {
     await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
   }
   await expect(page.getByTestId('health-database')).toContainText('Reachable');

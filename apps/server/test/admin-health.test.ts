@@ -24,6 +24,7 @@ const HEALTH = `{ systemHealth { overall checkedAt
   jobs { verdict reason figures { pending running overdue retrying failed } }
   mail { verdict reason figures { waiting failed kept smtpConfigured } }
   auditSealer { verdict reason figures { headPosition lastSealedAt unsealed lagSeconds lastAnchorPosition } }
+  backups { verdict reason figures { schedule lastScheduledStatus lastScheduledAt lastSucceededAt } }
   disk { verdict reason figures { path freeBytes totalBytes } }
   server { verdict reason figures { version uptimeSeconds startedAt nodeVersion } } } }`;
 
@@ -38,6 +39,7 @@ interface Health {
   jobs: Check<{ pending: number; running: number; overdue: number; retrying: number; failed: number }>;
   mail: Check<{ waiting: number; failed: number; kept: number; smtpConfigured: boolean }>;
   auditSealer: Check<{ headPosition: number | null; unsealed: number; lagSeconds: number }>;
+  backups: Check<{ lastScheduledStatus: string | null; lastSucceededAt: string | null }>;
   disk: Check<{ freeBytes: number; totalBytes: number }>;
   server: Check<{ version: string; uptimeSeconds: number }>;
 }
@@ -106,6 +108,23 @@ describe('the checks', () => {
     expect(result.disk.figures!.totalBytes).toBeGreaterThanOrEqual(result.disk.figures!.freeBytes);
     expect(result.server.figures!.version).toBe(t.runtime.config.version);
     expect(result.server.figures!.uptimeSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('says Attention for backups after a failed scheduled backup, and OK once a later one succeeds', async () => {
+    const db = t.runtime.database.db;
+    expect((await health()).backups).toMatchObject({ verdict: 'OK', reason: 'ok' });
+    await db.execute(sql`INSERT INTO backup_runs (started_at, finished_at, status, trigger, error)
+      VALUES (now() - interval '2 hours', now() - interval '119 minutes', 'failed', 'schedule', 'disk full')`);
+    const failing = await health();
+    expect(failing.backups).toMatchObject({
+      verdict: 'ATTENTION',
+      reason: 'backupScheduledFailed',
+      figures: { lastScheduledStatus: 'failed' },
+    });
+    expect(['ATTENTION', 'PROBLEM']).toContain(failing.overall);
+    await db.execute(sql`INSERT INTO backup_runs (started_at, finished_at, status, trigger)
+      VALUES (now() - interval '1 hour', now() - interval '59 minutes', 'succeeded', 'manual')`);
+    expect((await health()).backups).toMatchObject({ verdict: 'OK', reason: 'ok' });
   });
 
   it('says Attention for the job queue while a job has given up, and OK once it is removed', async () => {

@@ -271,6 +271,31 @@ describe('a backup whose process died', () => {
   }, 60_000);
 });
 
+describe('a scheduled backup that meets another', () => {
+  it('is recorded as skipped, and the health screen and the console say so until a backup succeeds', async () => {
+    // Another process writing a backup: it holds the backup lock.
+    const other = new pg.Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock(727037)');
+      const skipped = await t.runtime.backups.runScheduled();
+      expect(skipped).toMatchObject({ status: 'skipped', trigger: 'schedule' });
+    } finally {
+      await other.end();
+    }
+    const health = await t.runtime.adminConsole.readHealth();
+    expect(health.backups).toMatchObject({ verdict: 'ATTENTION', reason: 'backupScheduledSkipped' });
+    expect(health.overall).not.toBe('OK');
+    const stats = await admin.gql<{ adminConsoleStats: { backup: { lastStatus: string } } }>(
+      '{ adminConsoleStats { backup { lastStatus } } }',
+    );
+    expect(stats.data?.adminConsoleStats.backup.lastStatus).toBe('skipped');
+
+    expect(await t.runtime.backups.runFromCli()).toMatchObject({ status: 'succeeded' });
+    expect((await t.runtime.adminConsole.readHealth()).backups).toMatchObject({ verdict: 'OK', reason: 'ok' });
+  }, 60_000);
+});
+
 describe('backup and restore', () => {
   let file: string;
   let before: Record<string, string>;

@@ -9,7 +9,7 @@ export const HEALTH_VERDICTS = ['OK', 'ATTENTION', 'PROBLEM'] as const;
 export type HealthVerdict = (typeof HEALTH_VERDICTS)[number];
 
 /** The checks of `/admin/health`, in the order the screen shows them. */
-export const HEALTH_CHECKS = ['database', 'jobs', 'mail', 'auditSealer', 'disk', 'server'] as const;
+export const HEALTH_CHECKS = ['database', 'jobs', 'mail', 'auditSealer', 'backups', 'disk', 'server'] as const;
 export type HealthCheckName = (typeof HEALTH_CHECKS)[number];
 
 /**
@@ -30,6 +30,8 @@ export const HEALTH_REASONS = [
   'sealerLagging',
   'sealerStopped',
   'anchorMissing',
+  'backupScheduledFailed',
+  'backupScheduledSkipped',
   'diskLow',
   'diskCritical',
 ] as const;

@@ -8,16 +8,19 @@ import type { Database } from '../db/client.ts';
 import { readConsoleStats, readUndeliveredMail, type ConsoleStats } from './console-stats.repository.ts';
 import {
   CHECK_FAILED,
+  judgeBackups,
   judgeDatabase,
   judgeDisk,
   judgeJobQueue,
   judgeMail,
   judgeSealer,
   overallVerdict,
+  readBackupFigures,
   readDatabaseFigures,
   readDiskFigures,
   readJobQueueFigures,
   readSealerFigures,
+  type BackupFigures,
   type CheckResult,
   type DatabaseFigures,
   type DiskFigures,
@@ -38,6 +41,7 @@ export interface SystemHealth {
   jobs: Checked<JobQueueFigures>;
   mail: Checked<MailFigures & { smtpConfigured: boolean }>;
   auditSealer: Checked<SealerFigures>;
+  backups: Checked<BackupFigures>;
   disk: Checked<DiskFigures>;
   server: Checked<{ version: string; uptimeSeconds: number; startedAt: Date; nodeVersion: string }>;
 }
@@ -97,7 +101,7 @@ export class AdminConsoleService {
         return { ...CHECK_FAILED, figures: null };
       }
     };
-    const [database, jobs, mail, auditSealer, disk] = await Promise.all([
+    const [database, jobs, mail, auditSealer, backups, disk] = await Promise.all([
       check('database', () => readDatabaseFigures(this.#db), judgeDatabase),
       check('jobs', () => readJobQueueFigures(this.#db), judgeJobQueue),
       check(
@@ -110,6 +114,7 @@ export class AdminConsoleService {
         () => readSealerFigures(this.#db, auditAnchorsPath(config.dataDir)),
         (s) => judgeSealer(s, now),
       ),
+      check('backups', () => readBackupFigures(this.#db, config.backup.schedule), judgeBackups),
       check('disk', () => readDiskFigures(config.dataDir), judgeDisk),
     ]);
     const uptimeSeconds = Math.round(process.uptime());
@@ -123,7 +128,7 @@ export class AdminConsoleService {
         nodeVersion: process.version,
       },
     };
-    const results = { database, jobs, mail, auditSealer, disk, server };
+    const results = { database, jobs, mail, auditSealer, backups, disk, server };
     return { overall: overallVerdict(results), checkedAt: now, ...results };
   }
 }

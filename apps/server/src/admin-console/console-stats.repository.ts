@@ -30,7 +30,8 @@ export interface ChainVerification {
 
 /** The backups (table backup_runs): the newest run's state, and when the newest good one finished. */
 export interface BackupState {
-  lastStatus: 'running' | 'succeeded' | 'failed' | null;
+  /** The run running now, else the one that finished last (a skipped one counts as finished when it was skipped). */
+  lastStatus: 'running' | 'succeeded' | 'failed' | 'skipped' | null;
   lastSucceededAt: Date | null;
 }
 
@@ -76,7 +77,7 @@ interface StatsRow {
     details: { ok?: unknown; entriesChecked?: unknown; checkedAt?: unknown };
   } | null;
   recent: { event: string; at: string; role: string; name: string | null }[];
-  backup_status: 'running' | 'succeeded' | 'failed' | null;
+  backup_status: 'running' | 'succeeded' | 'failed' | 'skipped' | null;
   backup_succeeded_at: string | null;
 }
 
@@ -109,7 +110,8 @@ export async function readConsoleStats(executor: Executor, periods: ConsolePerio
       (SELECT json_build_object('event', event, 'at', timestamp, 'details', details)
          FROM audit_entries WHERE event IN ('AUDIT_CHAIN_VERIFIED', 'AUDIT_CHAIN_BROKEN')
          ORDER BY timestamp DESC, id DESC LIMIT 1) AS verification,
-      (SELECT status FROM backup_runs ORDER BY started_at DESC LIMIT 1) AS backup_status,
+      (SELECT status FROM backup_runs
+        ORDER BY coalesce(finished_at, 'infinity'::timestamptz) DESC, started_at DESC LIMIT 1) AS backup_status,
       (SELECT max(finished_at)::text FROM backup_runs WHERE status = 'succeeded') AS backup_succeeded_at,
       (SELECT coalesce(json_agg(json_build_object('event', r.event, 'at', r.timestamp, 'role', r.user_role,
                                                   'name', r.name) ORDER BY r.timestamp DESC, r.id DESC), '[]'::json)

@@ -12,6 +12,9 @@ import {
 import { readLastAnchor } from '../audit/audit-anchors.ts';
 import type { Executor } from '../db/client.ts';
 import { SELF_RESCHEDULING_TASKS } from '../jobs/tasks.ts';
+import type { BACKUP_STATUSES } from '../practice-data/data.schema.ts';
+
+type BackupStatus = (typeof BACKUP_STATUSES)[number];
 
 // What /admin/health and /metrics read. Each figure is one cheap query (counts over small or indexed sets);
 // a check that cannot be made says so (checkFailed) instead of failing the whole answer.
@@ -122,6 +125,43 @@ export function judgeSealer(sealer: SealerFigures, now: Date): CheckResult {
     (sealer.lastAnchorPosition === null || sealer.lastAnchorPosition < sealer.headPosition) &&
     (sealer.lastSealedAt?.getTime() ?? now.getTime()) < now.getTime() - HEALTH_LIMITS.sealerProblemSeconds * 1000;
   if (anchorBehind) return { verdict: 'ATTENTION', reason: 'anchorMissing' };
+  return { verdict: 'OK', reason: 'ok' };
+}
+
+export interface BackupFigures {
+  /** BACKUP_SCHEDULE (crontab fields, UTC), or null when scheduled backups are off. */
+  schedule: string | null;
+  /** The newest scheduled run: its status and when it started. */
+  lastScheduledStatus: BackupStatus | null;
+  lastScheduledAt: Date | null;
+  /** When the newest successful backup (any trigger) finished. */
+  lastSucceededAt: Date | null;
+}
+
+/** The newest scheduled backup run and the newest good one (table backup_runs, decision 037). */
+export async function readBackupFigures(executor: Executor, schedule: string | null): Promise<BackupFigures> {
+  const result = await executor.execute<{
+    scheduled: { status: BackupStatus; at: string } | null;
+    succeeded: string | null;
+  }>(sql`
+    SELECT (SELECT json_build_object('status', status, 'at', started_at) FROM backup_runs
+             WHERE trigger = 'schedule' ORDER BY started_at DESC LIMIT 1) AS scheduled,
+           (SELECT max(finished_at)::text FROM backup_runs WHERE status = 'succeeded') AS succeeded`);
+  const row = result.rows[0];
+  return {
+    schedule,
+    lastScheduledStatus: row?.scheduled?.status ?? null,
+    lastScheduledAt: row?.scheduled ? new Date(row.scheduled.at) : null,
+    lastSucceededAt: row?.succeeded ? new Date(row.succeeded) : null,
+  };
+}
+
+/** A scheduled backup that failed or was skipped is worth attention until a backup finishes well after it. */
+export function judgeBackups(backups: BackupFigures): CheckResult {
+  const { lastScheduledStatus: status, lastScheduledAt: at, lastSucceededAt: good } = backups;
+  if ((status === 'failed' || status === 'skipped') && !(good && at && good > at)) {
+    return { verdict: 'ATTENTION', reason: status === 'failed' ? 'backupScheduledFailed' : 'backupScheduledSkipped' };
+  }
   return { verdict: 'OK', reason: 'ok' };
 }
 

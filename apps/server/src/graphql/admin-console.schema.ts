@@ -6,6 +6,7 @@ import type {
 } from '../admin-console/console-stats.repository.ts';
 import type { ConsoleStatsAnswer, SystemHealth } from '../admin-console/admin-console.service.ts';
 import type {
+  BackupFigures,
   DatabaseFigures,
   DiskFigures,
   JobQueueFigures,
@@ -50,7 +51,7 @@ const BackupStateRef = builder.objectRef<BackupState>('ConsoleBackupState').impl
   fields: (t) => ({
     lastStatus: t.string({
       nullable: true,
-      description: 'running, succeeded or failed; null before any backup.',
+      description: 'The run running now, else the last to finish: succeeded, failed or skipped; null before any.',
       resolve: (b) => b.lastStatus,
     }),
     lastSucceededAt: t.string({ nullable: true, resolve: (b) => b.lastSucceededAt?.toISOString() ?? null }),
@@ -137,6 +138,17 @@ const SealerHealthRef = builder.objectRef<SealerFigures>('AuditSealerHealth').im
     lastAnchorAt: t.string({ nullable: true, resolve: (s) => iso(s.lastAnchorAt) }),
   }),
 });
+const BackupsHealthRef = builder.objectRef<BackupFigures>('BackupsHealth').implement({
+  fields: (t) => ({
+    schedule: t.exposeString('schedule', { nullable: true, description: 'BACKUP_SCHEDULE (UTC); null when off.' }),
+    lastScheduledStatus: t.exposeString('lastScheduledStatus', {
+      nullable: true,
+      description: "The newest scheduled backup's status: running, succeeded, failed or skipped.",
+    }),
+    lastScheduledAt: t.string({ nullable: true, resolve: (b) => iso(b.lastScheduledAt) }),
+    lastSucceededAt: t.string({ nullable: true, resolve: (b) => iso(b.lastSucceededAt) }),
+  }),
+});
 const DiskHealthRef = builder.objectRef<DiskFigures>('DiskHealth').implement({
   fields: (t) => ({
     path: t.exposeString('path'),
@@ -185,6 +197,13 @@ const AuditSealerCheckRef = builder.objectRef<SystemHealth['auditSealer']>('Audi
     figures: t.field({ type: SealerHealthRef, nullable: true, resolve: (c) => c.figures }),
   }),
 });
+const BackupsCheckRef = builder.objectRef<SystemHealth['backups']>('BackupsCheck').implement({
+  fields: (t) => ({
+    verdict: t.exposeString('verdict'),
+    reason: t.exposeString('reason'),
+    figures: t.field({ type: BackupsHealthRef, nullable: true, resolve: (c) => c.figures }),
+  }),
+});
 const DiskCheckRef = builder.objectRef<SystemHealth['disk']>('DiskCheck').implement({
   fields: (t) => ({
     verdict: t.exposeString('verdict'),
@@ -209,6 +228,7 @@ const SystemHealthRef = builder.objectRef<SystemHealth>('SystemHealth').implemen
     jobs: t.field({ type: JobQueueCheckRef, resolve: (h) => h.jobs }),
     mail: t.field({ type: MailCheckRef, resolve: (h) => h.mail }),
     auditSealer: t.field({ type: AuditSealerCheckRef, resolve: (h) => h.auditSealer }),
+    backups: t.field({ type: BackupsCheckRef, resolve: (h) => h.backups }),
     disk: t.field({ type: DiskCheckRef, resolve: (h) => h.disk }),
     server: t.field({ type: ServerCheckRef, resolve: (h) => h.server }),
   }),
@@ -217,7 +237,7 @@ const SystemHealthRef = builder.objectRef<SystemHealth>('SystemHealth').implemen
 builder.queryField('systemHealth', (t) =>
   t.field({
     type: SystemHealthRef,
-    description: "Administrators: the system's health (database, jobs, mail, audit sealer, disk, server).",
+    description: "Administrators: the system's health (database, jobs, mail, audit sealer, backups, disk, server).",
     resolve: (_root, _args, ctx) => ctx.adminConsole.systemHealth(callerOf(ctx, 'systemHealth')),
   }),
 );

@@ -20,7 +20,7 @@ const ConsoleStatsSchema = z.object({
     .object({ ok: z.boolean(), checkedAt: z.string(), entriesChecked: z.number().nullable() })
     .nullable(),
   backup: z.object({
-    lastStatus: z.enum(['running', 'succeeded', 'failed']).nullable(),
+    lastStatus: z.enum(['running', 'succeeded', 'failed', 'skipped']).nullable(),
     lastSucceededAt: z.string().nullable(),
   }),
   recentActivity: z.array(
@@ -76,6 +76,14 @@ const SystemHealthSchema = z.object({
       lastAnchorAt: z.string().nullable(),
     }),
   ),
+  backups: check(
+    z.object({
+      schedule: z.string().nullable(),
+      lastScheduledStatus: z.enum(['running', 'succeeded', 'failed', 'skipped']).nullable(),
+      lastScheduledAt: z.string().nullable(),
+      lastSucceededAt: z.string().nullable(),
+    }),
+  ),
   disk: check(z.object({ path: z.string(), freeBytes: z.number(), totalBytes: z.number() })),
   server: check(
     z.object({ version: z.string(), uptimeSeconds: z.number(), startedAt: z.string(), nodeVersion: z.string() }),
@@ -122,6 +130,7 @@ export function systemHealthQueryOptions() {
           jobs { verdict reason figures { pending running overdue retrying failed } }
           mail { verdict reason figures { waiting failed kept oldestWaitingAt smtpConfigured } }
           auditSealer { verdict reason figures { headPosition lastSealedAt unsealed lagSeconds lastAnchorPosition lastAnchorAt } }
+          backups { verdict reason figures { schedule lastScheduledStatus lastScheduledAt lastSucceededAt } }
           disk { verdict reason figures { path freeBytes totalBytes } }
           server { verdict reason figures { version uptimeSeconds startedAt nodeVersion } } } }`,
         z.object({ systemHealth: SystemHealthSchema }),

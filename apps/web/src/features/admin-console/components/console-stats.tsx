@@ -62,6 +62,7 @@ function BackupCard({ backup }: { backup: ConsoleStats['backup'] }) {
       details={[
         ...(stale ? [t('stats.backupStale', { hours: BACKUP_STALE_HOURS })] : []),
         ...(backup.lastStatus === 'failed' ? [t('stats.backupFailed')] : []),
+        ...(backup.lastStatus === 'skipped' ? [t('stats.backupSkipped')] : []),
         ...(backup.lastStatus === 'running' ? [t('stats.backupRunning')] : []),
       ]}
       link={{ to: '/admin/data', label: t('stats.backupLink') }}

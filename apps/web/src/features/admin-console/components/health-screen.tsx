@@ -172,6 +172,24 @@ function useFigures(name: HealthCheckName, health: SystemHealth): [string, React
           ]
         : null;
     }
+    case 'backups': {
+      const b = health.backups.figures;
+      return b
+        ? [
+            [f('schedule'), b.schedule ? t('health.figure.scheduleValue', { schedule: b.schedule }) : f('scheduleOff')],
+            [
+              f('lastScheduled'),
+              b.lastScheduledStatus && b.lastScheduledAt
+                ? t('health.figure.lastScheduledValue', {
+                    status: t(`health.figure.backupStatus.${b.lastScheduledStatus}`),
+                    ago: formatAgo(b.lastScheduledAt, language),
+                  })
+                : f('none'),
+            ],
+            [f('lastSucceeded'), b.lastSucceededAt ? formatAgo(b.lastSucceededAt, language) : f('none')],
+          ]
+        : null;
+    }
     case 'disk': {
       const d = health.disk.figures;
       if (!d) return null;
