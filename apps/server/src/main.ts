@@ -1,8 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp } from './app.ts';
-import { describeDemoAccounts, ensureDemoAccounts } from './demo/demo-accounts.ts';
-import { ensureDemoPractice } from './demo/demo-practice.ts';
-import { ensureDemoSchedule } from './demo/demo-schedule.ts';
+import { describeDemoAccounts } from './demo/demo-accounts.ts';
 import { appDependencies, openRuntime } from './runtime.ts';
 
 async function main(): Promise<void> {
@@ -22,13 +20,11 @@ async function main(): Promise<void> {
     warn: (obj: unknown, msg?: string) => console.warn(msg ?? obj),
     error: (obj: unknown, msg?: string) => console.error(msg ?? obj, obj),
   };
-  const runtime = await openRuntime(config, bootLog as never);
+  // Demo data is written by the runtime under its start-up lock, so instances started together seed it once.
+  const runtime = await openRuntime(config, bootLog as never, config.demoMode ? { seedDemo: 'practice' } : {});
   const app = await buildApp(appDependencies(runtime));
 
   if (config.demoMode) {
-    await ensureDemoAccounts(runtime.auth, runtime.database.db);
-    await ensureDemoPractice(runtime.database.db, runtime.keyring);
-    await ensureDemoSchedule(runtime.database.db, runtime.keyring, runtime.config.settings.current().timeZone);
     app.log.info('demo mode is on');
     console.log(describeDemoAccounts());
   }

@@ -31,7 +31,16 @@ import { VideoService } from './video/video.service.ts';
 import { ProvidersService } from './providers/providers.service.ts';
 import type { AppDependencies } from './app.ts';
 import type { Config } from './config.ts';
-import { connectDatabase, migrateDatabase, type DatabaseHandle } from './db/client.ts';
+import {
+  applyMigrations,
+  connectDatabase,
+  takeStartUpLock,
+  type DatabaseHandle,
+  type StartUpLock,
+} from './db/client.ts';
+import { ensureDemoAccounts } from './demo/demo-accounts.ts';
+import { ensureDemoPractice } from './demo/demo-practice.ts';
+import { ensureDemoSchedule } from './demo/demo-schedule.ts';
 import { generateDataKeyEntry, Keyring, parseDataKeys } from './keys/keyring.ts';
 import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
 import { reviewStoredText, StoredTextService } from './stored-text/stored-text-review.ts';
@@ -176,11 +185,21 @@ export interface RuntimeOptions {
   runJobs?: boolean;
   /** Tasks beyond jobs/tasks.ts, for tests of the queue itself. */
   extraTasks?: Record<string, ExtraTask>;
+  /**
+   * Demo data written at start, under the start-up lock: the demo accounts, or the whole demo practice (the
+   * accounts, about 40 patients and their schedule; the server in demo mode). Default none.
+   */
+  seedDemo?: 'accounts' | 'practice';
 }
 
 /**
  * Opens the database the configuration names (DATABASE_URL, else the embedded server under DATA_DIR),
  * applies the migrations, builds the services that need it and starts the job queue.
+ *
+ * Every write of the start-up (migrations and the data work after them, the job queue's schema, the sealer's
+ * first job, built-in note templates, search re-indexing, demo data) happens while this instance holds the
+ * start-up lock, so instances started together on one database take turns and each finds the others' work
+ * done (decision 014).
  */
 export async function openRuntime(envConfig: Config, log: Log, options: RuntimeOptions = {}): Promise<Runtime> {
   let config = envConfig;
@@ -193,9 +212,11 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
   let database: DatabaseHandle | undefined;
   let jobs: JobQueue | undefined;
   let settings: SettingsService | undefined;
+  let startUpLock: StartUpLock | undefined;
   try {
     const keyring = new Keyring(config.dataEncryptionKeys ?? localDataKeys(config.dataDir));
-    await migrateDatabase(url, {
+    startUpLock = await takeStartUpLock(url);
+    await applyMigrations(startUpLock, {
       afterMigrations: async (db) => {
         const rows = await encryptPlaintextAtStart(db, keyring, log);
         if (Object.values(rows).some((n) => n > 0)) {
@@ -329,6 +350,14 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
     const emergencyAccess = new EmergencyAccessService({ db: database.db, keyring, config, mail, secret });
     const auditTrail = new AuditTrailService({ db: database.db, config, secret, limiter: rateLimiter, keyring });
     const adminConsole = new AdminConsoleService({ db: database.db, config, log });
+    if (options.seedDemo) {
+      await ensureDemoAccounts(auth, database.db);
+      if (options.seedDemo === 'practice') {
+        await ensureDemoPractice(database.db, keyring);
+        await ensureDemoSchedule(database.db, keyring, config.settings.current().timeZone);
+      }
+    }
+    await startUpLock.release();
     const opened = database;
     const openedSettings = settings;
     const queue = jobs;
@@ -381,6 +410,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
       },
     };
   } catch (error) {
+    await startUpLock?.release();
     await jobs?.stop();
     await settings?.close();
     await database?.close();

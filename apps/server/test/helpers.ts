@@ -8,7 +8,6 @@ import { afterAll, inject } from 'vitest';
 import type { Role } from '@telehealth/shared';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { ensureDemoAccounts } from '../src/demo/demo-accounts.ts';
 import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
 import { createAccountWithPassword } from '../src/users/accounts.ts';
 
@@ -115,8 +114,11 @@ export async function createTestApp(
   options: { databaseUrl?: string; demo?: boolean } & BuildOptions = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const runtime = await openRuntime(testConfig(databaseUrl, env), silentLog);
-  if (options.demo !== false) await ensureDemoAccounts(runtime.auth, runtime.database.db);
+  const runtime = await openRuntime(
+    testConfig(databaseUrl, env),
+    silentLog,
+    options.demo === false ? {} : { seedDemo: 'accounts' },
+  );
   const app = await buildApp(appDependencies(runtime), options);
   afterAll(async () => {
     await app.close();

@@ -15,8 +15,11 @@ export interface DatabaseHandle {
 }
 
 const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
-/** Any constant shared by every instance: the advisory lock that serialises migrations. */
-const MIGRATION_LOCK_KEY = 727_001;
+/**
+ * Any constant shared by every instance: the advisory lock that serialises start-up writes (migrations, the job
+ * queue's schema, built-in rows, demo seeding) and restores into an empty database.
+ */
+const START_UP_LOCK_KEY = 727_001;
 
 export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
@@ -26,25 +29,60 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   return { db, pool, close: () => pool.end() };
 }
 
+/** The start-up lock, held on a connection of its own until `release()`; `db` runs on that connection. */
+export interface StartUpLock {
+  db: Database;
+  release(): Promise<void>;
+}
+
 /**
- * Applies the checked-in SQL migrations, then `afterMigrations` (data work a migration leaves to the server, such
- * as encrypting values written before), on one connection. An advisory lock on it makes instances that start at
- * the same time take turns: the first migrates, the others then find nothing left to do.
+ * Waits for, then holds, the start-up lock. Instances that start at the same time take turns: the first does the
+ * start-up writes, the others then find them done. The lock is a session lock: it ends with its connection, so an
+ * instance that dies while starting does not block the next one.
  */
-export async function migrateDatabase(
-  url: string,
-  options: { afterMigrations?: (db: Database) => Promise<void>; migrationsFolder?: string } = {},
-): Promise<void> {
+export async function takeStartUpLock(url: string): Promise<StartUpLock> {
   const client = new pg.Client({ connectionString: url });
+  // A lost connection (its lock is gone with it) must not crash the process; the start-up's next query fails.
+  client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    const db = drizzle(client, { schema });
-    await migrate(db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
-    await options.afterMigrations?.(db);
+    await client.query('SELECT pg_advisory_lock($1)', [START_UP_LOCK_KEY]);
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  let released: Promise<void> | undefined;
+  return {
+    db: drizzle(client, { schema }),
+    release() {
+      released ??= (async () => {
+        await client.query('SELECT pg_advisory_unlock($1)', [START_UP_LOCK_KEY]).catch(() => undefined);
+        await client.end().catch(() => undefined);
+      })();
+      return released;
+    },
+  };
+}
+
+export interface MigrationOptions {
+  /** Data work a migration leaves to the server (such as encrypting values written before), run right after. */
+  afterMigrations?: (db: Database) => Promise<void>;
+  migrationsFolder?: string;
+}
+
+/** Applies the checked-in SQL migrations, then `afterMigrations`, on the connection holding the start-up lock. */
+export async function applyMigrations(lock: StartUpLock, options: MigrationOptions = {}): Promise<void> {
+  await migrate(lock.db, { migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER });
+  await options.afterMigrations?.(lock.db);
+}
+
+/** Takes the start-up lock, applies the migrations and releases it (commands that only migrate, restore). */
+export async function migrateDatabase(url: string, options: MigrationOptions = {}): Promise<void> {
+  const lock = await takeStartUpLock(url);
+  try {
+    await applyMigrations(lock, options);
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
-    await client.end();
+    await lock.release();
   }
 }
 
