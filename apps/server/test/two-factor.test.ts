@@ -4,6 +4,7 @@ import { Secret, TOTP, URI } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_PASSWORD,
+  LIVE_CLOSE_CODES,
   MESSAGES,
   RECOVERY_CODE_COUNT,
   SIGN_IN_LOCKOUT,
@@ -13,6 +14,7 @@ import {
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { auditEntries, sessions, twoFactors, users, verifications } from '../src/db/schema.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 
 const PASSWORD = 'Two-Factor-2026!';
 
@@ -460,6 +462,63 @@ describe('MFA_REQUIRED_ROLES', () => {
     // A copy of the cookie kept from before is worth nothing either: the row is gone.
     for (const [name, value] of kept) client.otherCookies.set(name, value);
     expect((await client.gql(START_SETUP)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it("made required for a role by an administrator, ends that role's open sessions without two-factor, on every instance", async () => {
+    // Two instances on one database: the administrator changes the setting on one, the providers use the other.
+    const changing = await createTestApp();
+    const other = await createTestApp({}, { databaseUrl: changing.databaseUrl });
+    const admin = new TestClient(changing.app);
+    expect((await admin.signIn('admin@demo.test', DEMO_PASSWORD)).success).toBe(true);
+    const without = await newAccount(other, 'provider');
+    const withoutClient = new TestClient(other.app);
+    expect((await withoutClient.signIn(without.email, PASSWORD)).success).toBe(true);
+    const enrolled = await newAccount(other, 'provider');
+    const enrolledClient = new TestClient(other.app);
+    expect((await enrolledClient.signIn(enrolled.email, PASSWORD)).success).toBe(true);
+    const { secret } = await enrol(enrolledClient);
+    await enrolledClient.gql(SIGN_OUT);
+    expect((await enrolledClient.signIn(enrolled.email, PASSWORD)).nextStep).toBe('CONFIRM_SIGN_IN_WITH_TOTP_CODE');
+    expect((await confirmSignIn(enrolledClient, codeFor(secret, 1))).success).toBe(true);
+    expect((await enrolledClient.gql(LIST_PATIENTS)).errors).toBeUndefined();
+    const socket = await openLiveOrFail(await liveUrl(other.app), {
+      cookie: withoutClient.cookie,
+      origin: other.runtime.config.publicUrl,
+    });
+    await socket.next('hello');
+
+    const changed = await admin.gql(
+      'mutation($input: UpdatePracticeSettingsInput!) { updatePracticeSettings(input: $input) { values { twoFactorRequiredRoles } } }',
+      { input: { twoFactorRequiredRoles: ['provider'] } },
+    );
+    expect(changed.errors).toBeUndefined();
+
+    expect((await withoutClient.gql(LIST_PATIENTS)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(await socket.closed).toEqual({ code: LIVE_CLOSE_CODES.sessionEnded, reason: 'TWO_FACTOR_REQUIRED' });
+    expect(await sessionCount(other, without.id)).toBe(0);
+    expect((await withoutClient.signIn(without.email, PASSWORD)).nextStep).toBe('CONTINUE_SIGN_IN_WITH_TOTP_SETUP');
+    // The enrolled provider, the patients and the administrator (not bound by the rule) keep their sessions.
+    expect((await enrolledClient.gql(LIST_PATIENTS)).errors).toBeUndefined();
+    expect(await admin.me()).toMatchObject({ email: 'admin@demo.test' });
+
+    const [adminRow] = await changing.runtime.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'admin@demo.test'));
+    const revoked = await changing.runtime.database.db
+      .select({ userId: auditEntries.userId, details: auditEntries.details })
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'SESSION_REVOKED'));
+    expect(revoked).toEqual([
+      {
+        userId: adminRow!.id,
+        details: expect.objectContaining({
+          reason: 'two-factor required for the role',
+          accountId: without.id,
+          role: 'provider',
+        }) as unknown,
+      },
+    ]);
   });
 
   it('is a validated list of roles, empty by default', () => {

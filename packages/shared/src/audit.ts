@@ -42,6 +42,8 @@ export const SESSION_EVENTS = [
   'FAILED_LOGIN',
   'SESSION_EXPIRED',
   'ACCOUNT_LOCKED',
+  /** A session ended by a rule rather than by its person or its time (details: reason). */
+  'SESSION_REVOKED',
 ] as const;
 
 export const ACCOUNT_EVENTS = ['ACCOUNT_CREATED', 'PROVIDER_CREATE'] as const;

@@ -26,6 +26,8 @@ export const SESSION_END_REASONS = [
   'ENDED',
   // The person signed out their other sessions (sign out everywhere else, a password change).
   'SIGNED_OUT_ELSEWHERE',
+  /** Two-factor became required for the account's role, and the account has not set it up (decision 019). */
+  'TWO_FACTOR_REQUIRED',
 ] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
 

@@ -49,6 +49,19 @@ export function endAccountSessions(
   return endSessions(executor, sql`s.user_id = ${accountId}`, reason);
 }
 
+/**
+ * Ends the sessions of accounts of these roles that have not set up two-factor: the rule that two-factor is required
+ * for a role applies to sessions already open, not only to the next sign-in (decision 019).
+ */
+export function endSessionsWithoutTwoFactor(executor: Executor, roles: readonly string[]): Promise<EndedSession[]> {
+  if (roles.length === 0) return Promise.resolve([]);
+  return endSessions(
+    executor,
+    sql`u.role = ANY(${sql.param([...roles])}::text[]) AND NOT u.two_factor_enabled`,
+    'TWO_FACTOR_REQUIRED',
+  );
+}
+
 /** One statement however many notices; nothing at all when no session ended (the common request path). */
 export async function notifySessionsEnded(
   executor: Executor,

@@ -13,7 +13,8 @@ import {
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { appendAuditEntries, appendAuditEntry } from '../audit/audit.repository.ts';
+import { endSessionsWithoutTwoFactor } from '../auth/sessions.repository.ts';
 import type { Config, PracticeSettingsSource } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { NotificationListener } from '../db/notification-listener.ts';
@@ -189,6 +190,7 @@ export class SettingsService implements PracticeSettingsSource {
           details: { setting: key, oldValue: old, newValue: next, oldSource: inUse.sources[key] },
         });
         changed++;
+        if (key === 'twoFactorRequiredRoles') await this.#applyTwoFactorRule(tx, caller, next);
       }
       if (changed > 0) await tx.execute(sql`SELECT pg_notify(${PRACTICE_SETTINGS_CHANNEL}, 'changed')`);
     });
@@ -220,10 +222,40 @@ export class SettingsService implements PracticeSettingsSource {
           newSource: this.#defaultSource(key),
         },
       });
+      if (key === 'twoFactorRequiredRoles') {
+        await this.#applyTwoFactorRule(tx, caller, this.#defaults.values.twoFactorRequiredRoles);
+      }
       await tx.execute(sql`SELECT pg_notify(${PRACTICE_SETTINGS_CHANNEL}, 'changed')`);
     });
     await this.reload();
     return this.#view();
+  }
+
+  /**
+   * Two-factor now required for these roles: their sessions of accounts without two-factor end in the change's
+   * transaction (every instance closes their sockets on the notice), each recorded as SESSION_REVOKED by the
+   * administrator; the next request is unauthenticated and the sign-in leads to the set-up (decision 019). The
+   * administrator's own session is no exception.
+   */
+  async #applyTwoFactorRule(tx: Executor, caller: Caller, roles: unknown): Promise<void> {
+    const required = Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
+    const ended = await endSessionsWithoutTwoFactor(tx, required);
+    await appendAuditEntries(
+      tx,
+      ended.map((session) => ({
+        event: 'SESSION_REVOKED' as const,
+        level: 'WARNING' as const,
+        actor: caller.actor,
+        url: caller.operation,
+        details: {
+          reason: 'two-factor required for the role',
+          setting: 'twoFactorRequiredRoles',
+          sessionId: session.id,
+          accountId: session.userId,
+          role: session.role,
+        },
+      })),
+    );
   }
 
   async close(): Promise<void> {
