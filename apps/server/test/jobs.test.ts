@@ -59,6 +59,11 @@ function testTasks(instance: string): Record<string, ExtraTask> {
       await sleep(10);
       await record(payload, helpers, true);
     },
+    // Runs until the test opens the gate (the job in progress at a stop).
+    'test:gate': async (payload, helpers) => {
+      await gate.promise;
+      await record(payload, helpers, true);
+    },
     'test:flaky': async (payload, helpers) => {
       const ok = helpers.job.attempts > 1;
       await record(payload, helpers, ok);
@@ -78,6 +83,18 @@ async function sqlQuery<T extends pg.QueryResultRow>(url: string, text: string, 
 }
 
 const CHAIN_LENGTH = 4;
+
+/** What test:gate waits for; the test opens it. */
+let gate = Promise.withResolvers<void>();
+
+/** Waits (without a fixed time) until the query's first row says `ready`. */
+async function until(url: string, text: string, values: unknown[] = []): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 50) {
+    if ((await sqlQuery<{ ready: boolean }>(url, text, values))[0]?.ready) return;
+    await sleep(50);
+  }
+  throw new Error(`still not ready: ${text}`);
+}
 
 const runs = (url: string) => sqlQuery<Run>(url, 'SELECT * FROM test_job_runs ORDER BY ran_at, n');
 
@@ -206,6 +223,122 @@ describe('the job queue', () => {
     expect(succeeded!.ran_at.getTime() - failed!.ran_at.getTime()).toBeGreaterThan(2_000);
     const left = await sqlQuery(url, `SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'test:flaky'`);
     expect(left).toEqual([]);
+    await runtime.close();
+  });
+});
+
+describe('the job queue across stops', () => {
+  let url: string;
+
+  beforeAll(async () => {
+    url = await createTestDatabase();
+    await sqlQuery(
+      url,
+      `CREATE TABLE test_job_runs (n int NOT NULL, attempt int NOT NULL, instance text NOT NULL, ok boolean NOT NULL,
+                                   ran_at timestamptz NOT NULL DEFAULT clock_timestamp())`,
+    );
+  });
+
+  const open = (instance: string): Promise<Runtime> => openTestRuntime(url, {}, { extraTasks: testTasks(instance) });
+  const lockedJobs = () =>
+    sqlQuery<{ task_identifier: string; attempts: number; max_attempts: number }>(
+      url,
+      'SELECT task_identifier, attempts, max_attempts FROM graphile_worker.jobs WHERE locked_at IS NOT NULL',
+    );
+
+  it('a graceful stop leaves no job locked: the job in progress finishes and is marked done', async () => {
+    for (let round = 0; round < 3; round++) {
+      gate = Promise.withResolvers<void>();
+      const runtime = await open('stopping');
+      await sqlQuery(url, `SELECT graphile_worker.add_job('test:gate', json_build_object('n', $1::int))`, [round]);
+      await until(
+        url,
+        `SELECT locked_at IS NOT NULL AS ready FROM graphile_worker.jobs WHERE task_identifier = 'test:gate'`,
+      );
+      // The stop begins while the job runs; the job then finishes, as most do during a stop.
+      const stopped = runtime.close();
+      gate.resolve();
+      await stopped;
+      expect(await lockedJobs()).toEqual([]);
+      expect(await sqlQuery(url, `SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'test:gate'`)).toEqual(
+        [],
+      );
+    }
+    expect((await runs(url)).map((r) => r.n)).toEqual([0, 1, 2]);
+    await sqlQuery(url, 'DELETE FROM test_job_runs');
+  });
+
+  it("releases at the next start the jobs of a worker that died, and clears the sealer's copy it left given up", async () => {
+    const first = await open('first');
+    await first.close();
+    // What a worker killed mid-job leaves: a job taken (attempt 1), and the sealer's running job, which gave its
+    // key to its successor and was marked given up when it did (graphile-worker's add_job).
+    // (A statement's own CTE cannot see the row it adds: the id first, then the update.)
+    const [taken] = await sqlQuery<{ id: string }>(
+      url,
+      `SELECT id::text FROM graphile_worker.add_job('test:record', json_build_object('n', 41))`,
+    );
+    await sqlQuery(
+      url,
+      `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'pool-killed', attempts = 1
+       WHERE id = $1`,
+      [taken!.id],
+    );
+    const [sealer] = await sqlQuery<{ id: string }>(
+      url,
+      `SELECT id::text FROM graphile_worker.add_job('audit:seal', '{}'::json)`,
+    );
+    await sqlQuery(
+      url,
+      `UPDATE graphile_worker._private_jobs
+       SET locked_at = now(), locked_by = 'pool-killed', attempts = max_attempts, key = NULL WHERE id = $1`,
+      [sealer!.id],
+    );
+    expect(await lockedJobs()).toHaveLength(2);
+
+    const second = await open('second');
+    await second.jobs.drain({ timeoutMs: 10_000 });
+    expect((await runs(url)).map((r) => [r.n, r.attempt, r.instance])).toEqual([[41, 2, 'second']]);
+    await until(
+      url,
+      `SELECT count(*) = 0 AS ready FROM graphile_worker.jobs WHERE attempts >= max_attempts AND locked_at IS NULL`,
+    );
+    expect(await lockedJobs()).toEqual(
+      // At most the sealer running now, on this instance.
+      expect.not.arrayContaining([expect.objectContaining({ task_identifier: 'test:record' })]),
+    );
+    const health = await second.adminConsole.readHealth();
+    expect(health.jobs).toMatchObject({ verdict: 'OK', figures: { failed: 0, lastGivenUp: null } });
+    await second.close();
+    await sqlQuery(url, 'DELETE FROM test_job_runs');
+  });
+
+  it('shows a periodic job that gave up, with its reason, until the next run of its task succeeds', async () => {
+    const runtime = await open('a');
+    const [given] = await sqlQuery<{ id: string }>(
+      url,
+      `SELECT id::text FROM graphile_worker.add_job('rate-limits:prune', '{}'::json, run_at => now() + interval '1 hour')`,
+    );
+    await sqlQuery(
+      url,
+      `UPDATE graphile_worker._private_jobs SET attempts = max_attempts, last_error = 'the database was away'
+       WHERE id = $1`,
+      [given!.id],
+    );
+    const before = await runtime.adminConsole.readHealth();
+    expect(before.jobs).toMatchObject({
+      verdict: 'ATTENTION',
+      reason: 'jobsFailed',
+      figures: { failed: 1, lastGivenUp: { task: 'rate-limits:prune', lastError: 'the database was away' } },
+    });
+    // Its next run, as the crontab adds it.
+    await addJob(runtime.database.db, 'rate-limits:prune', {}, { jobKey: 'cron:rate-limits-prune' });
+    await runtime.jobs.drain();
+    await until(
+      url,
+      `SELECT count(*) = 0 AS ready FROM graphile_worker.jobs WHERE task_identifier = 'rate-limits:prune'`,
+    );
+    expect((await runtime.adminConsole.readHealth()).jobs).toMatchObject({ verdict: 'OK', reason: 'ok' });
     await runtime.close();
   });
 });

@@ -98,7 +98,9 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDependencies)
     ]);
     let errors = 0;
     if (jobFigures.status === 'fulfilled') {
-      for (const [state, value] of Object.entries(jobFigures.value) as [string, number][]) jobs.set({ state }, value);
+      // The counts only: the newest given-up job is for the health screen.
+      const { lastGivenUp: _lastGivenUp, ...counts } = jobFigures.value;
+      for (const [state, value] of Object.entries(counts)) jobs.set({ state }, value);
     } else errors += 1;
     if (mailFigures.status === 'fulfilled') {
       const { waiting, failed, kept } = mailFigures.value;

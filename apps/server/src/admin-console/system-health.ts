@@ -33,13 +33,31 @@ export interface JobQueueFigures {
   overdue: number;
   /** Jobs that failed at least once and wait for their retry. */
   retrying: number;
-  /** Jobs that gave up after their last attempt (they stay until removed). */
+  /**
+   * Jobs that gave up after their last attempt. One of a periodic task (the crontab's, the audit sealer) is
+   * cleared when the next run of its task succeeds; others stay until removed.
+   */
   failed: number;
+  /** The newest job that gave up: its task, the start of its last error, and when. */
+  lastGivenUp: GivenUpJob | null;
 }
+
+export interface GivenUpJob {
+  task: string;
+  lastError: string | null;
+  at: Date;
+}
+
+/** How much of a given-up job's last error the health screen shows. */
+const LAST_ERROR_SHOWN = 300;
 
 /** Counts of graphile-worker's jobs (decision 014), in one statement over its `jobs` view. */
 export async function readJobQueueFigures(executor: Executor): Promise<JobQueueFigures> {
-  const result = await executor.execute<JobQueueFigures & Record<string, unknown>>(sql`
+  const result = await executor.execute<
+    Omit<JobQueueFigures, 'lastGivenUp'> & {
+      last_given_up: { task: string; lastError: string | null; at: string } | null;
+    } & Record<string, unknown>
+  >(sql`
     SELECT
       count(*) FILTER (WHERE attempts < max_attempts
                          AND task_identifier <> ALL(${`{${SELF_RESCHEDULING_TASKS.join(',')}}`}::text[]))::int AS pending,
@@ -48,7 +66,11 @@ export async function readJobQueueFigures(executor: Executor): Promise<JobQueueF
                          AND run_at < now() - make_interval(secs => ${HEALTH_LIMITS.jobOverdueSeconds}))::int AS overdue,
       count(*) FILTER (WHERE attempts > 0 AND attempts < max_attempts AND last_error IS NOT NULL)::int AS retrying,
       -- graphile-worker counts an attempt when it takes a job: a job running its last attempt is not failed yet.
-      count(*) FILTER (WHERE attempts >= max_attempts AND locked_at IS NULL)::int AS failed
+      count(*) FILTER (WHERE attempts >= max_attempts AND locked_at IS NULL)::int AS failed,
+      (SELECT json_build_object('task', g.task_identifier, 'lastError', left(g.last_error, ${LAST_ERROR_SHOWN}),
+                                'at', g.updated_at)
+       FROM graphile_worker.jobs g WHERE g.attempts >= g.max_attempts AND g.locked_at IS NULL
+       ORDER BY g.updated_at DESC LIMIT 1) AS last_given_up
     FROM graphile_worker.jobs`);
   const row = result.rows[0];
   return {
@@ -57,10 +79,13 @@ export async function readJobQueueFigures(executor: Executor): Promise<JobQueueF
     overdue: row?.overdue ?? 0,
     retrying: row?.retrying ?? 0,
     failed: row?.failed ?? 0,
+    lastGivenUp: row?.last_given_up
+      ? { task: row.last_given_up.task, lastError: row.last_given_up.lastError, at: new Date(row.last_given_up.at) }
+      : null,
   };
 }
 
-export function judgeJobQueue(jobs: JobQueueFigures): CheckResult {
+export function judgeJobQueue(jobs: Omit<JobQueueFigures, 'lastGivenUp'>): CheckResult {
   if (jobs.failed > 0) return { verdict: 'ATTENTION', reason: 'jobsFailed' };
   if (jobs.overdue > 0) return { verdict: 'ATTENTION', reason: 'jobsOverdue' };
   if (jobs.retrying > 0) return { verdict: 'ATTENTION', reason: 'jobsFailing' };

@@ -9,6 +9,7 @@ import type {
   BackupFigures,
   DatabaseFigures,
   DiskFigures,
+  GivenUpJob,
   JobQueueFigures,
   MailFigures,
   SealerFigures,
@@ -110,8 +111,17 @@ const DatabaseHealthRef = builder.objectRef<DatabaseFigures>('DatabaseHealth').i
     latencyMs: t.exposeInt('latencyMs'),
   }),
 });
+const GivenUpJobRef = builder.objectRef<GivenUpJob>('GivenUpJob').implement({
+  description: 'A job that gave up after its last attempt (graphile-worker).',
+  fields: (t) => ({
+    task: t.exposeString('task'),
+    lastError: t.exposeString('lastError', { nullable: true, description: 'The start of its last error.' }),
+    at: t.string({ description: 'When it gave up (ISO 8601).', resolve: (j) => j.at.toISOString() }),
+  }),
+});
 const JobQueueHealthRef = builder.objectRef<JobQueueFigures>('JobQueueHealth').implement({
   fields: (t) => ({
+    lastGivenUp: t.field({ type: GivenUpJobRef, nullable: true, resolve: (j) => j.lastGivenUp }),
     pending: t.exposeInt('pending'),
     running: t.exposeInt('running'),
     overdue: t.exposeInt('overdue'),

@@ -36,6 +36,12 @@ export const JOB_CONCURRENCY = 2;
  * failed, which releases it for a retry on this or another instance.
  */
 const STOP_TIMEOUT_MS = 10_000;
+/**
+ * With the pool's id as second key: the advisory lock each running worker pool holds on a connection of its own
+ * for as long as it runs. A pool whose lock is free is gone, and the jobs it left locked are released at the next
+ * start (graphile-worker's `force_unlock_workers`) instead of after its four-hour sweep.
+ */
+const WORKER_PRESENCE_LOCK = 727_031;
 
 /** A handler for a task outside `tasks.ts` (tests add their own); it checks its own payload. */
 export type ExtraTask = (payload: unknown, helpers: JobHelpers) => Promise<void>;
@@ -46,6 +52,16 @@ export interface JobQueueOptions {
   handlers: TaskHandlers;
   crontab: string;
   extraTasks?: Record<string, ExtraTask>;
+}
+
+/** The tasks of a crontab's lines (minute hour day month weekday task ?options). */
+function crontabTasks(crontab: string): string[] {
+  return crontab
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => line.split(/\s+/)[5])
+    .filter((task): task is string => task !== undefined);
 }
 
 /**
@@ -60,8 +76,15 @@ export class JobQueue {
   readonly #taskList: TaskList;
   readonly #crontab: string;
   readonly #events: WorkerEvents;
+  readonly #url: string;
+  /** Tasks whose next run redoes the work of one that gave up: the crontab's and the self-rescheduling ones. */
+  readonly #periodicTasks: ReadonlySet<string>;
   #runner: Runner | null = null;
   #closed: Promise<void> | null = null;
+  /** The connection holding this worker pool's presence lock, while it runs. */
+  #presence: pg.Client | null = null;
+  /** Clean-ups of given-up jobs under way; stop() waits for them before closing the pool. */
+  readonly #tidying = new Set<Promise<void>>();
 
   constructor(options: JobQueueOptions) {
     this.#log = options.log;
@@ -76,7 +99,14 @@ export class JobQueue {
     );
     this.#taskList = { ...checkedTaskList(options.handlers), ...options.extraTasks };
     this.#crontab = options.crontab;
+    this.#url = options.url;
+    this.#periodicTasks = new Set([...crontabTasks(options.crontab), ...SELF_RESCHEDULING_TASKS]);
     this.#events = new EventEmitter() as WorkerEvents;
+    this.#events.on('job:success', ({ job }) => {
+      if (!this.#periodicTasks.has(job.task_identifier) || this.#closed) return;
+      const tidying = this.#clearGivenUp(job.task_identifier, job.id).finally(() => this.#tidying.delete(tidying));
+      this.#tidying.add(tidying);
+    });
   }
 
   /** Installs or upgrades the queue's schema without running jobs (commands that only add jobs). */
@@ -84,9 +114,20 @@ export class JobQueue {
     await runMigrations({ pgPool: this.#pool, logger: workerLogger(this.#log) });
   }
 
-  /** Installs or upgrades the schema, then runs jobs and the crontab until stop(). */
+  /**
+   * Installs or upgrades the schema, releases the jobs of worker pools that are gone, then runs jobs and the
+   * crontab until stop(). The runtime calls it under the start-up lock, so no other instance releases jobs while
+   * this pool starts and has not taken its presence lock yet.
+   */
   async start(): Promise<void> {
     if (this.#runner) return;
+    await this.installSchema();
+    await this.#releaseJobsOfGoneWorkers();
+    let poolId: string | undefined;
+    const onPool = ({ workerPool }: { workerPool: { id: string } }) => {
+      poolId = workerPool.id;
+    };
+    this.#events.once('pool:create', onPool);
     const runner = await run({
       pgPool: this.#pool,
       taskList: this.#taskList,
@@ -97,9 +138,73 @@ export class JobQueue {
       noHandleSignals: true,
       logger: workerLogger(this.#log),
       events: this.#events,
+      // Completions and failures go through graphile-worker's batchers (within the same tick), which its
+      // shutdown waits for: unbatched, the last job's completion could still be on its way when stop() closed
+      // the pool, and the job stayed locked by a worker that no longer ran.
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     });
     runner.promise.catch((error: unknown) => this.#log.error({ err: error }, 'job queue stopped with an error'));
     this.#runner = runner;
+    if (poolId) this.#presence = await this.#holdPresence(poolId);
+  }
+
+  /** Takes the pool's presence lock on a connection of its own, kept until stop(). */
+  async #holdPresence(poolId: string): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.#url });
+    // Losing it loses the lock: another instance starting then may release this pool's jobs, which run again
+    // (handlers are safe to run twice, decision 014).
+    client.on('error', (error) => this.#log.warn({ err: error }, 'job queue: the presence connection failed'));
+    await client.connect();
+    await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [WORKER_PRESENCE_LOCK, poolId]);
+    return client;
+  }
+
+  /**
+   * Jobs (and queues) locked by a worker pool whose presence lock is free were left by a process that died or was
+   * stopped before it could let them go: graphile-worker's `force_unlock_workers` makes them available again, so
+   * they are retried now rather than after four hours.
+   */
+  async #releaseJobsOfGoneWorkers(): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      const { rows } = await client.query<{ locked_by: string }>(
+        `SELECT locked_by FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL
+         UNION SELECT locked_by FROM graphile_worker._private_job_queues WHERE locked_by IS NOT NULL`,
+      );
+      const gone: string[] = [];
+      for (const { locked_by: id } of rows) {
+        const probe = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS free', [
+          WORKER_PRESENCE_LOCK,
+          id,
+        ]);
+        if (!probe.rows[0]?.free) continue;
+        gone.push(id);
+        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [WORKER_PRESENCE_LOCK, id]);
+      }
+      if (gone.length === 0) return;
+      await client.query('SELECT graphile_worker.force_unlock_workers($1::text[])', [gone]);
+      this.#log.warn({ workers: gone.length }, 'job queue: released the jobs of stopped workers for a retry');
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * A periodic task just succeeded: its earlier jobs that gave up are cleared, since this run redid their work.
+   * (The sealer's running job is marked given up when it adds its successor, and a crontab job that gave up loses
+   * its key when the next one is added: left alone, either would keep the health screen at Attention for ever.)
+   */
+  async #clearGivenUp(task: string, jobId: string): Promise<void> {
+    try {
+      await this.#pool.query(
+        `DELETE FROM graphile_worker._private_jobs j USING graphile_worker._private_tasks t
+         WHERE j.task_id = t.id AND t.identifier = $1 AND j.id < $2::bigint
+           AND j.attempts >= j.max_attempts AND j.locked_at IS NULL`,
+        [task, jobId],
+      );
+    } catch (error) {
+      this.#log.warn({ err: error, task }, 'job queue: could not clear the given-up jobs of a periodic task');
+    }
   }
 
   /**
@@ -135,6 +240,9 @@ export class JobQueue {
         await runner.kill();
       }
     }
+    await Promise.allSettled([...this.#tidying]);
+    await this.#presence?.end().catch(() => undefined);
+    this.#presence = null;
     await this.#pool.end();
   }
 

@@ -55,6 +55,7 @@ const SystemHealthSchema = z.object({
       overdue: z.number(),
       retrying: z.number(),
       failed: z.number(),
+      lastGivenUp: z.object({ task: z.string(), lastError: z.string().nullable(), at: z.string() }).nullable(),
     }),
   ),
   mail: check(
@@ -127,7 +128,7 @@ export function systemHealthQueryOptions() {
       const data = await graphqlRequest(
         `query SystemHealth { systemHealth { overall checkedAt
           database { verdict reason figures { sizeBytes latencyMs } }
-          jobs { verdict reason figures { pending running overdue retrying failed } }
+          jobs { verdict reason figures { pending running overdue retrying failed lastGivenUp { task lastError at } } }
           mail { verdict reason figures { waiting failed kept oldestWaitingAt smtpConfigured } }
           auditSealer { verdict reason figures { headPosition lastSealedAt unsealed lagSeconds lastAnchorPosition lastAnchorAt } }
           backups { verdict reason figures { schedule lastScheduledStatus lastScheduledAt lastSucceededAt } }

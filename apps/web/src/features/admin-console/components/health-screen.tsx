@@ -137,6 +137,16 @@ function useFigures(name: HealthCheckName, health: SystemHealth): [string, React
             [f('overdue'), n(j.overdue)],
             [f('retrying'), n(j.retrying)],
             [f('failed'), n(j.failed)],
+            [
+              f('lastGivenUp'),
+              j.lastGivenUp
+                ? t('health.figure.lastGivenUpValue', {
+                    task: j.lastGivenUp.task,
+                    ago: formatAgo(j.lastGivenUp.at, language),
+                    error: j.lastGivenUp.lastError ?? f('none'),
+                  })
+                : f('none'),
+            ],
           ]
         : null;
     }
