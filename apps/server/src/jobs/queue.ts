@@ -42,6 +42,8 @@ const STOP_TIMEOUT_MS = 10_000;
  * start (graphile-worker's `force_unlock_workers`) instead of after its four-hour sweep.
  */
 const WORKER_PRESENCE_LOCK = 727_031;
+/** A periodic task's given-up jobs are cleared at its first success, then at most this often. */
+const GIVEN_UP_CLEAR_INTERVAL_MS = 60_000;
 
 /** A handler for a task outside `tasks.ts` (tests add their own); it checks its own payload. */
 export type ExtraTask = (payload: unknown, helpers: JobHelpers) => Promise<void>;
@@ -85,6 +87,8 @@ export class JobQueue {
   #presence: pg.Client | null = null;
   /** Clean-ups of given-up jobs under way; stop() waits for them before closing the pool. */
   readonly #tidying = new Set<Promise<void>>();
+  /** When each periodic task's given-up jobs were last cleared here. */
+  readonly #clearedAt = new Map<string, number>();
 
   constructor(options: JobQueueOptions) {
     this.#log = options.log;
@@ -104,7 +108,11 @@ export class JobQueue {
     this.#events = new EventEmitter() as WorkerEvents;
     this.#events.on('job:success', ({ job }) => {
       if (!this.#periodicTasks.has(job.task_identifier) || this.#closed) return;
-      const tidying = this.#clearGivenUp(job.task_identifier, job.id).finally(() => this.#tidying.delete(tidying));
+      // The sealer succeeds four times a second: once a minute per task is soon enough.
+      const now = Date.now();
+      if (now - (this.#clearedAt.get(job.task_identifier) ?? -Infinity) < GIVEN_UP_CLEAR_INTERVAL_MS) return;
+      this.#clearedAt.set(job.task_identifier, now);
+      const tidying = this.#clearGivenUp(job.task_identifier).finally(() => this.#tidying.delete(tidying));
       this.#tidying.add(tidying);
     });
   }
@@ -190,17 +198,16 @@ export class JobQueue {
   }
 
   /**
-   * A periodic task just succeeded: its earlier jobs that gave up are cleared, since this run redid their work.
+   * A periodic task just succeeded: its jobs that gave up are cleared, since this run redid their work.
    * (The sealer's running job is marked given up when it adds its successor, and a crontab job that gave up loses
    * its key when the next one is added: left alone, either would keep the health screen at Attention for ever.)
    */
-  async #clearGivenUp(task: string, jobId: string): Promise<void> {
+  async #clearGivenUp(task: string): Promise<void> {
     try {
       await this.#pool.query(
         `DELETE FROM graphile_worker._private_jobs j USING graphile_worker._private_tasks t
-         WHERE j.task_id = t.id AND t.identifier = $1 AND j.id < $2::bigint
-           AND j.attempts >= j.max_attempts AND j.locked_at IS NULL`,
-        [task, jobId],
+         WHERE j.task_id = t.id AND t.identifier = $1 AND j.attempts >= j.max_attempts AND j.locked_at IS NULL`,
+        [task],
       );
     } catch (error) {
       this.#log.warn({ err: error, task }, 'job queue: could not clear the given-up jobs of a periodic task');
