@@ -154,6 +154,7 @@ export class JobQueue {
     runner.promise.catch((error: unknown) => this.#log.error({ err: error }, 'job queue stopped with an error'));
     this.#runner = runner;
     if (poolId) this.#presence = await this.#holdPresence(poolId);
+    else this.#log.warn('job queue: no worker pool id; its jobs may be released by the next instance that starts');
   }
 
   /** Takes the pool's presence lock on a connection of its own, kept until stop(). */
