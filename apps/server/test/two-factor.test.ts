@@ -521,6 +521,32 @@ describe('MFA_REQUIRED_ROLES', () => {
     ]);
   });
 
+  it("reset to a default that requires it for a role, ends that role's sessions without two-factor too", async () => {
+    const app = await createTestApp({ MFA_REQUIRED_ROLES: 'provider' });
+    const admin = new TestClient(app.app);
+    expect((await admin.signIn('admin@demo.test', DEMO_PASSWORD)).success).toBe(true);
+    const update = await admin.gql(
+      'mutation($input: UpdatePracticeSettingsInput!) { updatePracticeSettings(input: $input) { values { twoFactorRequiredRoles } } }',
+      { input: { twoFactorRequiredRoles: [] } },
+    );
+    expect(update.errors).toBeUndefined();
+    const provider = await newAccount(app, 'provider');
+    const client = new TestClient(app.app);
+    expect((await client.signIn(provider.email, PASSWORD)).success).toBe(true);
+    expect((await client.gql(LIST_PATIENTS)).errors).toBeUndefined();
+
+    const reset = await admin.gql(
+      'mutation { resetPracticeSetting(key: "twoFactorRequiredRoles") { values { twoFactorRequiredRoles } } }',
+    );
+    expect(reset.errors).toBeUndefined();
+    expect((await client.gql(LIST_PATIENTS)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const revoked = await app.runtime.database.db
+      .select({ details: auditEntries.details })
+      .from(auditEntries)
+      .where(eq(auditEntries.event, 'SESSION_REVOKED'));
+    expect(revoked.map((r) => (r.details as { accountId: string }).accountId)).toEqual([provider.id]);
+  });
+
   it('is a validated list of roles, empty by default', () => {
     expect(loadConfig({}).settings.current().twoFactorRequiredRoles).toEqual([]);
     expect(
