@@ -580,6 +580,35 @@ describe('guests', () => {
     g.socket.close();
   });
 
+  it('announces a waiting guest to the provider only: the patient in the call hears of them once admitted', async () => {
+    const id = await videoAppointment();
+    const guestToken = await invite(id, 'lee.guest@example.net');
+    const d = await join(provider, id);
+    const p = await join(patient, id);
+    d.socket.send({ type: 'admit', peerId: p.peerId });
+    await p.socket.next('admitted');
+    const patientSeen = p.socket.messages.length;
+
+    const g = await joinAsGuest(guestToken);
+    expect((await g.socket.next('joined')).self).toMatchObject({ role: 'guest', presence: 'waiting' });
+    await eventually(() =>
+      d.socket.messages.some(
+        (m) => m.type === 'peer-joined' && m.peer.peerId === g.peerId && m.peer.presence === 'waiting',
+      ),
+    );
+
+    d.socket.send({ type: 'admit', peerId: g.peerId });
+    await g.socket.next('admitted');
+    // The patient's messages arrive in the order they were written: the admission's announcement is the first
+    // word of the guest, and nothing before it names them.
+    const told = await p.socket.next('peer-joined', patientSeen);
+    expect(told.peer).toMatchObject({ peerId: g.peerId, name: 'Sam', presence: 'admitted' });
+    const before = p.socket.messages.slice(patientSeen, p.socket.messages.indexOf(told));
+    expect(JSON.stringify(before)).not.toContain(g.peerId);
+    expect(JSON.stringify(before)).not.toContain('Sam');
+    for (const socket of [d.socket, p.socket, g.socket]) socket.close();
+  });
+
   it('keeps tokens to their socket: a guest’s on the account socket and an account’s on the guest socket are refused', async () => {
     const id = await videoAppointment();
     const guestToken = await invite(id, 'kim.guest@example.net');

@@ -9,9 +9,12 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 /** The channel that announces a message waiting for a connection: its payload is the connection id. */
 export const VIDEO_SIGNAL_CHANNEL = 'video_signal';
 
-/** Who gets a message: everyone connected to the visit, its admitted people, or some peers. */
+/**
+ * Who gets a message: everyone connected to the visit, its admitted people, its provider (who alone hears of
+ * the waiting room), or some peers.
+ */
 export type VideoAudience =
-  | { appointmentId: string; to: 'all' | 'admitted' }
+  | { appointmentId: string; to: 'all' | 'admitted' | 'provider' }
   | { appointmentId: string; to: 'peers'; peerIds: string[] }
   | { connectionId: string };
 
@@ -37,7 +40,9 @@ export async function sendVideoMessage(
         ? sql`AND p.peer_id = ANY(${sql.param(audience.peerIds)}::text[])`
         : audience.to === 'admitted'
           ? sql`AND p.presence = 'admitted'`
-          : sql``;
+          : audience.to === 'provider'
+            ? sql`AND p.role = 'provider'`
+            : sql``;
     const admitted = options.onlyAdmitted ? sql`AND p.presence = 'admitted'` : sql``;
     const except = options.exceptPeer ? sql`AND p.peer_id <> ${options.exceptPeer}` : sql``;
     const sender = options.fromConnection

@@ -450,10 +450,11 @@ export class VideoService implements AppointmentListener {
             { exceptPeer: grant.peerId },
           );
         }
-        // Admitted: everyone in the call is told (and makes an offer). Waiting: only the admitted provider.
+        // Admitted: everyone in the call is told (and makes an offer). Waiting: only the provider (who lets
+        // people in); the others hear of a guest or the patient once admitted.
         await sendVideoMessage(
           tx,
-          { appointmentId: appointment.id, to: 'admitted' },
+          { appointmentId: appointment.id, to: presence === 'admitted' ? 'admitted' : 'provider' },
           { type: 'peer-joined', peer: self, polite: false },
           { exceptPeer: grant.peerId },
         );
@@ -587,11 +588,12 @@ export class VideoService implements AppointmentListener {
         .update(videoParticipants)
         .set({ connectionId: null })
         .where(eq(videoParticipants.connectionId, from.connectionId))
-        .returning({ peerId: videoParticipants.peerId });
+        .returning({ presence: videoParticipants.presence });
       if (left.length === 0) return;
+      // Someone waiting was known to the provider only.
       await sendVideoMessage(
         tx,
-        { appointmentId: from.grant.appointmentId, to: 'all' },
+        { appointmentId: from.grant.appointmentId, to: left[0]?.presence === 'waiting' ? 'provider' : 'all' },
         { type: 'peer-left', peerId: from.grant.peerId },
       );
       await this.#announceWaiting(tx, [from.grant.appointmentId]);
@@ -612,7 +614,7 @@ export class VideoService implements AppointmentListener {
       if (gone[0]?.presence === 'waiting') {
         await sendVideoMessage(
           tx,
-          { appointmentId: from.grant.appointmentId, to: 'admitted' },
+          { appointmentId: from.grant.appointmentId, to: 'provider' },
           { type: 'peer-left', peerId: from.grant.peerId },
         );
         await this.#announceWaiting(tx, [from.grant.appointmentId]);
