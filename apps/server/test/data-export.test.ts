@@ -293,6 +293,16 @@ describe('who may export', () => {
     });
   }
 
+  it('answers a non-administrator the same for an existing patient’s bundle as for a random id', async () => {
+    const answerOf = async (url: string) => {
+      const r = await get('provider', url);
+      return [r.statusCode, r.headers['content-type'], r.body];
+    };
+    expect(await answerOf(`${PATH}/patients/${patientId}/bundle`)).toEqual(
+      await answerOf(`${PATH}/patients/${randomUUID()}/bundle`),
+    );
+  });
+
   it('refuses a caller who is not signed in', async () => {
     for (const url of urls()) expect((await get(null, url)).statusCode).toBe(401);
   });

@@ -344,8 +344,46 @@ describe('who may see and write what', () => {
         }),
       ),
     ).toMatchObject({ code: 'BAD_USER_INPUT', message: SECURE_MESSAGE_MESSAGES.recipientNotYours });
-    // The office's conversations are the administrators', not the providers'.
-    expect(errorOf(await provider.client.gql(GET, { id: officeId }))).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('answers a conversation or attachment of a kind the caller never reads exactly like a missing one, and records it', async () => {
+    // Whole answers compared: status, code, message id, message, path; nothing tells the existing id apart.
+    const asked = async (client: TestClient, query: string, variables: Record<string, unknown>) => {
+      const response = await client.gql(query, variables);
+      return JSON.stringify(response.errors);
+    };
+    const missing = randomUUID();
+    const since = await lastAuditId();
+    // The office's conversations are the administrators', not the providers'; clinical ones never the administrators'.
+    for (const [who, id] of [
+      [provider, officeId],
+      [admin, clinicalId],
+    ] as const) {
+      expect(await asked(who.client, GET, { id })).toBe(await asked(who.client, GET, { id: missing }));
+      expect(await asked(who.client, SEND, { input: { conversationId: id, body: 'Hello' } })).toBe(
+        await asked(who.client, SEND, { input: { conversationId: missing, body: 'Hello' } }),
+      );
+      expect(await asked(who.client, READ, { id })).toBe(await asked(who.client, READ, { id: missing }));
+      expect(await asked(who.client, ARCHIVE, { id, archived: true })).toBe(
+        await asked(who.client, ARCHIVE, { id: missing, archived: true }),
+      );
+      expect(errorOf(await who.client.gql(GET, { id }))).toEqual({
+        code: 'NOT_FOUND',
+        message: SECURE_MESSAGE_MESSAGES.notFound,
+      });
+      const denials = (await auditSince(since, who.userId)).filter((e) => e.event === 'UNAUTHORIZED_ACCESS');
+      expect(denials.map((e) => e.details)).toContainEqual(expect.objectContaining({ conversationIds: [id] }));
+    }
+    const existing = await download(admin.client, attachmentId);
+    const random = await download(admin.client, randomUUID());
+    expect(existing.statusCode).toBe(404);
+    expect([existing.statusCode, existing.headers['content-type'], existing.body]).toEqual([
+      random.statusCode,
+      random.headers['content-type'],
+      random.body,
+    ]);
+    const denials = (await auditSince(since, admin.userId)).filter((e) => e.event === 'UNAUTHORIZED_ACCESS');
+    expect(denials.map((e) => e.details)).toContainEqual(expect.objectContaining({ attachmentIds: [attachmentId] }));
   });
 
   it('lets the administrators answer the office, never read a clinical conversation', async () => {
@@ -355,10 +393,10 @@ describe('who may see and write what', () => {
     expect(office.conversation.messages.map((m) => m.body)).toEqual(['I was billed twice.']);
     data(await admin.client.gql(SEND, { input: { conversationId: officeId, body: 'Refunded today.' } }));
     expect(errorOf(await admin.client.gql(GET, { id: clinicalId }))).toEqual({
-      code: 'FORBIDDEN',
-      message: SECURE_MESSAGE_MESSAGES.cannotRead,
+      code: 'NOT_FOUND',
+      message: SECURE_MESSAGE_MESSAGES.notFound,
     });
-    expect((await download(admin.client, attachmentId)).statusCode).toBe(403);
+    expect((await download(admin.client, attachmentId)).statusCode).toBe(404);
     const adminList = data(await admin.client.gql<{ conversations: { items: { id: string }[] } }>(LIST));
     expect(adminList.conversations.items.map((c) => c.id)).toContain(officeId);
     expect(adminList.conversations.items.map((c) => c.id)).not.toContain(clinicalId);

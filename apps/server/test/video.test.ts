@@ -194,9 +194,14 @@ describe('the token request', () => {
   it('refuses another provider, an administrator and a room that is not ours, and audits the stranger', async () => {
     const id = await videoAppointment();
     const mark = await auditMark();
+    // Another provider is answered exactly as for an appointment that does not exist (issue 24).
     const stranger = await provider2.gql(TOKEN, { input: { identity: 'Sam', room: room(id) } });
-    expect(stranger.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    expect(stranger.errors?.[0]?.message).toMatch(/Only its provider and patient can join/);
+    expect(stranger.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(JSON.stringify(stranger.errors)).toBe(
+      JSON.stringify(
+        (await provider2.gql(TOKEN, { input: { identity: 'Sam', room: room(crypto.randomUUID()) } })).errors,
+      ),
+    );
     expect((await lastAudit('UNAUTHORIZED_ACCESS', mark))?.details).toMatchObject({ appointmentIds: [id] });
     const administrator = await admin.gql(TOKEN, { input: { identity: 'Ada', room: room(id) } });
     expect(administrator.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -457,7 +462,7 @@ describe('recording with everyone’s consent', () => {
 
     // The recorder's parts, as MediaRecorder hands them out; the patient cannot upload.
     const third = Math.ceil(webm.length / 3);
-    expect((await upload(patient, recordingId, 0, webm.subarray(0, third))).statusCode).toBe(403);
+    expect((await upload(patient, recordingId, 0, webm.subarray(0, third))).statusCode).toBe(404);
     for (let seq = 0; seq < 3; seq++) {
       expect((await upload(provider, recordingId, seq, webm.subarray(seq * third, (seq + 1) * third))).statusCode).toBe(
         204,
@@ -496,13 +501,33 @@ describe('recording with everyone’s consent', () => {
     expect(part.rawPayload).toEqual(whole.rawPayload.subarray(100, 200));
     expect((await lastAudit('RECORDING_PLAY', 0))?.details).toMatchObject({ recordingId });
 
-    const denied = await t.app.inject({
-      method: 'GET',
-      url: `/api/recordings/${recordingId}/file`,
-      headers: { cookie: patient.cookie ?? '' },
-    });
-    expect(denied.statusCode).toBe(403);
+    // Anyone else, the patient too, is answered exactly as for a recording that does not exist; the attempt is
+    // recorded. The patient, who reaches the visit, is told the list is the provider's.
+    const play = (client: TestClient, recording: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/recordings/${recording}/file`,
+        headers: { cookie: client.cookie ?? '' },
+      });
+    const answerOf = (r: Awaited<ReturnType<typeof play>>) => [r.statusCode, r.headers['content-type'], r.body];
+    const missing = crypto.randomUUID();
+    const audited = await auditMark();
+    for (const stranger of [patient, provider2]) {
+      const denied = await play(stranger, recordingId);
+      expect(denied.statusCode).toBe(404);
+      expect(answerOf(denied)).toEqual(answerOf(await play(stranger, missing)));
+      expect(answerOf(await upload(stranger, recordingId, 9, webm.subarray(0, 10)))).toEqual(
+        answerOf(await upload(stranger, missing, 9, webm.subarray(0, 10))),
+      );
+      const stop = (sid: string) =>
+        stranger.gql(STOP, { input: { recordingSid: sid, roomSid: room(id), Status: 'completed' } });
+      expect(JSON.stringify((await stop(recordingId)).errors)).toBe(JSON.stringify((await stop(missing)).errors));
+    }
+    expect((await lastAudit('UNAUTHORIZED_ACCESS', audited))?.details).toMatchObject({ recordingId });
     expect((await patient.gql(LIST, { id })).errors?.[0]?.message).toMatch(/Only the appointment’s provider/);
+    expect(JSON.stringify((await provider2.gql(LIST, { id })).errors)).toBe(
+      JSON.stringify((await provider2.gql(LIST, { id: missing })).errors),
+    );
 
     // On disk: encrypted segments, nothing of the WebM readable.
     const segments = await t.runtime.database.db.execute<{ data: Buffer }>(
@@ -607,6 +632,29 @@ describe('guests', () => {
     expect(JSON.stringify(before)).not.toContain(g.peerId);
     expect(JSON.stringify(before)).not.toContain('Sam');
     for (const socket of [d.socket, p.socket, g.socket]) socket.close();
+  });
+
+  it('answers another provider’s visit exactly like a missing one (visit, guests, invitation), and records it', async () => {
+    const id = await videoAppointment();
+    const missing = crypto.randomUUID();
+    const GUESTS = `query ($id: ID!) { videoGuests(appointmentId: $id) { id } }`;
+    const errorsOf = async (query: string, variables: (appointmentId: string) => Record<string, unknown>) => {
+      const [existing, random] = [
+        await provider2.gql(query, variables(id)),
+        await provider2.gql(query, variables(missing)),
+      ];
+      expect(existing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      expect(JSON.stringify(existing.errors)).toBe(JSON.stringify(random.errors));
+    };
+    const mark = await auditMark();
+    await errorsOf(VISIT, (appointmentId) => ({ id: appointmentId }));
+    expect((await lastAudit('UNAUTHORIZED_ACCESS', mark))?.details).toMatchObject({ appointmentIds: [id] });
+    await errorsOf(GUESTS, (appointmentId) => ({ id: appointmentId }));
+    await errorsOf(INVITE, (appointmentId) => ({
+      input: { appointmentId, name: 'Sam Reyes', email: 'nobody@example.net' },
+    }));
+    // The appointment's patient reaches the visit: told that guests are the provider's.
+    expect((await patient.gql(GUESTS, { id })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
   it('keeps tokens to their socket: a guest’s on the account socket and an account’s on the guest socket are refused', async () => {

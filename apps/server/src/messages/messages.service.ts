@@ -386,11 +386,8 @@ export class MessagesService {
     const found = isUuid(id) ? await findAttachment(this.#db, this.#keyring, id, reach, caller.user.id) : undefined;
     if (!found) {
       const existing = isUuid(id) ? await attachmentKind(this.#db, id) : undefined;
-      if (existing) {
-        const needed = existing.kind === 'office' && reach.kind !== 'patient' ? 'message:office' : 'message:read';
-        if (!can(caller.user.role, needed)) await authorize(this.#db, caller, needed);
-        await recordOutOfReach(this.#db, caller, 'message:read', { attachmentIds: [id] });
-      }
+      if (existing)
+        await recordOutOfReach(this.#db, caller, 'message:read', { attachmentIds: [id], kind: existing.kind });
       throw notFound('secureMessageMessages.attachmentNotFound');
     }
     const data = this.#keyring.decryptBytes(found.file.data, attachmentDataContext(id));
@@ -525,10 +522,10 @@ export class MessagesService {
   }
 
   /**
-   * The conversation if the caller reaches it. Otherwise: a conversation of a kind the caller's role may not read
-   * at all (a clinical one for an administrator, the office's for a provider) is refused like any missing
-   * permission; one merely not theirs (another patient's, another care team's) answers like a missing one, and
-   * the attempt on an existing one is recorded.
+   * The conversation if the caller reaches it. Otherwise it answers like a missing one, whatever the reason (another
+   * patient's, another care team's, or a kind the caller's role never reads: a clinical one for an administrator,
+   * the office's for a provider), so that no answer tells an id that exists from one that does not; the attempt on
+   * an existing one is recorded.
    */
   async #find(
     caller: Caller,
@@ -541,11 +538,7 @@ export class MessagesService {
     const [existing] = isUuid(id)
       ? await this.#db.select({ kind: conversations.kind }).from(conversations).where(eq(conversations.id, id))
       : [];
-    if (existing) {
-      const needed = existing.kind === 'office' && reach.kind !== 'patient' ? 'message:office' : action;
-      if (!can(caller.user.role, needed)) await authorize(this.#db, caller, needed);
-      await recordOutOfReach(this.#db, caller, action, { conversationIds: [id] });
-    }
+    if (existing) await recordOutOfReach(this.#db, caller, action, { conversationIds: [id], kind: existing.kind });
     throw notFound('secureMessageMessages.notFound');
   }
 

@@ -10,11 +10,18 @@ import {
   type RecordingState,
   type RecordingStatus,
 } from '@telehealth/shared';
+import { authorize, recordOutOfReach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { videoRecordingChunks, videoRecordingConsents, videoRecordings, videoRecordingSegments } from '../db/schema.ts';
+import {
+  appointments,
+  videoRecordingChunks,
+  videoRecordingConsents,
+  videoRecordings,
+  videoRecordingSegments,
+} from '../db/schema.ts';
 import { AppError, notFound } from '../errors.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -120,8 +127,7 @@ export class RecordingsService {
 
   /** stopRecording: the provider stops; the parts uploaded so far become the recording. */
   async stop(caller: Caller, input: { recordingSid: string; roomSid: string }) {
-    const recording = await this.#recordingOf(input.recordingSid);
-    await this.#providersAppointment(caller, recording.appointmentId);
+    const recording = await this.#providersRecording(caller, input.recordingSid);
     await this.#db.transaction(async (tx) => {
       await this.#end(tx, recording.id, caller.actor, 'stopped by the provider');
     });
@@ -233,8 +239,7 @@ export class RecordingsService {
 
   /** One part from the provider's recorder, stored encrypted; assembling is pushed back while parts arrive. */
   async appendChunk(caller: Caller, recordingId: string, seq: number, bytes: Buffer): Promise<void> {
-    const recording = await this.#recordingOf(recordingId);
-    await this.#providersAppointment(caller, recording.appointmentId);
+    const recording = await this.#providersRecording(caller, recordingId);
     if (!['recording', 'paused', 'stopped'].includes(recording.status)) {
       throw new AppError(ERROR_CODES.badUserInput, 'videoMessages.recordingNotActive');
     }
@@ -320,8 +325,7 @@ export class RecordingsService {
    * the beginning is audited (a seek asks for later ranges of the same playback).
    */
   async read(caller: Caller, recordingId: string, range: { start: number; end: number } | null) {
-    const recording = await this.#recordingOf(recordingId);
-    await this.#providersAppointment(caller, recording.appointmentId);
+    const recording = await this.#providersRecording(caller, recordingId);
     if (recording.status !== 'ready' || recording.sizeBytes === null || recording.segmentBytes === null) {
       throw notFound('videoMessages.recordingNotFound');
     }
@@ -371,6 +375,31 @@ export class RecordingsService {
 
   #providersAppointment(caller: Caller, appointmentId: string) {
     return requireVisitProvider(this.#db, caller, appointmentId, 'videoMessages.recordingProviderOnly');
+  }
+
+  /**
+   * A recording of the caller's own visit. Anyone else (the patient too: recordings are the provider's alone) is
+   * answered exactly as if it did not exist (issue 24), and an attempt on an existing one is recorded. The
+   * permission is checked first, so that a caller without it is refused the same way for any id.
+   */
+  async #providersRecording(caller: Caller, recordingId: string) {
+    await authorize(this.#db, caller, 'visit:join', { message: 'videoMessages.recordingProviderOnly' });
+    const [row] = isUuid(recordingId)
+      ? await this.#db
+          .select({ recording: videoRecordings, providerId: appointments.providerId })
+          .from(videoRecordings)
+          .innerJoin(appointments, eq(appointments.id, videoRecordings.appointmentId))
+          .where(eq(videoRecordings.id, recordingId))
+      : [];
+    if (row?.providerId === caller.user.id) return row.recording;
+    if (row) {
+      await recordOutOfReach(this.#db, caller, 'visit:join', {
+        appointmentIds: [row.recording.appointmentId],
+        recordingId,
+        reason: 'not the provider of the appointment',
+      });
+    }
+    throw notFound('videoMessages.recordingNotFound');
   }
 
   async #recordingOf(recordingId: string) {

@@ -653,8 +653,9 @@ export class VideoService implements AppointmentListener {
       reach.kind === 'any' ||
       (reach.field === 'providerId' ? appointment.providerId : appointment.patientAccountId) === reach.callerId;
     if (!own) {
+      // Answered like a missing appointment (issue 24): no answer tells another's visit from an id never given.
       await recordOutOfReach(this.#db, caller, 'visit:join', { appointmentIds: [appointmentId] });
-      throw new AppError(ERROR_CODES.forbidden, 'videoMessages.notYourVisit');
+      throw notFound('videoMessages.notFound');
     }
     return appointment;
   }

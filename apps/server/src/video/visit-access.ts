@@ -1,16 +1,16 @@
-import { ERROR_CODES, type MessageId } from '@telehealth/shared';
-import { authorize } from '../access/authorize.ts';
+import type { MessageId } from '@telehealth/shared';
+import { authorize, recordOutOfReach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { AppError, notFound } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { findVisitAppointment, type VisitAppointment } from './video.repository.ts';
 import { isUuid } from '../db/ids.ts';
 
 /**
  * The appointment of a visit whose provider the caller must be: recordings and guests are the provider's alone
- * (the patient joins the visit but does neither). Anyone else is refused with `message` and an
- * UNAUTHORIZED_ACCESS entry.
+ * (the patient joins the visit but does neither). The appointment's patient, who reaches the visit, is refused
+ * with `message`; anyone else is answered exactly as if the appointment did not exist (issue 24), and an attempt
+ * on an existing one is recorded (UNAUTHORIZED_ACCESS).
  */
 export async function requireVisitProvider(
   db: Database,
@@ -20,16 +20,13 @@ export async function requireVisitProvider(
 ): Promise<VisitAppointment> {
   await authorize(db, caller, 'visit:join', { message });
   const appointment = isUuid(appointmentId) ? await findVisitAppointment(db, appointmentId) : undefined;
-  if (!appointment) throw notFound('videoMessages.notFound');
-  if (appointment.providerId !== caller.user.id) {
-    await appendAuditEntry(db, {
-      event: 'UNAUTHORIZED_ACCESS',
-      level: 'WARNING',
-      actor: caller.actor,
-      url: caller.operation,
-      details: { permission: 'visit:join:own (provider of the appointment)', appointmentIds: [appointmentId] },
+  if (appointment?.providerId === caller.user.id) return appointment;
+  if (appointment) {
+    await recordOutOfReach(db, caller, 'visit:join', {
+      appointmentIds: [appointmentId],
+      reason: 'not the provider of the appointment',
     });
-    throw new AppError(ERROR_CODES.forbidden, message);
+    if (appointment.patientAccountId === caller.user.id) throw forbidden(message);
   }
-  return appointment;
+  throw notFound('videoMessages.notFound');
 }
