@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { CRISIS_LINE, EMERGENCY_LINE } from '@telehealth/shared';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -22,25 +22,33 @@ function safetyLinesInHtml(): Plugin {
   };
 }
 
+/**
+ * The server accepts WebSockets and state-changing requests only from its own origin (PUBLIC_URL, decisions 017
+ * and 018): the dev server stands in for it, so a page it serves speaks as the API's origin.
+ */
+const proxyAsApiOrigin: ProxyOptions = {
+  target: API_ORIGIN,
+  configure: (proxy) => {
+    proxy.on('proxyReqWs', (proxyReq) => proxyReq.setHeader('origin', API_ORIGIN));
+    proxy.on('proxyReq', (proxyReq) => {
+      if (proxyReq.getHeader('origin') !== undefined) proxyReq.setHeader('origin', API_ORIGIN);
+    });
+  },
+};
+
 export default defineConfig({
   plugins: [react(), safetyLinesInHtml()],
   server: {
     port: 5173,
     proxy: {
-      '/graphql': { target: API_ORIGIN, ws: true },
-      '/api': {
-        target: API_ORIGIN,
-        ws: true,
-        // The server accepts WebSockets only from its own origin (PUBLIC_URL, decision 017): the dev server
-        // stands in for it.
-        configure: (proxy) => proxy.on('proxyReqWs', (proxyReq) => proxyReq.setHeader('origin', API_ORIGIN)),
-      },
+      '/graphql': { ...proxyAsApiOrigin, ws: true },
+      '/api': { ...proxyAsApiOrigin, ws: true },
     },
   },
   preview: {
     proxy: {
-      '/graphql': { target: API_ORIGIN },
-      '/api': { target: API_ORIGIN },
+      '/graphql': proxyAsApiOrigin,
+      '/api': proxyAsApiOrigin,
     },
   },
   build: {

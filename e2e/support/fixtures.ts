@@ -41,7 +41,7 @@ interface GraphQLResponse<T> {
 /**
  * Signs in by calling the API directly: faster than the form, for tests about something else. The request
  * shares the browser context's cookies, so the page is signed in afterwards. It sends an Origin header as a
- * browser would: the server refuses state-changing requests from a foreign or missing origin.
+ * browser would: the server refuses state-changing requests from a foreign origin (decision 018).
  */
 export async function signInByApi(page: Page, email: string, origin: string, password = DEMO_PASSWORD): Promise<void> {
   const response = await page.request.post('/graphql', {

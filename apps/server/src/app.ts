@@ -16,6 +16,7 @@ import { registerAuditRoutes } from './audit-trail/audit.routes.ts';
 import { registerDataRoutes } from './practice-data/data.routes.ts';
 import { registerMetrics } from './admin-console/metrics.ts';
 import { serializeError } from './log-redaction.ts';
+import { sameOriginPlugin } from './plugins/same-origin.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
 import { registerWebApp } from './web/web-app.ts';
@@ -91,8 +92,10 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
-  // Cross-cutting set-up before any route (decision 017): WebSocket upgrades (origin check, sockets that
-  // close when their session ends), then the session, resolved once per request for the routes that ask.
+  // Cross-cutting set-up before any route (decision 017): state-changing requests from our own origin only
+  // (decision 018), WebSocket upgrades (origin check, sockets that close when their session ends), then the
+  // session, resolved once per request for the routes that ask.
+  await app.register(sameOriginPlugin, { publicUrl: config.publicUrl });
   await app.register(websocketPlugin, { config, authService: deps.authService, pool: deps.pool });
   await app.register(sessionPlugin, { authService: deps.authService });
 

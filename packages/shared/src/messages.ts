@@ -63,6 +63,8 @@ export const ERROR_CODES = {
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   /** GraphQL is only served over POST: HTTP 405. */
   methodNotAllowed: 'METHOD_NOT_ALLOWED',
+  /** A state-changing request from a browser on another origin than the product's own (decision 018): HTTP 403. */
+  crossOriginRequest: 'CROSS_ORIGIN_REQUEST',
   /** The GraphQL document does not parse or is not valid for the schema, or goes over a limit: HTTP 400. */
   graphqlValidationFailed: 'GRAPHQL_VALIDATION_FAILED',
   /** The provider already has an appointment that overlaps (the database's exclusion constraint). */
@@ -106,6 +108,8 @@ export const REQUEST_MESSAGES = {
   operationNameNotText: '"operationName" must be text.',
   unreadable: 'The request could not be read.',
   notFound: 'Nothing was found at this address.',
+  crossOrigin: 'This request must come from the pages of this site.',
+  uploadType: 'This upload must be sent as one of these types: {{types}}.',
   tooManyAliases: 'The query uses more than {{limit}} aliases.',
   tooDeep: 'The query is nested more than {{limit}} levels deep.',
   tooCostly: 'The query asks for too much at once (its cost is over the limit of {{limit}}).',

@@ -39,6 +39,15 @@ export const MESSAGE_ATTACHMENT_TYPES = [
   { mediaType: 'image/jpeg', extension: 'jpg', magic: [0xff, 0xd8, 0xff] },
 ] as const;
 export type MessageAttachmentType = (typeof MESSAGE_ATTACHMENT_TYPES)[number]['mediaType'];
+/**
+ * The Content-Type an attachment's upload may claim: generic bytes (what the web app sends) or a type it is kept
+ * as. Anything else is refused with 415 before the body is read (none of these is a type a page of another site
+ * may send without asking first); the content still decides the type.
+ */
+export const MESSAGE_ATTACHMENT_UPLOAD_TYPES: readonly string[] = [
+  'application/octet-stream',
+  ...MESSAGE_ATTACHMENT_TYPES.map((t) => t.mediaType),
+];
 
 /**
  * The type of a file from its first bytes (PDF, PNG or JPEG), or null for anything else, whatever its name or

@@ -95,6 +95,8 @@ export const recordingChunkPath = (recordingId: string, seq: number) => `/api/re
 export const recordingFilePath = (recordingId: string) => `/api/recordings/${recordingId}/file`;
 /** The largest part the recorder uploads at once (a few seconds of video). */
 export const RECORDING_CHUNK_MAX_BYTES = 8 * 1024 * 1024;
+/** The Content-Type a recording's part may be sent as (the web app sends generic bytes); others get 415. */
+export const RECORDING_UPLOAD_TYPES: readonly string[] = ['application/octet-stream', 'video/webm'];
 
 /** The longest name a person gives for a visit (their display identity, a guest's name). */
 export const VIDEO_NAME_MAX = 80;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import {
   MESSAGE_ATTACHMENT_MAX_BYTES,
   MESSAGE_ATTACHMENT_NAME_HEADER,
+  MESSAGE_ATTACHMENT_UPLOAD_TYPES,
   MESSAGE_ATTACHMENTS_PATH,
 } from '@telehealth/shared';
 import { callerOfRequest } from '../access/caller.ts';
@@ -14,7 +15,8 @@ import { attachmentTooLarge, type MessagesService } from './messages.service.ts'
  */
 export function registerMessageRoutes(app: FastifyInstance, messages: MessagesService): void {
   void app.register((scope, _options, done) => {
-    // Whatever type the browser claims: the content decides (the service reads the first bytes).
+    // Any of the accepted types the browser claims (`config.uploadTypes`, checked before the body is read): the
+    // content decides (the service reads the first bytes).
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       '*',
@@ -29,7 +31,10 @@ export function registerMessageRoutes(app: FastifyInstance, messages: MessagesSe
 
     scope.post(
       MESSAGE_ATTACHMENTS_PATH,
-      { config: { session: 'required' }, bodyLimit: MESSAGE_ATTACHMENT_MAX_BYTES },
+      {
+        config: { session: 'required', uploadTypes: MESSAGE_ATTACHMENT_UPLOAD_TYPES },
+        bodyLimit: MESSAGE_ATTACHMENT_MAX_BYTES,
+      },
       async (request, reply) => {
         const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const attachment = await messages.uploadAttachment(callerOfRequest(request, 'uploadMessageAttachment'), {

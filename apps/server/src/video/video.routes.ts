@@ -4,6 +4,7 @@ import type { AuditActor } from '../audit/audit.repository.ts';
 import type { WebSocket } from 'ws';
 import {
   RECORDING_CHUNK_MAX_BYTES,
+  RECORDING_UPLOAD_TYPES,
   VIDEO_CLOSE_CODES,
   VIDEO_GUEST_SIGNAL_PATH,
   VIDEO_SIGNAL_PATH,
@@ -176,13 +177,13 @@ function serveSignalling(
 function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsService): void {
   void app.register((scope, _options, done) => {
     scope.addContentTypeParser(
-      ['application/octet-stream', 'video/webm'],
+      [...RECORDING_UPLOAD_TYPES],
       { parseAs: 'buffer', bodyLimit: RECORDING_CHUNK_MAX_BYTES },
       (_request, body, parsed) => parsed(null, body),
     );
     scope.put<{ Params: { id: string; seq: string } }>(
       '/api/recordings/:id/chunks/:seq',
-      { config: { session: 'required' }, bodyLimit: RECORDING_CHUNK_MAX_BYTES },
+      { config: { session: 'required', uploadTypes: RECORDING_UPLOAD_TYPES }, bodyLimit: RECORDING_CHUNK_MAX_BYTES },
       async (request, reply) => {
         const seq = Number(request.params.seq);
         if (!Number.isInteger(seq) || seq < 0 || seq > 1_000_000 || !Buffer.isBuffer(request.body)) {
