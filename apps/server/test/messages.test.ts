@@ -428,6 +428,16 @@ describe('who may see and write what', () => {
         }),
       ),
     ).toEqual({ code: 'BAD_USER_INPUT', message: SECURE_MESSAGE_MESSAGES.attachmentUnavailable });
+    // Exactly as for an attachment that does not exist.
+    const claim = async (attachmentId: string) =>
+      JSON.stringify(
+        (
+          await patient.client.gql(SEND, {
+            input: { conversationId: clinicalId, body: 'Stealing a file', attachmentIds: [attachmentId] },
+          })
+        ).errors,
+      );
+    expect(await claim(uploaded.id)).toBe(await claim(randomUUID()));
     // Nothing was written: the message was refused whole.
     const thread = data(
       await patient.client.gql<{ conversation: { messages: { body: string }[] } }>(GET, { id: clinicalId }),
