@@ -31,10 +31,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function isOwnOrigin(request: FastifyRequest, ownOrigin: string): boolean {
   const origin = request.headers.origin;
-  if (typeof origin === 'string') return origin === ownOrigin;
+  if (typeof origin === 'string') return safeOrigin(origin) === ownOrigin;
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string') return site === 'same-origin';
   return true;
+}
+
+/** An `Origin` header as a URL's origin (so its case does not matter), or null for `null` and anything not a URL. */
+export function safeOrigin(value: string): string | null {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
 }
 
 /**

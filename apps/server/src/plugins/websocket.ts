@@ -10,6 +10,9 @@ import { NotificationListener } from '../db/notification-listener.ts';
 import { LIVE_USER_CHANNEL, parseLiveUserNotice } from '../live/live-events.ts';
 import { VIDEO_SIGNAL_CHANNEL } from '../video/video-relay.ts';
 import type { Config } from '../config.ts';
+import { RequestError } from '../errors.ts';
+import { logRefusal, requestErrorBody } from '../http/request-errors.ts';
+import { safeOrigin } from './same-origin.ts';
 import { LiveSockets } from '../live/live-sockets.ts';
 
 declare module 'fastify' {
@@ -62,12 +65,11 @@ export const websocketPlugin = fp<WebsocketPluginOptions>(
       if (!request.ws) return;
       const origin = request.headers.origin;
       if (typeof origin === 'string' && safeOrigin(origin) === ownOrigin) return;
-      return reply.code(403).header('cache-control', 'no-store').send({
-        statusCode: 403,
-        code: ERROR_CODES.forbidden,
-        error: 'Forbidden',
-        message: 'WebSocket connections are accepted from this site only.',
-      });
+      // The same answer as any other request from another site (plugins/same-origin.ts); an upgrade without an
+      // Origin is refused too, as every browser sends one and nothing else opens these sockets.
+      const refused = new RequestError(403, ERROR_CODES.crossOriginRequest, 'crossOrigin');
+      logRefusal(request.log, refused);
+      return reply.code(403).header('cache-control', 'no-store').send(requestErrorBody(refused));
     });
 
     // One look at a time; a tick that finds the previous still running skips.
@@ -149,13 +151,5 @@ export class NotificationHub {
 
   reconnected(): void {
     for (const handler of this.#reconnected) handler();
-  }
-}
-
-function safeOrigin(value: string): string | null {
-  try {
-    return new URL(value).origin;
-  } catch {
-    return null;
   }
 }
