@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEMO_PASSWORD,
@@ -8,7 +9,7 @@ import {
   MESSAGE_ATTACHMENT_NAME_HEADER,
   MESSAGE_ATTACHMENTS_PATH,
 } from '@telehealth/shared';
-import { accessRequests, messageAttachments, patients } from '../src/db/schema.ts';
+import { accessRequests, auditEntries, messageAttachments, patients } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type TestApp, submitPatientAccessRequest } from './helpers.ts';
 
 /** Log lines of the app, as parsed JSON. */
@@ -300,5 +301,47 @@ describe('request shapes that answered 500 (issue 24)', () => {
       expect(response.json<Refused>().errors?.[0]?.extensions?.code, url).toBe(ERROR_CODES.badRequest);
       expect(response.body, url).not.toContain(url);
     }
+  });
+});
+
+describe('a browser audit batch (issue 24)', () => {
+  const post = (client: TestClient, body: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/audit/logs',
+      headers: { cookie: client.cookie ?? '', 'content-type': 'application/json', 'x-audit-batch': 'b1' },
+      payload: JSON.stringify(body),
+    });
+  const batch = (entry: Record<string, unknown>, batchId = 'b1') => ({
+    logs: [{ event: 'PAGE_VIEW', sessionId: 's1', url: '/dashboard', ...entry }],
+    batchId,
+    timestamp: new Date().toISOString(),
+  });
+  const clientEntries = () => t.runtime.database.db.$count(auditEntries, sql`${auditEntries.source} = 'client'`);
+
+  it('goes through the text rule: addresses, session and batch ids, and every text in its details', async () => {
+    const before = await clientEntries();
+    for (const [body, problem] of [
+      [batch({ url: '/dashboard\u0000' }), 'url contains invalid characters'],
+      [batch({ url: '/a\r\nSet-Cookie: x=1' }), 'url contains invalid characters'],
+      [batch({ referrer: '/patients/\u202egpj.exe' }), 'referrer contains invalid characters'],
+      [batch({ url: '/<script>alert(1)</script>' }), 'url cannot contain < or >'],
+      [batch({ sessionId: 's\u0007' }), 'sessionId contains invalid characters'],
+      [batch({ details: { note: { deep: ['ok', 'bad\u0000'] } } }), 'details contains invalid characters'],
+      [batch({ details: { ['k\u0001']: 1 } }), 'details contains invalid characters'],
+      [batch({}, 'b\n1'), 'batchId contains invalid characters'],
+    ] as const) {
+      const response = await post(provider, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.body, JSON.stringify(body)).toContain(problem);
+    }
+    expect(await clientEntries()).toBe(before);
+  });
+
+  it('is kept when its text passes, markup in its details included', async () => {
+    const before = await clientEntries();
+    const response = await post(provider, batch({ details: { label: 'Show <all>', lines: 'one\ntwo' } }));
+    expect(response.statusCode).toBe(202);
+    expect(await clientEntries()).toBe(before + 1);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_LEVELS } from './audit.ts';
-import { textSchema } from './text.ts';
+import { textProblem, textSchema } from './text.ts';
 
 /**
  * Audit search, chain verification, the browser's own audit events and API tokens for log collectors
@@ -118,8 +118,22 @@ export const AuditApiSearchQuerySchema = z.object({
     .min(1, 'limit must be at least 1')
     .max(AUDIT_API_SEARCH_MAX_LIMIT, `limit must be at most ${AUDIT_API_SEARCH_MAX_LIMIT}`)
     .default(AUDIT_API_SEARCH_DEFAULT_LIMIT),
-  cursor: z.string().max(500).optional(),
+  cursor: textSchema({ label: 'cursor', kind: 'token', max: 500 }).optional(),
 });
+
+/**
+ * Whether every key and string inside a browser's details, at any depth, passes the rule of free text (decision
+ * 022): no NUL or other control character but line breaks and tabs, no lone surrogate. The details are shown to
+ * administrators as text, so markup characters may stay.
+ */
+function holdsOnlyAllowedText(value: unknown): boolean {
+  if (typeof value === 'string') return textProblem(value, 'free', Number.MAX_SAFE_INTEGER) === null;
+  if (Array.isArray(value)) return value.every(holdsOnlyAllowedText);
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).every(([key, inner]) => holdsOnlyAllowedText(key) && holdsOnlyAllowedText(inner));
+  }
+  return true;
+}
 
 /**
  * One entry as a browser reports it. Only these fields are read: the person, role, session, address and
@@ -131,14 +145,16 @@ export const ClientAuditEntrySchema = z.object({
   /** When the browser saw it (kept in the details; the entry's time is the server's). */
   timestamp: z.iso.datetime({ offset: true, error: 'timestamp must be an ISO 8601 date and time' }).optional(),
   /** The browser's audit session (session storage), kept in the details. */
-  sessionId: z.string().max(64, 'sessionId is too long').optional(),
-  url: z.string().max(2048, 'url is too long').optional(),
-  referrer: z.string().max(2048, 'referrer is too long').optional(),
+  sessionId: textSchema({ label: 'sessionId', kind: 'token', max: 64 }).optional(),
+  // A page's address as the browser reports it (percent-encoded): one line, no markup, no controls.
+  url: textSchema({ label: 'url', kind: 'token', max: 2048 }).optional(),
+  referrer: textSchema({ label: 'referrer', kind: 'token', max: 2048 }).optional(),
   details: z
     .record(z.string(), z.unknown(), { error: 'details must be an object' })
     .refine((d) => JSON.stringify(d).length <= AUDIT_CLIENT_DETAILS_MAX_CHARS, {
       message: `details must be at most ${AUDIT_CLIENT_DETAILS_MAX_CHARS} characters as JSON`,
     })
+    .refine(holdsOnlyAllowedText, { message: 'details contains invalid characters' })
     .optional(),
 });
 export type ClientAuditEntry = z.input<typeof ClientAuditEntrySchema>;
@@ -149,7 +165,7 @@ export const AuditBatchSchema = z.object({
     .array(ClientAuditEntrySchema, { error: 'logs must be an array of entries' })
     .min(1, 'logs must hold at least one entry')
     .max(AUDIT_BATCH_MAX_ENTRIES, `logs may hold at most ${AUDIT_BATCH_MAX_ENTRIES} entries`),
-  batchId: z.string({ error: 'batchId is required' }).min(1, 'batchId is required').max(64, 'batchId is too long'),
+  batchId: textSchema({ label: 'batchId', kind: 'token', max: 64 }).refine((v) => v !== '', 'batchId is required'),
   timestamp: z.iso.datetime({ offset: true, error: 'timestamp must be an ISO 8601 date and time' }),
 });
 export type AuditBatch = z.input<typeof AuditBatchSchema>;
