@@ -38,6 +38,7 @@ import {
 } from './appointments.service.ts';
 import { weekdayOf } from './schedule.ts';
 import { isUuid } from '../db/ids.ts';
+import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect & {
@@ -214,7 +215,9 @@ export class WaitlistService implements AppointmentListener {
     if (slot.startsAt.getTime() < Date.now() + OFFER_LEAD_MINUTES * 60_000) return 0;
     return this.#db.transaction(async (tx) => {
       // One offer round per provider at a time: two freed slots of one provider never race for an entry.
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(727100, hashtext(${slot.providerId}))`);
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.waitlistOffer}, hashtext(${slot.providerId}))`,
+      );
       const candidates = await tx
         .select({ entry: waitlistEntries, email: patients.email, language: users.language })
         .from(waitlistEntries)
@@ -332,7 +335,9 @@ export class WaitlistService implements AppointmentListener {
           .from(waitlistOffers)
           .where(eq(waitlistOffers.tokenHash, hash));
         if (!target) throw notFound('appointmentMessages.offerNotFound');
-        await tx.execute(sql`SELECT pg_advisory_xact_lock(727101, hashtext(${target.providerId}))`);
+        await tx.execute(
+          sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.waitlistClaim}, hashtext(${target.providerId}))`,
+        );
         const [found] = await tx
           .select({ offer: waitlistOffers, entry: waitlistEntries })
           .from(waitlistOffers)

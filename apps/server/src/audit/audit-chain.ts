@@ -3,6 +3,7 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
 import { auditChain, auditEntries, auditPruned } from '../db/schema.ts';
 import type { PrunedLink } from '../practice-data/audit-retention.ts';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 // The chain over the audit trail (decision 015). Entries are inserted without a checksum; the sealer, one at a
 // time, links committed entries into audit_chain in a deterministic order: by inserting transaction, then id,
@@ -11,7 +12,7 @@ import type { PrunedLink } from '../practice-data/audit-retention.ts';
 
 const GENESIS_CHECKSUM = '0'.repeat(64);
 /** Taken by the sealer only (never by audited transactions): one sealer at a time across instances. */
-const AUDIT_SEALER_LOCK_KEY = 727_003;
+const AUDIT_SEALER_LOCK_KEY = ADVISORY_LOCKS.auditSealer;
 const SEAL_BATCH = 1000;
 
 type EntryRow = typeof auditEntries.$inferSelect;

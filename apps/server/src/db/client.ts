@@ -3,6 +3,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import path from 'node:path';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { ADVISORY_LOCKS } from './advisory-locks.ts';
 
 export type Database = NodePgDatabase<typeof schema>;
 /** A database handle or an open transaction: repositories accept either. */
@@ -19,7 +20,7 @@ const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
  * Any constant shared by every instance: the advisory lock that serialises start-up writes (migrations, the job
  * queue's schema, built-in rows, demo seeding) and restores into an empty database.
  */
-const START_UP_LOCK_KEY = 727_001;
+const START_UP_LOCK_KEY = ADVISORY_LOCKS.startUp;
 
 export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });

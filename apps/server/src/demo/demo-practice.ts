@@ -7,6 +7,7 @@ import type { Keyring } from '../keys/keyring.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 import { createRandom, generatePatient } from './practice-data.ts';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 const DEMO_PATIENT_COUNT = 40;
 
@@ -18,7 +19,7 @@ const DEMO_PATIENT_COUNT = 40;
 export async function ensureDemoPractice(db: Database, keyring: Keyring): Promise<void> {
   await db.transaction(async (tx) => {
     // Two servers starting at once on one database must not both seed.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(727003)`);
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.demoPractice})`);
     const accounts = new Map<string, string>();
     for (const account of DEMO_ACCOUNTS) {
       const row = await findUserByEmail(tx, account.email);

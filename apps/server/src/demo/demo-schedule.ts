@@ -9,6 +9,7 @@ import { appointments, patients } from '../db/schema.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 import { createRandom } from './practice-data.ts';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 const REASONS = [
   'Medication follow-up',
@@ -38,7 +39,7 @@ export async function ensureDemoSchedule(
   now: Date = new Date(),
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(727004)`);
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.demoSchedule})`);
     const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(appointments);
     if (n > 0) return;
     const random = createRandom(2027);

@@ -5,6 +5,7 @@ import type { Caller } from '../access/caller.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 /*
  * Retried writes (decision 044). A create mutation sent with an Idempotency-Key records the key in the transaction
@@ -29,7 +30,7 @@ export interface IdempotencyRecord {
 }
 
 /** Any constant shared by every instance: with the account and key's hash, one writer per key at a time. */
-const IDEMPOTENCY_LOCK_KEY = 727_044;
+const IDEMPOTENCY_LOCK_KEY = ADVISORY_LOCK_CLASSES.idempotencyKey;
 
 const LIFETIME = sql.raw(`interval '${IDEMPOTENCY_KEY_LIFETIME_HOURS} hours'`);
 

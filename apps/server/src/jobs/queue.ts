@@ -19,6 +19,7 @@ import {
   type TaskHandlers,
   type TaskName,
 } from './tasks.ts';
+import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -41,7 +42,7 @@ const STOP_TIMEOUT_MS = 10_000;
  * for as long as it runs. A pool whose lock is free is gone, and the jobs it left locked are released at the next
  * start (graphile-worker's `force_unlock_workers`) instead of after its four-hour sweep.
  */
-const WORKER_PRESENCE_LOCK = 727_031;
+const WORKER_PRESENCE_LOCK = ADVISORY_LOCK_CLASSES.workerPresence;
 /** A periodic task's given-up jobs are cleared at its first success, then at most this often. */
 const GIVEN_UP_CLEAR_INTERVAL_MS = 60_000;
 

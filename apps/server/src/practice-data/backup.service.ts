@@ -12,11 +12,12 @@ import type { Keyring } from '../keys/keyring.ts';
 import { BackupKeyError, type BackupHeader, type BackupKey } from './backup-crypto.ts';
 import { BACKUP_FILE_SUFFIX, removePartialBackups, writeBackup, type BackupResult } from './backup.ts';
 import { backupRuns } from './data.schema.ts';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 /** What the backup key is derived for when BACKUP_ENCRYPTION_KEY is not set (decision 037). */
 const DATA_KEY_PURPOSE = 'telehealth backup key v1';
 /** The advisory lock held by the process writing a backup (any constant shared by every instance). */
-const BACKUP_LOCK_KEY = 727_037;
+const BACKUP_LOCK_KEY = ADVISORY_LOCKS.backup;
 const BACKUP_JOB_KEY_PREFIX = 'backup:run:';
 const DEAD_RUN = 'did not finish: the process writing it stopped';
 const DEAD_WAITING_RUN = 'did not start: its job is gone';

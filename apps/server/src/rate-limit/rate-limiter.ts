@@ -5,6 +5,7 @@ import { ERROR_CODES, minutesToWait } from '@telehealth/shared';
 import type { Database, Executor } from '../db/client.ts';
 import { rateLimitHits } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
+import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 export interface RateLimit {
   maxAttempts: number;
@@ -12,7 +13,7 @@ export interface RateLimit {
 }
 
 /** Any constant shared by every instance: with the key's hash, serialises the count-then-insert of one key. */
-const RATE_LIMIT_LOCK_KEY = 727_004;
+const RATE_LIMIT_LOCK_KEY = ADVISORY_LOCK_CLASSES.rateLimit;
 /** Hits older than the longest window are of no use. */
 const KEEP_HITS_MS = 24 * 60 * 60 * 1000;
 

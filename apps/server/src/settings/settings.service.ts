@@ -21,6 +21,7 @@ import { NotificationListener } from '../db/notification-listener.ts';
 import { users } from '../db/schema.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import { practiceSettings } from './settings.schema.ts';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -28,7 +29,7 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 export const PRACTICE_SETTINGS_CHANNEL = 'practice_settings';
 
 /** Changes take turns (the old value of an audit entry is the one really replaced). */
-const SETTINGS_LOCK_KEY = 4_032_032;
+const SETTINGS_LOCK_KEY = ADVISORY_LOCKS.settings;
 
 /** One setting as the settings screen shows it: where its value comes from, and who changed it when. */
 export interface PracticeSettingSourceView {

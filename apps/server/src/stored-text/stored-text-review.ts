@@ -11,6 +11,7 @@ import { storedTextFindingsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { storedTextRows, textsOf, type StoredTextRow } from './stored-text.ts';
 import { isUuid } from '../db/ids.ts';
+import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 /**
  * The version of the text rule (packages/shared/src/text.ts) that the stored data has been checked against.
@@ -19,7 +20,7 @@ import { isUuid } from '../db/ids.ts';
 export const TEXT_RULE_VERSION = 2;
 
 /** Serialises the review between instances starting at once. */
-const REVIEW_LOCK_KEY = 727_022;
+const REVIEW_LOCK_KEY = ADVISORY_LOCKS.storedTextReview;
 
 // Control characters (line breaks and tabs of free text aside), lone surrogates, bidirectional controls.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point

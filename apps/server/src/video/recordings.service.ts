@@ -30,6 +30,7 @@ import { requireVisitProvider } from './visit-access.ts';
 import { sendVideoMessage } from './video-relay.ts';
 import type { JoinedConnection } from './video.service.ts';
 import { isUuid } from '../db/ids.ts';
+import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -83,7 +84,9 @@ export class RecordingsService {
     const appointment = await this.#providersAppointment(caller, input.appointmentId);
     const now = this.#now();
     const { recordingId, status } = await this.#db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(727200, hashtext(${appointment.id}))`);
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.videoVisit}, hashtext(${appointment.id}))`,
+      );
       const present = await this.#presentAdmitted(tx, appointment.id);
       if (present.length < RECORDING_MIN_PARTICIPANTS) {
         throw new AppError(ERROR_CODES.badUserInput, 'videoMessages.recordingNeedsTwo', {

@@ -51,6 +51,7 @@ import type { RecordingsService } from './recordings.service.ts';
 import { sendVideoMessage } from './video-relay.ts';
 import { turnCredentials, VideoTokens, type VideoGrant } from './video-tokens.ts';
 import { isUuid } from '../db/ids.ts';
+import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -234,7 +235,9 @@ export class VideoService implements AppointmentListener {
     const token = newLinkToken();
     const id = randomUUID();
     await this.#db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(727200, hashtext(${appointment.id}))`);
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.videoVisit}, hashtext(${appointment.id}))`,
+      );
       const [{ n } = { n: 0 }] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(videoGuests)
@@ -393,7 +396,9 @@ export class VideoService implements AppointmentListener {
     let full = false;
     await this.#db.transaction(async (tx) => {
       // One join or admission of a visit at a time: the room count and the peers told are then exact.
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(727200, hashtext(${appointment.id}))`);
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.videoVisit}, hashtext(${appointment.id}))`,
+      );
       const rows = await listParticipants(tx, appointment.id, this.#keyring);
       const mine = rows.find((r) => r.peerId === grant.peerId);
       const others = rows.filter((r) => r.peerId !== grant.peerId && isPresent(r, now));
@@ -502,7 +507,9 @@ export class VideoService implements AppointmentListener {
     const appointmentId = by.grant.appointmentId;
     const now = this.#now();
     const admitted = await this.#db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(727200, hashtext(${appointmentId}))`);
+      await tx.execute(
+        sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.videoVisit}, hashtext(${appointmentId}))`,
+      );
       const rows = await listParticipants(tx, appointmentId, this.#keyring);
       const target = rows.find((r) => r.peerId === peerId && isPresent(r, now));
       if (!target || target.presence === 'admitted') return null;
