@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,15 @@ import * as schema from '../src/db/schema.ts';
 import { auditChain, auditEntries } from '../src/db/schema.ts';
 import { addJob } from '../src/jobs/add-job.ts';
 import { AUDIT_SEAL_JOB_KEY, crontab } from '../src/jobs/tasks.ts';
-import { createTestApp, createTestDatabase, sleep, TEST_DATA_KEY, TestClient, type TestApp } from './helpers.ts';
+import {
+  createTestApp,
+  createTestDatabase,
+  runNode,
+  sleep,
+  TEST_DATA_KEY,
+  TestClient,
+  type TestApp,
+} from './helpers.ts';
 
 const actor = { sessionId: 's1', userId: 'u1', userRole: 'provider', clientIp: '127.0.0.1', userAgent: 'test' };
 const record = (details: Record<string, unknown> = {}): AuditRecord => ({
@@ -553,25 +560,17 @@ describe('verification', () => {
 describe('npm run audit:verify', () => {
   const SCRIPT = path.resolve(import.meta.dirname, '../src/cli/audit-verify.ts');
 
-  function runVerify(env: Record<string, string>, args: string[] = []) {
-    return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [SCRIPT, ...args], {
-        env: {
-          ...process.env,
-          AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
-          DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
-          LOG_LEVEL: 'silent',
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, output }));
-    });
-  }
+  const runVerify = (env: Record<string, string>, args: string[] = []) =>
+    runNode(
+      SCRIPT,
+      {
+        AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
+        DATA_ENCRYPTION_KEY: TEST_DATA_KEY,
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
+      args,
+    );
 
   function tempDir(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-verify-'));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +9,7 @@ import { ENCRYPTED_TABLES } from '../src/keys/encrypted-columns.ts';
 import { EncryptedValueError, Keyring, parseDataKeys } from '../src/keys/keyring.ts';
 import { rotateDataKeys } from '../src/keys/reencrypt.ts';
 import { serializeError } from '../src/log-redaction.ts';
-import { createTestApp, createTestDatabase, TEST_DATA_KEY, TestClient, type TestApp } from './helpers.ts';
+import { createTestApp, createTestDatabase, runNode, TEST_DATA_KEY, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom } from './mail-helpers.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
@@ -576,17 +575,3 @@ describe('key rotation', () => {
     expect(second.output).toContain('Nothing to do: every encrypted value is already under "k3".');
   });
 });
-
-function runNode(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
