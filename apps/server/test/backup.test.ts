@@ -14,6 +14,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@telehealth/shared';
+import { judgeJobQueue, readJobQueueFigures } from '../src/admin-console/system-health.ts';
 import { anchorAuditChain } from '../src/audit/audit-anchors.ts';
 import { sealAuditChain, verifyAuditTrail } from '../src/audit/audit-chain.ts';
 import { appendAuditEntries, SYSTEM_ACTOR } from '../src/audit/audit.repository.ts';
@@ -24,7 +25,15 @@ import { pruneExpiredAuditEntries, prunedSignatureVerifier } from '../src/practi
 import { backupKeyFor, backupKeyOf } from '../src/practice-data/backup.service.ts';
 import { restoreBackup, writeBackup } from '../src/practice-data/backup.ts';
 import { Keyring } from '../src/keys/keyring.ts';
-import { createTestApp, createTestDatabase, TEST_DATA_KEY, testConfig, TestClient, type TestApp } from './helpers.ts';
+import {
+  createTestApp,
+  createTestDatabase,
+  openTestRuntime,
+  TEST_DATA_KEY,
+  testConfig,
+  TestClient,
+  type TestApp,
+} from './helpers.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -353,6 +362,37 @@ describe('backup and restore', () => {
     } finally {
       await db.close();
     }
+  }, 120_000);
+
+  it('a restored database whose sealer job the old server left locked after its last attempt is healthy once the sealer runs', async () => {
+    // The old server stopped while its worker held the sealer's job at its last attempt (issue 24: the health of a
+    // freshly restored database then said Attention for ever).
+    const locked = await t.runtime.database.db.execute(sql`
+      UPDATE graphile_worker._private_jobs j SET locked_at = now(), locked_by = 'a-stopped-worker', attempts = j.max_attempts
+      FROM graphile_worker._private_tasks task WHERE task.id = j.task_id AND task.identifier = 'audit:seal'`);
+    expect(locked.rowCount).toBe(1);
+    const dir = tempDir('backup-out-');
+    const written = await writeBackup({
+      url: t.databaseUrl,
+      dataDir: t.runtime.config.dataDir,
+      dir,
+      key: backupKeyOf(t.runtime.config, t.runtime.keyring),
+    });
+    const target = await createTestDatabase();
+    await restoreBackup({
+      url: target,
+      file: written.file,
+      dataDir: tempDir('restore-data-'),
+      keyFor: backupKeyFor(t.runtime.config, t.runtime.keyring),
+    });
+    const restored = await openTestRuntime(target);
+    await expect
+      .poll(async () => judgeJobQueue(await readJobQueueFigures(restored.database.db)).verdict, { timeout: 60_000 })
+      .toBe('OK');
+    const held = await restored.database.db.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE locked_by = 'a-stopped-worker'`,
+    );
+    expect(held.rows[0]!.n).toBe(0);
   }, 120_000);
 
   it('refuses a wrong key, before touching the database', async () => {
