@@ -1,23 +1,30 @@
 /**
+ * Added to every port below (`E2E_PORT_OFFSET`, default 0), so that two runs of the browser tests can share one
+ * machine (two checkouts, or a run beside CI's): each then has its own servers, PostgreSQL and TURN ports.
+ */
+const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
+const port = (base: number) => base + OFFSET;
+
+/**
  * The two servers the browser tests run against, shared by the Playwright config and the tests.
  * Both are the real production server (apps/server/src/main.ts) serving the built web app.
  */
 export const MAIN_SERVER = {
-  port: 3100,
-  url: 'http://127.0.0.1:3100',
+  port: port(3100),
+  url: `http://127.0.0.1:${port(3100)}`,
   /**
    * Each server runs its own embedded PostgreSQL; the default port would make the two collide. Below Linux's
    * ephemeral range (32768-60999): a port in it can be taken at any moment by an outgoing connection's local end.
    */
-  embeddedPgPort: 25_431,
+  embeddedPgPort: port(25_431),
   sessionIdleMinutes: 15,
 } as const;
 
 /** A server whose sessions end after 6 seconds without a request, for the "server ended the session" test. */
 export const SHORT_SESSION_SERVER = {
-  port: 3101,
-  url: 'http://127.0.0.1:3101',
-  embeddedPgPort: 25_432,
+  port: port(3101),
+  url: `http://127.0.0.1:${port(3101)}`,
+  embeddedPgPort: port(25_432),
   sessionIdleMinutes: 0.1,
 } as const;
 
@@ -34,11 +41,11 @@ export const PRACTICE_SETTINGS = {
  * the relay test on loopback) as its TURN server.
  */
 export const VIDEO_SERVER = {
-  port: 3102,
-  url: 'http://127.0.0.1:3102',
-  embeddedPgPort: 25_433,
+  port: port(3102),
+  url: `http://127.0.0.1:${port(3102)}`,
+  embeddedPgPort: port(25_433),
   sessionIdleMinutes: 15,
-  turn: { port: 34_780, secret: 'e2e-turn-secret-0123456789abcdef' },
+  turn: { port: port(34_780), secret: 'e2e-turn-secret-0123456789abcdef' },
 } as const;
 
 /** The IANA zone (Etc/GMT±N) in which the local time now is between 10:00 and 11:00. */
