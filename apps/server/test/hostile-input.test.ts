@@ -231,6 +231,19 @@ describe('display names in a video visit (issue 24)', () => {
     );
     expectRefused(response, 'identity', 'Name contains invalid characters');
   });
+
+  it('refuse them in the identity and room a recording is started with, which are answered back', async () => {
+    for (const [input, field, message] of [
+      [{ identity: 'Dr\n<b>Okafor</b>', roomSid: 'room-1' }, 'identity', 'Name contains invalid characters'],
+      [{ identity: 'Dr Okafor', roomSid: 'room<script>' }, 'roomSid', 'Room cannot contain < or >'],
+    ] as const) {
+      const response = await provider.gql(
+        'mutation R($input: RecordingStartInput!) { startRecording(input: $input) { recordingSid roomSid } }',
+        { input: { ...input, appointmentId: someAppointment } },
+      );
+      expectRefused(response, field, message);
+    }
+  });
 });
 
 describe('links in short fields (issue 24)', () => {

@@ -131,6 +131,20 @@ export const VideoTokenRequestSchema = z.object({
 });
 export type VideoTokenRequest = z.infer<typeof VideoTokenRequestSchema>;
 
+/**
+ * startRecording's input, in the specification's names: the room and the identity are answered back as given,
+ * never stored, but are text like any other (decision 022).
+ */
+export const RecordingStartInputSchema = z.object({
+  roomSid: videoToken('Room', 200),
+  identity: VideoNameSchema,
+  appointmentId: videoToken('Appointment', 100),
+});
+export const RecordingStopInputSchema = z.object({
+  recordingSid: videoToken('Recording', 100),
+  roomSid: videoToken('Room', 200),
+});
+
 /** The provider invites a family member or a second clinician to one visit, by e-mail. */
 export const InviteVideoGuestInputSchema = z.object({
   appointmentId: z.string().uuid(),

@@ -6,6 +6,8 @@ import {
   ERROR_CODES,
   RECORDING_MIN_PARTICIPANTS,
   RECORDING_NOTICE_VERSION,
+  RecordingStartInputSchema,
+  RecordingStopInputSchema,
   type ConsentDecision,
   type RecordingState,
   type RecordingStatus,
@@ -22,7 +24,7 @@ import {
   videoRecordings,
   videoRecordingSegments,
 } from '../db/schema.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError, notFound, parseInput } from '../errors.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { isPresent, listParticipants, type ParticipantRow } from './video.repository.ts';
@@ -80,7 +82,8 @@ export class RecordingsService {
   // -- the specification's start and stop calls (GraphQL) ---------------------------------------------------
 
   /** startRecording: the provider asks everyone in the call; the answer names the recording (recordingSid). */
-  async start(caller: Caller, input: { roomSid: string; identity: string; appointmentId: string }) {
+  async start(caller: Caller, raw: { roomSid: string; identity: string; appointmentId: string }) {
+    const input = parseInput(RecordingStartInputSchema, raw);
     const appointment = await this.#providersAppointment(caller, input.appointmentId);
     const now = this.#now();
     const { recordingId, status } = await this.#db.transaction(async (tx) => {
@@ -129,7 +132,8 @@ export class RecordingsService {
   }
 
   /** stopRecording: the provider stops; the parts uploaded so far become the recording. */
-  async stop(caller: Caller, input: { recordingSid: string; roomSid: string }) {
+  async stop(caller: Caller, raw: { recordingSid: string; roomSid: string }) {
+    const input = parseInput(RecordingStopInputSchema, raw);
     const recording = await this.#providersRecording(caller, input.recordingSid);
     await this.#db.transaction(async (tx) => {
       await this.#end(tx, recording.id, caller.actor, 'stopped by the provider');
