@@ -2,19 +2,10 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 
 import { FullPageSpinner } from '../components/full-page-spinner.tsx';
 import { AdminRoute, ProtectedRoute, PublicOnlyRoute, PublicRoute } from './routes/guards.tsx';
-import type { ScreenKey } from './routes/placeholder.tsx';
 import { RootLayout, RouteErrorBoundary } from './routes/root.tsx';
 
 // Screens load on demand (route `lazy`): the first chunk holds the providers, the guards and the spinner;
 // each screen, and the signed-in shell with its Mantine-heavy header, arrive when first needed.
-
-/** A signed-in screen that a later release builds: a titled placeholder page. */
-function placeholder(screen: ScreenKey): RouteObject['lazy'] {
-  return async () => {
-    const { PlaceholderRoute } = await import('./routes/placeholder.tsx');
-    return { Component: () => <PlaceholderRoute screen={screen} /> };
-  };
-}
 
 export const routes: RouteObject[] = [
   {
@@ -81,7 +72,8 @@ export const routes: RouteObject[] = [
               { path: 'my/records', lazy: () => import('./routes/my-records.tsx') },
               { path: 'my/record-access', lazy: () => import('./routes/record-access.tsx') },
               { path: 'profile', lazy: () => import('./routes/profile.tsx') },
-              { path: 'settings', lazy: placeholder('settings') },
+              // The user menu's old Settings: My account holds a person's own settings (decision 031).
+              { path: 'settings', element: <Navigate to="/profile" replace /> },
               { path: 'account/security', lazy: () => import('./routes/account-security.tsx') },
               {
                 path: 'admin',

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 
 import { BrandMark } from '../brand-mark.tsx';
-import { IconChevronDown, IconLogout, IconNotes, IconSettings, IconShield, IconUser } from '../icons.tsx';
+import { IconChevronDown, IconLogout, IconNotes, IconShield, IconUser } from '../icons.tsx';
 import classes from './app-header.module.css';
 import { getHeaderIdentity } from './header-identity.ts';
 import { navItemsFor, type NavItemKey } from './nav-items.ts';
@@ -106,9 +106,6 @@ export function AppHeader({
             <Menu.Divider />
             <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
               {t('userMenu.profile')}
-            </Menu.Item>
-            <Menu.Item component={Link} to="/settings" leftSection={<IconSettings size={16} />}>
-              {t('userMenu.settings')}
             </Menu.Item>
             <Menu.Item component={Link} to="/account/security" leftSection={<IconShield size={16} />}>
               {t('userMenu.security')}
