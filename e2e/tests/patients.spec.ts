@@ -3,6 +3,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { deleteConfirmation, PATIENT_MESSAGES, type Role } from '@telehealth/shared';
 import { demoAccount, expect, signInByApi, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 // Every test makes its own patients with names no other test uses, so tests run in any order and in
 // parallel against the one demo server, whose ~40 demo patients are spread over provider@ and provider2@.
@@ -190,7 +191,9 @@ test('a provider adds a patient through the full form: messages at the fields fi
   await expect(card(page, name)).toBeVisible();
 
   // The details hold what was entered in the other sections.
-  await card(page, name).getByRole('button', { name, exact: true }).click();
+  await card(page, name)
+    .getByRole('button', { name: `Details of ${name}` })
+    .click();
   const details = page.getByRole('dialog', { name });
   await expect(details.getByText('Penicillin')).toBeVisible();
   await expect(details.getByText(/Portland, 97205/)).toBeVisible();
@@ -385,6 +388,52 @@ test('the list pages with nextToken: scrolling near the end, or "Load more patie
   await expect(buttonPage.getByRole('article')).toHaveCount(TOTAL);
 });
 
+test('a patient’s name in the list is a link to the chart, by pointer and by keyboard, in Spanish on a phone', async ({
+  page,
+  baseURL,
+  signInAs,
+}) => {
+  const base = baseURL ?? '';
+  const lastName = uniqueName('Linked');
+  await signInAs('provider');
+  const id = await createPatientByApi(page.request, base, newPatient(lastName, 'Sasha'));
+  const name = `Sasha ${lastName}`;
+
+  // A pointer: the name itself.
+  await page.goto('/patients');
+  await searchPatients(page, lastName);
+  const link = card(page, name).getByRole('link', { name, exact: true });
+  await expect(link).toHaveAttribute('href', `/patients/${id}`);
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/patients/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+
+  // The keyboard: from the search field, Tab reaches the name (the first thing in the card), and Enter opens it.
+  await page.goBack();
+  await searchPatients(page, lastName);
+  await expect(page.getByText('Showing 1 of 1 patients')).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search patients' }).focus();
+  const keyboardLink = card(page, name).getByRole('link', { name, exact: true });
+  await expect(async () => {
+    await page.keyboard.press('Tab');
+    await expect(keyboardLink).toBeFocused({ timeout: 100 });
+  }).toPass({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/patients/${id}$`));
+
+  // Spanish on a phone: the same link, and the details a button of their own.
+  await page.setViewportSize(PHONE);
+  await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await page.goto('/patients');
+  await page.getByRole('searchbox', { name: 'Buscar pacientes' }).fill(lastName);
+  await expect(card(page, name).getByRole('button', { name: `Detalles de ${name}` })).toBeVisible();
+  await expectFitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  await card(page, name).getByRole('link', { name, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/patients/${id}$`));
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+});
+
 test('/patients, its dialogs and /patients/new have no serious or critical accessibility violations', async ({
   page,
   browser,
@@ -408,7 +457,7 @@ test('/patients, its dialogs and /patients/new have no serious or critical acces
   await expect(page.getByText('Showing 1 of 1 patients')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
-  await page.getByRole('button', { name: 'Jordan Patel', exact: true }).click();
+  await page.getByRole('button', { name: 'Details of Jordan Patel' }).click();
   await expect(page.getByRole('dialog').getByText('Clinical information')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.keyboard.press('Escape');

@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Button, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -18,7 +18,7 @@ export interface PatientCardProps {
   onDelete: (patient: PatientSummary) => void;
 }
 
-/** One patient in the list: the whole card opens the details; edit and delete as the caller may. */
+/** One patient in the list: the name (and the whole card) opens the chart; details, edit and delete as the caller may. */
 export function PatientCard({ patient, canEdit, canDelete, providerName, onOpen, onDelete }: PatientCardProps) {
   const { t, i18n } = useTranslation('patients');
   const locale = i18n.resolvedLanguage ?? 'en';
@@ -33,17 +33,12 @@ export function PatientCard({ patient, canEdit, canDelete, providerName, onOpen,
             {patientInitials(patient)}
           </Avatar>
           <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
-            {/* A heading per card, so that screen readers can move from patient to patient; the name opens the details. */}
+            {/* A heading per card, so that screen readers can move from patient to patient; the name is a link to
+                the chart (a plain link: a hundred cards render at once). */}
             <Text component="h2" m={0} lh={1.3}>
-              <UnstyledButton
-                className={classes.open}
-                onClick={() => {
-                  onOpen(patient);
-                }}
-                aria-haspopup="dialog"
-              >
+              <Link className={classes.open} to={`/patients/${patient.id}`}>
                 {name}
-              </UnstyledButton>
+              </Link>
             </Text>
             <Text size="xs" c="dimmed">
               {t('card.added', { date: formatTimestampDate(patient.createdAt, locale) })}
@@ -88,16 +83,19 @@ export function PatientCard({ patient, canEdit, canDelete, providerName, onOpen,
         ) : null}
 
         <Group gap="xs" justify="flex-end" mt="auto" className={classes.actions}>
-          {/* A plain link (a hundred cards render at once): the chart; the card itself opens the details. */}
-          <Anchor
-            component={Link}
-            to={`/patients/${patient.id}`}
-            size="sm"
+          {/* The details (contact and clinical text) at a glance, without leaving the list. */}
+          <Button
+            variant="subtle"
+            size="xs"
             mr="auto"
-            aria-label={t('card.chart', { name })}
+            aria-haspopup="dialog"
+            aria-label={t('card.details', { name })}
+            onClick={() => {
+              onOpen(patient);
+            }}
           >
-            {t('card.chartLabel')}
-          </Anchor>
+            {t('card.detailsLabel')}
+          </Button>
           {canEdit ? (
             <Button
               component={Link}

@@ -53,6 +53,7 @@ describe('PatientListScreen', () => {
     expect(within(card).getByRole('link', { name: 'Edit Amara Bello' }).getAttribute('href')).toBe(
       `/patients/${AMARA.id}/edit`,
     );
+    expect(within(card).getByRole('link', { name: 'Amara Bello' }).getAttribute('href')).toBe(`/patients/${AMARA.id}`);
     expect(within(card).queryByRole('button', { name: 'Delete Amara Bello' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Add New Patient' })).toBeDefined();
     expect(screen.getByRole('button', { name: 'Load more patients' })).toBeDefined();
@@ -173,7 +174,7 @@ describe('PatientListScreen', () => {
     expect(screen.getByRole('article', { name: 'Amara Bello' })).toBeDefined();
   });
 
-  it('opens the details of a card with Edit Patient and Close', async () => {
+  it('opens the details of a card (its Details button) with Edit Patient and Close', async () => {
     mockGraphQL({
       ListPatients: () => ({ listPatients: { items: [AMARA], nextToken: null } }),
       CountPatients: () => ({ countPatients: 1 }),
@@ -198,7 +199,7 @@ describe('PatientListScreen', () => {
     });
     renderList('provider');
 
-    fireEvent.click(await screen.findByRole('button', { name: 'Amara Bello' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of Amara Bello' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(AMARA.id)).toBeDefined();
     expect(await within(dialog).findByText('Low mood for several months')).toBeDefined();
