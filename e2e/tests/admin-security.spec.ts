@@ -3,7 +3,7 @@ import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
-import { expectFitsPhone } from '../support/phone.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 test('an auditor asks who opened a patient’s record: from the chart to the audit trail, the entry’s detail, the chain verified, the record downloaded as FHIR; Spanish on a phone', async ({
   page,
@@ -63,7 +63,7 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
   // The entry's whole detail.
   await providerView
     .first()
-    .getByRole('button', { name: /^Details of PATIENT_CHART_VIEW/ })
+    .getByRole('button', { name: /^Details of Patient chart opened/ })
     .click();
   const drawer = page.getByRole('dialog', { name: 'Audit entry' });
   await expect(drawer).toContainText('provider2@demo.test');
@@ -74,7 +74,7 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
   // Narrowed to one person and one event.
   await page.getByRole('textbox', { name: 'Person' }).fill('provider2@demo.test');
   await page.getByRole('combobox', { name: 'Event' }).fill('PATIENT_CHART_VIEW');
-  await page.getByRole('option', { name: 'PATIENT_CHART_VIEW', exact: true }).click();
+  await page.getByRole('option', { name: 'Patient chart opened', exact: true }).click();
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   // Only that person's views of charts remain (this patient's filter stays on).
   await expect(rows.first()).toContainText('Daniel Reyes');
@@ -96,4 +96,47 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('admin-security-390-es.png'), fullPage: true });
+});
+
+test('the audit trail names its events in the reader’s language, with the code beside; the event filter finds a name or a code; Spanish on a phone', async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs('admin');
+  await page.goto('/admin/security');
+  const rows = page.getByTestId('audit-entry-row');
+  // This administrator's sign-in reads as words, its code still beneath.
+  const signIn = rows.filter({ hasText: 'ADMIN_LOGIN' }).first();
+  await expect(signIn).toContainText('Administrator signed in');
+  await signIn.getByRole('button', { name: /^Details of Administrator signed in at / }).click();
+  const drawer = page.getByRole('dialog', { name: 'Audit entry' });
+  await expect(drawer).toContainText('Administrator signed in');
+  await expect(drawer.getByText('ADMIN_LOGIN', { exact: true })).toBeVisible();
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await expect(drawer).toBeHidden();
+
+  // The event filter lists names; typing a code finds its name.
+  const eventField = page.getByRole('combobox', { name: 'Event' });
+  await eventField.fill('ACCESS_REQUEST_VIEW');
+  await expect(page.getByRole('option', { name: 'Access request viewed', exact: true })).toBeVisible();
+  // This administrator's own sign-in, found by its name.
+  await eventField.fill('administrator signed');
+  await page.getByRole('option', { name: 'Administrator signed in', exact: true }).click();
+  await expect(eventField).toHaveValue('Administrator signed in');
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(rows.first()).toContainText('ADMIN_LOGIN');
+  await expect(rows.filter({ hasNotText: 'ADMIN_LOGIN' })).toHaveCount(0);
+
+  // Spanish, at phone width.
+  await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await page.setViewportSize(PHONE);
+  await page.goto('/admin/security');
+  await expect(
+    rows.filter({ hasText: 'ADMIN_LOGIN' }).first().getByText('Inicio de sesión de administrador'),
+  ).toBeVisible();
+  await page.getByRole('combobox', { name: 'Evento' }).fill('solicitud de acceso');
+  await expect(page.getByRole('option', { name: 'Solicitud de acceso consultada', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expectFitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
 });

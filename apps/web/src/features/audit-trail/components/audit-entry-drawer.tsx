@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { auditEntryQueryOptions, type AuditEntry } from '../api/audit-trail-api.ts';
-import { formatDateTime, LevelBadge } from './audit-format.tsx';
+import { formatDateTime, LevelBadge, useAuditEventName } from './audit-format.tsx';
 
 /** One audit entry in full (read from the server, which audits the read), with its place in the chain. */
 export function AuditEntryDrawer({ entryId, onClose }: { entryId: string | null; onClose: () => void }) {
@@ -50,11 +50,18 @@ function prettyJson(text: string): string {
 
 function EntryFields({ entry }: { entry: AuditEntry }) {
   const { t, i18n } = useTranslation('audit-trail');
+  const eventName = useAuditEventName();
   const dash = '—';
   const rows: [string, React.ReactNode][] = [
     [t('field.id'), entry.id],
     [t('field.timestamp'), formatDateTime(entry.timestamp, i18n.language)],
-    [t('field.event'), <Code key="event">{entry.event}</Code>],
+    [
+      t('field.event'),
+      <span key="event">
+        {eventName(entry.event) === entry.event ? null : `${eventName(entry.event)} `}
+        <Code>{entry.event}</Code>
+      </span>,
+    ],
     [t('field.level'), <LevelBadge key="level" level={entry.level} />],
     [t('field.source'), entry.source === 'client' ? t('source.clientLong') : t('source.serverLong')],
     [t('field.person'), entry.personName ? `${entry.personName} (${entry.personEmail ?? ''})` : entry.userId],

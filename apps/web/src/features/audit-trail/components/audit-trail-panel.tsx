@@ -24,7 +24,13 @@ import { describeError } from '../../../lib/errors.ts';
 import { auditSearchQueryOptions, type AuditListEntry } from '../api/audit-trail-api.ts';
 import { AuditEntryDrawer } from './audit-entry-drawer.tsx';
 import { ChainVerificationCard } from './chain-verification-card.tsx';
-import { formatDateTime, LevelBadge } from './audit-format.tsx';
+import {
+  AuditEventName,
+  formatDateTime,
+  LevelBadge,
+  matchEventByNameOrCode,
+  useAuditEventName,
+} from './audit-format.tsx';
 
 interface FormState {
   from: string;
@@ -73,7 +79,12 @@ function toFilter(form: FormState): AuditSearchFilterInput {
  * source, patient and text, newest first, a page at a time; open an entry's full detail; verify the chain.
  */
 export function AuditTrailPanel({ patientId }: { patientId?: string }) {
-  const { t } = useTranslation('audit-trail');
+  const { t, i18n } = useTranslation('audit-trail');
+  const eventName = useAuditEventName();
+  // The events by name in the reader's language; typing a code (ACCESS_REQUEST_VIEW) finds it too.
+  const eventOptions = AUDIT_EVENTS.map((event) => ({ value: event, label: eventName(event) })).sort((a, b) =>
+    a.label.localeCompare(b.label, i18n.language),
+  );
   // Opened from a patient's chart ("Who opened this record"): searched for that patient at once.
   const [form, setForm] = useState<FormState>({ ...EMPTY, patientId: patientId ?? '' });
   const [filter, setFilter] = useState<AuditSearchFilterInput>(() => {
@@ -134,7 +145,8 @@ export function AuditTrailPanel({ patientId }: { patientId?: string }) {
             <Select
               label={t('search.event')}
               placeholder={t('search.any')}
-              data={[...AUDIT_EVENTS].sort()}
+              data={eventOptions}
+              filter={matchEventByNameOrCode}
               value={form.event}
               onChange={set('event')}
               searchable
@@ -245,6 +257,7 @@ export function AuditTrailPanel({ patientId }: { patientId?: string }) {
 
 function ResultsTable({ entries, onOpen }: { entries: AuditListEntry[]; onOpen: (id: string) => void }) {
   const { t, i18n } = useTranslation('audit-trail');
+  const eventName = useAuditEventName();
   return (
     <ScrollTable label={t('results.caption')} minWidth={640}>
       <Table striped highlightOnHover verticalSpacing="xs">
@@ -272,9 +285,7 @@ function ResultsTable({ entries, onOpen }: { entries: AuditListEntry[]; onOpen: 
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Text size="sm" ff="monospace">
-                  {entry.event}
-                </Text>
+                <AuditEventName event={entry.event} />
               </Table.Td>
               <Table.Td>
                 <LevelBadge level={entry.level} />
@@ -301,7 +312,7 @@ function ResultsTable({ entries, onOpen }: { entries: AuditListEntry[]; onOpen: 
                     onOpen(entry.id);
                   }}
                   aria-label={t('results.openLabel', {
-                    event: entry.event,
+                    event: eventName(entry.event),
                     time: formatDateTime(entry.timestamp, i18n.language),
                   })}
                 >
