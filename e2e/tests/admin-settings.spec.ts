@@ -1,7 +1,8 @@
+import type { Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { PRACTICE_SETTINGS, VIDEO_SERVER } from '../support/servers.ts';
-import { expectFitsPhone } from '../support/phone.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 /*
  * Against the video tests' server: a practice setting is practice-wide, and no test on that server looks at the
@@ -65,4 +66,65 @@ test('an administrator changes the clinic phone, the site uses it at once, and r
     // Whatever happened above, the server keeps its configured number for the other tests.
     await page.request.post('/graphql', { headers: { origin: ORIGIN }, data: { query: RESET } });
   }
+});
+
+/**
+ * The fields on the page whose text does not fit in them (a time shown as "08:00 A"), by label and value. A text
+ * field that overflows scrolls (scrollWidth); a time or date field clips its parts without scrolling, so its width is
+ * compared with the width it takes at max-content.
+ */
+async function clippedFields(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLInputElement>('main input:not([type=hidden]):not([type=checkbox])')]
+      .filter((input) => input.offsetParent !== null)
+      .filter((input) => {
+        if (!['time', 'date', 'datetime-local'].includes(input.type)) return input.scrollWidth > input.clientWidth + 1;
+        const width = input.getBoundingClientRect().width;
+        const given = input.style.width;
+        input.style.width = 'max-content';
+        const natural = input.getBoundingClientRect().width;
+        input.style.width = given;
+        return natural > width + 1;
+      })
+      .map((input) => `${input.labels?.[0]?.textContent ?? input.name} = ${input.value}`),
+  );
+}
+
+test('the default working hours show their times whole, on a laptop and on a phone, in English and Spanish', async ({
+  page,
+}, testInfo) => {
+  test.slow();
+  await signInByApi(page, 'admin@demo.test', ORIGIN);
+  // A time's width depends on the platform's font: this machine's is narrow, so the fields take a wider one, as
+  // some platforms' are (a field of a fixed width cut "08:00 AM" to "08:00 A" there).
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const style = document.createElement('style');
+      style.textContent = 'input[type=time] { font-family: "DejaVu Sans Mono", monospace !important; }';
+      document.head.append(style);
+    });
+  });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto('/admin/settings');
+  const hours = page.getByRole('region', { name: 'Default working hours' });
+  await expect(hours.getByLabel('From').first()).toBeVisible();
+  await hours.screenshot({ path: testInfo.outputPath('working-hours-1366-en.png') });
+  expect(await clippedFields(page)).toEqual([]);
+
+  await page.setViewportSize(PHONE);
+  await expect(hours.getByLabel('From').first()).toBeVisible();
+  await expectFitsPhone(page);
+  expect(await clippedFields(page)).toEqual([]);
+
+  await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await page.goto('/admin/settings');
+  const horas = page.getByRole('region', { name: 'Horario laboral predeterminado' });
+  await expect(horas.getByLabel('Desde').first()).toBeVisible();
+  await expectFitsPhone(page);
+  await horas.screenshot({ path: testInfo.outputPath('working-hours-390-es.png') });
+  expect(await clippedFields(page)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await expect(horas.getByLabel('Desde').first()).toBeVisible();
+  expect(await clippedFields(page)).toEqual([]);
 });

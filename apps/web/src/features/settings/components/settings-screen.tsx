@@ -43,6 +43,11 @@ import {
 import { useSettingsForm, validateSettingsChange } from '../hooks/use-settings-form.ts';
 
 const L = PRACTICE_SETTING_LIMITS;
+/**
+ * A time field as wide as the browser's own way of showing a time: "08:00 AM" with its clock button in one browser,
+ * "08:00" in another, wider or narrower with the platform's font. A fixed 120 px cut it to "08:00 A".
+ */
+const TIME_FIELD_WIDTH = 'auto';
 
 /** The first error of a field or of anything inside it (`bookingPolicy` finds `bookingPolicy.mode`). */
 function errorUnder(errors: FieldErrors, field: string): string | undefined {
@@ -229,7 +234,7 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
                     onChange={(event) => {
                       form.updateWorkingHours(row.id, { startTime: event.currentTarget.value });
                     }}
-                    w={120}
+                    w={TIME_FIELD_WIDTH}
                   />
                   <TextInput
                     label={t('fields.defaultWorkingHours.end')}
@@ -238,7 +243,7 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
                     onChange={(event) => {
                       form.updateWorkingHours(row.id, { endTime: event.currentTarget.value });
                     }}
-                    w={120}
+                    w={TIME_FIELD_WIDTH}
                   />
                   <Button
                     variant="subtle"
