@@ -393,6 +393,8 @@ test('a patient’s name in the list is a link to the chart, by pointer and by k
   baseURL,
   signInAs,
 }) => {
+  // Three visits to the list and axe, on a shared machine.
+  test.slow();
   const base = baseURL ?? '';
   const lastName = uniqueName('Linked');
   await signInAs('provider');
