@@ -66,6 +66,12 @@ function serverEnv(
   };
 }
 
+/** A server's environment without CLINIC_PHONE, BOOKING_URL and CONTACT_EMAIL: what the demo has unconfigured. */
+function withoutPracticeSettings(env: Record<string, string>): Record<string, string> {
+  const { CLINIC_PHONE: _phone, BOOKING_URL: _booking, CONTACT_EMAIL: _contact, ...rest } = env;
+  return rest;
+}
+
 /** Debian's Chromium, quiet (no background traffic) and without a GPU. */
 const CHROMIUM_ARGS = [
   '--disable-gpu',
@@ -165,7 +171,8 @@ export default defineConfig({
       command: 'node ../apps/server/src/main.ts',
       cwd: '.',
       url: `${SHORT_SESSION_SERVER.url}/api/health`,
-      env: serverEnv(SHORT_SESSION_SERVER, dataDir('server-3101')),
+      // Without the practice's public settings, as the demo starts out of the box: its own demo defaults apply.
+      env: withoutPracticeSettings(serverEnv(SHORT_SESSION_SERVER, dataDir('server-3101'))),
       timeout: 120_000,
       reuseExistingServer: false,
       stdout: 'pipe',

@@ -20,7 +20,11 @@ export const MAIN_SERVER = {
   sessionIdleMinutes: 15,
 } as const;
 
-/** A server whose sessions end after 6 seconds without a request, for the "server ended the session" test. */
+/**
+ * A server whose sessions end after 6 seconds without a request, for the "server ended the session" test. It
+ * starts without the practice's public settings (no CLINIC_PHONE, BOOKING_URL, CONTACT_EMAIL), so its public
+ * pages show what a demo shows out of the box.
+ */
 export const SHORT_SESSION_SERVER = {
   port: port(3101),
   url: `http://127.0.0.1:${port(3101)}`,

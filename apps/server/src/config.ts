@@ -18,6 +18,7 @@ import {
   BOOKING_MODES,
   DEFAULT_BOOKING_POLICY,
   DEFAULT_WORKING_HOURS,
+  DEMO_CLINIC_PHONE,
   type BookingPolicy,
   MESSAGE_RESPONSE_BUSINESS_DAYS,
   EMERGENCY_ACCESS_MINUTES,
@@ -474,7 +475,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const demoMode = e.DEMO_MODE ?? (e.NODE_ENV !== 'production' && e.DATABASE_URL === undefined);
   const defaults: PracticeSettings = {
     practiceName: e.PRACTICE_NAME,
-    clinicPhone: e.CLINIC_PHONE ?? null,
+    // The demo shows a fictional number so that every "call the clinic" has one; a real practice sets its own.
+    clinicPhone: e.CLINIC_PHONE ?? (demoMode ? DEMO_CLINIC_PHONE : null),
     timeZone: e.PRACTICE_TIME_ZONE,
     defaultWorkingHours: DEFAULT_WORKING_HOURS.map((interval) => ({ ...interval })),
     bookingPolicy: {

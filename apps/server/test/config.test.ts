@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEMO_CLINIC_PHONE } from '@telehealth/shared';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { TEST_DATA_KEY } from './helpers.ts';
 
@@ -23,6 +24,17 @@ describe('configuration', () => {
     expect(loadConfig(PRODUCTION).demoMode).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).demoMode).toBe(false);
     expect(loadConfig({ ...PRODUCTION, DEMO_MODE: 'true' }).demoMode).toBe(true);
+  });
+
+  it('gives the demo a fictional clinic number, and a real practice none unless CLINIC_PHONE is set', () => {
+    const phone = (env: NodeJS.ProcessEnv) => loadConfig(env).settings.current().clinicPhone;
+    expect(phone({})).toBe(DEMO_CLINIC_PHONE);
+    expect(DEMO_CLINIC_PHONE).toMatch(/555-01\d\d$/);
+    expect(phone({ CLINIC_PHONE: '(503) 555-0100' })).toBe('(503) 555-0100');
+    expect(phone(PRODUCTION)).toBeNull();
+    expect(phone({ DEMO_MODE: 'false' })).toBeNull();
+    // Not from the environment: the settings screen calls it the built-in default.
+    expect(loadConfig({}).practiceDefaults.fromEnvironment).not.toContain('clinicPhone');
   });
 
   it('lists every bad variable at once', () => {

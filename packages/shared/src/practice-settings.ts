@@ -59,6 +59,13 @@ export interface PracticeSettings {
   recordingRetentionDays: number;
 }
 
+/**
+ * The clinic number of the demo practice when `CLINIC_PHONE` is not set (demo mode only): in the 555-0100 to
+ * 555-0199 range kept for fiction, so the call buttons and "call the clinic at" can be seen without dialling
+ * anyone. A real practice without a number gets none (decision 032).
+ */
+export const DEMO_CLINIC_PHONE = '(212) 555-0123';
+
 /** The environment variable that gives each setting its default (none: a built-in default). */
 export const PRACTICE_SETTING_VARIABLES: Readonly<Record<PracticeSettingKey, readonly string[]>> = {
   practiceName: ['PRACTICE_NAME'],

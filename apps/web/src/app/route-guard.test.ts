@@ -1,7 +1,13 @@
 import type { CurrentUser } from '@telehealth/shared';
 import { describe, expect, it } from 'vitest';
 
-import { canUseAdminConsole, decideProtectedRoute, decidePublicOnlyRoute } from './route-guard.ts';
+import {
+  canUseAdminConsole,
+  canUseNotes,
+  canUsePatientPortal,
+  decideProtectedRoute,
+  decidePublicOnlyRoute,
+} from './route-guard.ts';
 
 const provider: CurrentUser = {
   userId: 'u1',
@@ -77,5 +83,22 @@ describe('canUseAdminConsole', () => {
     expect(canUseAdminConsole(provider)).toBe(false);
     expect(canUseAdminConsole({ ...provider, role: 'patient' })).toBe(false);
     expect(canUseAdminConsole(null)).toBe(false);
+  });
+});
+
+describe('canUseNotes and canUsePatientPortal', () => {
+  const patient: CurrentUser = { ...provider, userId: 'u3', role: 'patient', name: 'Jordan Patel' };
+
+  it('opens /notes to providers and administrators, not to patients', () => {
+    expect(canUseNotes(provider)).toBe(true);
+    expect(canUseNotes(admin)).toBe(true);
+    expect(canUseNotes(patient)).toBe(false);
+  });
+
+  it('opens the patient portal (/my/*) to patients only', () => {
+    expect(canUsePatientPortal(patient)).toBe(true);
+    expect(canUsePatientPortal(provider)).toBe(false);
+    expect(canUsePatientPortal(admin)).toBe(false);
+    expect(canUsePatientPortal(null)).toBe(false);
   });
 });

@@ -57,3 +57,13 @@ export function canReadPatients(user: CurrentUser | null | undefined): boolean {
   // A patient reads only their own record, in the portal's My Records.
   return seesPatientList(user?.role);
 }
+
+/** /notes: roles that read notes or see that they exist (a patient reads the notes shared with them in My Records). */
+export function canUseNotes(user: CurrentUser | null | undefined): boolean {
+  return can(user?.role, 'note:read') || can(user?.role, 'note:index');
+}
+
+/** /my/*: the patient portal's pages, for the role whose own patient record is linked to their account. */
+export function canUsePatientPortal(user: CurrentUser | null | undefined): boolean {
+  return Boolean(user) && can(user?.role, 'patient:read') && !seesPatientList(user?.role);
+}

@@ -3,18 +3,20 @@ import { can } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
 import { LoadingLine } from '../../components/loading-line.tsx';
+import { PortalOnly } from '../../components/portal-only.tsx';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 import { MeasuresPanel, PendingQuestionnaires } from '../../features/measures/index.ts';
 import { MyDetailsPanel, SharedNotesPanel, useMyRecord } from '../../features/my-records/index.ts';
 import { NoteContent } from '../../features/notes/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { describeError } from '../../lib/errors.ts';
+import { canUsePatientPortal } from '../route-guard.ts';
 
 /**
  * `/my/records`: the patient's own details (read only, with "ask for a correction"), the questionnaires waiting to
  * be filled in and their past results as a chart, and the notes their providers shared with them.
  */
-function MyRecordsRoute() {
+function MyRecords() {
   const { t } = useTranslation('my-records');
   usePageTitle(t('title'));
   const { data: user } = useCurrentUser();
@@ -37,6 +39,15 @@ function MyRecordsRoute() {
         </>
       )}
     </Stack>
+  );
+}
+
+function MyRecordsRoute() {
+  const { data: user } = useCurrentUser();
+  return (
+    <PortalOnly allowed={canUsePatientPortal(user)}>
+      <MyRecords />
+    </PortalOnly>
   );
 }
 

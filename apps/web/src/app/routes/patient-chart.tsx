@@ -1,6 +1,9 @@
 import { Grid, Stack } from '@mantine/core';
 import { can } from '@telehealth/shared';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+
+import { AccessDenied } from '../../components/access-denied.tsx';
 
 import { PatientAppointments } from '../../features/appointments/index.ts';
 import {
@@ -15,6 +18,7 @@ import { NotesScreen } from '../../features/notes/index.ts';
 import { PatientChart } from '../../features/patients/index.ts';
 import { PatientRecordAdmin } from '../../features/practice-data/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
+import { canReadPatients } from '../route-guard.ts';
 
 /**
  * `/patients/{id}`: the patient chart, one place where a provider sees a patient whole: demographics, open and
@@ -24,12 +28,22 @@ import { useCurrentUser } from '../../lib/auth.ts';
  * and the notes (never psychotherapy notes), read only (decision 036).
  */
 function PatientChartRoute() {
+  const { t } = useTranslation('common');
   const { id = '' } = useParams();
   const { data: user } = useCurrentUser();
   // Providers may break the glass (decision 036): the banner marks a chart opened that way, which is read only.
   const mayBreakGlass = can(user?.role, 'emergency-access:request');
   const emergency = useMyEmergencyAccess(id, mayBreakGlass);
   if (!user) return null;
+  // A patient reads their own record in My Records; the chart is the care team's view.
+  if (!canReadPatients(user)) {
+    return (
+      <AccessDenied
+        message={t('accessDenied.chart')}
+        action={{ to: '/dashboard', label: t('accessDenied.backToDashboard') }}
+      />
+    );
+  }
   const clinician = can(user.role, 'note:read');
   const underEmergency = Boolean(emergency.data);
   return (

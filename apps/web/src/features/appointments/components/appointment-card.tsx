@@ -5,7 +5,8 @@ import { videoStartPath } from '@telehealth/shared';
 
 import { formatShortDay } from '../../../lib/practice-dates.ts';
 import type { Appointment } from '../api/appointments-api.ts';
-import { initialsOf } from '../utils/appointment-display.ts';
+import { useCurrentUser } from '../../../lib/auth.ts';
+import { counterpartName, initialsOf } from '../utils/appointment-display.ts';
 import { AppointmentStatusBadge } from './status-badge.tsx';
 
 /**
@@ -25,6 +26,8 @@ export function AppointmentCard({
   waiting?: boolean;
 }) {
   const { t, i18n } = useTranslation('appointments');
+  const { data: user } = useCurrentUser();
+  const name = counterpartName(appointment, user?.role);
   const video = appointment.appointmentType === 'video';
   const open =
     appointment.status !== 'cancelled' && appointment.status !== 'completed' && appointment.status !== 'no-show';
@@ -38,11 +41,11 @@ export function AppointmentCard({
               aria-hidden
               styles={{ placeholder: { background: 'var(--mantine-color-teal-0)', color: '#065f46' } }}
             >
-              {initialsOf(appointment.patient)}
+              {initialsOf(name)}
             </Avatar>
             <Stack gap={0} style={{ minWidth: 0 }}>
               <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                {appointment.patient}
+                {name}
               </Text>
               <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                 {appointment.reason}

@@ -38,6 +38,7 @@ import {
   useUpdateAppointment,
   type DetailedAppointment,
 } from '../api/appointments-api.ts';
+import { counterpartName } from '../utils/appointment-display.ts';
 import { AppointmentStatusBadge } from './status-badge.tsx';
 import { TimeSelect } from './time-select.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
@@ -117,7 +118,7 @@ function Details({ appointment, canChange }: { appointment: DetailedAppointment;
     <Stack gap="sm">
       <Group justify="space-between">
         <Title order={2} size="h4">
-          {appointment.patient}
+          {counterpartName(appointment, user?.role)}
         </Title>
         <Group gap="xs">
           {showChartLink ? (

@@ -30,7 +30,7 @@ import { describeError } from '../../../lib/errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { browserTimeZone, formatDay } from '../../../lib/practice-dates.ts';
 import { appointmentsQueryOptions, useUpdateAppointment, type Appointment } from '../api/appointments-api.ts';
-import { STATUS_STYLES } from '../utils/appointment-display.ts';
+import { counterpartName, STATUS_STYLES } from '../utils/appointment-display.ts';
 import { AppointmentCard } from './appointment-card.tsx';
 import { AppointmentDetailsModal } from './appointment-details-modal.tsx';
 import classes from './calendar-screen.module.css';
@@ -93,7 +93,7 @@ export function CalendarScreen({
         .filter((a) => a.status !== 'cancelled')
         .map((a) => ({
           id: a.id,
-          title: a.patient,
+          title: counterpartName(a, user?.role),
           start: a.startsAt,
           end: a.endsAt,
           // The status's dark text colour as the event's ground: white on it keeps more than 7:1.
@@ -102,7 +102,7 @@ export function CalendarScreen({
           startEditable: staff && canReschedule(a.status as AppointmentStatus),
           durationEditable: staff && canReschedule(a.status as AppointmentStatus),
         })),
-    [items, staff],
+    [items, staff, user?.role],
   );
 
   const dayView = view === VIEWS.day;

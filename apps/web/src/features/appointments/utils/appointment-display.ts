@@ -1,4 +1,4 @@
-import type { AppointmentStatus } from '@telehealth/shared';
+import { ownershipField, type AppointmentStatus, type Role } from '@telehealth/shared';
 
 /** "Marta Solis" → "MS". */
 export function initialsOf(name: string): string {
@@ -24,3 +24,16 @@ export const STATUS_STYLES: Record<AppointmentStatus, { background: string; text
   cancelled: { background: 'var(--mantine-color-red-0)', text: '#7f1d1d' },
   'no-show': { background: 'var(--mantine-color-orange-0)', text: '#7c2d12' },
 };
+
+/**
+ * Whom a visit is with, for the person looking at it: a patient sees their clinician ("Maya Okafor"), staff see
+ * the patient. A visit is a patient's own through its patient record, so that is the role that sees the provider.
+ */
+export function counterpartName(
+  appointment: { patient: string; providerName: string },
+  role: Role | null | undefined,
+): string {
+  return role && ownershipField(role, 'appointment') === 'patientAccountId'
+    ? appointment.providerName
+    : appointment.patient;
+}
