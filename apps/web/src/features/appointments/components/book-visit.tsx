@@ -30,7 +30,7 @@ export function BookVisit({ policy, zone, onDone }: { policy: BookingPolicyView;
   if (policy.appointmentTypes.length === 0) {
     return (
       <Alert color="blue" variant="light">
-        {t('book.none')}
+        {policy.clinicPhone ? t('book.nonePhone', { phone: policy.clinicPhone }) : t('book.noneWrite')}
       </Alert>
     );
   }

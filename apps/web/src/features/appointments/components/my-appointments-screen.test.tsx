@@ -49,10 +49,10 @@ function visit(id: string, minutes: number, fields: Record<string, unknown> = {}
   };
 }
 
-function renderScreen(items: unknown[]) {
+function renderScreen(items: unknown[], policy: Record<string, unknown> = POLICY) {
   const graphql = mockGraphQL({
     CurrentUser: () => ({ me: PATIENT }),
-    BookingPolicy: () => ({ bookingPolicy: POLICY }),
+    BookingPolicy: () => ({ bookingPolicy: policy }),
     ListAppointments: () => ({ listAppointments: { items, nextToken: null } }),
   });
   renderRoutes([{ path: '/my/appointments', element: <MyAppointmentsScreen /> }], '/my/appointments');
@@ -88,6 +88,15 @@ describe('MyAppointmentsScreen', () => {
     for (const name of ["I'll be there", 'Reschedule', 'Cancel visit']) {
       expect(within(practiceBooked).getByRole('button', { name }).hasAttribute('disabled')).toBe(false);
     }
+  });
+
+  it('without a clinic number asks for a message to the care team instead of a call to nowhere', async () => {
+    const soon = visit('a5', 5);
+    renderScreen([soon], { ...POLICY, clinicPhone: null });
+    const card = await cardOf(soon);
+    expect(within(card).getByText(/please send your care team a message/).textContent).toMatch(/less than 24 hours/);
+    expect(within(card).queryByText(/please call the clinic/)).toBeNull();
+    expect(within(card).getByRole('link', { name: 'Write to your care team' }).getAttribute('href')).toBe('/messages');
   });
 
   it('checks the booking form before asking the server', async () => {

@@ -299,18 +299,25 @@ function VisitCard({
   );
 }
 
-/** Inside the policy's window: call the clinic instead (with the number as a tel: link when configured). */
+/**
+ * Inside the policy's window: call the clinic instead, the number as a tel: link; a practice without a number
+ * (decision 032) asks for a message to the care team instead of pointing nowhere.
+ */
 function CallTheClinic({ hours, phone, children }: { hours: number; phone: string | null; children?: ReactNode }) {
   const { t } = useTranslation('my-appointments');
   return (
     <Stack gap="xs">
       {children}
-      <Text size="sm">{t('actions.callClinic', { count: hours })}</Text>
+      <Text size="sm">{t(phone ? 'actions.callClinic' : 'actions.writeClinic', { count: hours })}</Text>
       {phone ? (
         <Anchor href={telHref(phone)} fw={600} w="fit-content">
           {t('actions.callNumber', { phone })}
         </Anchor>
-      ) : null}
+      ) : (
+        <Anchor component={Link} to="/messages" fw={600} w="fit-content">
+          {t('actions.writeMessage')}
+        </Anchor>
+      )}
     </Stack>
   );
 }
