@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invitationMail, passwordResetMail } from '../src/mail/templates.ts';
+import { appointmentMail, invitationMail, passwordResetMail } from '../src/mail/templates.ts';
 
 // The practice's name is configuration, not typed by a patient, but each format still escapes what it carries.
 const ctx = { practiceName: 'Dr <b>Lee</b> & "Partners"', publicUrl: 'https://clinic.example' };
@@ -18,5 +18,24 @@ describe('mail templates', () => {
     expect(mail.html).toContain(
       '<title>Restablezca su contraseña de Dr &lt;b&gt;Lee&lt;/b&gt; &amp; "Partners"</title>',
     );
+  });
+
+  it("give the clinic's number where they say to call, and another way without one", () => {
+    const facts = {
+      event: 'reminder',
+      recipient: 'patient',
+      when: 'Thursday, December 3 at 14:00 (New York)',
+      providerName: 'Maya Okafor',
+      patientInitials: 'JP',
+      video: false,
+      link: 'https://clinic.example/my/appointments',
+    } as const;
+    const withPhone = { ...ctx, clinicPhone: '(212) 555-0123' };
+    expect(appointmentMail(withPhone, 'en', facts).text).toContain('call the practice at (212) 555-0123.');
+    expect(appointmentMail(withPhone, 'es', facts).text).toContain('llame a la consulta al (212) 555-0123.');
+    const without = appointmentMail({ ...ctx, clinicPhone: null }, 'en', facts).text;
+    expect(without).toContain('sign in and send your care team a message');
+    expect(without).not.toContain('call the practice');
+    expect(appointmentMail(ctx, 'es', facts).text).toContain('envíe un mensaje a su equipo de atención');
   });
 });

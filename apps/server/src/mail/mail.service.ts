@@ -65,7 +65,12 @@ export class MailService {
   }
 
   get context(): MailContext {
-    return { practiceName: this.#config.settings.current().practiceName, publicUrl: this.#config.publicUrl };
+    const settings = this.#config.settings.current();
+    return {
+      practiceName: settings.practiceName,
+      publicUrl: this.#config.publicUrl,
+      clinicPhone: settings.clinicPhone,
+    };
   }
 
   /** True when mail leaves the server (SMTP_URL is set); otherwise it is kept in the outbox. */

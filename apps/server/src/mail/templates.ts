@@ -46,6 +46,8 @@ export interface MailContent {
 export interface MailContext {
   practiceName: string;
   publicUrl: string;
+  /** The practice's number (CLINIC_PHONE); none: a mail that would say "call" says how else to reach the practice. */
+  clinicPhone?: string | null;
 }
 
 /** Paragraphs of plain text; a paragraph that is a URL becomes a button in the HTML version. */
@@ -234,7 +236,7 @@ export function appointmentMail(ctx: MailContext, locale: Locale, facts: Appoint
         : []),
       ...(toPatient
         ? [
-            `Si necesita cambiarla, llame a la consulta. Si está en crisis, llame o envíe un mensaje de texto al ${CRISIS_LINE}; en una emergencia, llame al ${EMERGENCY_LINE}.`,
+            `${ctx.clinicPhone ? `Si necesita cambiarla, llame a la consulta al ${ctx.clinicPhone}.` : 'Si necesita cambiarla, inicie sesión y envíe un mensaje a su equipo de atención.'} Si está en crisis, llame o envíe un mensaje de texto al ${CRISIS_LINE}; en una emergencia, llame al ${EMERGENCY_LINE}.`,
           ]
         : []),
     ]);
@@ -264,7 +266,7 @@ export function appointmentMail(ctx: MailContext, locale: Locale, facts: Appoint
       : []),
     ...(toPatient
       ? [
-          `If you need to change it, call the practice. If you are in crisis, call or text ${CRISIS_LINE}; in an emergency, call ${EMERGENCY_LINE}.`,
+          `${ctx.clinicPhone ? `If you need to change it, call the practice at ${ctx.clinicPhone}.` : 'If you need to change it, sign in and send your care team a message.'} If you are in crisis, call or text ${CRISIS_LINE}; in an emergency, call ${EMERGENCY_LINE}.`,
         ]
       : []),
   ]);
