@@ -6,9 +6,9 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, messageText, NOTE_MESSAGES } from '@telehealth/shared';
+import { BUILT_IN_NOTE_TEMPLATES, DEMO_PASSWORD, messageText, NOTE_MESSAGES } from '@telehealth/shared';
 import { findOwnSealedEntries } from '../src/audit/sealed-details.ts';
-import { auditEntries, notes, patients } from '../src/db/schema.ts';
+import { auditEntries, notes, noteTemplates, patients, users } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const NOTE_FIELDS = `id title content tags category priority isPrivate patientId patientName appointmentId
@@ -421,10 +421,12 @@ describe('sign, lock, addenda, unlock', () => {
 });
 
 describe('templates', () => {
-  it('offers the four built-in templates; an administrator adds one, a provider cannot', async () => {
+  it('offers the built-in templates; an administrator adds one, a provider cannot', async () => {
     const list = await provider.gql<{ noteTemplates: { key: string | null; body: string }[] }>(TEMPLATES);
     const keys = list.data!.noteTemplates.map((x) => x.key);
-    expect(keys).toEqual(expect.arrayContaining(['soap', 'psychiatricEvaluation', 'dap', 'medicationManagement']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['soap', 'psychiatricEvaluation', 'riskAssessment', 'dap', 'medicationManagement']),
+    );
     const evaluation = list.data!.noteTemplates.find((x) => x.key === 'psychiatricEvaluation')!;
     expect(evaluation.body).toContain('## Mental status exam');
     expect(evaluation.body).toContain('## Risk assessment');
@@ -436,5 +438,25 @@ describe('templates', () => {
     });
     const again = await provider.gql<{ noteTemplates: { id: string }[] }>(TEMPLATES);
     expect(again.data!.noteTemplates.map((x) => x.id)).toContain(saved.data!.saveNoteTemplate.id);
+  });
+
+  it('brings the built-in templates no administrator changed to this version at start, and keeps the changed', async () => {
+    const db = t.runtime.database.db;
+    const set = (key: string, values: { body: string; updatedBy?: string | null }) =>
+      db.update(noteTemplates).set(values).where(eq(noteTemplates.key, key));
+    const [adminUser] = await db.select({ id: users.id }).from(users).where(eq(users.role, 'admin')).limit(1);
+    // As an older version seeded them: the evaluation with headings only, the SOAP note edited by an administrator.
+    await set('psychiatricEvaluation', { body: '## Mental status exam\n- Appearance:\n', updatedBy: null });
+    await set('soap', { body: '## Our own SOAP', updatedBy: adminUser!.id });
+    await db.delete(noteTemplates).where(eq(noteTemplates.key, 'riskAssessment'));
+
+    await t.runtime.notes.seedTemplates();
+
+    const rows = await db.select().from(noteTemplates);
+    const byKey = (key: string) => rows.find((x) => x.key === key);
+    for (const key of ['psychiatricEvaluation', 'riskAssessment'] as const) {
+      expect(byKey(key)?.body).toBe(BUILT_IN_NOTE_TEMPLATES.find((x) => x.key === key)!.body);
+    }
+    expect(byKey('soap')?.body).toBe('## Our own SOAP');
   });
 });

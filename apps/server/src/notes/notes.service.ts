@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import {
   AddendumInputSchema,
   BUILT_IN_NOTE_TEMPLATES,
@@ -344,12 +344,29 @@ export class NotesService {
     });
   }
 
-  /** Adds the built-in templates that are missing (at start); an administrator's edits of them are kept. */
+  /**
+   * Adds the built-in templates that are missing and brings those no administrator has changed (`updated_by` is
+   * empty) to this version's text (at start); an administrator's edits of them are kept.
+   */
   async seedTemplates(): Promise<void> {
-    await this.#db
-      .insert(noteTemplates)
-      .values(BUILT_IN_NOTE_TEMPLATES.map(({ key, name, body, category }) => ({ key, name, body, category })))
-      .onConflictDoNothing({ target: noteTemplates.key });
+    await this.#db.transaction(async (tx) => {
+      await tx
+        .insert(noteTemplates)
+        .values(BUILT_IN_NOTE_TEMPLATES.map(({ key, name, body, category }) => ({ key, name, body, category })))
+        .onConflictDoNothing({ target: noteTemplates.key });
+      for (const { key, name, body, category } of BUILT_IN_NOTE_TEMPLATES) {
+        await tx
+          .update(noteTemplates)
+          .set({ name, body, category, updatedAt: new Date() })
+          .where(
+            and(
+              eq(noteTemplates.key, key),
+              isNull(noteTemplates.updatedBy),
+              or(ne(noteTemplates.name, name), ne(noteTemplates.body, body), ne(noteTemplates.category, category)),
+            ),
+          );
+      }
+    });
   }
 
   /** Re-indexes the notes indexed under another search key (AUTH_SECRET changed), at start. Answers how many. */

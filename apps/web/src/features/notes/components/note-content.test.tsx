@@ -26,10 +26,44 @@ describe('a note’s content', () => {
 });
 
 describe('the built-in templates', () => {
+  it('give the mental status exam and the risk assessment their usual fields, each with a prompt', () => {
+    const evaluation = BUILT_IN_NOTE_TEMPLATES.find((x) => x.key === 'psychiatricEvaluation')!.body;
+    const risk = BUILT_IN_NOTE_TEMPLATES.find((x) => x.key === 'riskAssessment')!.body;
+    const fields = (body: string, heading: string) =>
+      body
+        .split('## ')
+        .find((section) => section.startsWith(heading))!
+        .split('\n')
+        .filter((line) => line.startsWith('- '))
+        .map((line) => {
+          expect(line).toMatch(/^- [^:]+: _.+_$/);
+          return line.slice(2, line.indexOf(':'));
+        });
+    // prettier-ignore
+    expect(fields(evaluation, 'Mental status exam')).toEqual(['Appearance', 'Behavior', 'Speech', 'Mood', 'Affect',
+      'Thought process', 'Thought content', 'Perception', 'Cognition', 'Insight', 'Judgment']);
+    const riskItems = [
+      'Suicidal ideation',
+      'Plan',
+      'Intent',
+      'Means and access',
+      'Past attempts',
+      'Self-harm',
+      'Homicidal ideation',
+      'Protective factors',
+      'Risk level',
+      'Safety plan',
+    ];
+    expect(fields(evaluation, 'Risk assessment')).toEqual(riskItems);
+    expect(fields(risk, 'Risk assessment')).toEqual(riskItems);
+  });
+
   it('are in English exactly as the server seeds them, and translated into Spanish', () => {
     for (const template of BUILT_IN_NOTE_TEMPLATES) {
       expect(english.builtInTemplates[template.key]).toEqual({ name: template.name, body: template.body });
-      expect(spanish.builtInTemplates[template.key].body.split('## ').length).toBe(template.body.split('## ').length);
+      // The same shape line by line: headings, list items (fields), prompts in italics and blank lines.
+      const shape = (body: string) => body.split('\n').map((line) => /^(## |- |_|$)/.exec(line)?.[1] ?? 'text');
+      expect(shape(spanish.builtInTemplates[template.key].body)).toEqual(shape(template.body));
     }
   });
 });

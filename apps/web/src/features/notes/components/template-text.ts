@@ -1,9 +1,9 @@
-import type { BuiltInNoteTemplateKey } from '@telehealth/shared';
+import { BUILT_IN_NOTE_TEMPLATES, type BuiltInNoteTemplateKey } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
 import type { NoteTemplate } from '../api/notes-api.ts';
 
-const BUILT_IN_KEYS: readonly string[] = ['soap', 'psychiatricEvaluation', 'dap', 'medicationManagement'];
+const BUILT_IN_KEYS: readonly string[] = BUILT_IN_NOTE_TEMPLATES.map((x) => x.key);
 
 /**
  * A template's name and sections in the reader's language: a built-in template that an administrator has not
