@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { todayIn, zonedDateTime } from '@telehealth/shared';
 import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
@@ -261,4 +262,123 @@ test('an administrator adds a note template that providers then start notes from
   await provider.getByRole('option', { name }).click();
   await expect(editor.getByRole('textbox', { name: 'Content' })).toHaveValue(/## Members present/);
   await provider.close();
+});
+
+test('a note from a template gets its structured sections and a title from the visit; the picker reads dates, nearest first, today’s chosen', async ({
+  page,
+}) => {
+  await signInByApi(page, 'provider@demo.test', ORIGIN);
+  const suffix = uniqueLetters();
+  const { createPatient } = await graphqlData<{ createPatient: { id: string } }>(
+    page.request,
+    ORIGIN,
+    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
+    {
+      input: {
+        firstName: 'Vera',
+        lastName: `Visits${suffix}`,
+        email: `vera.${suffix}@example.net`,
+        dateOfBirth: '1979-06-01',
+      },
+    },
+  );
+  const { appConfig } = await graphqlData<{ appConfig: { practiceTimeZone: string } }>(
+    page.request,
+    ORIGIN,
+    '{ appConfig { practiceTimeZone } }',
+  );
+  const zone = appConfig.practiceTimeZone;
+  const today = todayIn(zone);
+  /** Books a visit with the patient at the first free half hour from `from` on; answers its date and time. */
+  const book = async (from: Date) => {
+    for (let k = 0; k < 12; k++) {
+      const at = zonedDateTime(new Date(Math.ceil(from.getTime() / 1_800_000) * 1_800_000 + k * 1_800_000), zone);
+      const response = await page.request.post('/graphql', {
+        headers: { origin: ORIGIN },
+        data: {
+          query: 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
+          variables: {
+            input: {
+              patientId: createPatient.id,
+              date: at.date,
+              time: at.time,
+              duration: 30,
+              reason: 'Follow-up',
+              appointmentType: 'video',
+              allowOutsideHours: true,
+            },
+          },
+        },
+      });
+      if (((await response.json()) as { data?: unknown }).data) return at;
+    }
+    throw new Error('no free half hour to book');
+  };
+  const day = 86_400_000;
+  // Booked furthest first, so that neither the order of booking nor the server's order gives the answer.
+  const later = await book(new Date(Date.now() + 20 * day));
+  const soon = await book(new Date(Date.now() + 3 * day));
+  const now = await book(new Date(Date.now() + 5 * 60_000));
+  test.skip(now.date !== today, 'no half hour left today in the practice’s time zone');
+
+  const readable = (visit: { date: string; time: string }, language: string) =>
+    new Intl.DateTimeFormat(language, {
+      weekday: 'short',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'UTC',
+    }).format(new Date(`${visit.date}T${visit.time}:00Z`));
+  const visitDay = (language: string) =>
+    new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${today}T12:00:00Z`));
+
+  await page.goto('/notes');
+  await page.getByRole('button', { name: 'New Note' }).click();
+  const editor = page.getByRole('dialog', { name: 'New Note' });
+  await editor.getByRole('combobox', { name: 'Patient' }).fill(`Visits${suffix}`);
+  await page.getByRole('option', { name: `Vera Visits${suffix}` }).click();
+  const appointment = editor.getByRole('combobox', { name: 'Appointment' });
+  // Today's visit is chosen by itself, shown as a date a person reads.
+  await expect(appointment).toHaveValue(readable(now, 'en'));
+  await editor.getByRole('combobox', { name: 'Start from a template' }).click();
+  await page.getByRole('option', { name: 'Psychiatric evaluation' }).click();
+  await expect(editor.getByRole('textbox', { name: 'Title' })).toHaveValue(
+    `Psychiatric evaluation — ${visitDay('en')}`,
+  );
+  const content = editor.getByRole('textbox', { name: 'Content' });
+  await expect(content).toHaveValue(/## Mental status exam\n- Appearance: _[^\n]+_\n- Behavior: _/);
+  await expect(content).toHaveValue(/## Risk assessment\n- Suicidal ideation: _[^\n]+_\n- Plan: _[^\n]+_\n- Intent: _/);
+  await expect(content).toHaveValue(/- Means and access: _[^\n]+_\n- Past attempts: _/);
+  await expect(content).toHaveValue(/- Risk level: _[^\n]+_\n- Safety plan: _/);
+  await appointment.click();
+  await expect(page.getByRole('option')).toHaveText([readable(now, 'en'), readable(soon, 'en'), readable(later, 'en')]);
+  // Another visit: the title follows while nobody has typed one.
+  await page.getByRole('option', { name: readable(soon, 'en') }).click();
+  await expect(editor.getByRole('textbox', { name: 'Title' })).toHaveValue(
+    `Psychiatric evaluation — ${new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${soon.date}T12:00:00Z`))}`,
+  );
+  expect(await seriousViolations(page)).toEqual([]);
+  await editor.getByRole('button', { name: 'Save Draft' }).click();
+  await expect(page.getByRole('dialog', { name: /^Psychiatric evaluation — / })).toBeVisible();
+
+  // In Spanish, on a phone, from the patient's chart.
+  await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await page.setViewportSize(PHONE);
+  await page.goto(`/patients/${createPatient.id}`);
+  await page
+    .getByRole('button', { name: /^Nueva nota/ })
+    .first()
+    .click();
+  const nueva = page.getByRole('dialog', { name: 'Nueva nota' });
+  await expect(nueva.getByRole('combobox', { name: 'Cita' })).toHaveValue(readable(now, 'es'));
+  await nueva.getByRole('combobox', { name: 'Empezar con una plantilla' }).click();
+  await page.getByRole('option', { name: 'Evaluación del riesgo' }).click();
+  await expect(nueva.getByRole('textbox', { name: 'Título' })).toHaveValue(`Evaluación del riesgo — ${visitDay('es')}`);
+  await expect(nueva.getByRole('textbox', { name: 'Contenido' })).toHaveValue(
+    /## Evaluación del riesgo\n- Ideación suicida: _[^\n]+_\n- Plan: _/,
+  );
+  await expectFitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
 });
