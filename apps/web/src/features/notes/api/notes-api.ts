@@ -310,7 +310,7 @@ export function useSaveTemplate() {
 
 const PatientAppointmentSchema = z.object({ id: z.string(), date: z.string(), time: z.string(), status: z.string() });
 
-/** The chosen patient's appointments, for the note's appointment choice (newest first). */
+/** The chosen patient's appointments, for the note's appointment choice (the editor orders them). */
 export function usePatientAppointments(patientId: string | null) {
   return useQuery({
     queryKey: ['appointments', 'for-note', patientId],
@@ -323,6 +323,6 @@ export function usePatientAppointments(patientId: string | null) {
           { filter: { patientId } },
           { signal },
         )
-      ).listAppointments.items.reverse(),
+      ).listAppointments.items,
   });
 }

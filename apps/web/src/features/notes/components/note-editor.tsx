@@ -19,12 +19,14 @@ import {
   NOTE_PRIORITIES,
   NoteInputSchema,
   normalizeTags,
+  zonedDateTime,
   type NoteInput,
 } from '@telehealth/shared';
 import { useState, type KeyboardEvent, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PatientPicker } from '../../../components/person-pickers.tsx';
+import { useAppConfig } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import {
   fieldErrorsFromServer,
@@ -42,6 +44,7 @@ import {
   type NoteTemplate,
 } from '../api/notes-api.ts';
 import { useTemplateText } from './template-text.ts';
+import { formatVisit, orderVisitsForNote, templateTitle } from './visit-choice.ts';
 
 interface FormValues {
   title: string;
@@ -53,6 +56,10 @@ interface FormValues {
   tags: string[];
   isPrivate: boolean;
   templateId: string;
+  /** Whoever writes has typed a title (else the title follows the template and the visit). */
+  titleTyped: boolean;
+  /** Whoever writes has chosen the appointment, or cleared it (else today's visit is chosen by itself). */
+  appointmentChosen: boolean;
 }
 
 function initialValues(note: Note | null, patientId: string | null): FormValues {
@@ -66,6 +73,9 @@ function initialValues(note: Note | null, patientId: string | null): FormValues 
     tags: note?.tags ?? [],
     isPrivate: note?.isPrivate ?? false,
     templateId: '',
+    // A saved note keeps its own title and appointment.
+    titleTyped: !!note,
+    appointmentChosen: !!note,
   };
 }
 
@@ -107,7 +117,8 @@ export function NoteEditor(props: {
 }
 
 function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typeof NoteEditor>[0]) {
-  const { t } = useTranslation('notes');
+  const { t, i18n } = useTranslation('notes');
+  const { data: config } = useAppConfig();
   const [values, setValues] = useState<FormValues>(() => initialValues(note, patient?.id ?? null));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [tagDraft, setTagDraft] = useState('');
@@ -119,17 +130,32 @@ function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typ
   const saving = create.isPending || update.isPending;
   const failure = create.error ?? update.error;
 
+  // The patient's visits nearest first; until one is chosen, today's (in the practice's time zone) is the one.
+  const practiceNow = zonedDateTime(new Date(), config?.practiceTimeZone ?? 'America/New_York');
+  const visits = orderVisitsForNote(appointments.data ?? [], practiceNow, note?.appointmentId ?? null);
+  const appointmentId = values.appointmentChosen ? values.appointmentId : (visits.todaysId ?? '');
+  const template = templates.data?.find((x) => x.id === values.templateId);
+  const visitDate = visits.visits.find((x) => x.id === appointmentId)?.date ?? null;
+  const title = values.titleTyped
+    ? values.title
+    : template
+      ? templateTitle(templateText(template).name, visitDate, i18n.language)
+      : '';
+  const current: FormValues = { ...values, appointmentId, title };
+
   const set = <K extends keyof FormValues>(field: K, value: FormValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
     setErrors(({ [field]: _gone, ...rest }) => rest);
   };
 
   const applyTemplate = (id: string | null) => {
-    const template = templates.data?.find((x) => x.id === id);
+    const chosen = templates.data?.find((x) => x.id === id);
     setValues((v) => ({
       ...v,
       templateId: id ?? '',
-      ...(template ? { content: templateText(template).body, category: template.category } : {}),
+      ...(chosen ? { content: templateText(chosen).body, category: chosen.category } : {}),
+      // An empty title is filled from the template again.
+      titleTyped: v.titleTyped && title.trim() !== '',
     }));
   };
 
@@ -140,7 +166,7 @@ function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typ
   };
 
   const submit = () => {
-    const input = toInput(values);
+    const input = toInput(current);
     const parsed = NoteInputSchema.safeParse(input);
     if (!parsed.success) {
       setErrors(fieldErrorsFromZod(parsed.error));
@@ -210,8 +236,12 @@ function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typ
           ) : null}
           <TextInput
             label={t('editor.title')}
-            value={values.title}
-            onChange={(e) => set('title', e.currentTarget.value)}
+            value={title}
+            onChange={(e) => {
+              const typed = e.currentTarget.value;
+              setValues((v) => ({ ...v, title: typed, titleTyped: true }));
+              setErrors(({ title: _gone, ...rest }) => rest);
+            }}
             error={requiredMessage ? undefined : message('title')}
             required
             maxLength={200}
@@ -249,7 +279,8 @@ function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typ
               value={values.patientId}
               onChange={(id) => {
                 set('patientId', id ?? '');
-                set('appointmentId', '');
+                // Another patient: their visit of today is chosen by itself again.
+                setValues((v) => ({ ...v, appointmentId: '', appointmentChosen: false }));
               }}
               error={message('patientId')}
               required={false}
@@ -259,9 +290,12 @@ function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typ
             <Select
               label={t('editor.appointment')}
               placeholder={t('editor.appointmentPlaceholder')}
-              data={(appointments.data ?? []).map((a) => ({ value: a.id, label: `${a.date} ${a.time}` }))}
-              value={values.appointmentId || null}
-              onChange={(v) => set('appointmentId', v ?? '')}
+              data={visits.visits.map((a) => ({ value: a.id, label: formatVisit(a, i18n.language) }))}
+              value={appointmentId || null}
+              onChange={(v) => {
+                set('appointmentId', v ?? '');
+                setValues((x) => ({ ...x, appointmentChosen: true }));
+              }}
               disabled={!values.patientId}
               error={message('appointmentId')}
               clearable
