@@ -130,7 +130,8 @@ const NoteTemplateRef = builder.objectRef<TemplateRow>('NoteTemplate').implement
     id: t.exposeID('id'),
     key: t.exposeString('key', {
       nullable: true,
-      description: 'Set for the built-in templates (soap, psychiatricEvaluation, riskAssessment, dap, medicationManagement).',
+      description:
+        'Set for the built-in templates (soap, psychiatricEvaluation, riskAssessment, dap, medicationManagement).',
     }),
     name: t.exposeString('name'),
     body: t.exposeString('body'),
