@@ -15,7 +15,8 @@ const SEND = `mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(inp
 const MINE = '{ myQuestionnaires { id instrument status } }';
 const SUBMIT = `mutation ($input: SubmitQuestionnaireInput!) { submitQuestionnaire(input: $input) {
   safetyAlert questionnaire { id status total band answers { loinc value } } } }`;
-const RESULTS = `query ($patientId: ID!) { questionnaireResults(patientId: $patientId) { id instrument total band completedAt } }`;
+const RESULTS = `query ($patientId: ID!) { questionnaireResults(patientId: $patientId) {
+  id instrument total band completedAt answers { loinc value } difficulty } }`;
 const ALERTS = `query ($patientId: ID) { safetyAlerts(patientId: $patientId) { id patientId patientName total acknowledgedAt acknowledgedByName } }`;
 const ACK = `mutation ($input: AcknowledgeSafetyAlertInput!) { acknowledgeSafetyAlert(input: $input) { id acknowledgedAt acknowledgedByName } }`;
 const SCHEDULE = `mutation ($input: QuestionnaireScheduleInput!) { setQuestionnaireSchedule(input: $input) }`;
@@ -86,7 +87,15 @@ describe('questionnaires', () => {
     const results = await provider.gql<{ questionnaireResults: { id: string; total: number }[] }>(RESULTS, {
       patientId,
     });
-    expect(results.data!.questionnaireResults).toContainEqual(expect.objectContaining({ id, total: 10 }));
+    // The provider reads each answer (the chart shows them item by item) and the difficulty.
+    expect(results.data!.questionnaireResults).toContainEqual(
+      expect.objectContaining({
+        id,
+        total: 10,
+        difficulty: 1,
+        answers: [1, 2, 1, 2, 1, 2, 1].map((value) => ({ loinc: expect.any(String) as string, value })),
+      }),
+    );
   });
 
   it('refuses an incomplete form and scores nothing', async () => {
@@ -208,6 +217,20 @@ describe('the safety path', () => {
     expect(errorOf(twice).message).toBe(MEASURE_MESSAGES.alertAlreadyAcknowledged);
     const [row] = await t.runtime.database.db.select().from(safetyAlerts).where(eq(safetyAlerts.id, alertId));
     expect(row!.acknowledgement).toMatch(/^enc:/);
+    // The chart shows what was done, to the patient's provider, and the read is recorded.
+    const chart = await provider.gql<{ safetyAlerts: { id: string; acknowledgement: string | null }[] }>(
+      `query ($patientId: ID) { safetyAlerts(patientId: $patientId) { id acknowledgement } }`,
+      { patientId },
+    );
+    expect(chart.data!.safetyAlerts).toContainEqual({
+      id: alertId,
+      acknowledgement: 'Called the patient; safety plan reviewed.',
+    });
+    const [viewed] = await t.runtime.database.db
+      .select({ id: auditEntries.id })
+      .from(auditEntries)
+      .where(and(eq(auditEntries.event, 'SAFETY_ALERT_VIEW'), sql`${auditEntries.details}->'alertIds' ? ${alertId}`));
+    expect(viewed).toBeDefined();
 
     const events = await t.runtime.database.db
       .select({ event: auditEntries.event })

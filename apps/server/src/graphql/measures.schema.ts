@@ -55,6 +55,11 @@ const SafetyAlertRef = builder.objectRef<AlertView>('SafetyAlert').implement({
     escalatedAt: t.string({ nullable: true, resolve: (a) => a.alert.escalatedAt?.toISOString() ?? null }),
     acknowledgedAt: t.string({ nullable: true, resolve: (a) => a.alert.acknowledgedAt?.toISOString() ?? null }),
     acknowledgedByName: t.string({ nullable: true, resolve: (a) => a.acknowledgedByName }),
+    acknowledgement: t.string({
+      nullable: true,
+      description: 'What the provider who acknowledged it did (their note), as they wrote it.',
+      resolve: (a) => a.alert.acknowledgement ?? null,
+    }),
   }),
 });
 

@@ -286,7 +286,7 @@ export class MeasuresService {
           patientIds: [...new Set(rows.map((r) => r.alert.patientId))],
         });
       }
-      return rows;
+      return rows.map((r) => this.#openAlert(r));
     });
   }
 
@@ -329,7 +329,7 @@ export class MeasuresService {
       throw error;
     }
     const [row] = await this.#selectAlerts(this.#db).where(eq(safetyAlerts.id, id));
-    return row!;
+    return this.#openAlert(row!);
   }
 
   // Jobs ---------------------------------------------------------------------------------------------------
@@ -524,6 +524,11 @@ export class MeasuresService {
       .innerJoin(measures, eq(measures.id, safetyAlerts.measureId))
       .leftJoin(users, eq(users.id, safetyAlerts.acknowledgedBy))
       .$dynamic();
+  }
+
+  /** The alert with its acknowledgement readable (decrypted only if a field asks for it). */
+  #openAlert(row: AlertView): AlertView {
+    return { ...row, alert: safetyAlertsEncrypted.open(this.#keyring, row.alert) };
   }
 
   async #exists(executor: Executor, id: string) {
