@@ -28,6 +28,13 @@ export type Questionnaire = z.infer<typeof QuestionnaireSchema>;
 
 const FIELDS = 'id instrument status total band createdAt completedAt';
 
+/** A completed questionnaire as the chart reads it: with each item's answer (by LOINC code) and the difficulty. */
+const ResultSchema = QuestionnaireSchema.extend({
+  answers: z.array(z.object({ loinc: z.string(), value: z.number() })).nullable(),
+  difficulty: z.number().nullable(),
+});
+export type QuestionnaireResult = z.infer<typeof ResultSchema>;
+
 /** The signed-in patient's questionnaires waiting to be filled in; a new one appears live. */
 export function useMyQuestionnaires(enabled = true) {
   const queryClient = useQueryClient();
@@ -56,8 +63,9 @@ export function useQuestionnaireResults(patientId: string) {
     queryFn: async ({ signal }) =>
       (
         await graphqlRequest(
-          `query QuestionnaireResults($patientId: ID!) { questionnaireResults(patientId: $patientId) { ${FIELDS} } }`,
-          z.object({ questionnaireResults: z.array(QuestionnaireSchema) }),
+          `query QuestionnaireResults($patientId: ID!) { questionnaireResults(patientId: $patientId) {
+            ${FIELDS} answers { loinc value } difficulty } }`,
+          z.object({ questionnaireResults: z.array(ResultSchema) }),
           { patientId },
           { signal },
         )
@@ -148,11 +156,12 @@ const AlertSchema = z.object({
   escalatedAt: z.string().nullable(),
   acknowledgedAt: z.string().nullable(),
   acknowledgedByName: z.string().nullable(),
+  acknowledgement: z.string().nullable(),
 });
 export type SafetyAlert = z.infer<typeof AlertSchema>;
 
 const ALERT_FIELDS =
-  'id patientId patientName total createdAt notifiedAt escalatedAt acknowledgedAt acknowledgedByName';
+  'id patientId patientName total createdAt notifiedAt escalatedAt acknowledgedAt acknowledgedByName acknowledgement';
 
 /**
  * Safety alerts: the caller's open ones, or one patient's (acknowledged too). A raised or acknowledged alert

@@ -3,6 +3,7 @@ import '@mantine/charts/styles.css';
 import { LineChart } from '@mantine/charts';
 import { Alert, Button, Group, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { INSTRUMENT_DEFINITIONS, INSTRUMENTS, type Instrument } from '@telehealth/shared';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
@@ -14,7 +15,9 @@ import {
   useSendQuestionnaire,
   useSetQuestionnaireSchedule,
   type Questionnaire,
+  type QuestionnaireResult,
 } from '../api/measures-api.ts';
+import { QuestionnaireAnswers } from './questionnaire-answers.tsx';
 import { formatInstantDate } from '../../../lib/practice-dates.ts';
 
 /**
@@ -94,32 +97,47 @@ function InstrumentChart({ instrument, rows }: { instrument: Instrument; rows: Q
   );
 }
 
-function ResultsTable({ rows }: { rows: Questionnaire[] }) {
+function ResultsTable({ rows }: { rows: QuestionnaireResult[] }) {
   const { t, i18n } = useTranslation('measures');
+  const [opened, setOpened] = useState<QuestionnaireResult | null>(null);
+  const titleOf = (r: QuestionnaireResult) =>
+    t('answers.title', {
+      name: t(`instrument.${r.instrument}`),
+      date: formatInstantDate(r.completedAt ?? r.createdAt, i18n.language),
+    });
   return (
-    <ScrollTable label={t('chart.tableCaption')} minWidth={320}>
-      <Table striped>
-        <Table.Caption>{t('chart.tableCaption')}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('chart.date')}</Table.Th>
-            <Table.Th>{t('chart.instrument')}</Table.Th>
-            <Table.Th>{t('chart.score')}</Table.Th>
-            <Table.Th>{t('chart.severity')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {[...rows].reverse().map((r) => (
-            <Table.Tr key={r.id}>
-              <Table.Td>{formatInstantDate(r.completedAt ?? r.createdAt, i18n.language)}</Table.Td>
-              <Table.Td>{INSTRUMENT_DEFINITIONS[r.instrument].name}</Table.Td>
-              <Table.Td>{r.total ?? '–'}</Table.Td>
-              <Table.Td>{r.band ? t(`band.${r.band as 'mild'}`) : '–'}</Table.Td>
+    <>
+      <ScrollTable label={t('chart.tableCaption')} minWidth={320}>
+        <Table striped>
+          <Table.Caption>{t('chart.tableCaption')}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('chart.date')}</Table.Th>
+              <Table.Th>{t('chart.instrument')}</Table.Th>
+              <Table.Th>{t('chart.score')}</Table.Th>
+              <Table.Th>{t('chart.severity')}</Table.Th>
+              <Table.Th>{t('chart.answers')}</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollTable>
+          </Table.Thead>
+          <Table.Tbody>
+            {[...rows].reverse().map((r) => (
+              <Table.Tr key={r.id} data-testid="measure-result" data-questionnaire-id={r.id}>
+                <Table.Td>{formatInstantDate(r.completedAt ?? r.createdAt, i18n.language)}</Table.Td>
+                <Table.Td>{INSTRUMENT_DEFINITIONS[r.instrument].name}</Table.Td>
+                <Table.Td>{r.total ?? '–'}</Table.Td>
+                <Table.Td>{r.band ? t(`band.${r.band as 'mild'}`) : '–'}</Table.Td>
+                <Table.Td>
+                  <Button variant="subtle" size="compact-sm" onClick={() => setOpened(r)} aria-label={titleOf(r)}>
+                    {t('chart.answers')}
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollTable>
+      {opened ? <QuestionnaireAnswers result={opened} title={titleOf(opened)} onClose={() => setOpened(null)} /> : null}
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import {
   needsSafetyPath,
   type Instrument,
   type InstrumentDefinition,
+  type SeverityBand,
 } from '@telehealth/shared';
 import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,12 +49,10 @@ export function QuestionnaireScreen({ id }: { id: string }) {
     return (
       <Stack gap="md" maw={720}>
         <Title order={1}>{t(`instrument.${done.instrument}`)}</Title>
-        <Alert color="teal" variant="light" role="status">
-          <Text>{t('form.thanks')}</Text>
-          {done.total !== null && done.band ? (
-            <Text mt="xs">{t('form.score', { total: done.total, band: t(`band.${done.band as 'mild'}`) })}</Text>
-          ) : null}
-        </Alert>
+        <Text role="status">{t('form.thanks')}</Text>
+        {done.total !== null && done.band ? (
+          <ScoreExplained instrument={done.instrument} total={done.total} band={done.band} />
+        ) : null}
         {done.safetyAlert || crisis ? <CrisisPanel text={t('form.crisisAfter')} /> : null}
         <Button component={Link} to="/dashboard" variant="default" w="fit-content">
           {t('form.back')}
@@ -209,5 +208,40 @@ function CrisisPanel({ text }: { text: string }) {
         <CrisisLines />
       </Stack>
     </Alert>
+  );
+}
+
+/**
+ * The patient's own score, neutral: a number on a scale is information, not a success or a failure, so it gets
+ * no green box and no red one. It says what the band means and what happens next (decision 028).
+ */
+function ScoreExplained({ instrument, total, band }: { instrument: Instrument; total: number; band: string }) {
+  const { t } = useTranslation('measures');
+  const definition = INSTRUMENT_DEFINITIONS[instrument];
+  const bandKey = band as SeverityBand['key'];
+  // From "moderate" up the provider reads the answers before the visit; below it, at the visit.
+  const higher = bandKey === 'moderate' || bandKey === 'moderatelySevere' || bandKey === 'severe';
+  return (
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      component="section"
+      aria-labelledby="score-title"
+      data-testid="score-explained"
+    >
+      <Stack gap="xs">
+        <Title order={2} size="h4" id="score-title">
+          {t('form.score', { total, band: t(`band.${bandKey}`) })}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('result.scale', { max: definition.maxScore })}
+        </Text>
+        <Text>{t(`result.meaning.${bandKey}`, { condition: t(`result.condition.${instrument}`) })}</Text>
+        <Text>{t('result.notDiagnosis')}</Text>
+        <Text fw={600}>{t('result.nextTitle')}</Text>
+        <Text>{t(higher ? 'result.nextHigher' : 'result.nextLower')}</Text>
+      </Stack>
+    </Paper>
   );
 }

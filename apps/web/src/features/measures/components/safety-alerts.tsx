@@ -75,6 +75,17 @@ export function SafetyAlerts({ patientId = null }: { patientId?: string | null }
                     })}
                   </Text>
                 ) : null}
+                {alert.acknowledgement ? (
+                  // What the provider did, as they wrote it: the record of the safety path's answer.
+                  <Stack gap={0} data-testid="alert-acknowledgement">
+                    <Text size="sm" fw={600}>
+                      {t('alerts.ackNote')}
+                    </Text>
+                    <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                      {alert.acknowledgement}
+                    </Text>
+                  </Stack>
+                ) : null}
               </Stack>
               <Group gap="xs">
                 {patientId === null ? (

@@ -1,0 +1,137 @@
+/**
+ * Measures for clinicians (issue 25, point 3; decision 028): the provider opens a submitted PHQ-9 on the chart and
+ * reads every answer, item by item in their language, item 9 marked when above 0, and what was done about its
+ * safety alert; the patient sees their own score neutrally, with what it means and what happens next.
+ */
+import { INSTRUMENT_DEFINITIONS } from '@telehealth/shared';
+import { uniqueLetters } from '../support/access-requests.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { expect, signInByApi, test } from '../support/fixtures.ts';
+import { graphqlData } from '../support/graphql.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { MAIN_SERVER } from '../support/servers.ts';
+
+const ORIGIN = MAIN_SERVER.url;
+const PHQ9 = INSTRUMENT_DEFINITIONS.phq9;
+// 0+1+2+3+0+1+2+3 and item 9 "Several days": 13, moderate, and the safety path.
+const ANSWERS = [0, 1, 2, 3, 0, 1, 2, 3, 1];
+
+const LANGUAGES = {
+  en: {
+    language: 'en' as const,
+    send: 'Send my answers',
+    score: 'Your score: 13 (Moderate).',
+    meaning: 'Your answers show moderate signs of depression over the last two weeks.',
+    next: 'What happens next',
+    answersOf: /^Answers: PHQ-9 \(depression\), /,
+    flagged: 'Item 9 above 0: thoughts of self-harm',
+    whatYouDid: 'What you did',
+    close: 'Close',
+  },
+  es: {
+    language: 'es' as const,
+    send: 'Enviar mis respuestas',
+    score: 'Su puntuación: 13 (Moderada).',
+    meaning: 'Sus respuestas muestran signos moderados de depresión en las últimas dos semanas.',
+    next: 'Qué pasa ahora',
+    answersOf: /^Respuestas: PHQ-9 \(depresión\), /,
+    flagged: 'Pregunta 9 por encima de 0: pensamientos de hacerse daño',
+    whatYouDid: 'Lo que hizo',
+    close: 'Cerrar',
+  },
+};
+
+for (const words of Object.values(LANGUAGES)) {
+  test(`the provider reads a PHQ-9 item by item with item 9 marked and the alert's acknowledgement; the patient's score is neutral (${words.language})`, async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await page.addInitScript((language) => localStorage.setItem('telehealth.language', language), words.language);
+    await signInByApi(page, 'provider@demo.test', ORIGIN);
+    const found = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
+      page.request,
+      ORIGIN,
+      'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
+    );
+    const patientId = found.listPatients.items[0]!.id;
+    const sent = await graphqlData<{ sendQuestionnaire: { id: string } }>(
+      page.request,
+      ORIGIN,
+      'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id } }',
+      { input: { patientId, instrument: 'phq9' } },
+    );
+    const questionnaireId = sent.sendQuestionnaire.id;
+
+    // The patient, on a phone, answers it and reads the result: a plain box, no green, what it means, what next.
+    const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: PHONE });
+    const phone = await context.newPage();
+    await phone.addInitScript((language) => localStorage.setItem('telehealth.language', language), words.language);
+    await signInByApi(phone, 'patient@demo.test', ORIGIN);
+    await phone.goto(`/questionnaires/${questionnaireId}`);
+    const items = phone.getByRole('radiogroup');
+    await expect(items.first()).toBeVisible();
+    for (const [index, value] of ANSWERS.entries()) {
+      const option = PHQ9.options.find((o) => o.value === value)!;
+      await items.nth(index).getByRole('radio', { name: option.text[words.language], exact: true }).check();
+    }
+    await phone.getByRole('button', { name: words.send }).click();
+    const result = phone.getByRole('region', { name: words.score });
+    await expect(result).toBeVisible();
+    await expect(result).toContainText(words.meaning);
+    await expect(result).toContainText(words.next);
+    // Neutral: the page's own background, and the score in no coloured alert box.
+    await expect(result).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+    await expect(phone.locator('.mantine-Alert-root').filter({ hasText: words.score })).toHaveCount(0);
+    await expectFitsPhone(phone);
+    expect(await seriousViolations(phone)).toEqual([]);
+    await context.close();
+
+    // The provider acknowledges the alert that answer raised, saying what they did.
+    const note = `Called the patient ${uniqueLetters()}; safety plan reviewed.`;
+    const alerts = await graphqlData<{ safetyAlerts: { id: string; questionnaireId: string }[] }>(
+      page.request,
+      ORIGIN,
+      'query ($patientId: ID) { safetyAlerts(patientId: $patientId) { id questionnaireId } }',
+      { patientId },
+    );
+    const alertId = alerts.safetyAlerts.find((a) => a.questionnaireId === questionnaireId)!.id;
+    await graphqlData(
+      page.request,
+      ORIGIN,
+      'mutation ($input: AcknowledgeSafetyAlertInput!) { acknowledgeSafetyAlert(input: $input) { id } }',
+      { input: { id: alertId, note } },
+    );
+
+    // The chart: the acknowledgement's text, then the questionnaire's answers item by item.
+    await page.goto(`/patients/${patientId}`);
+    const acknowledgement = page.getByTestId('alert-acknowledgement').filter({ hasText: note });
+    // The chart's route loads the charting bundle first: on a busy machine that takes longer than one check.
+    await expect(acknowledgement).toBeVisible({ timeout: 30_000 });
+    await expect(acknowledgement).toContainText(words.whatYouDid);
+    const row = page.locator(`[data-questionnaire-id="${questionnaireId}"]`);
+    await row.getByRole('button', { name: words.answersOf }).click();
+    const dialog = page.getByRole('dialog', { name: words.answersOf });
+    const answers = dialog.getByTestId('answer-item');
+    await expect(answers).toHaveCount(9);
+    for (const [index, value] of ANSWERS.entries()) {
+      const option = PHQ9.options.find((o) => o.value === value)!;
+      await expect(answers.nth(index)).toContainText(`${index + 1}. ${PHQ9.items[index]!.text[words.language]}`);
+      await expect(answers.nth(index)).toContainText(`${option.text[words.language]} (${value})`);
+    }
+    // Item 9, and only item 9, is marked, in words as well as in colour.
+    await expect(dialog.locator('[data-flagged="true"]')).toHaveCount(1);
+    await expect(answers.nth(8)).toHaveAttribute('data-flagged', 'true');
+    await expect(answers.nth(8)).toContainText(words.flagged);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize(PHONE);
+    await answers.nth(8).scrollIntoViewIfNeeded();
+    await expect(answers.nth(8)).toBeVisible();
+    await expectFitsPhone(page);
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: words.close }).click();
+    await expect(dialog).toHaveCount(0);
+    await expectFitsPhone(page);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
