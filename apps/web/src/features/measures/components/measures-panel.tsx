@@ -18,7 +18,7 @@ import {
   type QuestionnaireResult,
 } from '../api/measures-api.ts';
 import { QuestionnaireAnswers } from './questionnaire-answers.tsx';
-import { formatInstantDate } from '../../../lib/practice-dates.ts';
+import { formatInstantDate, formatInstantDateTime } from '../../../lib/practice-dates.ts';
 
 /**
  * A patient's measures in the chart: each questionnaire's totals over time with its severity bands, every result
@@ -103,7 +103,8 @@ function ResultsTable({ rows }: { rows: QuestionnaireResult[] }) {
   const titleOf = (r: QuestionnaireResult) =>
     t('answers.title', {
       name: t(`instrument.${r.instrument}`),
-      date: formatInstantDate(r.completedAt ?? r.createdAt, i18n.language),
+      // With the time: two results of one day stay apart.
+      date: formatInstantDateTime(r.completedAt ?? r.createdAt, i18n.language),
     });
   return (
     <>

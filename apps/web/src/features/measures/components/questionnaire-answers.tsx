@@ -1,4 +1,4 @@
-import { Badge, Group, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { INSTRUMENT_DEFINITIONS } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
@@ -75,9 +75,9 @@ export function QuestionnaireAnswers({
                       : t('answers.answer', { answer: line.answer, value: line.value })}
                   </Text>
                   {line.flagged ? (
-                    <Badge color="red.9" variant="filled" style={{ whiteSpace: 'normal', height: 'auto' }}>
+                    <Text fw={700} c="red.9">
                       {t('answers.flagged')}
-                    </Badge>
+                    </Text>
                   ) : null}
                 </Group>
               </Paper>
