@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '@telehealth/shared';
+import { DEMO_CLINIC_PHONE, DEMO_PASSWORD } from '@telehealth/shared';
 import { ConfigError, loadConfig, mailFromOf } from '../src/config.ts';
 import { accessRequests, mailOutbox } from '../src/db/schema.ts';
 import { deliveryJobKey, MAX_DELIVERY_ATTEMPTS } from '../src/mail/mail.service.ts';
@@ -332,7 +332,9 @@ describe('mail configuration', () => {
     const config = loadConfig({ PUBLIC_URL: 'https://care.example', PRACTICE_NAME: 'Harbor "Mind" Clinic' });
     expect(config).toMatchObject({ smtpUrl: undefined, mailFrom: null, adminEmails: [], bookingUrl: null });
     expect(mailFromOf(config)).toBe('"Harbor Mind Clinic" <no-reply@care.example>');
-    expect(config.settings.current().clinicPhone).toBeNull();
+    // Demo mode (the embedded database's default) ships a fictional number; outside it there is none (issue 25).
+    expect(config.settings.current().clinicPhone).toBe(DEMO_CLINIC_PHONE);
+    expect(loadConfig({ DEMO_MODE: 'false' }).settings.current().clinicPhone).toBeNull();
     expect(loadConfig({}).emergencyBanner.enabled).toBe(true);
     expect(
       loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), DATA_ENCRYPTION_KEY: TEST_DATA_KEY })
