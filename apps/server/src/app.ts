@@ -7,6 +7,7 @@ import type { Services } from './graphql/context.ts';
 import type pg from 'pg';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
+import { loggerOptions, registerReadableRequestLog } from './http/request-log.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/request-errors.ts';
 import { registerLiveRoutes } from './live/live.routes.ts';
 import { registerVideoRoutes } from './video/video.routes.ts';
@@ -35,10 +36,14 @@ export interface BuildOptions {
 
 export async function buildApp(deps: AppDependencies, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
+  // A test's log stream reads JSON lines, whatever the configured format.
+  const logFormat = options.logStream ? 'json' : config.logFormat;
+  const { stream: formatStream, ...formatOptions } = loggerOptions(logFormat);
   const app = Fastify({
+    ...formatOptions,
     logger: {
       level: config.logLevel,
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(options.logStream ? { stream: options.logStream } : formatStream ? { stream: formatStream } : {}),
       redact: { paths: REDACT, censor: '[redacted]' },
       serializers: {
         err: serializeError,
@@ -61,6 +66,7 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   // Before any route: a bad request gets its 4xx and a clear message on every route, never a 500.
   registerErrorHandler(app);
   registerJsonBodyParser(app);
+  registerReadableRequestLog(app, logFormat);
   // Request timings for every route registered after it, and GET /metrics (decision 038).
   registerMetrics(app, { config, db: deps.db, pool: deps.pool });
 

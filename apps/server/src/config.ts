@@ -28,6 +28,7 @@ import {
   type PracticeSettings,
 } from '@telehealth/shared';
 import { parseDataKeys, type DataKey } from './keys/keyring.ts';
+import type { LogFormat } from './http/request-log.ts';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
@@ -121,6 +122,7 @@ const EnvSchema = z.object({
     .max(24 * 30)
     .default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   DATA_ENCRYPTION_KEY: z
     .string()
@@ -350,6 +352,8 @@ export interface Config {
   demoMode: boolean;
   sessionMaxHours: number;
   logLevel: string;
+  /** LOG_FORMAT: one readable line per request in development, JSON lines elsewhere (decision 051). */
+  logFormat: LogFormat;
   authSecret: string | undefined;
   /** DATA_ENCRYPTION_KEY, the current key first; unset outside production: generated into DATA_DIR/data-keys. */
   dataEncryptionKeys: DataKey[] | undefined;
@@ -509,6 +513,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoMode,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === 'development' ? 'pretty' : 'json'),
     authSecret: e.AUTH_SECRET,
     dataEncryptionKeys: e.DATA_ENCRYPTION_KEY,
     settings: { current: () => defaults },

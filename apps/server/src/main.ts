@@ -24,11 +24,6 @@ async function main(): Promise<void> {
   const runtime = await openRuntime(config, bootLog as never, config.demoMode ? { seedDemo: 'practice' } : {});
   const app = await buildApp(appDependencies(runtime));
 
-  if (config.demoMode) {
-    app.log.info('demo mode is on');
-    console.log(describeDemoAccounts());
-  }
-
   if (!config.smtpUrl) {
     app.log.warn(
       config.demoMode
@@ -70,6 +65,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`${runtime.config.settings.current().practiceName} is running at ${config.publicUrl}`);
+  // Last, so the accounts are what the person who started it sees without scrolling.
+  if (config.demoMode) console.log(describeDemoAccounts());
 }
 
 try {

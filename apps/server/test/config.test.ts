@@ -20,6 +20,14 @@ describe('configuration', () => {
     expect(config.settings.current().sessionIdleMinutes).toBe(15);
   });
 
+  it('logs readable lines in development and JSON elsewhere, unless LOG_FORMAT says', () => {
+    expect(loadConfig({}).logFormat).toBe('pretty');
+    expect(loadConfig(PRODUCTION).logFormat).toBe('json');
+    expect(loadConfig({ NODE_ENV: 'test' }).logFormat).toBe('json');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'yaml' })).toThrow(ConfigError);
+  });
+
   it('turns demo mode off in production and with an external database unless set', () => {
     expect(loadConfig(PRODUCTION).demoMode).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).demoMode).toBe(false);

@@ -24,6 +24,9 @@ function postgresProcessesFor(dataDir: string): number[] {
     .map(Number);
 }
 
+/** What each started server printed, standard output and error together. */
+const outputs = new Map<ChildProcess, () => string>();
+
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
@@ -40,6 +43,7 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  outputs.set(child, () => output);
   for (let waited = 0; waited < 60_000; waited += 250) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -100,6 +104,11 @@ describe.skipIf(inject('databaseKind') !== 'embedded')('embedded PostgreSQL life
 
       const second = await startServer(dataDir, port);
       children.push(second);
+      // The demo accounts are the last thing start-up prints, after the address, for whoever started it.
+      await expect.poll(() => outputs.get(second)!(), { timeout: 10_000 }).toContain('patient@demo.test');
+      const printed = outputs.get(second)!();
+      expect(printed.indexOf('Demo accounts')).toBeGreaterThan(printed.indexOf('is running at'));
+      expect(printed.indexOf('is running at')).toBeGreaterThan(-1);
       // The session written before the kill survived: the acknowledged write is still there.
       const me = await graphql(port, '{ me { userId } }', {}, cookie);
       expect(me.body.data.me?.userId).toEqual(expect.any(String));
