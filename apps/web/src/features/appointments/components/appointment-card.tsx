@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { videoStartPath } from '@telehealth/shared';
 
-import { formatShortDay } from '../../../lib/practice-dates.ts';
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
+import { formatShortDay, formatVisitTime } from '../../../lib/practice-dates.ts';
 import type { Appointment } from '../api/appointments-api.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { counterpartName, initialsOf } from '../utils/appointment-display.ts';
@@ -27,6 +28,7 @@ export function AppointmentCard({
 }) {
   const { t, i18n } = useTranslation('appointments');
   const { data: user } = useCurrentUser();
+  const clinic = useClinicZone();
   const name = counterpartName(appointment, user?.role);
   const video = appointment.appointmentType === 'video';
   const open =
@@ -63,7 +65,7 @@ export function AppointmentCard({
         </Group>
         <Group gap="md" wrap="wrap">
           <Text size="sm" fw={600}>
-            {appointment.time}
+            {formatVisitTime(appointment, clinic)}
           </Text>
           <Text size="sm">{video ? t('card.video') : t('card.inPerson')}</Text>
           <Text size="sm">{t('card.minutes', { count: appointment.duration })}</Text>

@@ -30,7 +30,8 @@ import { Link } from 'react-router';
 import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
-import { formatDay, formatPracticeInstant } from '../../../lib/practice-dates.ts';
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
+import { formatDay, formatPracticeInstant, formatVisitTime } from '../../../lib/practice-dates.ts';
 import {
   appointmentQueryOptions,
   useCancelAppointment,
@@ -92,6 +93,7 @@ function Details({ appointment, canChange }: { appointment: DetailedAppointment;
   const showChartLink = seesPatientList(user?.role);
   const { data: config } = useAppConfig();
   const zone = config?.practiceTimeZone ?? 'America/New_York';
+  const clinic = useClinicZone();
   const status = appointment.status as AppointmentStatus;
   const [panel, setPanel] = useState<Panel>('none');
   const setStatus = useSetAppointmentStatus();
@@ -130,7 +132,7 @@ function Details({ appointment, canChange }: { appointment: DetailedAppointment;
         </Group>
       </Group>
       {row(t('details.provider'), appointment.providerName)}
-      {row(t('details.when'), `${formatDay(appointment.date, i18n.language)}, ${appointment.time}`)}
+      {row(t('details.when'), `${formatDay(appointment.date, i18n.language)}, ${formatVisitTime(appointment, clinic)}`)}
       {row(t('details.duration'), t('minutes', { count: appointment.duration }))}
       {row(t('details.type'), appointment.appointmentType === 'video' ? t('card.video') : t('card.inPerson'))}
       {row(t('details.priority'), t(`form.priorities.${appointment.priority as 'normal' | 'high' | 'urgent'}`))}

@@ -28,7 +28,8 @@ import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
-import { browserTimeZone, formatDay } from '../../../lib/practice-dates.ts';
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
+import { formatDay, zoneDiffers, zoneShortName } from '../../../lib/practice-dates.ts';
 import { appointmentsQueryOptions, useUpdateAppointment, type Appointment } from '../api/appointments-api.ts';
 import { counterpartName, STATUS_STYLES } from '../utils/appointment-display.ts';
 import { AppointmentCard } from './appointment-card.tsx';
@@ -143,7 +144,8 @@ export function CalendarScreen({
     );
   };
 
-  const viewerZone = browserTimeZone();
+  const clinic = useClinicZone();
+  const nowAt = new Date();
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap" gap="sm">
@@ -165,9 +167,9 @@ export function CalendarScreen({
         </Group>
       </Group>
       {banner}
-      {viewerZone && viewerZone !== zone ? (
-        <Text size="sm" c="dimmed">
-          {t('calendar.zoneNotice', { zone })}
+      {zoneDiffers(zone, clinic.viewerZone, nowAt) ? (
+        <Text size="sm" c="dimmed" data-testid="zone-notice">
+          {t('calendar.zoneNotice', { zone: `${zone}, ${zoneShortName(zone, nowAt, clinic.language)}` })}
         </Text>
       ) : null}
       {isAdmin ? (

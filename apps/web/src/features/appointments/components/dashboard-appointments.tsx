@@ -5,11 +5,12 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
 import { useNow } from '../../../hooks/use-now.ts';
 import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { useLiveMessages } from '../../../lib/live-channel.ts';
-import { formatShortDay } from '../../../lib/practice-dates.ts';
+import { formatShortDay, formatVisitTime } from '../../../lib/practice-dates.ts';
 import { appointmentQueryKeys, appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
 import { counterpartName } from '../utils/appointment-display.ts';
 import { AppointmentStatusBadge } from './status-badge.tsx';
@@ -17,11 +18,12 @@ import { AppointmentStatusBadge } from './status-badge.tsx';
 function AppointmentLine({ appointment, withDate }: { appointment: Appointment; withDate?: boolean }) {
   const { t, i18n } = useTranslation('appointments');
   const { data: user } = useCurrentUser();
+  const clinic = useClinicZone();
   return (
     <Group component="li" justify="space-between" wrap="wrap" gap="xs" data-testid="dashboard-appointment">
       <Text size="sm">
         {withDate ? `${formatShortDay(appointment.date, i18n.language)}, ` : ''}
-        <strong>{appointment.time}</strong> · {counterpartName(appointment, user?.role)} ·{' '}
+        <strong>{formatVisitTime(appointment, clinic)}</strong> · {counterpartName(appointment, user?.role)} ·{' '}
         {appointment.appointmentType === 'video' ? t('card.video') : t('card.inPerson')}
       </Text>
       <AppointmentStatusBadge status={appointment.status} />

@@ -20,7 +20,8 @@ import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig } from '../../../lib/auth.ts';
 import { afterMutation } from '../../../lib/after-mutation.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { formatDay, formatPracticeInstant } from '../../../lib/practice-dates.ts';
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
+import { formatDay, formatPracticeInstant, formatVisitTime } from '../../../lib/practice-dates.ts';
 import { telHref } from '../../../lib/tel-href.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
@@ -164,12 +165,13 @@ function VisitCard({
 }) {
   const { t, i18n } = useTranslation('my-appointments');
   const confirm = useConfirmMyAppointment();
+  const clinic = useClinicZone();
   const [dialog, setDialog] = useState<'cancel' | 'reschedule' | null>(null);
   const status = appointment.status as AppointmentStatus;
   const startsAt = new Date(appointment.startsAt).getTime();
   const endsAt = new Date(appointment.endsAt).getTime();
   const type = t(`type.${appointment.appointmentType as AppointmentType}`);
-  const when = `${formatDay(appointment.date, i18n.language)}, ${appointment.time}`;
+  const when = `${formatDay(appointment.date, i18n.language)}, ${formatVisitTime(appointment, clinic)}`;
   const deadline = changeDeadline(new Date(appointment.startsAt), policy);
   const changeable = canReschedule(status) || canTransition(status, 'cancelled');
   const upcoming = !past && startsAt > now && !FINISHED.includes(status);

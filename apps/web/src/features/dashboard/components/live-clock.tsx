@@ -1,21 +1,19 @@
 import { Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { IconClock } from '../../../components/icons.tsx';
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
 import { useNow } from '../../../hooks/use-now.ts';
+import { formatClinicLongDate, formatClinicTime } from '../../../lib/practice-dates.ts';
 
-/** Today's date and the time, refreshed every second (not a live region: it would be read out each second). */
+/**
+ * Today's date and the time at the practice, refreshed every second, with the practice's zone named when the device
+ * is elsewhere (decision 050). Not a live region: it would be read out each second.
+ */
 export function LiveClock() {
-  const { t, i18n } = useTranslation('dashboard');
+  const { t } = useTranslation('dashboard');
+  const clinic = useClinicZone();
   const now = useNow();
-  const formats = useMemo(
-    () => ({
-      date: new Intl.DateTimeFormat(i18n.language, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }),
-      time: new Intl.DateTimeFormat(i18n.language, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
-    }),
-    [i18n.language],
-  );
   const date = new Date(now);
 
   return (
@@ -31,11 +29,12 @@ export function LiveClock() {
             fw={700}
             fz="xl"
             style={{ fontVariantNumeric: 'tabular-nums' }}
+            data-testid="clock-time"
           >
-            {formats.time.format(date)}
+            {formatClinicTime(date, clinic, { seconds: true })}
           </Text>
           <Text size="sm" c="dimmed">
-            {formats.date.format(date)}
+            {formatClinicLongDate(date, clinic)}
           </Text>
         </Stack>
       </Group>

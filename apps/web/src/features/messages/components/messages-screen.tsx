@@ -24,7 +24,8 @@ import { useSearchParams } from 'react-router';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { describeError } from '../../../lib/errors.ts';
-import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
+import { formatClinicDateTime } from '../../../lib/practice-dates.ts';
 import {
   attachmentUrl,
   useArchiveConversation,
@@ -146,7 +147,8 @@ function ConversationList({
   onSelect: (id: string) => void;
   side: 'patient' | 'practice';
 }) {
-  const { t, i18n } = useTranslation('messages');
+  const { t } = useTranslation('messages');
+  const clinic = useClinicZone();
   const conversations = useConversations({ archived, search });
   if (conversations.isPending) return <LoadingLine label={t('title')} />;
   if (conversations.isError)
@@ -187,7 +189,7 @@ function ConversationList({
                 <Text size="xs" c="dimmed">
                   {counterpart(c, t)}
                   {side === 'practice' && c.kind === 'office' ? ` · ${t('office')}` : ''} ·{' '}
-                  {formatInstantDateTime(c.lastMessageAt, i18n.language)}
+                  {formatClinicDateTime(c.lastMessageAt, clinic)}
                 </Text>
                 {c.lastMessagePreview ? (
                   <Text size="sm" lineClamp={1} c="gray.7">
@@ -219,7 +221,8 @@ function formatSize(bytes: number): string {
 }
 
 function Thread({ id }: { id: string }) {
-  const { t, i18n } = useTranslation('messages');
+  const { t } = useTranslation('messages');
+  const clinic = useClinicZone();
   const conversation = useConversation(id);
   const markRead = useMarkConversationRead();
   const archive = useArchiveConversation();
@@ -266,7 +269,7 @@ function Thread({ id }: { id: string }) {
             <li key={m.id} style={{ alignSelf: m.mine ? 'flex-end' : 'flex-start', maxWidth: '90%' }}>
               <Paper p="sm" radius="md" bg={m.mine ? 'blue.0' : 'gray.0'}>
                 <Text size="xs" fw={600}>
-                  {m.mine ? t('you') : m.senderName} · {formatInstantDateTime(m.createdAt, i18n.language)}
+                  {m.mine ? t('you') : m.senderName} · {formatClinicDateTime(m.createdAt, clinic)}
                 </Text>
                 <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                   {m.body}
@@ -278,7 +281,7 @@ function Thread({ id }: { id: string }) {
                 ))}
                 {m.mine ? (
                   <Text size="xs" c="dimmed" data-testid="receipt">
-                    {m.readAt ? t('read', { time: formatInstantDateTime(m.readAt, i18n.language) }) : t('sent')}
+                    {m.readAt ? t('read', { time: formatClinicDateTime(m.readAt, clinic) }) : t('sent')}
                   </Text>
                 ) : null}
               </Paper>

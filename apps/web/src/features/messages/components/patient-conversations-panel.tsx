@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
-import { formatInstantDateTime } from '../../../lib/practice-dates.ts';
+import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
+import { formatClinicDateTime } from '../../../lib/practice-dates.ts';
 import { useConversations, useMessagesLiveRefresh } from '../api/messages-api.ts';
 
 /**
@@ -11,7 +12,8 @@ import { useConversations, useMessagesLiveRefresh } from '../api/messages-api.ts
  * ones; for administrators, the office's), each a link to its thread in /messages.
  */
 export function PatientConversationsPanel({ patientId }: { patientId: string }) {
-  const { t, i18n } = useTranslation('messages');
+  const { t } = useTranslation('messages');
+  const clinic = useClinicZone();
   const conversations = useConversations({ archived: false, search: '', patientId });
   useMessagesLiveRefresh();
   return (
@@ -52,7 +54,7 @@ export function PatientConversationsPanel({ patientId }: { patientId: string }) 
                     ) : null}
                   </Group>
                   <Text size="xs" c="dimmed">
-                    {formatInstantDateTime(c.lastMessageAt, i18n.language)}
+                    {formatClinicDateTime(c.lastMessageAt, clinic)}
                   </Text>
                 </li>
               ))}
