@@ -52,7 +52,8 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
 
   await recordAdmin.getByRole('link', { name: 'Who opened this record' }).click();
   await expect(page).toHaveURL(/\/admin\/security\?/);
-  await expect(page.getByRole('textbox', { name: 'Patient' })).toHaveValue(patientId);
+  // The patient filter holds the record id it was opened with (a name is typed to choose another patient).
+  await expect(page.getByRole('combobox', { name: 'Patient' })).toHaveValue(`Record id ${patientId}`);
   const rows = page.getByTestId('audit-entry-row');
   // The provider's chart view, the administrator's own, and the export: each names this patient.
   const providerView = rows.filter({ hasText: 'Daniel Reyes' }).filter({ hasText: 'PATIENT_CHART_VIEW' });
@@ -91,7 +92,7 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/patients/${patientId}`);
   await page.getByRole('link', { name: 'Quién abrió este expediente' }).click();
-  await expect(page.getByRole('textbox', { name: 'Paciente' })).toHaveValue(patientId);
+  await expect(page.getByRole('combobox', { name: 'Paciente' })).toHaveValue(`Id de expediente ${patientId}`);
   await expect(rows.filter({ hasText: 'Daniel Reyes' }).first()).toBeVisible();
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);

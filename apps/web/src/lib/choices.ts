@@ -8,15 +8,19 @@ import { graphqlRequest } from './graphql.ts';
 const ChoiceSchema = z.object({ id: z.string(), firstName: z.string(), lastName: z.string() });
 export type Choice = z.infer<typeof ChoiceSchema>;
 
-/** The caller's active patients whose name or e-mail holds `search` (the first 20): the forms' patient pickers. */
-export function patientChoicesQueryOptions(search: string) {
+/**
+ * The caller's active patients whose name or e-mail holds `search` (the first 20): the forms' patient pickers.
+ * `includeInactive` also finds inactive records (the audit trail's patient filter).
+ */
+export function patientChoicesQueryOptions(search: string, options: { includeInactive?: boolean } = {}) {
+  const includeInactive = options.includeInactive ?? false;
   return queryOptions({
-    queryKey: ['choices', 'patients', search] as const,
+    queryKey: ['choices', 'patients', search, includeInactive] as const,
     queryFn: async ({ signal }) => {
       const data = await graphqlRequest(
         'query PatientChoices($filter: PatientFilterInput) { listPatients(limit: 20, filter: $filter) { items { id firstName lastName } } }',
         z.object({ listPatients: z.object({ items: z.array(ChoiceSchema) }) }),
-        { filter: { isActive: true, ...(search ? { search } : {}) } },
+        { filter: { ...(includeInactive ? {} : { isActive: true }), ...(search ? { search } : {}) } },
         { signal },
       );
       return data.listPatients.items;

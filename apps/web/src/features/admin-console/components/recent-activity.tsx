@@ -1,15 +1,16 @@
-import { Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
 import { consoleStatsQueryOptions, type ConsoleStats } from '../api/admin-console-api.ts';
 import { formatAgo, formatDateTime } from '../utils/format.ts';
+import { useAuditEventName } from '../../../components/audit-event-name.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 
 const KNOWN_ROLES = ['admin', 'provider', 'patient', 'system', 'unknown'] as const;
 
 /**
- * The newest entries of the audit trail: the event, who (a staff member by name; a patient, the system or a
+ * The newest entries of the audit trail: the event by name, who (a staff member by name; a patient, the system or a
  * visitor only as such) and when. No details and no patient: nothing of anyone's health on this screen.
  */
 export function RecentActivity() {
@@ -43,6 +44,7 @@ export function RecentActivity() {
 
 function ActivityRow({ item, first }: { item: ConsoleStats['recentActivity'][number]; first: boolean }) {
   const { t, i18n } = useTranslation('admin-console');
+  const eventName = useAuditEventName();
   const role = (KNOWN_ROLES as readonly string[]).includes(item.actorRole)
     ? t(`role.${item.actorRole as (typeof KNOWN_ROLES)[number]}`)
     : item.actorRole;
@@ -56,7 +58,7 @@ function ActivityRow({ item, first }: { item: ConsoleStats['recentActivity'][num
     >
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          <Code>{item.event}</Code> · {who}
+          <strong>{eventName(item.event)}</strong> · {who}
         </Text>
         <Text size="sm" c="dimmed" component="time" dateTime={item.at} title={formatDateTime(item.at, i18n.language)}>
           {formatAgo(item.at, i18n.language)}

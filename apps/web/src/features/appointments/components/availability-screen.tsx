@@ -21,6 +21,12 @@ import {
   type Availability,
 } from '../api/appointments-api.ts';
 
+/**
+ * A time field as wide as the browser's own way of showing a time ("08:00 AM" with its clock button, wider with some
+ * platforms' fonts): a fixed 150 px cut it to "08:00 A" (issue 25, as on the practice's default working hours).
+ */
+const TIME_FIELD_WIDTH = 'auto';
+
 /** `/availability`: a provider's weekly hours, time off and private calendar feed (administrators: any provider). */
 export function AvailabilityScreen() {
   const { t } = useTranslation('appointments');
@@ -86,7 +92,7 @@ function WorkingHoursEditor({ availability }: { availability: Availability }) {
           return (
             <Stack key={weekday} gap={4}>
               <Group gap="sm" wrap="wrap" align="center">
-                <Text fw={600} w={110}>
+                <Text fw={600} miw={110}>
                   {label}
                 </Text>
                 {rows.length === 0 ? (
@@ -111,7 +117,7 @@ function WorkingHoursEditor({ availability }: { availability: Availability }) {
                     label={`${label}: ${t('availability.from')}`}
                     value={interval.startTime}
                     onChange={(e) => change(index, 'startTime', e.currentTarget.value)}
-                    w={150}
+                    w={TIME_FIELD_WIDTH}
                   />
                   <TextInput
                     type="time"
@@ -119,7 +125,7 @@ function WorkingHoursEditor({ availability }: { availability: Availability }) {
                     label={`${label}: ${t('availability.to')}`}
                     value={interval.endTime}
                     onChange={(e) => change(index, 'endTime', e.currentTarget.value)}
-                    w={150}
+                    w={TIME_FIELD_WIDTH}
                   />
                   <ActionIcon
                     variant="subtle"

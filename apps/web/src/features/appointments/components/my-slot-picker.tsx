@@ -83,7 +83,7 @@ export function MySlotPicker({
         <Radio.Group label={t('slots.times')} value={time} onChange={onTime} error={timeError} required>
           <Group gap="xs" mt="xs" data-testid="open-times">
             {free.map((slot) => (
-              <Radio.Card key={slot.time} value={slot.time} radius="sm" p="xs" w={84} aria-label={slot.time}>
+              <Radio.Card key={slot.time} value={slot.time} radius="sm" p="xs" miw={84} aria-label={slot.time}>
                 <Group gap={6} wrap="nowrap">
                   <Radio.Indicator size="xs" />
                   <Text size="sm">{slot.time}</Text>

@@ -1,5 +1,4 @@
-import { Badge, Text, type ComboboxItem, type OptionsFilter } from '@mantine/core';
-import { AUDIT_EVENTS, type AuditEvent } from '@telehealth/shared';
+import { Badge, type ComboboxItem, type OptionsFilter } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 export function formatDateTime(iso: string, language: string): string {
@@ -20,36 +19,7 @@ export function LevelBadge({ level }: { level: string }) {
   );
 }
 
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(AUDIT_EVENTS);
-
-function isKnownEvent(event: string): event is AuditEvent {
-  return KNOWN_EVENTS.has(event);
-}
-
-/**
- * An event's name in the reader's language; an event this browser does not know (written by a newer server) shows
- * its code, so that no entry disappears or reads as something else.
- */
-export function useAuditEventName(): (event: string) => string {
-  const { t } = useTranslation('audit-trail');
-  return (event) => (isKnownEvent(event) ? t(`eventName.${event}`) : event);
-}
-
-/** An entry's event: its name, with the code beneath it for those who search or write rules by code. */
-export function AuditEventName({ event }: { event: string }) {
-  const eventName = useAuditEventName();
-  const name = eventName(event);
-  return (
-    <>
-      <Text size="sm">{name}</Text>
-      {name !== event ? (
-        <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-          {event}
-        </Text>
-      ) : null}
-    </>
-  );
-}
+export { AuditEventName, useAuditEventName } from '../../../components/audit-event-name.tsx';
 
 /** An event option matches what is typed in its name or its code (case and accents aside). */
 export const matchEventByNameOrCode: OptionsFilter = ({ options, search }) => {

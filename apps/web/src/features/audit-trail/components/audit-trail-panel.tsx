@@ -23,6 +23,7 @@ import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { auditSearchQueryOptions, type AuditListEntry } from '../api/audit-trail-api.ts';
 import { AuditEntryDrawer } from './audit-entry-drawer.tsx';
+import { AuditPatientFilter } from './audit-patient-filter.tsx';
 import { ChainVerificationCard } from './chain-verification-card.tsx';
 import {
   AuditEventName,
@@ -171,12 +172,7 @@ export function AuditTrailPanel({ patientId }: { patientId?: string }) {
               onChange={set('source')}
               clearable
             />
-            <TextInput
-              label={t('search.patient')}
-              description={t('search.patientHint')}
-              value={form.patientId}
-              onChange={(e) => set('patientId')(e.currentTarget.value)}
-            />
+            <AuditPatientFilter value={form.patientId} onChange={set('patientId')} />
             <TextInput
               label={t('search.text')}
               description={t('search.textHint')}

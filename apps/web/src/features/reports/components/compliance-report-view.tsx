@@ -3,6 +3,7 @@ import { RISK_INDICATOR_TYPES, type RiskIndicatorType } from '@telehealth/shared
 import { useTranslation } from 'react-i18next';
 
 import { ScrollTable } from '../../../components/scroll-table.tsx';
+import { AuditEventName } from '../../../components/audit-event-name.tsx';
 import { formatDay, formatInstantDateTime, formatPracticeInstant } from '../../../lib/practice-dates.ts';
 import type { ComplianceReport, RiskIndicator, RiskPerson } from '../api/reports-api.ts';
 
@@ -75,7 +76,9 @@ export function ComplianceReportView({ report, headingLevel = 3 }: { report: Com
           <Table.Tbody>
             {report.eventBreakdown.map((row) => (
               <Table.Tr key={row.event}>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{row.event}</Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                  <AuditEventName event={row.event} />
+                </Table.Td>
                 <Table.Td ta="right">{row.count.toLocaleString(i18n.language)}</Table.Td>
               </Table.Tr>
             ))}
@@ -144,7 +147,11 @@ function RiskIndicatorSection({
                   <Table.Td>
                     <PersonCell person={person} />
                   </Table.Td>
-                  {withEvent ? <Table.Td style={{ overflowWrap: 'anywhere' }}>{person.event}</Table.Td> : null}
+                  {withEvent ? (
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      {person.event ? <AuditEventName event={person.event} /> : null}
+                    </Table.Td>
+                  ) : null}
                   <Table.Td ta="right">{person.count.toLocaleString(i18n.language)}</Table.Td>
                   <Table.Td>{when(person.firstAt)}</Table.Td>
                   <Table.Td>{when(person.lastAt)}</Table.Td>
