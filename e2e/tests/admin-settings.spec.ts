@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { PRACTICE_SETTINGS, VIDEO_SERVER } from '../support/servers.ts';
+import { clippedFields, withWideTimeFont } from '../support/fields.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 /*
@@ -68,28 +68,6 @@ test('an administrator changes the clinic phone, the site uses it at once, and r
   }
 });
 
-/**
- * The fields on the page whose text does not fit in them (a time shown as "08:00 A"), by label and value. A text
- * field that overflows scrolls (scrollWidth); a time or date field clips its parts without scrolling, so its width is
- * compared with the width it takes at max-content.
- */
-async function clippedFields(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLInputElement>('main input:not([type=hidden]):not([type=checkbox])')]
-      .filter((input) => input.offsetParent !== null)
-      .filter((input) => {
-        if (!['time', 'date', 'datetime-local'].includes(input.type)) return input.scrollWidth > input.clientWidth + 1;
-        const width = input.getBoundingClientRect().width;
-        const given = input.style.width;
-        input.style.width = 'max-content';
-        const natural = input.getBoundingClientRect().width;
-        input.style.width = given;
-        return natural > width + 1;
-      })
-      .map((input) => `${input.labels?.[0]?.textContent ?? input.name} = ${input.value}`),
-  );
-}
-
 test('the default working hours show their times whole, on a laptop and on a phone, in English and Spanish', async ({
   page,
 }, testInfo) => {
@@ -97,13 +75,7 @@ test('the default working hours show their times whole, on a laptop and on a pho
   await signInByApi(page, 'admin@demo.test', ORIGIN);
   // A time's width depends on the platform's font: this machine's is narrow, so the fields take a wider one, as
   // some platforms' are (a field of a fixed width cut "08:00 AM" to "08:00 A" there).
-  await page.addInitScript(() => {
-    document.addEventListener('DOMContentLoaded', () => {
-      const style = document.createElement('style');
-      style.textContent = 'input[type=time] { font-family: "DejaVu Sans Mono", monospace !important; }';
-      document.head.append(style);
-    });
-  });
+  await withWideTimeFont(page);
   await page.setViewportSize({ width: 1366, height: 900 });
   await page.goto('/admin/settings');
   const hours = page.getByRole('region', { name: 'Default working hours' });
