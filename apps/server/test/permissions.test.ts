@@ -132,6 +132,7 @@ const record = (caller: Fixture, target: Target) => patientRecord(caller, target
 const APPOINTMENT_GET = 'query ($id: ID!) { getAppointment(id: $id) { id } }';
 const APPOINTMENT_LIST =
   'query ($filter: AppointmentFilterInput) { listAppointments(filter: $filter, limit: 100) { items { id } } }';
+const SEE_NOW = 'mutation ($input: SeeNowInput!) { seeNow(input: $input) { id } }';
 const APPOINTMENT_CREATE = 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }';
 const APPOINTMENT_STATUS =
   'mutation ($input: SetAppointmentStatusInput!) { setAppointmentStatus(input: $input) { id } }';
@@ -400,6 +401,16 @@ const CELLS: Record<ResourceAction, Cell> = {
     async run(caller, target) {
       const { id } = await appointmentRecord(caller, target);
       return { response: await caller.client.gql(VIDEO_VISIT, { appointmentId: id }) };
+    },
+  },
+  'visit:start': {
+    perRecord: true,
+    // A patient out of reach is answered like a missing one (the visit would be with that patient).
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    async run(caller, target) {
+      const own = target === 'own' && caller.role === 'provider';
+      const patient = await patientRecord(caller, own ? 'own' : 'other');
+      return { response: await caller.client.gql(SEE_NOW, { input: { patientId: patient.id } }) };
     },
   },
   'note:read': {

@@ -64,6 +64,20 @@ export function holdsSlot(status: AppointmentStatus): boolean {
   return (SLOT_HOLDING_STATUSES as readonly string[]).includes(status);
 }
 
+/** Statuses of a visit that is over whatever its scheduled end says (a visit ended early, a no-show). */
+export const ENDED_STATUSES = ['completed', 'no-show'] as const satisfies readonly AppointmentStatus[];
+
+/**
+ * Whether an appointment belongs under Past rather than Upcoming: its time is over, or it has ended (completed,
+ * no-show) before its scheduled end, even before its scheduled start (issue 25). Cancelled ones are each list's
+ * own choice.
+ */
+export function isPastAppointment(appointment: { status: string; endsAt: string }, now: number): boolean {
+  return (
+    new Date(appointment.endsAt).getTime() < now || (ENDED_STATUSES as readonly string[]).includes(appointment.status)
+  );
+}
+
 /**
  * Every allowed change of status, from → to. Anything else is refused ('An appointment that is {{from}} cannot
  * become {{to}}'). Cancelling goes through cancelAppointment (it needs a reason); it is listed here all the same
@@ -163,6 +177,10 @@ export const APPOINTMENT_MESSAGES = {
     'Sorry, this time has already been taken or the offer has expired. Please call the practice for another time.',
   offerClaimed: 'The appointment is yours. You will receive an invitation by e-mail.',
   scheduled: 'Appointment Scheduled!',
+  cannotSeeNow: "Permission denied: Only a patient's provider can see them now",
+  seeNowProviderBusy:
+    'You have another visit from {{from}} to {{to}}. Finish or cancel it before seeing a patient now.',
+  seeNowPatientBusy: 'This patient has another visit from {{from}} to {{to}}, so they cannot be seen now.',
 } as const;
 
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -280,6 +298,19 @@ export function createAppointmentInputSchema(today: string) {
 }
 export type CreateAppointmentInput = z.input<ReturnType<typeof createAppointmentInputSchema>>;
 export type CreateAppointmentData = z.output<ReturnType<typeof createAppointmentInputSchema>>;
+
+/** What a visit started with See now is for when the provider gives no reason (decision 046). */
+export const SEE_NOW_REASON = 'Unscheduled video visit';
+
+/**
+ * seeNow: a provider starts an unscheduled video visit with one of their patients now (decision 046). The time,
+ * length and kind are the server's: now, the practice's visit length, video.
+ */
+export const SeeNowInputSchema = z.object({
+  patientId: PatientIdSchema,
+  reason: ReasonSchema.nullish(),
+});
+export type SeeNowInput = z.input<typeof SeeNowInputSchema>;
 
 /** updateAppointment: the id and only the changed fields; a new date, time or duration is a reschedule. */
 export function updateAppointmentInputSchema(today: string) {

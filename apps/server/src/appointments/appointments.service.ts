@@ -30,6 +30,8 @@ import {
   earliestBooking,
   lastBookableDate,
   RescheduleMyAppointmentInputSchema,
+  SEE_NOW_REASON,
+  SeeNowInputSchema,
   type BookingPolicy,
   type CreateAppointmentData,
   type SeriesScope,
@@ -226,7 +228,20 @@ export class AppointmentsService {
       statusChangedBy: caller.user.id,
       statusChangedAt: now,
     }));
+    const ids = await this.#insertBooked(caller, rows, {
+      ...details,
+      ...(seriesId ? { seriesId } : {}),
+    });
+    return this.#views(ids);
+  }
+
+  /**
+   * The rows of a booking, their history, the audit entry and the listeners (invitations, reminders), then the
+   * idempotency key, in one transaction where the exclusion constraints have the last word. Answers the ids.
+   */
+  async #insertBooked(caller: Caller, rows: NewAppointmentRow[], details: Record<string, unknown>): Promise<string[]> {
     const ids = rows.map((r) => r.id!);
+    const patientIds = [...new Set(rows.map((r) => r.patientId))];
     await this.#write(async (tx) => {
       await insertAppointments(tx, rows, this.#keyring);
       await insertAppointmentHistory(
@@ -234,20 +249,83 @@ export class AppointmentsService {
         rows.map((r) => ({
           appointmentId: r.id!,
           action: 'created',
-          toStatus: status,
+          toStatus: r.status,
           toStartsAt: r.startsAt,
           actorId: caller.user.id,
         })),
       );
-      await this.#audit(tx, caller, 'APPOINTMENT_CREATE', ids, [data.patientId], {
-        ...details,
-        ...(seriesId ? { seriesId } : {}),
-      });
+      await this.#audit(tx, caller, 'APPOINTMENT_CREATE', ids, patientIds, details);
       await this.#tell(tx, 'created', ids);
       // A series answers its first visit, so a retry answers it too.
       await recordIdempotencyKey(tx, caller, ids[0]!);
     });
-    return this.#views(ids);
+    return ids;
+  }
+
+  /**
+   * See now (issue 25, decision 046): a provider starts an unscheduled video visit with one of their own patients,
+   * from this minute for the practice's visit length. Not the booking grid, working hours or notice: starting now
+   * is the point. Another visit of the provider or the patient in that time refuses it, naming that visit's
+   * times; the exclusion constraints still decide a race. The patient gets what any new video visit brings them.
+   */
+  async seeNow(caller: Caller, input: unknown): Promise<AppointmentView> {
+    await authorize(this.#db, caller, 'visit:start', { record: { providerId: caller.user.id } });
+    const data = parseInput(SeeNowInputSchema, input);
+    await this.#requireOwnPatientForVisit(caller, data.patientId);
+    const policy = await this.#policy.current();
+    const now = this.#now();
+    const startsAt = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    const endsAt = new Date(startsAt.getTime() + policy.duration * 60_000);
+    const who = { providerId: caller.user.id, patientId: data.patientId };
+    const [clash] = await findOverlaps(this.#db, { ...who, intervals: [{ startsAt, endsAt }] });
+    if (clash) {
+      const provider = clash.providerId === who.providerId;
+      throw new AppError(
+        provider ? ERROR_CODES.providerBusy : ERROR_CODES.patientBusy,
+        provider ? 'appointmentMessages.seeNowProviderBusy' : 'appointmentMessages.seeNowPatientBusy',
+        {
+          from: zonedDateTime(clash.startsAt, this.#zone).time,
+          to: zonedDateTime(clash.endsAt, this.#zone).time,
+        },
+      );
+    }
+    const row: NewAppointmentRow = {
+      id: randomUUID(),
+      patientId: data.patientId,
+      providerId: caller.user.id,
+      startsAt,
+      endsAt,
+      timeZone: this.#zone,
+      duration: policy.duration,
+      appointmentType: 'video',
+      // The provider chose the time with the patient: nothing for anyone to confirm.
+      status: 'confirmed',
+      priority: 'normal',
+      reason: data.reason ?? SEE_NOW_REASON,
+      notes: null,
+      seriesId: null,
+      createdBy: caller.user.id,
+      updatedBy: caller.user.id,
+      statusChangedBy: caller.user.id,
+      statusChangedAt: now,
+    };
+    const [id] = await this.#insertBooked(caller, [row], { seeNow: true });
+    const [view] = await this.#views([id!]);
+    return view!;
+  }
+
+  /**
+   * A patient the provider may start a visit with: one of their own (patient:read's reach, without emergency
+   * grants). Any other id is answered like a missing patient, and an existing one is recorded as out of reach.
+   */
+  async #requireOwnPatientForVisit(caller: Caller, patientId: string): Promise<void> {
+    const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotSeeNow' });
+    const found = isUuid(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
+    if (found) return;
+    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
+      await recordOutOfReach(this.#db, caller, 'visit:start', { patientIds: [patientId] });
+    }
+    throw notFound('patientMessages.notFound');
   }
 
   /**

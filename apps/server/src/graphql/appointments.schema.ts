@@ -167,6 +167,13 @@ const CreateAppointmentInput = builder.inputType('CreateAppointmentInput', {
   }),
 });
 
+const SeeNowInput = builder.inputType('SeeNowInput', {
+  fields: (t) => ({
+    patientId: t.id({ required: true }),
+    reason: t.string({ description: 'Default: "Unscheduled video visit".' }),
+  }),
+});
+
 const UpdateAppointmentInput = builder.inputType('UpdateAppointmentInput', {
   description: 'The id and only the changed fields. A new date, time or duration is a reschedule.',
   fields: (t) => ({
@@ -272,6 +279,16 @@ builder.mutationFields((t) => ({
     resolve: idempotent('createAppointment', {
       run: async (caller, args: { input: object }, ctx) =>
         first(await ctx.appointments.create(caller, plain(args.input))),
+      replay: (caller, id, _args, ctx) => ctx.appointments.get(caller, id),
+    }),
+  }),
+  seeNow: t.field({
+    type: AppointmentRef,
+    description:
+      "A provider's unscheduled video visit with one of their own patients, starting now for the practice's visit length (decision 046). Answers the appointment; its room is /video-call/start/{id}. PROVIDER_BUSY or PATIENT_BUSY when either has another visit then.",
+    args: { input: t.arg({ type: SeeNowInput, required: true }) },
+    resolve: idempotent('seeNow', {
+      run: (caller, args: { input: object }, ctx) => ctx.appointments.seeNow(caller, plain(args.input)),
       replay: (caller, id, _args, ctx) => ctx.appointments.get(caller, id),
     }),
   }),

@@ -67,7 +67,7 @@ function PatientChartRoute() {
               {can(user.role, 'measure:read') ? (
                 <Grid>
                   <Grid.Col span={{ base: 12, md: 5 }}>
-                    <PatientAppointments patientId={patient.id} />
+                    <PatientAppointments patientId={patient.id} canSeeNow={can(user.role, 'visit:start')} />
                   </Grid.Col>
                   <Grid.Col span={{ base: 12, md: 7 }}>
                     <MeasuresPanel patientId={patient.id} canSend={can(user.role, 'measure:send')} />

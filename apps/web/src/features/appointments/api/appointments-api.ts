@@ -3,6 +3,7 @@ import {
   type AppointmentFilter,
   type CancelAppointmentInput,
   type CreateAppointmentInput,
+  type SeeNowInput,
   type UpdateAppointmentInput,
   type WorkingHoursInterval,
 } from '@telehealth/shared';
@@ -141,6 +142,25 @@ export function useCreateAppointment() {
           { idempotencyKey },
         );
         return data.createAppointment;
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+/** See now (decision 046): an unscheduled video visit with the patient, starting now; answers the appointment. */
+export function useSeeNow() {
+  const invalidate = useInvalidateAppointments();
+  const submission = useSubmissionKey();
+  return useMutation({
+    mutationFn: (input: SeeNowInput) =>
+      submission.send(async (idempotencyKey) => {
+        const data = await graphqlRequest(
+          `mutation SeeNow($input: SeeNowInput!) { seeNow(input: $input) { ${APPOINTMENT_FIELDS} } }`,
+          z.object({ seeNow: AppointmentSchema }),
+          { input },
+          { idempotencyKey },
+        );
+        return data.seeNow;
       }),
     onSuccess: invalidate,
   });

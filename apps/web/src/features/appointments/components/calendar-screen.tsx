@@ -13,6 +13,7 @@ import {
   canReschedule,
   can,
   ERROR_CODES,
+  isCalendarDate,
   todayIn,
   zonedDateTime,
   type AppointmentFilter,
@@ -21,7 +22,7 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 
 import { ProviderPicker } from '../../../components/person-pickers.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
@@ -31,7 +32,7 @@ import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
 import { formatDay, zoneDiffers, zoneShortName } from '../../../lib/practice-dates.ts';
 import { appointmentsQueryOptions, useUpdateAppointment, type Appointment } from '../api/appointments-api.ts';
-import { counterpartName, STATUS_STYLES } from '../utils/appointment-display.ts';
+import { CALENDAR_PARAMS, counterpartName, STATUS_STYLES } from '../utils/appointment-display.ts';
 import { AppointmentCard } from './appointment-card.tsx';
 import { AppointmentDetailsModal } from './appointment-details-modal.tsx';
 import classes from './calendar-screen.module.css';
@@ -75,7 +76,23 @@ export function CalendarScreen({
   const [view, setView] = useState<string>(VIEWS.month);
   const [selectedDate, setSelectedDate] = useState<string | null>(null);
   const [shareId, setShareId] = useState<string | null>(null);
-  const [detailsId, setDetailsId] = useState<string | null>(null);
+  // `?date=…&appointment=…` (a dashboard's link to one appointment): that date in view, its details open.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const linkedDate = searchParams.get(CALENDAR_PARAMS.date);
+  const [detailsId, setDetailsId] = useState<string | null>(() => searchParams.get(CALENDAR_PARAMS.appointment));
+  const closeDetails = () => {
+    setDetailsId(null);
+    if (searchParams.has(CALENDAR_PARAMS.appointment)) {
+      setSearchParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete(CALENDAR_PARAMS.appointment);
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  };
   const [notice, setNotice] = useState<{ color: string; text: string } | null>(null);
   const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
   const update = useUpdateAppointment();
@@ -202,6 +219,7 @@ export function CalendarScreen({
         <FullCalendar
           plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin, classicTheme]}
           initialView={VIEWS.month}
+          {...(linkedDate && isCalendarDate(linkedDate) ? { initialDate: linkedDate } : {})}
           timeZone={zone}
           locale={i18n.language === 'es' ? esLocale : 'en'}
           headerToolbar={{ start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' }}
@@ -281,7 +299,7 @@ export function CalendarScreen({
       <AppointmentDetailsModal
         appointmentId={detailsId}
         canChange={staff}
-        onClose={() => setDetailsId(null)}
+        onClose={closeDetails}
         {...(detailsExtra ? { extra: detailsExtra } : {})}
       />
       <Modal

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { addDays, todayIn } from '@telehealth/shared';
+import { addDays, isPastAppointment, todayIn } from '@telehealth/shared';
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,31 +12,60 @@ import { describeError } from '../../../lib/errors.ts';
 import { useLiveMessages } from '../../../lib/live-channel.ts';
 import { formatShortDay, formatVisitTime } from '../../../lib/practice-dates.ts';
 import { appointmentQueryKeys, appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
-import { counterpartName } from '../utils/appointment-display.ts';
+import { calendarPathOf, counterpartName } from '../utils/appointment-display.ts';
+import { SeeNowButton } from './see-now-button.tsx';
 import { AppointmentStatusBadge } from './status-badge.tsx';
 
-function AppointmentLine({ appointment, withDate }: { appointment: Appointment; withDate?: boolean }) {
+function AppointmentLine({
+  appointment,
+  withDate,
+  linked,
+}: {
+  appointment: Appointment;
+  withDate?: boolean | undefined;
+  /** The line opens the appointment in the calendar. */
+  linked?: boolean | undefined;
+}) {
   const { t, i18n } = useTranslation('appointments');
   const { data: user } = useCurrentUser();
   const clinic = useClinicZone();
+  const content = (
+    <>
+      {withDate ? `${formatShortDay(appointment.date, i18n.language)}, ` : ''}
+      <strong>{formatVisitTime(appointment, clinic)}</strong> · {counterpartName(appointment, user?.role)} ·{' '}
+      {appointment.appointmentType === 'video' ? t('card.video') : t('card.inPerson')}
+    </>
+  );
   return (
     <Group component="li" justify="space-between" wrap="wrap" gap="xs" data-testid="dashboard-appointment">
-      <Text size="sm">
-        {withDate ? `${formatShortDay(appointment.date, i18n.language)}, ` : ''}
-        <strong>{formatVisitTime(appointment, clinic)}</strong> · {counterpartName(appointment, user?.role)} ·{' '}
-        {appointment.appointmentType === 'video' ? t('card.video') : t('card.inPerson')}
-      </Text>
+      {linked ? (
+        <Anchor component={Link} to={calendarPathOf(appointment)} size="sm">
+          {content}
+        </Anchor>
+      ) : (
+        <Text size="sm">{content}</Text>
+      )}
       <AppointmentStatusBadge status={appointment.status} />
     </Group>
   );
 }
 
-function List({ items, empty, withDate }: { items: Appointment[]; empty: string; withDate?: boolean }) {
+function List({
+  items,
+  empty,
+  withDate,
+  linked,
+}: {
+  items: Appointment[];
+  empty: string;
+  withDate?: boolean;
+  linked?: boolean;
+}) {
   if (items.length === 0) return <Text size="sm">{empty}</Text>;
   return (
     <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
       {items.map((a) => (
-        <AppointmentLine key={a.id} appointment={a} withDate={withDate} />
+        <AppointmentLine key={a.id} appointment={a} withDate={withDate} linked={linked} />
       ))}
     </Stack>
   );
@@ -47,20 +76,26 @@ function ScheduleCard({
   id,
   title,
   query,
+  action,
   children,
 }: {
   id: string;
   title: string;
   query: UseQueryResult<Appointment[]>;
+  /** Beside the title (the chart's See now). */
+  action?: ReactNode;
   children: (appointments: Appointment[]) => ReactNode;
 }) {
   const { t } = useTranslation('appointments');
   return (
     <Card shadow="xs" component="section" aria-labelledby={id}>
       <Stack gap="sm">
-        <Title order={2} size="h4" id={id}>
-          {title}
-        </Title>
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+          <Title order={2} size="h4" id={id}>
+            {title}
+          </Title>
+          {action}
+        </Group>
         {query.isPending ? (
           <Loader size="sm" aria-label={t('calendar.loading')} />
         ) : query.isError ? (
@@ -122,21 +157,26 @@ export function VisitRequests() {
       {(items) => (
         <>
           <Text size="sm">{t('dashboard.requestsHint')}</Text>
-          <List items={items} empty="" withDate />
-          <Anchor component={Link} to="/calendar" fw={600}>
-            {t('calendar.title')}
-          </Anchor>
+          <List items={items} empty="" withDate linked />
         </>
       )}
     </ScheduleCard>
   );
 }
 
-/** A patient's appointments in their chart: upcoming and past visits. */
-export function PatientAppointments({ patientId }: { patientId: string }) {
+/**
+ * A patient's appointments in their chart: upcoming and past visits; for the patient's provider, See now (an
+ * unscheduled video visit starting now, decision 046).
+ */
+export function PatientAppointments({ patientId, canSeeNow = false }: { patientId: string; canSeeNow?: boolean }) {
   const { t } = useTranslation('appointments');
   return (
-    <UpcomingAndPast id="patient-appointments-title" title={t('dashboard.patientAppointments')} patientId={patientId} />
+    <UpcomingAndPast
+      id="patient-appointments-title"
+      title={t('dashboard.patientAppointments')}
+      patientId={patientId}
+      action={canSeeNow ? <SeeNowButton patientId={patientId} /> : null}
+    />
   );
 }
 
@@ -145,11 +185,13 @@ function UpcomingAndPast({
   id,
   title,
   patientId,
+  action,
   children,
 }: {
   id: string;
   title: string;
   patientId?: string;
+  action?: ReactNode;
   children?: ReactNode;
 }) {
   const { t } = useTranslation('appointments');
@@ -164,14 +206,14 @@ function UpcomingAndPast({
   );
   const now = useNow();
   return (
-    <ScheduleCard id={id} title={title} query={appointments}>
+    <ScheduleCard id={id} title={title} query={appointments} action={action}>
       {(items) => (
         <>
           <Title order={3} size="h5">
             {t('dashboard.upcoming')}
           </Title>
           <List
-            items={items.filter((a) => new Date(a.endsAt).getTime() >= now && a.status !== 'cancelled')}
+            items={items.filter((a) => !isPastAppointment(a, now) && a.status !== 'cancelled')}
             empty={t('dashboard.noUpcoming')}
             withDate
           />
@@ -180,7 +222,8 @@ function UpcomingAndPast({
           </Title>
           <List
             items={items
-              .filter((a) => new Date(a.endsAt).getTime() < now)
+              // A visit ended early (completed before its time) is past at once (issue 25).
+              .filter((a) => isPastAppointment(a, now))
               .reverse()
               .slice(0, 10)}
             empty={t('dashboard.noPast')}

@@ -5,6 +5,7 @@ import {
   canReschedule,
   canTransition,
   changeDeadline,
+  isPastAppointment,
   todayIn,
   type AppointmentStatus,
   type AppointmentType,
@@ -115,9 +116,10 @@ function Visits({
   onNotice: (text: string) => void;
 }) {
   const { t } = useTranslation('my-appointments');
-  const upcoming = items.filter((a) => new Date(a.endsAt).getTime() >= now && a.status !== 'cancelled');
+  // A visit ended early (completed before its time) is past at once (issue 25).
+  const upcoming = items.filter((a) => !isPastAppointment(a, now) && a.status !== 'cancelled');
   const past = items
-    .filter((a) => new Date(a.endsAt).getTime() < now || a.status === 'cancelled')
+    .filter((a) => isPastAppointment(a, now) || a.status === 'cancelled')
     .reverse()
     .slice(0, 20);
   return (

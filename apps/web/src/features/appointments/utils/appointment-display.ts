@@ -37,3 +37,15 @@ export function counterpartName(
     ? appointment.providerName
     : appointment.patient;
 }
+
+/** The search parameters of `/calendar` that open one appointment: its date in view, its details open. */
+export const CALENDAR_PARAMS = { date: 'date', appointment: 'appointment' } as const;
+
+/** `/calendar` on the appointment's date with its details open (a dashboard's link to one appointment). */
+export function calendarPathOf(appointment: { id: string; date: string }): string {
+  const params = new URLSearchParams({
+    [CALENDAR_PARAMS.date]: appointment.date,
+    [CALENDAR_PARAMS.appointment]: appointment.id,
+  });
+  return `/calendar?${params.toString()}`;
+}

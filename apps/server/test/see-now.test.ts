@@ -1,0 +1,161 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, messageText, PATIENT_MESSAGES, SEE_NOW_REASON } from '@telehealth/shared';
+import { appointments, auditEntries, mailOutbox } from '../src/db/schema.ts';
+import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+
+const SEE_NOW = `mutation ($input: SeeNowInput!) { seeNow(input: $input) {
+  id patientId providerId appointmentType status duration reason startsAt endsAt videoCallEnabled } }`;
+const VIDEO_VISIT = 'query ($appointmentId: ID!) { videoVisit(appointmentId: $appointmentId) { room role } }';
+
+interface SeenNow {
+  id: string;
+  patientId: string;
+  providerId: string;
+  appointmentType: string;
+  status: string;
+  duration: number;
+  reason: string;
+  startsAt: string;
+  endsAt: string;
+}
+
+let t: TestApp;
+let admin: TestClient;
+let provider: TestClient;
+let provider2: TestClient;
+let patient: TestClient;
+let providerId: string;
+let serial = 0;
+
+async function newPatient(owner: TestClient, email = `see.now${++serial}@example.net`): Promise<string> {
+  const response = await owner.gql<{ createPatient: { id: string } }>(
+    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
+    { input: { firstName: 'Ines', lastName: 'Seen', email, dateOfBirth: '1979-04-05' } },
+  );
+  if (!response.data) throw new Error(JSON.stringify(response.errors));
+  return response.data.createPatient.id;
+}
+
+const seeNow = (client: TestClient, patientId: string, headers?: Record<string, string>) =>
+  client.gql<{ seeNow: SeenNow }>(SEE_NOW, { input: { patientId } }, headers);
+
+const denialsFor = (patientId: string) =>
+  t.runtime.database.db
+    .select()
+    .from(auditEntries)
+    .where(
+      and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), sql`${auditEntries.details}->'patientIds' ? ${patientId}`),
+    );
+
+const appointmentsOf = (patientId: string) =>
+  t.runtime.database.db.select().from(appointments).where(eq(appointments.patientId, patientId));
+
+const errorOf = (response: GraphQLResponse) => response.errors?.[0];
+
+beforeAll(async () => {
+  // Invitations go out at once (no grace period to wait for).
+  t = await createTestApp({ BOOKING_MAIL_GRACE_SECONDS: '0' });
+  [admin, provider, provider2, patient] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [
+    TestClient,
+    TestClient,
+    TestClient,
+    TestClient,
+  ];
+  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
+  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
+  await patient.signIn('patient@demo.test', DEMO_PASSWORD);
+});
+
+describe('seeNow', () => {
+  it("books the provider's own patient a video visit from this minute, audited, announced, and open to join", async () => {
+    const email = `see.now.mail${++serial}@example.net`;
+    const patientId = await newPatient(provider, email);
+    const before = Date.now();
+    const headers = { 'idempotency-key': `see-now-${++serial}` };
+    const response = await seeNow(provider, patientId, headers);
+    expect(response.errors).toBeUndefined();
+    const visit = response.data!.seeNow;
+    // A retry of the same request (a lost reply) answers the same visit, without a second.
+    const again = await seeNow(provider, patientId, headers);
+    expect(again.data?.seeNow.id).toBe(visit.id);
+    expect(await appointmentsOf(patientId)).toHaveLength(1);
+    expect(visit).toMatchObject({
+      patientId,
+      providerId,
+      appointmentType: 'video',
+      status: 'confirmed',
+      // The practice's visit length (the booking policy's, 30 minutes by default).
+      duration: 30,
+      reason: SEE_NOW_REASON,
+    });
+    const startsAt = Date.parse(visit.startsAt);
+    // This minute, whatever the scheduling grid says.
+    expect(startsAt).toBeLessThanOrEqual(Date.now());
+    expect(startsAt).toBeGreaterThan(before - 60_000);
+    expect(Date.parse(visit.endsAt) - startsAt).toBe(30 * 60_000);
+
+    const [entry] = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(
+        and(eq(auditEntries.event, 'APPOINTMENT_CREATE'), sql`${auditEntries.details}->'appointmentIds' ? ${visit.id}`),
+      );
+    expect(entry).toMatchObject({ userId: providerId, url: 'seeNow' });
+    expect(entry!.details).toMatchObject({ patientIds: [patientId], seeNow: true });
+
+    // The patient is told as of any new video visit, with the link to its room.
+    await t.runtime.jobs.drain();
+    const mails = await t.runtime.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
+    expect(mails.map((m) => m.kind)).toEqual(['appointment-invitation']);
+    expect(mails[0]!.textBody).toContain(`/video-call/${visit.id}`);
+
+    // The provider may open the room at once.
+    const room = await provider.gql<{ videoVisit: { role: string } }>(VIDEO_VISIT, { appointmentId: visit.id });
+    expect(room.errors).toBeUndefined();
+    expect(room.data?.videoVisit.role).toBe('provider');
+  });
+
+  it('refuses a second visit of the provider at that time, naming the visit in the way, and writes nothing', async () => {
+    const first = await newPatient(provider2);
+    const second = await newPatient(provider2);
+    const visit = await seeNow(provider2, first);
+    expect(visit.errors).toBeUndefined();
+    const response = await seeNow(provider2, second);
+    expect(errorOf(response)?.extensions).toMatchObject({
+      code: 'PROVIDER_BUSY',
+      messageId: 'appointmentMessages.seeNowProviderBusy',
+    });
+    expect(errorOf(response)?.message).toMatch(/^You have another visit from \d\d:\d\d to \d\d:\d\d\./);
+    expect(await appointmentsOf(second)).toEqual([]);
+  });
+
+  it("answers another provider's patient like a missing one and records the attempt", async () => {
+    const theirs = await newPatient(provider2);
+    const response = await seeNow(provider, theirs);
+    expect(errorOf(response)).toMatchObject({
+      message: PATIENT_MESSAGES.notFound,
+      extensions: { code: 'NOT_FOUND' },
+    });
+    expect(await appointmentsOf(theirs)).toEqual([]);
+    const denials = await denialsFor(theirs);
+    expect(denials).toHaveLength(1);
+    expect(denials[0]!.details).toMatchObject({ permission: 'visit:start:any' });
+    // An id that is no patient at all is answered the same way, and is nobody's to record.
+    const missing = await seeNow(provider, '00000000-0000-4000-8000-000000000000');
+    expect(errorOf(missing)?.message).toBe(PATIENT_MESSAGES.notFound);
+  });
+
+  it('refuses administrators and patients whatever the patient', async () => {
+    const patientId = await newPatient(provider2);
+    for (const client of [admin, patient]) {
+      const response = await seeNow(client, patientId);
+      expect(errorOf(response)).toMatchObject({
+        message: messageText('appointmentMessages.cannotSeeNow'),
+        extensions: { code: 'FORBIDDEN' },
+      });
+    }
+    expect(await appointmentsOf(patientId)).toEqual([]);
+  });
+});
