@@ -225,6 +225,32 @@ test('dragging a visit moves it, a busy time is refused with the reason, and a v
   await admin.close();
 });
 
+test('a visit request on the provider’s dashboard opens that appointment in the calendar, to confirm or decline', async ({
+  page,
+}) => {
+  // The demo schedule holds patients' requests (pending visits) for each provider in the coming weeks.
+  await signInByApi(page, 'provider2@demo.test', ORIGIN);
+  await page.goto('/dashboard');
+  const requests = page.getByRole('region', { name: 'Visit requests' });
+  await expect(requests).toBeVisible({ timeout: 30_000 });
+  await expect(requests.getByText('Open each in the calendar')).toHaveCount(0);
+  const link = requests.getByRole('link').first();
+  const name = (await link.textContent()) ?? '';
+  await link.click();
+  await expect(page).toHaveURL(/\/calendar\?date=\d{4}-\d{2}-\d{2}&appointment=[0-9a-f-]{36}$/);
+  const details = page.getByRole('dialog', { name: 'Appointment details' });
+  await expect(details.getByRole('button', { name: 'Confirm request' })).toBeVisible();
+  await expect(details.getByRole('button', { name: 'Decline request' })).toBeVisible();
+  // The same patient as the line clicked.
+  const patientName = name.split(' · ')[1] ?? '';
+  expect(patientName).not.toBe('');
+  await expect(details).toContainText(patientName);
+  expect(await seriousViolations(page)).toEqual([]);
+  // Closing it leaves the calendar on that date, without the appointment in the address.
+  await details.getByRole('button', { name: 'Close' }).click();
+  await expect(page).toHaveURL(/\/calendar\?date=\d{4}-\d{2}-\d{2}$/);
+});
+
 test('the calendar in Spanish at phone size', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/login');

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
+import { expectFitsPhone } from '../support/phone.ts';
 import { VIDEO_SERVER } from '../support/servers.ts';
 
 /**
@@ -46,7 +47,7 @@ async function person(
  * A video visit of the second demo provider with the demo patient, booked by the administrator at the next
  * free half hour (the server's practice time zone makes that late morning, whatever the hour of the run).
  */
-async function bookVisit(admin: Page): Promise<string> {
+async function bookVisit(admin: Page, firstSlot = 0): Promise<string> {
   const { appConfig } = await data<{ appConfig: { practiceTimeZone: string } }>(
     admin,
     'query { appConfig { practiceTimeZone } }',
@@ -69,7 +70,7 @@ async function bookVisit(admin: Page): Promise<string> {
     minute: '2-digit',
     hourCycle: 'h23',
   });
-  for (let k = 0; k < 6; k++) {
+  for (let k = firstSlot; k < firstSlot + 6; k++) {
     const at = new Date(Math.ceil(Date.now() / 1_800_000) * 1_800_000 + k * 1_800_000);
     const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
     const response = await admin.request.post('/graphql', {
@@ -144,6 +145,117 @@ async function startAndAdmit(page: Page, id: string, query = ''): Promise<void> 
   await expect(page.getByTestId('waiting-person')).toBeVisible();
   await page.getByRole('button', { name: 'Let in' }).click();
 }
+
+const APPOINTMENT_FIELDS = 'id status startsAt endsAt date time';
+interface Listed {
+  id: string;
+  status: string;
+  startsAt: string;
+  endsAt: string;
+  date: string;
+  time: string;
+}
+
+/**
+ * Cancels the visits of the signed-in provider, and of their patient, that hold any of the next `minutes`: what
+ * See now must not meet (the demo schedule fills the day).
+ */
+async function clearTheNext(page: Page, patientId: string, minutes: number): Promise<void> {
+  const until = Date.now() + minutes * 60_000;
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  for (const filter of [{}, { patientId }]) {
+    const { listAppointments } = await data<{ listAppointments: { items: Listed[] } }>(
+      page,
+      `query ($filter: AppointmentFilterInput) { listAppointments(filter: $filter, limit: 100) { items { ${APPOINTMENT_FIELDS} } } }`,
+      { filter: { from: yesterday, to: tomorrow, ...filter } },
+    );
+    for (const a of listAppointments.items) {
+      const holds = !['cancelled', 'no-show', 'completed'].includes(a.status);
+      if (holds && Date.parse(a.startsAt) < until && Date.parse(a.endsAt) > Date.now() - 60_000) {
+        await data(page, 'mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id } }', {
+          input: { id: a.id, reason: 'Making room for See now' },
+        });
+      }
+    }
+  }
+}
+
+test('See now: a provider starts an unscheduled video visit from the chart (Spanish, phone size), lands in its room, and the patient can join from the portal at once', async ({
+  browser,
+}) => {
+  const provider = await person(browser, 'provider@demo.test', true);
+  await provider.page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  const { listPatients } = await data<{ listPatients: { items: { id: string }[] } }>(
+    provider.page,
+    'query { listPatients(limit: 5, filter: { search: "patient@demo.test" }) { items { id } } }',
+  );
+  const patientId = listPatients.items[0]!.id;
+  await clearTheNext(provider.page, patientId, 95);
+
+  await provider.page.goto(`/patients/${patientId}`);
+  const seeNow = provider.page.getByRole('button', { name: 'Atender ahora (video)' });
+  await expect(seeNow).toBeVisible({ timeout: 30_000 });
+  expect(await seriousViolations(provider.page)).toEqual([]);
+  await expectFitsPhone(provider.page);
+  await seeNow.click();
+  await expect(provider.page).toHaveURL(/\/video-call\/start\/[0-9a-f-]{36}$/);
+  await expect(provider.page.getByRole('heading', { name: 'Iniciar videoconsulta', level: 1 })).toBeVisible();
+  const id = provider.page.url().split('/').at(-1)!;
+  const { getAppointment } = await data<{ getAppointment: Listed & { appointmentType: string; duration: number } }>(
+    provider.page,
+    `query ($id: ID!) { getAppointment(id: $id) { ${APPOINTMENT_FIELDS} appointmentType duration } }`,
+    { id },
+  );
+  expect(getAppointment).toMatchObject({ status: 'confirmed', appointmentType: 'video' });
+  expect(Date.parse(getAppointment.startsAt)).toBeLessThanOrEqual(Date.now());
+
+  // The patient finds it in My appointments with the way in open now.
+  const patient = await person(browser, 'patient@demo.test', true);
+  await patient.page.goto('/my/appointments');
+  const upcoming = patient.page.getByRole('region', { name: 'Upcoming' });
+  const join = upcoming.locator(`a[href="/video-call/${id}"]`);
+  await expect(join).toBeVisible({ timeout: 30_000 });
+  await join.click();
+  await expect(patient.page.getByRole('heading', { name: 'Video Consultation', level: 1 })).toBeVisible();
+
+  // Out of the way of the visits booked by the tests after this one.
+  await data(provider.page, 'mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id } }', {
+    input: { id, reason: 'Test over' },
+  });
+  for (const p of [patient, provider]) await p.context.close();
+});
+
+test('a visit ended before its start time moves to Past on the patient’s My appointments', async ({ browser }) => {
+  const admin = await person(browser, 'admin@demo.test');
+  // At least an hour ahead: still ahead when the checks run.
+  const id = await bookVisit(admin.page, 2);
+  const provider = await person(browser, 'provider2@demo.test');
+  await provider.page.goto(`/video-call/start/${id}`);
+  await provider.page.getByRole('button', { name: 'Start Video Call' }).click();
+  await provider.page.getByRole('button', { name: 'End Call' }).click();
+  await expect(provider.page.getByRole('heading', { name: 'Call Ended' })).toBeVisible();
+  const ended = await data<{ getAppointment: Listed }>(
+    admin.page,
+    `query ($id: ID!) { getAppointment(id: $id) { ${APPOINTMENT_FIELDS} } }`,
+    { id },
+  );
+  expect(ended.getAppointment.status).toBe('completed');
+  expect(Date.parse(ended.getAppointment.startsAt)).toBeGreaterThan(Date.now());
+
+  const patient = await person(browser, 'patient@demo.test', true);
+  await patient.page.goto('/my/appointments');
+  const card = (region: string) =>
+    patient.page
+      .getByRole('region', { name: region })
+      .getByTestId('my-appointment')
+      .filter({ hasText: ended.getAppointment.time })
+      .filter({ hasText: 'Completed' });
+  await expect(card('Past')).toHaveCount(1, { timeout: 30_000 });
+  await expect(card('Upcoming')).toHaveCount(0);
+  expect(await seriousViolations(patient.page)).toEqual([]);
+  for (const p of [admin, patient, provider]) await p.context.close();
+});
 
 test('an early patient waits; the provider lets them in from the dashboard; both see and hear; a consented recording plays back for the provider only; ending completes the visit', async ({
   browser,

@@ -26,6 +26,7 @@ let provider: TestClient;
 let provider2: TestClient;
 let patient: TestClient;
 let providerId: string;
+let provider2Id: string;
 let serial = 0;
 
 async function newPatient(owner: TestClient, email = `see.now${++serial}@example.net`): Promise<string> {
@@ -64,7 +65,7 @@ beforeAll(async () => {
   ];
   await admin.signIn('admin@demo.test', DEMO_PASSWORD);
   providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
+  provider2Id = (await provider2.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
   await patient.signIn('patient@demo.test', DEMO_PASSWORD);
 });
 
@@ -129,6 +130,45 @@ describe('seeNow', () => {
     });
     expect(errorOf(response)?.message).toMatch(/^You have another visit from \d\d:\d\d to \d\d:\d\d\./);
     expect(await appointmentsOf(second)).toEqual([]);
+  });
+
+  it('frees the rest of a visit already completed (ended early), and refuses one completed before its time', async () => {
+    const db = t.runtime.database.db;
+    // The previous test's visit of this provider is out of the way.
+    for (const a of await db.select().from(appointments).where(eq(appointments.providerId, provider2Id))) {
+      await provider2.gql('mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id } }', {
+        input: { id: a.id, reason: 'Done' },
+      });
+    }
+    const earlier = await newPatient(provider2);
+    const later = await newPatient(provider2);
+    const next = await newPatient(provider2);
+    // Visits of the provider made completed around now, as the video visit's end makes them.
+    const visitAt = async (patientId: string, fromMinutes: number, toMinutes: number) => {
+      const response = await provider2.gql<{ createAppointment: { id: string } }>(
+        'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
+        { input: { patientId, date: '2099-01-06', time: '09:00', reason: 'Follow-up', allowOutsideHours: true } },
+      );
+      const id = response.data!.createAppointment.id;
+      await db.execute(
+        sql`UPDATE appointments SET status = 'completed', starts_at = now() + make_interval(mins => ${fromMinutes}), ends_at = now() + make_interval(mins => ${toMinutes}) WHERE id = ${id}`,
+      );
+      return id;
+    };
+    const endedBeforeItsTime = await visitAt(later, 10, 40);
+    const refused = await seeNow(provider2, next);
+    expect(errorOf(refused)?.extensions?.code).toBe('PROVIDER_BUSY');
+    await db.execute(
+      sql`UPDATE appointments SET status = 'cancelled', cancellation_kind = 'provider' WHERE id = ${endedBeforeItsTime}`,
+    );
+
+    const endedEarly = await visitAt(earlier, -20, 10);
+    const response = await seeNow(provider2, next);
+    expect(response.errors).toBeUndefined();
+    const visit = response.data!.seeNow;
+    const [released] = await db.select().from(appointments).where(eq(appointments.id, endedEarly));
+    expect(released!.endsAt.toISOString()).toBe(visit.startsAt);
+    expect(released!.status).toBe('completed');
   });
 
   it("answers another provider's patient like a missing one and records the attempt", async () => {

@@ -197,7 +197,7 @@ export interface Interval {
 export async function findOverlaps(
   executor: Executor,
   options: { providerId: string; patientId: string; intervals: Interval[]; except?: string[] },
-): Promise<{ id: string; providerId: string; patientId: string; startsAt: Date; endsAt: Date }[]> {
+): Promise<{ id: string; providerId: string; patientId: string; status: string; startsAt: Date; endsAt: Date }[]> {
   if (options.intervals.length === 0) return [];
   const ranges = options.intervals.map(
     (i) => sql`tstzrange(${i.startsAt.toISOString()}::timestamptz, ${i.endsAt.toISOString()}::timestamptz, '[)')`,
@@ -213,11 +213,33 @@ export async function findOverlaps(
       id: appointments.id,
       providerId: appointments.providerId,
       patientId: appointments.patientId,
+      status: appointments.status,
       startsAt: appointments.startsAt,
       endsAt: appointments.endsAt,
     })
     .from(appointments)
     .where(and(...conditions));
+}
+
+/**
+ * Ends completed visits that began before `at` at `at` (See now, decision 046): the booked time they no longer use
+ * is free again. Only rows still completed, begun before `at` and booked past it. Answers the ids changed.
+ */
+export async function releaseCompletedTime(tx: Executor, ids: string[], at: Date, by: string): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await tx
+    .update(appointments)
+    .set({ endsAt: at, updatedAt: sql`now()`, updatedBy: by })
+    .where(
+      and(
+        inArray(appointments.id, ids),
+        eq(appointments.status, 'completed'),
+        lt(appointments.startsAt, at),
+        gt(appointments.endsAt, at),
+      ),
+    )
+    .returning({ id: appointments.id });
+  return rows.map((r) => r.id);
 }
 
 /** The slot-holding appointments of a provider that overlap [from, to): what availableSlots leaves out. */

@@ -62,6 +62,7 @@ import {
   insertAppointments,
   listAppointmentHistory,
   listAppointmentsPage,
+  releaseCompletedTime,
   updateAppointmentRow,
   type AppointmentCursor,
   type AppointmentReach,
@@ -239,10 +240,17 @@ export class AppointmentsService {
    * The rows of a booking, their history, the audit entry and the listeners (invitations, reminders), then the
    * idempotency key, in one transaction where the exclusion constraints have the last word. Answers the ids.
    */
-  async #insertBooked(caller: Caller, rows: NewAppointmentRow[], details: Record<string, unknown>): Promise<string[]> {
+  async #insertBooked(
+    caller: Caller,
+    rows: NewAppointmentRow[],
+    details: Record<string, unknown>,
+    /** Runs first in the same transaction (See now releasing the rest of a completed visit's time). */
+    before?: (tx: Executor) => Promise<void>,
+  ): Promise<string[]> {
     const ids = rows.map((r) => r.id!);
     const patientIds = [...new Set(rows.map((r) => r.patientId))];
     await this.#write(async (tx) => {
+      if (before) await before(tx);
       await insertAppointments(tx, rows, this.#keyring);
       await insertAppointmentHistory(
         tx,
@@ -277,7 +285,11 @@ export class AppointmentsService {
     const startsAt = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
     const endsAt = new Date(startsAt.getTime() + policy.duration * 60_000);
     const who = { providerId: caller.user.id, patientId: data.patientId };
-    const [clash] = await findOverlaps(this.#db, { ...who, intervals: [{ startsAt, endsAt }] });
+    const overlaps = await findOverlaps(this.#db, { ...who, intervals: [{ startsAt, endsAt }] });
+    // A visit already completed that began earlier no longer uses the rest of its booked time: See now frees it
+    // (its end becomes this minute). Any other visit in the way refuses it.
+    const releasable = overlaps.filter((o) => o.status === 'completed' && o.startsAt < startsAt).map((o) => o.id);
+    const clash = overlaps.find((o) => !releasable.includes(o.id));
     if (clash) {
       const provider = clash.providerId === who.providerId;
       throw new AppError(
@@ -309,7 +321,23 @@ export class AppointmentsService {
       statusChangedBy: caller.user.id,
       statusChangedAt: now,
     };
-    const [id] = await this.#insertBooked(caller, [row], { seeNow: true });
+    const [id] = await this.#insertBooked(
+      caller,
+      [row],
+      { seeNow: true, ...(releasable.length > 0 ? { releasedAppointmentIds: releasable } : {}) },
+      async (tx) => {
+        const released = await releaseCompletedTime(tx, releasable, startsAt, caller.user.id);
+        await insertAppointmentHistory(
+          tx,
+          released.map((appointmentId) => ({
+            appointmentId,
+            action: 'updated',
+            fields: ['endsAt'],
+            actorId: caller.user.id,
+          })),
+        );
+      },
+    );
     const [view] = await this.#views([id!]);
     return view!;
   }
