@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 
 const ORIGIN = MAIN_SERVER.url;
@@ -228,6 +229,8 @@ test('dragging a visit moves it, a busy time is refused with the reason, and a v
 test('a visit request on the provider’s dashboard opens that appointment in the calendar, to confirm or decline', async ({
   page,
 }) => {
+  // The calendar page is heavy and axe reads all of it; this machine is shared.
+  test.setTimeout(120_000);
   // The demo schedule holds patients' requests (pending visits) for each provider in the coming weeks.
   await signInByApi(page, 'provider2@demo.test', ORIGIN);
   await page.goto('/dashboard');
@@ -249,6 +252,16 @@ test('a visit request on the provider’s dashboard opens that appointment in th
   // Closing it leaves the calendar on that date, without the appointment in the address.
   await details.getByRole('button', { name: 'Close' }).click();
   await expect(page).toHaveURL(/\/calendar\?date=\d{4}-\d{2}-\d{2}$/);
+
+  // In Spanish at phone size, the requests are links too.
+  await page.setViewportSize(PHONE);
+  await page.evaluate(() => localStorage.setItem('telehealth.language', 'es'));
+  await page.goto('/dashboard');
+  const solicitudes = page.getByRole('region', { name: 'Solicitudes de consulta' });
+  await expect(solicitudes.getByRole('link').first()).toBeVisible({ timeout: 30_000 });
+  await expect(solicitudes).toContainText('Abra una para confirmarla o rechazarla.');
+  await expectFitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('the calendar in Spanish at phone size', async ({ page }) => {
