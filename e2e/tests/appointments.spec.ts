@@ -242,7 +242,8 @@ test('a visit request on the provider’s dashboard opens that appointment in th
   await link.click();
   await expect(page).toHaveURL(/\/calendar\?date=\d{4}-\d{2}-\d{2}&appointment=[0-9a-f-]{36}$/);
   const details = page.getByRole('dialog', { name: 'Appointment details' });
-  await expect(details.getByRole('button', { name: 'Confirm request' })).toBeVisible();
+  // The first state after a navigation: the calendar's chunk is large, and this machine is shared.
+  await expect(details.getByRole('button', { name: 'Confirm request' })).toBeVisible({ timeout: 30_000 });
   await expect(details.getByRole('button', { name: 'Decline request' })).toBeVisible();
   // The same patient as the line clicked.
   const patientName = name.split(' · ')[1] ?? '';
