@@ -123,7 +123,8 @@ app.get<{ Querystring: { providerId: string; date: string } }>('/floor/slots', a
     findTimeOff(db, providerId, { from: date, to: date }),
     findProviderBusy(db, providerId, dayStart, dayEnd),
   ]);
-  return daySlots({ date, duration: 30, zone, week: week.intervals, timeOff, busy, now: new Date() });
+  const step = config.settings.current().slotStepMinutes;
+  return daySlots({ date, duration: 30, step, zone, week: week.intervals, timeOff, busy, now: new Date() });
 });
 
 await app.listen({ port, host: '127.0.0.1' });

@@ -1,6 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { APPOINTMENT_MESSAGES, addDays, DEMO_PASSWORD, SLOT_HOLDING_STATUSES, todayIn } from '@telehealth/shared';
+import {
+  APPOINTMENT_MESSAGES,
+  addDays,
+  DEMO_PASSWORD,
+  messageText,
+  SLOT_HOLDING_STATUSES,
+  todayIn,
+} from '@telehealth/shared';
 import { appointments, auditEntries, patients } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
@@ -141,8 +148,9 @@ describe('createAppointment', () => {
     const patientId = await newPatient(provider);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ date: addDays(todayIn(ZONE), -1) }, 'date', APPOINTMENT_MESSAGES.dateInPast],
-      [{ date: tuesday(1), time: '09:15' }, 'time', APPOINTMENT_MESSAGES.timeOffGrid],
-      [{ date: tuesday(1), time: '18:00' }, 'time', APPOINTMENT_MESSAGES.timeOffGrid],
+      [{ date: tuesday(1), time: '09:10' }, 'time', APPOINTMENT_MESSAGES.timeOffGrid],
+      [{ date: tuesday(1), time: '24:00' }, 'time', APPOINTMENT_MESSAGES.timeOffGrid],
+      [{ date: tuesday(1), time: '09:15' }, 'time', messageText('appointmentMessages.offStep', { step: 30 })],
       [{ date: tuesday(1), duration: 20 }, 'duration', APPOINTMENT_MESSAGES.durationOffList],
       [{ date: '2027-02-30' }, 'date', APPOINTMENT_MESSAGES.invalidDate],
       [{ date: tuesday(1), appointmentType: 'phone' }, 'appointmentType', APPOINTMENT_MESSAGES.selectType],
@@ -290,10 +298,9 @@ describe('availableSlots and working hours', () => {
       date,
     });
     const states = new Map(after.data!.availableSlots.map((s) => [s.time, s.state]));
-    expect(states.get('11:30')).toBe('outside-hours');
+    // Only the hours' own start times are offered (decision 045).
+    expect([...states.keys()]).toEqual(['12:00', '12:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30']);
     expect(states.get('12:00')).toBe('free');
-    expect(states.get('15:30')).toBe('free');
-    expect(states.get('16:00')).toBe('outside-hours');
     const overlapping = await provider2.gql(SET_HOURS, {
       input: {
         providerId: provider2Id,

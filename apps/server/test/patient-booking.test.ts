@@ -314,12 +314,18 @@ describe('a patient books their own visit', () => {
     expect((await rowsOf(patient.recordId)).map((row) => row.status)).toEqual(['scheduled']);
   });
 
-  it("takes the specification's times only, and names no patient at all", async () => {
+  it("takes the practice's start times only, and names no patient at all", async () => {
     const patient = await newPatient(provider);
-    const offGrid = await book(patient, { date: nthWeekday(14), time: '09:15' });
+    const offGrid = await book(patient, { date: nthWeekday(14), time: '09:10' });
     expect(errorOf(offGrid)?.extensions).toMatchObject({
       code: 'BAD_USER_INPUT',
       fieldErrors: { time: 'Please select a time from the list' },
+    });
+    // On a quarter hour but off the practice's 30-minute step (decision 045).
+    const offStep = await book(patient, { date: nthWeekday(14), time: '09:15' });
+    expect(errorOf(offStep)?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fieldErrors: { time: messageText('appointmentMessages.offStep', { step: 30 }) },
     });
     const someoneElse = await newPatient(provider);
     const naming = await book(patient, { date: nthWeekday(14), patientId: someoneElse.recordId });

@@ -110,7 +110,8 @@ describe('practice settings: defaults and sources', () => {
     expect(source('timeZone')).toMatchObject({ source: 'builtIn', variables: ['PRACTICE_TIME_ZONE'] });
     expect(source('defaultWorkingHours')).toMatchObject({ source: 'builtIn', variables: [] });
     expect(view.values.defaultWorkingHours).toHaveLength(5);
-    expect(view.sources.map((s) => s.key)).toHaveLength(10);
+    expect(source('slotStepMinutes')).toMatchObject({ source: 'builtIn', variables: [] });
+    expect(view.sources.map((s) => s.key)).toHaveLength(11);
   });
 });
 

@@ -9,7 +9,11 @@ import { OptionalBooleanSchema, RecordIdSchema, textSchema } from './text.ts';
  * browser shows instants back in the practice's zone with `practiceDateTime`.
  */
 
-/** The specification's grid: start times every 30 minutes from 08:00 to 17:30. */
+/**
+ * The specification's grid: start times every 30 minutes from 08:00 to 17:30. Only the default now: the times
+ * offered come from the provider's working hours in the practice's step (`slotStartTimes`, decision 045); with
+ * the default week and step they are these.
+ */
 export const APPOINTMENT_TIMES: readonly string[] = Array.from({ length: 20 }, (_, i) => {
   const minutes = 8 * 60 + i * 30;
   return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
@@ -138,6 +142,7 @@ export const APPOINTMENT_MESSAGES = {
   dateInPast: 'Please select today or a later date',
   timeInPast: 'This time has already passed; please select a later time',
   timeOffGrid: 'Please select a time from the list',
+  offStep: 'Appointments start every {{step}} minutes. Please select a time from the list.',
   durationOffList: 'Please select a duration from the list',
   selectType: 'Please select an appointment type',
   selectPriority: 'Please select a priority',
@@ -149,6 +154,8 @@ export const APPOINTMENT_MESSAGES = {
   patientBusy: 'The patient already has an appointment at this time. Please choose another time.',
   outsideWorkingHours:
     "This time is outside the provider's working hours or during their time off. Confirm to book it anyway.",
+  outsideWorkingHoursPatient:
+    "This time is outside your provider's working hours or during their time off. Please choose one of the times offered.",
   seriesConflicts_one: 'The series could not be scheduled: {{dates}} is not free. Nothing was scheduled.',
   seriesConflicts_other:
     'The series could not be scheduled: {{count}} dates are not free ({{dates}}). Nothing was scheduled.',
@@ -203,11 +210,19 @@ export const AppointmentDateSchema = z
   .min(1, APPOINTMENT_MESSAGES.selectDate)
   .refine(isCalendarDate, APPOINTMENT_MESSAGES.invalidDate);
 
+/**
+ * A start time: HH:MM of the day on a quarter hour (the finest step a practice may choose, SLOT_STEPS). Whether it
+ * is on the practice's step and inside the provider's hours is the server's check (isOfferedStart), since both
+ * change without a new schema.
+ */
 export const AppointmentTimeSchema = z
   .string({ error: APPOINTMENT_MESSAGES.selectTime })
   .trim()
   .min(1, APPOINTMENT_MESSAGES.selectTime)
-  .refine((value) => APPOINTMENT_TIMES.includes(value), APPOINTMENT_MESSAGES.timeOffGrid);
+  .refine(
+    (value) => TIME_PATTERN.test(value) && Number(value.slice(0, 2)) < 24 && Number(value.slice(3)) % 15 === 0,
+    APPOINTMENT_MESSAGES.timeOffGrid,
+  );
 
 /** A time of day on any minute (working hours), HH:MM from 00:00 to 24:00. */
 export const ClockTimeSchema = z

@@ -28,3 +28,4 @@ export * from './admin-users.ts';
 export * from './emergency-access.ts';
 export * from './admin-console.ts';
 export * from './practice-settings.ts';
+export * from './slots.ts';

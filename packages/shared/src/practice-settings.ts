@@ -10,6 +10,7 @@ import {
 import { BOOKING_MODES, type BookingPolicy } from './patient-booking.ts';
 import { PhoneSchema } from './patients.ts';
 import { ROLES, type Role } from './roles.ts';
+import { SLOT_STEPS, type SlotStep } from './slots.ts';
 import { textSchema } from './text.ts';
 
 /*
@@ -24,6 +25,7 @@ export const PRACTICE_SETTING_KEYS = [
   'timeZone',
   'defaultWorkingHours',
   'bookingPolicy',
+  'slotStepMinutes',
   'reminderHours',
   'messageResponseBusinessDays',
   'sessionIdleMinutes',
@@ -47,6 +49,8 @@ export interface PracticeSettings {
   defaultWorkingHours: WorkingHoursInterval[];
   /** What patients may book and change online (decision 030). */
   bookingPolicy: BookingPolicy;
+  /** How far apart the start times offered to staff and patients are (decision 045): 15 or 30 minutes. */
+  slotStepMinutes: SlotStep;
   /** Hours before a visit at which its reminders go out, largest first. */
   reminderHours: number[];
   /** Every compose box says the practice answers within this many business days. */
@@ -80,6 +84,7 @@ export const PRACTICE_SETTING_VARIABLES: Readonly<Record<PracticeSettingKey, rea
     'PATIENT_BOOKING_MODE',
     'PATIENT_BOOKING_DURATION_MINUTES',
   ],
+  slotStepMinutes: [],
   reminderHours: ['APPOINTMENT_REMINDER_HOURS'],
   messageResponseBusinessDays: ['MESSAGE_RESPONSE_BUSINESS_DAYS'],
   sessionIdleMinutes: ['SESSION_IDLE_MINUTES'],
@@ -111,6 +116,7 @@ export const SETTINGS_MESSAGES = {
   bookingTypesInvalid: 'Please choose the kinds of visit patients may book',
   bookingModeInvalid: 'Please choose instant or request',
   durationInvalid: 'Please choose a length of 15, 30, 45, 60 or 90 minutes',
+  slotStepInvalid: 'Please choose 15 or 30 minutes',
   reminderHoursInvalid: 'Please enter up to 5 reminder times, each from 1 to 336 hours before the visit',
   rolesInvalid: 'Please choose roles among admin, provider and patient',
   nothingToChange: 'Please change at least one setting',
@@ -179,6 +185,11 @@ export const PRACTICE_SETTING_SCHEMAS = {
     .refine((zone) => zone.length > 0 && isTimeZone(zone), SETTINGS_MESSAGES.timeZoneInvalid),
   defaultWorkingHours: WorkingHoursSettingSchema,
   bookingPolicy: BookingPolicySettingSchema,
+  slotStepMinutes: z
+    .number({ error: SETTINGS_MESSAGES.slotStepInvalid })
+    .refine((n): n is SlotStep => (SLOT_STEPS as readonly number[]).includes(n), {
+      message: SETTINGS_MESSAGES.slotStepInvalid,
+    }),
   reminderHours: z
     .array(z.number({ error: SETTINGS_MESSAGES.reminderHoursInvalid }), {
       error: SETTINGS_MESSAGES.reminderHoursInvalid,
@@ -209,6 +220,7 @@ export const UpdatePracticeSettingsInputSchema = z
     timeZone: PRACTICE_SETTING_SCHEMAS.timeZone.optional(),
     defaultWorkingHours: PRACTICE_SETTING_SCHEMAS.defaultWorkingHours.optional(),
     bookingPolicy: PRACTICE_SETTING_SCHEMAS.bookingPolicy.optional(),
+    slotStepMinutes: PRACTICE_SETTING_SCHEMAS.slotStepMinutes.optional(),
     reminderHours: PRACTICE_SETTING_SCHEMAS.reminderHours.optional(),
     messageResponseBusinessDays: PRACTICE_SETTING_SCHEMAS.messageResponseBusinessDays.optional(),
     sessionIdleMinutes: PRACTICE_SETTING_SCHEMAS.sessionIdleMinutes.optional(),

@@ -35,6 +35,9 @@ import {
   type BookingPolicy,
   type CreateAppointmentData,
   type SeriesScope,
+  isOnSlotStep,
+  preferredTimesCovered,
+  type PreferredAppointmentTime,
   messageText,
   type MessageId,
   type MessageParams,
@@ -71,6 +74,7 @@ import {
 } from './appointments.repository.ts';
 import {
   deleteTimeOff,
+  findActiveProviderWeeks,
   findTimeOff,
   findWorkingHours,
   insertTimeOff,
@@ -99,6 +103,15 @@ export interface AppointmentListener {
     appointmentIds: string[],
     freed: FreedSlot[],
   ): Promise<void>;
+}
+
+/** What the practice's working hours cover as a whole (public; no provider named). */
+export interface PracticeHours {
+  slotStepMinutes: number;
+  /** HH:MM; null when no provider works at all. */
+  earliestStart: string | null;
+  latestEnd: string | null;
+  preferredTimes: PreferredAppointmentTime[];
 }
 
 /** A provider's time that a cancellation or a reschedule has just given up. */
@@ -202,8 +215,12 @@ export class AppointmentsService {
       ? seriesDates({ date: data.date, time: data.time, zone: this.#zone, ...data.recurrence })
       : [data.date];
     const occurrences = dates.map((date) => occurrence(date, data.time, data.duration, this.#zone));
+    this.#refuseOffStep(data.time);
     this.#refusePast(occurrences[0]!);
-    await this.#checkWorkingHours(providerId, occurrences, data.duration, data.allowOutsideHours === true);
+    await this.#checkWorkingHours(providerId, occurrences, data.duration, {
+      confirmed: data.allowOutsideHours === true,
+      byPatient: caller.user.role === 'patient',
+    });
     if (occurrences.length > 1) {
       await this.#refuseSeriesConflicts(this.#db, { providerId, patientId: data.patientId }, occurrences);
     }
@@ -516,12 +533,16 @@ export class AppointmentsService {
           });
         }
       }
+      // A time kept as it was stays, even if the practice's step has changed since it was booked.
+      if (changes.time !== undefined && changes.time !== zonedDateTime(current.startsAt, this.#zone).time) {
+        this.#refuseOffStep(changes.time);
+      }
       for (const plan of plans) this.#refusePast(plan.next);
       await this.#checkWorkingHours(
         current.providerId,
         plans.map((p) => p.next),
         plans[0]!.duration,
-        allowOutsideHours === true,
+        { confirmed: allowOutsideHours === true, byPatient: caller.user.role === 'patient' },
         plans.map((p) => p.duration),
       );
       if (plans.length > 1) {
@@ -724,7 +745,7 @@ export class AppointmentsService {
     return moved;
   }
 
-  /** The grid's start times on a date for a provider, each free or why not. */
+  /** The start times a provider's working hours offer on a date (in the practice's step), each free or why not. */
   async availableSlots(caller: Caller, input: unknown) {
     const data = parseInput(AvailableSlotsInputSchema, input);
     await authorize(this.#db, caller, 'appointment:create', { record: { providerId: data.providerId } });
@@ -760,7 +781,27 @@ export class AppointmentsService {
       findTimeOff(this.#db, providerId, { from: date, to: date }),
       findProviderBusy(this.#db, providerId, dayStart, dayEnd),
     ]);
-    return daySlots({ date, duration, zone: this.#zone, week: week.intervals, timeOff, busy, now });
+    const step = this.#settings.current().slotStepMinutes;
+    return daySlots({ date, duration, step, zone: this.#zone, week: week.intervals, timeOff, busy, now });
+  }
+
+  /**
+   * Public (the patient's access-request form, the calendar): what the practice's hours cover as a whole, never
+   * whose hours they are. The step of its start times, the earliest start and latest end of any provider's week,
+   * and the preferred appointment times (the specification's options) someone's hours cover.
+   */
+  async practiceHours(): Promise<PracticeHours> {
+    const settings = this.#settings.current();
+    const weeks = await findActiveProviderWeeks(this.#db, settings.defaultWorkingHours);
+    const intervals = weeks.flat();
+    const starts = intervals.map((i) => i.startTime).sort();
+    const ends = intervals.map((i) => i.endTime).sort();
+    return {
+      slotStepMinutes: settings.slotStepMinutes,
+      earliestStart: starts[0] ?? null,
+      latestEnd: ends.at(-1) ?? null,
+      preferredTimes: preferredTimesCovered(weeks),
+    };
   }
 
   async availability(caller: Caller, providerId: string) {
@@ -999,6 +1040,12 @@ export class AppointmentsService {
     );
   }
 
+  /** A start time off the practice's step (15 or 30 minutes from midnight) is never offered, so never booked. */
+  #refuseOffStep(time: string): void {
+    const step = this.#settings.current().slotStepMinutes;
+    if (!isOnSlotStep(time, step)) throw ruleError('time', 'appointmentMessages.offStep', { step });
+  }
+
   #refusePast(first: Occurrence): void {
     if (first.startsAt <= this.#now()) throw fieldError('time', 'appointmentMessages.timeInPast');
   }
@@ -1017,10 +1064,10 @@ export class AppointmentsService {
     providerId: string,
     occurrences: Occurrence[],
     duration: number,
-    confirmed: boolean,
+    how: { confirmed: boolean; byPatient: boolean },
     durations?: number[],
   ): Promise<void> {
-    if (confirmed) return;
+    if (how.confirmed && !how.byPatient) return;
     const first = occurrences[0]!.date;
     const last = occurrences.at(-1)!.date;
     const [week, timeOff] = await Promise.all([
@@ -1034,9 +1081,10 @@ export class AppointmentsService {
       )
       .map((o) => o.date);
     if (outside.length > 0) {
+      // A patient cannot confirm: they are told to choose an offered time instead.
       throw new AppError(
         ERROR_CODES.outsideWorkingHours,
-        'appointmentMessages.outsideWorkingHours',
+        how.byPatient ? 'appointmentMessages.outsideWorkingHoursPatient' : 'appointmentMessages.outsideWorkingHours',
         {},
         { dates: outside },
       );

@@ -1,7 +1,7 @@
-import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { WorkingHoursInterval } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { providerSchedules, providerTimeOff, providerWorkingHours } from '../db/schema.ts';
+import { providers, providerSchedules, providerTimeOff, providerWorkingHours, users } from '../db/schema.ts';
 
 export type TimeOffRow = typeof providerTimeOff.$inferSelect;
 
@@ -29,6 +29,42 @@ export async function findWorkingHours(
     .where(eq(providerWorkingHours.providerId, providerId))
     .orderBy(asc(providerWorkingHours.weekday), asc(providerWorkingHours.startTime));
   return { custom: true, intervals };
+}
+
+/**
+ * The weekly hours of every active provider (their own, else `defaults`), without saying whose: what the practice
+ * as a whole covers. No provider at all answers the default week alone.
+ */
+export async function findActiveProviderWeeks(
+  executor: Executor,
+  defaults: readonly WorkingHoursInterval[],
+): Promise<WorkingHoursInterval[][]> {
+  const active = await executor
+    .select({ id: providers.id, custom: providerSchedules.providerId })
+    .from(providers)
+    .innerJoin(users, and(eq(users.id, providers.id), eq(users.role, 'provider'), eq(users.isActive, true)))
+    .leftJoin(providerSchedules, eq(providerSchedules.providerId, providers.id));
+  if (active.length === 0) return [defaults.map((interval) => ({ ...interval }))];
+  const customIds = active.flatMap((row) => (row.custom ? [row.id] : []));
+  const rows =
+    customIds.length === 0
+      ? []
+      : await executor
+          .select({
+            providerId: providerWorkingHours.providerId,
+            weekday: providerWorkingHours.weekday,
+            startTime: providerWorkingHours.startTime,
+            endTime: providerWorkingHours.endTime,
+          })
+          .from(providerWorkingHours)
+          .where(inArray(providerWorkingHours.providerId, customIds));
+  return active.map((provider) =>
+    provider.custom
+      ? rows
+          .filter((row) => row.providerId === provider.id)
+          .map(({ weekday, startTime, endTime }) => ({ weekday, startTime, endTime }))
+      : defaults.map((interval) => ({ ...interval })),
+  );
 }
 
 /** Replaces a provider's weekly hours (an empty list is a week without hours). */

@@ -2,10 +2,10 @@ import { RRuleTemporal } from 'rrule-temporal';
 import { Temporal } from 'temporal-polyfill';
 import {
   addDays,
-  APPOINTMENT_TIMES,
-  minutesOf,
+  onTimeOff,
   RECURRENCE_MAX_COUNT,
   RECURRENCE_MAX_DAYS,
+  slotStartTimes,
   zonedInstant,
   type RecurrenceFrequency,
   type WorkingHoursInterval,
@@ -29,37 +29,19 @@ export function occurrence(date: string, time: string, duration: number, zone: s
   return { date, time, startsAt, endsAt: new Date(startsAt.getTime() + duration * 60_000) };
 }
 
-/** ISO weekday (1 Monday ... 7 Sunday) of a date. */
-export function weekdayOf(date: string): number {
-  return Temporal.PlainDate.from(date).dayOfWeek;
-}
+export { onTimeOff, weekdayOf, withinWorkingHours } from '@telehealth/shared';
 
-/** Whether a visit of `duration` minutes from `time` on `date` lies inside one interval of the provider's week. */
-export function withinWorkingHours(
-  date: string,
-  time: string,
-  duration: number,
-  week: readonly WorkingHoursInterval[],
-): boolean {
-  const weekday = weekdayOf(date);
-  const start = minutesOf(time);
-  const end = start + duration;
-  return week.some((i) => i.weekday === weekday && minutesOf(i.startTime) <= start && end <= minutesOf(i.endTime));
-}
-
-export function onTimeOff(date: string, timeOff: readonly { startDate: string; endDate: string }[]): boolean {
-  return timeOff.some((t) => t.startDate <= date && date <= t.endDate);
-}
-
-export type SlotState = 'free' | 'taken' | 'outside-hours' | 'time-off' | 'past';
+export type SlotState = 'free' | 'taken' | 'time-off' | 'past';
 
 /**
- * Every start time of the specification's grid on one date, each with whether a visit of `duration` could start
- * there: free, or why not (taken by another appointment, outside working hours, time off, already past).
+ * The start times a visit of `duration` could take on one date: those the provider's working hours hold in the
+ * practice's step (`slotStartTimes`, decision 045), each free or why not (taken by another appointment, time off,
+ * already past). A time outside working hours is not offered at all.
  */
 export function daySlots(options: {
   date: string;
   duration: number;
+  step: number;
   zone: string;
   week: readonly WorkingHoursInterval[];
   timeOff: readonly { startDate: string; endDate: string }[];
@@ -67,13 +49,12 @@ export function daySlots(options: {
   now: Date;
 }): { time: string; startsAt: Date; state: SlotState }[] {
   const away = onTimeOff(options.date, options.timeOff);
-  return APPOINTMENT_TIMES.map((time) => {
+  return slotStartTimes(options).map((time) => {
     const slot = occurrence(options.date, time, options.duration, options.zone);
     let state: SlotState = 'free';
     if (slot.startsAt <= options.now) state = 'past';
     else if (options.busy.some((b) => b.startsAt < slot.endsAt && slot.startsAt < b.endsAt)) state = 'taken';
     else if (away) state = 'time-off';
-    else if (!withinWorkingHours(options.date, time, options.duration, options.week)) state = 'outside-hours';
     return { time, startsAt: slot.startsAt, state };
   });
 }

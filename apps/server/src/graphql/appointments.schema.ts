@@ -1,5 +1,6 @@
 import { APPOINTMENT_MESSAGES, zonedDateTime, type WorkingHoursInterval } from '@telehealth/shared';
 import type { AppointmentView } from '../appointments/appointments.repository.ts';
+import type { PracticeHours } from '../appointments/appointments.service.ts';
 import type { TimeOffRow } from '../appointments/availability.repository.ts';
 import type { WaitlistEntryRow } from '../appointments/waitlist.service.ts';
 import type { SlotState } from '../appointments/schedule.ts';
@@ -106,9 +107,30 @@ export const AppointmentSlotRef = builder
       time: t.exposeString('time', { description: 'HH:MM in the practice’s time zone.' }),
       startsAt: t.string({ resolve: (s) => s.startsAt.toISOString() }),
       available: t.boolean({ resolve: (s) => s.state === 'free' }),
-      state: t.exposeString('state', { description: 'free, taken, outside-hours, time-off or past.' }),
+      state: t.exposeString('state', { description: 'free, taken, time-off or past.' }),
     }),
   });
+
+const PracticeHoursRef = builder.objectRef<PracticeHours>('PracticeHours').implement({
+  description: 'What the practice’s working hours cover as a whole; no provider is named.',
+  fields: (t) => ({
+    slotStepMinutes: t.exposeInt('slotStepMinutes', { description: 'Start times are this many minutes apart.' }),
+    earliestStart: t.exposeString('earliestStart', { nullable: true, description: 'HH:MM, practice time.' }),
+    latestEnd: t.exposeString('latestEnd', { nullable: true, description: 'HH:MM, practice time.' }),
+    preferredTimes: t.exposeStringList('preferredTimes', {
+      description: 'The preferred appointment times (morning, afternoon, evening, weekends, flexible) covered.',
+    }),
+  }),
+});
+
+builder.queryField('practiceHours', (t) =>
+  t.field({
+    type: PracticeHoursRef,
+    description:
+      'Public. What the practice’s working hours cover (the access-request form’s preferred times, the calendar’s range).',
+    resolve: (_root, _args, ctx) => ctx.appointments.practiceHours(),
+  }),
+);
 
 const WorkingHoursRef = builder.objectRef<WorkingHoursInterval>('WorkingHours').implement({
   fields: (t) => ({
@@ -253,7 +275,8 @@ builder.queryFields((t) => ({
   }),
   availableSlots: t.field({
     type: [AppointmentSlotRef],
-    description: 'The start times of a date for a provider, each free or why not.',
+    description:
+      'The start times a provider’s working hours offer on a date, in the practice’s step (decision 045), each free or why not.',
     args: { providerId: t.arg.id({ required: true }), date: t.arg.string({ required: true }), duration: t.arg.int() },
     resolve: (_root, args, ctx) =>
       ctx.appointments.availableSlots(callerOf(ctx, 'availableSlots'), {

@@ -193,5 +193,7 @@ export const PUBLIC_ROOT_FIELDS = new Set([
   // A video visit guest's link is theirs alone: a family member has no account.
   'guestVideoVisit',
   'requestGuestVideoToken',
+  // What the practice's hours cover, without names (the patient's access-request form, decision 045).
+  'practiceHours',
   '__typename',
 ]);

@@ -33,6 +33,9 @@ const PracticeSettingValuesRef = builder.objectRef<PracticeSettings>('PracticeSe
     timeZone: t.exposeString('timeZone'),
     defaultWorkingHours: t.field({ type: [PracticeWorkingHoursRef], resolve: (s) => s.defaultWorkingHours }),
     bookingPolicy: t.field({ type: PracticeBookingPolicyRef, resolve: (s) => s.bookingPolicy }),
+    slotStepMinutes: t.exposeInt('slotStepMinutes', {
+      description: 'Start times offered to staff and patients are this many minutes apart (15 or 30).',
+    }),
     reminderHours: t.exposeIntList('reminderHours'),
     messageResponseBusinessDays: t.exposeInt('messageResponseBusinessDays'),
     sessionIdleMinutes: t.exposeFloat('sessionIdleMinutes'),
@@ -85,6 +88,7 @@ const UpdatePracticeSettingsInput = builder.inputType('UpdatePracticeSettingsInp
     timeZone: t.string(),
     defaultWorkingHours: t.field({ type: [PracticeWorkingHoursInput] }),
     bookingPolicy: t.field({ type: PracticeBookingPolicyInput }),
+    slotStepMinutes: t.int(),
     reminderHours: t.intList(),
     messageResponseBusinessDays: t.int(),
     sessionIdleMinutes: t.int(),

@@ -23,10 +23,21 @@ const APP_CONFIG = {
   },
 };
 
+/** What the practice's hours cover (public): every option, so forms show the specification's whole set. */
+const PRACTICE_HOURS = {
+  practiceHours: {
+    slotStepMinutes: 30,
+    earliestStart: '08:00',
+    latestEnd: '18:00',
+    preferredTimes: ['morning', 'afternoon', 'evening', 'weekends', 'flexible'],
+  },
+};
+
 /**
  * Replaces `fetch` with a tiny GraphQL server: each handler answers one operation (named after the first word
  * after query/mutation) with `{ data }`, or a response body of its own when it returns `{ errors }`. The
- * practice configuration (asked for by every page title) is answered by default and not recorded in `calls`.
+ * practice configuration (asked for by every page title) and what the practice's hours cover are answered by
+ * default and not recorded in `calls`.
  */
 export function mockGraphQL(handlers: Record<string, Handler>) {
   const calls: GraphQLCall[] = [];
@@ -40,6 +51,11 @@ export function mockGraphQL(handlers: Record<string, Handler>) {
     const call = { operationName, query: body.query, variables: body.variables ?? {} };
     if (operationName === 'AppConfig' && !handlers.AppConfig) {
       return new Response(JSON.stringify({ data: APP_CONFIG }), { headers: { 'content-type': 'application/json' } });
+    }
+    if (operationName === 'PracticeHours' && !handlers.PracticeHours) {
+      return new Response(JSON.stringify({ data: PRACTICE_HOURS }), {
+        headers: { 'content-type': 'application/json' },
+      });
     }
     calls.push(call);
     const handler = handlers[operationName];

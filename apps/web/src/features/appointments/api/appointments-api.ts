@@ -11,6 +11,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
+import { practiceHoursQueryKey } from '../../../lib/practice-hours.ts';
 import { useSubmissionKey } from '../../../lib/submission-key.ts';
 
 export const appointmentQueryKeys = {
@@ -245,6 +246,7 @@ export function availabilityQueryOptions(providerId: string) {
 
 export function useSetWorkingHours() {
   const invalidate = useInvalidateAppointments();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: { providerId: string; intervals: WorkingHoursInterval[] }) => {
       await graphqlRequest(
@@ -253,7 +255,10 @@ export function useSetWorkingHours() {
         { input },
       );
     },
-    onSuccess: invalidate,
+    onSuccess: async () => {
+      // What the practice's hours cover (the calendar's range) may have changed with them.
+      await Promise.all([invalidate(), queryClient.invalidateQueries({ queryKey: practiceHoursQueryKey })]);
+    },
   });
 }
 

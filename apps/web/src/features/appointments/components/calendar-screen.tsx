@@ -12,6 +12,7 @@ import {
   addDays,
   canReschedule,
   can,
+  minutesOf,
   ERROR_CODES,
   isCalendarDate,
   todayIn,
@@ -31,6 +32,7 @@ import { describeError } from '../../../lib/errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
 import { formatDay, zoneDiffers, zoneShortName } from '../../../lib/practice-dates.ts';
+import { practiceHoursQueryOptions, type PracticeHours } from '../../../lib/practice-hours.ts';
 import { appointmentsQueryOptions, useUpdateAppointment, type Appointment } from '../api/appointments-api.ts';
 import { CALENDAR_PARAMS, counterpartName, STATUS_STYLES } from '../utils/appointment-display.ts';
 import { AppointmentCard } from './appointment-card.tsx';
@@ -38,6 +40,18 @@ import { AppointmentDetailsModal } from './appointment-details-modal.tsx';
 import classes from './calendar-screen.module.css';
 import { ShareLinkDialog } from './share-link-dialog.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
+
+/**
+ * The day and week views' hours: 07:00-19:00, widened to whatever any provider's working hours reach (a provider
+ * working from 06:00 sees 06:00); a drag snaps to the practice's step of start times (decision 045).
+ */
+function calendarHoursOf(hours: PracticeHours | undefined): { from: string; to: string; snap: string } {
+  const from = Math.min(7 * 60, hours?.earliestStart ? Math.floor(minutesOf(hours.earliestStart) / 60) * 60 : 7 * 60);
+  const to = Math.max(19 * 60, hours?.latestEnd ? Math.ceil(minutesOf(hours.latestEnd) / 60) * 60 : 19 * 60);
+  const clock = (minutes: number) =>
+    `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
+  return { from: clock(from), to: clock(to), snap: clock(hours?.slotStepMinutes ?? 30) };
+}
 
 const VIEWS = { month: 'dayGridMonth', week: 'timeGridWeek', day: 'timeGridDay' } as const;
 
@@ -96,6 +110,7 @@ export function CalendarScreen({
   const [notice, setNotice] = useState<{ color: string; text: string } | null>(null);
   const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
   const update = useUpdateAppointment();
+  const calendarHours = calendarHoursOf(useQuery(practiceHoursQueryOptions).data);
 
   const filter: AppointmentFilter = { ...(range ?? { from: today, to: today }), ...(providerId ? { providerId } : {}) };
   const appointments = useQuery({
@@ -236,10 +251,10 @@ export function CalendarScreen({
           // A day's number in the month opens that day. Not in week view: there a header's visible text
           // ("Sun 22") is not part of its link name ("November 22, 2026"), which screen-reader users meet.
           navLinks={view === VIEWS.month}
-          slotMinTime="07:00:00"
-          slotMaxTime="19:00:00"
+          slotMinTime={calendarHours.from}
+          slotMaxTime={calendarHours.to}
           slotDuration="00:30:00"
-          snapDuration="00:30:00"
+          snapDuration={calendarHours.snap}
           allDaySlot={false}
           nowIndicator
           events={events}

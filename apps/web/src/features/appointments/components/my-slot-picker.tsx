@@ -1,12 +1,5 @@
 import { Alert, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
-import {
-  addDays,
-  APPOINTMENT_TIMES,
-  earliestBooking,
-  lastBookableDate,
-  todayIn,
-  zonedDateTime,
-} from '@telehealth/shared';
+import { earliestBooking, lastBookableDate, todayIn, zonedDateTime } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
@@ -40,9 +33,8 @@ export function MySlotPicker({
 }) {
   const { t, i18n } = useTranslation('my-appointments');
   const today = todayIn(zone);
-  // The first day with a time left on the grid after the minimum notice.
-  const earliest = zonedDateTime(earliestBooking(new Date(), policy), zone);
-  const first = earliest.time > APPOINTMENT_TIMES.at(-1)! ? addDays(earliest.date, 1) : earliest.date;
+  // The first day the minimum notice leaves open (its times, if any are left, come from the provider's hours).
+  const first = zonedDateTime(earliestBooking(new Date(), policy), zone).date;
   const last = lastBookableDate(today, policy);
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(date) && date >= first && date <= last;
   const slots = useQuery({ ...mySlotsQueryOptions(date), enabled: valid });

@@ -1,14 +1,14 @@
 import { Select } from '@mantine/core';
-import { APPOINTMENT_TIMES } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 
 import { slotsQueryOptions } from '../api/appointments-api.ts';
 
 /**
- * The specification's times (every 30 minutes, 08:00-17:30), each marked taken or unavailable once a provider, a
- * date and a duration are known (availableSlots); those cannot be chosen. `keep` stays choosable (the
- * appointment's own current time when moving it).
+ * The start times the provider's working hours offer on the date for the duration, in the practice's step
+ * (availableSlots, decision 045: the server's own rule, so the list is exactly what it accepts), taken ones and
+ * those on time off marked and not choosable. `keep` stays choosable (the appointment's own current time when
+ * moving it), even if the hours or the step have changed since.
  */
 export function TimeSelect({
   providerId,
@@ -32,27 +32,32 @@ export function TimeSelect({
   const { t } = useTranslation('appointments');
   const ready = providerId !== null && /^\d{4}-\d{2}-\d{2}$/.test(date);
   const slots = useQuery({ ...slotsQueryOptions(providerId ?? '', date, duration), enabled: ready });
-  const stateOf = new Map((slots.data ?? []).map((s) => [s.time, s.state]));
-  const data = APPOINTMENT_TIMES.map((time) => {
-    const state = stateOf.get(time);
-    if (!state || state === 'free' || time === keep) return { value: time, label: time };
-    // Outside working hours stays choosable: staff are warned and may confirm.
-    if (state === 'outside-hours') return { value: time, label: `${time} (${t('form.unavailable')})` };
+  const offered = ready ? (slots.data ?? []) : [];
+  const data = offered.map(({ time, state }) => {
+    if (state === 'free' || time === keep) return { value: time, label: time };
     return {
       value: time,
       label: `${time} (${t(state === 'taken' ? 'form.taken' : 'form.unavailable')})`,
       disabled: true,
     };
   });
+  if (keep && !data.some((option) => option.value === keep)) {
+    data.push({ value: keep, label: keep });
+    data.sort((a, b) => (a.value < b.value ? -1 : 1));
+  }
+  const loaded = ready && slots.isSuccess;
+  const none = loaded && data.every((option) => option.disabled === true);
   return (
     <Select
       label={label}
-      placeholder={t('form.timePlaceholder')}
+      placeholder={!ready ? t('form.timeNeedsDate') : !loaded ? t('form.timesLoading') : t('form.timePlaceholder')}
+      description={none ? t('form.noTimes') : undefined}
       data={data}
       value={value}
       onChange={onChange}
       error={error}
       required
+      disabled={!ready}
       allowDeselect={false}
       maxDropdownHeight={260}
       comboboxProps={{ withinPortal: true }}

@@ -66,6 +66,24 @@ describe('AccessRequestPanel', () => {
     expect(input['address']).toBeNull();
   });
 
+  it('offers only the preferred times the practice’s hours cover', async () => {
+    mockGraphQL({
+      PracticeHours: () => ({
+        practiceHours: {
+          slotStepMinutes: 30,
+          earliestStart: '09:00',
+          latestEnd: '17:00',
+          preferredTimes: ['morning', 'afternoon', 'flexible'],
+        },
+      }),
+    });
+    renderPanel('patient');
+    const select = document.getElementById('patient-request-preferredAppointmentTimes') as HTMLSelectElement;
+    await waitFor(() => {
+      expect([...select.options].map((option) => option.value)).toEqual(['', 'morning', 'afternoon', 'flexible']);
+    });
+  });
+
   it('puts the server’s field errors at the fields', async () => {
     mockGraphQL({
       SubmitProviderAccessRequest: () => ({

@@ -20,11 +20,13 @@ import {
   ProviderAccessRequestSchema,
   type Locale,
 } from '@telehealth/shared';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
+import { practiceHoursQueryOptions } from '../../../lib/practice-hours.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { useSubmitAccessRequest, type AccessRequestKind } from '../api/access-requests.ts';
@@ -77,6 +79,10 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null);
   const languageTouched = useRef(false);
   const submit = useSubmitAccessRequest(kind);
+  // The preferred times a patient may pick: only those the practice's hours cover (decision 045). Until the
+  // answer comes, or if it never does, every option of the specification is offered.
+  const practiceHours = useQuery({ ...practiceHoursQueryOptions, enabled: kind === 'patient' });
+  const coveredTimes: readonly string[] | null = practiceHours.data?.preferredTimes ?? null;
   const sections = kind === 'provider' ? PROVIDER_SECTIONS : PATIENT_SECTIONS;
 
   // The patient's language preference follows the language the site is shown in, until they choose one.
@@ -181,7 +187,11 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
           field.name === 'practiceType' ||
           field.name === 'preferredContactMethod' ||
           field.name === 'languagePreference';
-        const data = (field.options ?? []).map((option) => ({
+        const options =
+          field.name === 'preferredAppointmentTimes' && coveredTimes
+            ? (field.options ?? []).filter((option) => coveredTimes.includes(option) || option === text)
+            : (field.options ?? []);
+        const data = options.map((option) => ({
           value: option,
           label: t(`options.${field.name}.${option}`),
         }));

@@ -6,6 +6,7 @@ import {
   PRACTICE_SETTING_KEYS,
   PRACTICE_SETTING_SOURCES,
   ROLES,
+  SLOT_STEPS,
   type PracticeSettings,
   type PracticeSettingsChange,
   type PracticeSettingKey,
@@ -14,6 +15,7 @@ import { z } from 'zod';
 
 import { sessionQueryKeys } from '../../../lib/auth.ts';
 import { graphqlRequest } from '../../../lib/graphql.ts';
+import { practiceHoursQueryKey } from '../../../lib/practice-hours.ts';
 
 const PracticeSettingValuesSchema = z.object({
   practiceName: z.string(),
@@ -28,6 +30,7 @@ const PracticeSettingValuesSchema = z.object({
     mode: z.enum(BOOKING_MODES),
     duration: z.union(APPOINTMENT_DURATIONS.map((d) => z.literal(d))),
   }),
+  slotStepMinutes: z.union(SLOT_STEPS.map((step) => z.literal(step))),
   reminderHours: z.array(z.number()),
   messageResponseBusinessDays: z.number(),
   sessionIdleMinutes: z.number(),
@@ -51,7 +54,7 @@ const PracticeSettingsViewSchema = z.object({
 });
 export type PracticeSettingsView = z.infer<typeof PracticeSettingsViewSchema>;
 
-const VALUE_FIELDS = `practiceName clinicPhone timeZone reminderHours messageResponseBusinessDays sessionIdleMinutes
+const VALUE_FIELDS = `practiceName clinicPhone timeZone slotStepMinutes reminderHours messageResponseBusinessDays sessionIdleMinutes
   twoFactorRequiredRoles recordingRetentionDays defaultWorkingHours { weekday startTime endTime }
   bookingPolicy { changeWindowHours minNoticeHours horizonDays appointmentTypes mode duration }`;
 const VIEW_FIELDS = `values { ${VALUE_FIELDS} } defaults { ${VALUE_FIELDS} }
@@ -79,6 +82,8 @@ function useSettingsChanged() {
   return (view: PracticeSettingsView) => {
     queryClient.setQueryData(settingsQueryKeys.all, view);
     void queryClient.invalidateQueries({ queryKey: sessionQueryKeys.appConfig });
+    // The step of the start times, and the default week, change what the practice's hours offer.
+    void queryClient.invalidateQueries({ queryKey: practiceHoursQueryKey });
   };
 }
 

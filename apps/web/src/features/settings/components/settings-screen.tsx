@@ -19,6 +19,7 @@ import {
   BOOKING_MODES,
   PRACTICE_SETTING_LIMITS,
   ROLES,
+  SLOT_STEPS,
   WEEKDAYS,
   type AppointmentType,
   type BookingMode,
@@ -271,6 +272,23 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
             </Button>
           </Group>
           <SourceLine source={source('defaultWorkingHours')} label={t('sections.workingHours')} onReset={afterReset} />
+          <Select
+            label={t('fields.slotStepMinutes.label')}
+            description={t('fields.slotStepMinutes.description')}
+            data={SLOT_STEPS.map((step) => ({ value: String(step), label: t('minutes', { count: step }) }))}
+            value={values.slotStepMinutes}
+            allowDeselect={false}
+            onChange={(value) => {
+              if (value) form.setField('slotStepMinutes', value);
+            }}
+            error={fieldError('slotStepMinutes')}
+            maw={320}
+          />
+          <SourceLine
+            source={source('slotStepMinutes')}
+            label={t('fields.slotStepMinutes.label')}
+            onReset={afterReset}
+          />
         </SettingBlock>
 
         <SettingBlock title={t('sections.bookingPolicy')} description={t('sections.bookingPolicyDescription')}>

@@ -31,6 +31,7 @@ export interface SettingsFormValues {
   appointmentTypes: AppointmentType[];
   mode: BookingMode;
   duration: string;
+  slotStepMinutes: string;
   reminderHours: string;
   messageResponseBusinessDays: number | string;
   sessionIdleMinutes: number | string;
@@ -58,6 +59,7 @@ export function toFormValues(settings: PracticeSettings): SettingsFormValues {
     appointmentTypes: [...policy.appointmentTypes],
     mode: policy.mode,
     duration: String(policy.duration),
+    slotStepMinutes: String(settings.slotStepMinutes),
     reminderHours: settings.reminderHours.join(', '),
     messageResponseBusinessDays: settings.messageResponseBusinessDays,
     sessionIdleMinutes: settings.sessionIdleMinutes,
@@ -92,6 +94,7 @@ function toSettings(values: SettingsFormValues): Record<keyof PracticeSettings, 
       mode: values.mode,
       duration: Number(values.duration),
     },
+    slotStepMinutes: Number(values.slotStepMinutes),
     reminderHours: values.reminderHours
       .split(',')
       .map((part) => part.trim())
