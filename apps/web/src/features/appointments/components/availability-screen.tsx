@@ -113,7 +113,7 @@ function WorkingHoursEditor({ availability }: { availability: Availability }) {
                 <Group key={index} gap="xs" wrap="wrap" pl={{ base: 0, sm: 118 }}>
                   <TextInput
                     type="time"
-                    step={1800}
+                    step={900}
                     label={`${label}: ${t('availability.from')}`}
                     value={interval.startTime}
                     onChange={(e) => change(index, 'startTime', e.currentTarget.value)}
@@ -121,7 +121,7 @@ function WorkingHoursEditor({ availability }: { availability: Availability }) {
                   />
                   <TextInput
                     type="time"
-                    step={1800}
+                    step={900}
                     label={`${label}: ${t('availability.to')}`}
                     value={interval.endTime}
                     onChange={(e) => change(index, 'endTime', e.currentTarget.value)}
