@@ -172,7 +172,7 @@ test('in Spanish on a phone: the hours saved, the early times offered, the step 
   await signInByApi(adminPage, 'admin@demo.test', ORIGIN);
   await adminPage.goto('/admin/settings');
   await expect(adminPage.getByRole('heading', { level: 1, name: 'Ajustes de la consulta' })).toBeVisible();
-  await expect(adminPage.getByLabel('Horas de inicio de las citas cada')).toHaveValue('30 minutos');
+  await expect(adminPage.getByRole('combobox', { name: /^Horas de inicio de las citas/ })).toHaveValue('30 minutos');
   await expectFitsPhone(adminPage);
   expect(await seriousViolations(adminPage)).toEqual([]);
   await admin.close();
