@@ -1,6 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, APPOINTMENT_MESSAGES, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
+import {
+  addDays,
+  APPOINTMENT_MESSAGES,
+  DEMO_CLINIC_PHONE,
+  DEMO_PASSWORD,
+  messageText,
+  todayIn,
+} from '@telehealth/shared';
 import { appointments, mailOutbox, waitlistEntries } from '../src/db/schema.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
@@ -13,6 +20,8 @@ const OFFER = 'query ($token: String!) { waitlistOffer(token: $token) { status p
 const CLAIM = 'mutation ($token: String!) { claimWaitlistOffer(token: $token) { success message date time } }';
 
 let t: TestApp;
+// The test app runs in demo mode, whose fictional number a refused offer names (decision 048).
+const gone = messageText('appointmentMessages.offerGonePhone', { phone: DEMO_CLINIC_PHONE });
 let provider: TestClient;
 let provider2: TestClient;
 let patientClient: TestClient;
@@ -108,9 +117,9 @@ describe('the waitlist', () => {
     const won = claims.filter((c) => c.data?.claimWaitlistOffer.success);
     expect(won).toHaveLength(1);
     const lost = claims.find((c) => !c.data)!;
-    expect(lost.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.offerGone);
+    expect(lost.errors?.[0]?.message).toBe(gone);
     const late = await new TestClient(t.app).gql(CLAIM, { token: tokenC });
-    expect(late.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.offerGone);
+    expect(late.errors?.[0]?.message).toBe(gone);
 
     const winner = won[0] === claims[0] ? first : second;
     const rows = await t.runtime.database.db
@@ -157,7 +166,7 @@ describe('the waitlist', () => {
     });
     expect(walkIn.errors).toBeUndefined();
     const claim = await new TestClient(t.app).gql(CLAIM, { token });
-    expect(claim.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.offerGone);
+    expect(claim.errors?.[0]?.message).toBe(gone);
     const view = await new TestClient(t.app).gql<{ waitlistOffer: { status: string } }>(OFFER, { token });
     expect(view.data?.waitlistOffer.status).toBe('gone');
     const [entry] = await t.runtime.database.db
@@ -169,7 +178,9 @@ describe('the waitlist', () => {
 
   it("answers an unknown link plainly, and keeps the waitlist to the provider's staff", async () => {
     const unknown = await new TestClient(t.app).gql(CLAIM, { token: 'not-a-real-token' });
-    expect(unknown.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.offerNotFound);
+    expect(unknown.errors?.[0]?.message).toBe(
+      messageText('appointmentMessages.offerNotFoundPhone', { phone: DEMO_CLINIC_PHONE }),
+    );
     const denied = await provider2.gql(LIST, { providerId });
     expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const patientAdd = await patientClient.gql(ADD, {

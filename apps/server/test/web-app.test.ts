@@ -130,18 +130,20 @@ describe('pages served with their bootstrap', () => {
     }
   });
 
-  it('sends the sign-in page as the site’s page too, naming its own module’s files', async () => {
-    const page = await get('/login');
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('src="/assets/site.js"');
-    expect(bootstrapOf(page.body).signedIn).toBe(false);
-    expect(preloads(page.body)).toEqual([
-      'assets/react.js',
-      'assets/login.js',
-      'assets/forms.js',
-      'assets/login.css',
-      'assets/forms.css',
-    ]);
+  it('sends the sign-in page and each request form’s address as the site’s page too, naming its module’s files', async () => {
+    for (const url of ['/login', '/request-access/provider', '/request-access/patient']) {
+      const page = await get(url);
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain('src="/assets/site.js"');
+      expect(bootstrapOf(page.body).signedIn).toBe(false);
+      expect(preloads(page.body), url).toEqual([
+        'assets/react.js',
+        'assets/login.js',
+        'assets/forms.js',
+        'assets/login.css',
+        'assets/forms.css',
+      ]);
+    }
   });
 
   it('sends the single-page app for every other path, naming only what a signed-out visitor will use', async () => {
@@ -165,7 +167,7 @@ describe('pages served with their bootstrap', () => {
   it('sends a signed-in person from the landing and login pages to the dashboard', async () => {
     const client = new TestClient(t.app);
     expect((await client.signIn('admin@demo.test', DEMO_PASSWORD)).success).toBe(true);
-    for (const url of ['/', '/login']) {
+    for (const url of ['/', '/login', '/request-access/patient']) {
       const page = await get(url, client.cookie);
       expect(page.statusCode, url).toBe(302);
       expect(page.headers.location).toBe('/dashboard');

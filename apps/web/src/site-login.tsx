@@ -1,14 +1,13 @@
-// `/login` on the public site's page (site-main.tsx loads this module for that path only): the sign-in form,
-// the demo accounts and the two request forms, without the single-page app's router, query cache or component
-// library, so the door to the portal opens quickly on a slow phone. Signing in loads the app.
-// See docs/decisions/013-sign-in-on-the-public-site.md.
+// `/login` and the request forms' addresses on the public site's page (site-main.tsx loads this module for
+// them): the sign-in form, the demo accounts and the two request forms, without the single-page app's router,
+// query cache or component library, so the door to the portal opens quickly on a slow phone. Signing in loads
+// the app. See docs/decisions/013-sign-in-on-the-public-site.md and 048-forms-with-addresses.md.
 import './lib/zod-config.ts';
 
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { LoginPage } from './features/auth/index.ts';
-import { usePageTitle } from './hooks/use-page-title.ts';
 import { HOME_AFTER_SIGN_IN, takeLoginHandoff } from './lib/login-handoff.ts';
 import { useAppConfigValue } from './lib/page-bootstrap.ts';
 import { broadcastSessionEvent, startSessionSync } from './lib/session-sync.ts';
@@ -27,9 +26,8 @@ function goOn(): void {
 }
 
 export function SiteLoginPage() {
-  const { t } = useTranslation(['common', 'screens']);
+  const { t } = useTranslation('common');
   const config = useAppConfigValue();
-  usePageTitle(t('screens:login'));
 
   // Signed in in another tab of this browser: this one goes on too (the server would redirect a reload).
   useEffect(

@@ -1,9 +1,10 @@
-// The public site (`/`, `/home`, `/coming-soon`, `/login`) as the server sends it to a visitor: its own small
-// page, without the single-page app's router, component library or query cache, so the first visit is quick.
-// Its links are plain links; signing in loads the single-page app (index.html). Decisions 012 and 013.
+// The public site (`/`, `/home`, `/coming-soon`, `/login` and the request forms) as the server sends it to a
+// visitor: its own small page, without the single-page app's router, component library or query cache, so the
+// first visit is quick. Its links are plain links; signing in loads the single-page app (index.html). Decisions
+// 012, 013 and 048.
 import './site-main.css';
 
-import type { AppConfig } from '@telehealth/shared';
+import { ACCESS_REQUEST_PATHS, SIGN_IN_PATH, type AppConfig } from '@telehealth/shared';
 import type { ResourceKey } from 'i18next';
 import { StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -23,16 +24,20 @@ interface SitePage {
 }
 
 const landing = (): SitePage => ({ Page: LandingPage });
+const signIn = async (): Promise<SitePage> => {
+  const login = await import('./site-login.tsx');
+  return { Page: login.SiteLoginPage, englishResources: login.englishResources };
+};
 
 /** The informational pages are part of this file's code; the sign-in page (forms, schemas) loads on its own. */
 const PAGES: Record<string, () => SitePage | Promise<SitePage>> = {
   '/': landing,
   '/home': () => ({ Page: AboutPage }),
   '/coming-soon': () => ({ Page: ComingSoonPage }),
-  '/login': async () => {
-    const login = await import('./site-login.tsx');
-    return { Page: login.SiteLoginPage, englishResources: login.englishResources };
-  },
+  // The request forms are modes of the sign-in page, each at its own address (decision 048).
+  [SIGN_IN_PATH]: signIn,
+  [ACCESS_REQUEST_PATHS.provider]: signIn,
+  [ACCESS_REQUEST_PATHS.patient]: signIn,
 };
 
 /** The configuration the server wrote into the page; without it (a bare build file) the page has defaults. */

@@ -179,9 +179,13 @@ export const APPOINTMENT_MESSAGES = {
   waitlistEntryNotFound: 'Waitlist entry not found',
   waitlistRange: 'The last date must not come before the first',
   waitlistWeekdays: 'Please choose at least one day',
-  offerNotFound: 'This offer link is not valid. Please call the practice.',
+  // "Call the practice" only with a number to call (decision 048): the server picks the …Phone text then.
+  offerNotFound: 'This offer link is not valid. Please contact the practice.',
+  offerNotFoundPhone: 'This offer link is not valid. Please call the practice at {{phone}}.',
   offerGone:
-    'Sorry, this time has already been taken or the offer has expired. Please call the practice for another time.',
+    'Sorry, this time has already been taken or the offer has expired. Please contact the practice for another time.',
+  offerGonePhone:
+    'Sorry, this time has already been taken or the offer has expired. Please call the practice at {{phone}} for another time.',
   offerClaimed: 'The appointment is yours. You will receive an invitation by e-mail.',
   scheduled: 'Appointment Scheduled!',
   cannotSeeNow: "Permission denied: Only a patient's provider can see them now",

@@ -11,3 +11,13 @@ export const RATE_LIMITER_DEFAULT = { maxAttempts: 5, windowMs: 5 * 60 * 1000 } 
 
 /** The `<meta name>` whose `content` carries the page's PageBootstrap JSON (see app-config.ts). */
 export const PAGE_BOOTSTRAP_META = 'app-bootstrap';
+
+/**
+ * The sign-in page and the two access-request forms: one page of the public site (decision 013), each form at its
+ * own address so the browser's Back and Forward move between them (decision 048).
+ */
+export const SIGN_IN_PATH = '/login';
+export const ACCESS_REQUEST_PATHS = {
+  provider: '/request-access/provider',
+  patient: '/request-access/patient',
+} as const;

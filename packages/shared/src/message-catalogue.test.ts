@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_CATALOGUE, messageText } from './message-catalogue.ts';
+import { clinicContactMessage, MESSAGE_CATALOGUE, messageText } from './message-catalogue.ts';
 import { accountLockedMessage, tooManyRequestsMessage } from './messages.ts';
 import { validationFailedMessage } from './patients.ts';
 
@@ -27,6 +27,28 @@ describe('messageText', () => {
       for (const text of Object.values(entries as Record<string, unknown>)) {
         expect(typeof text).toBe('string');
         expect(String(text).replace(/\{\{\w+\}\}/g, '')).not.toMatch(/\{\{|\}\}/);
+      }
+    }
+  });
+});
+
+describe('clinicContactMessage', () => {
+  it('names the number to call when the practice has one, and asks for no call without one', () => {
+    const withPhone = clinicContactMessage('bookingMessages.cannotChange', '(212) 555-0123');
+    expect(withPhone).toEqual({ id: 'bookingMessages.cannotChangePhone', params: { phone: '(212) 555-0123' } });
+    expect(messageText(withPhone.id, withPhone.params)).toBe(
+      'This visit can no longer be changed online. Please call the clinic at (212) 555-0123.',
+    );
+    const without = clinicContactMessage('bookingMessages.changeWindowClosed', null, { count: 24 });
+    expect(messageText(without.id, without.params)).toBe(
+      'Visits can be changed or cancelled online until 24 hours before they start. Please contact the practice.',
+    );
+  });
+
+  it('leaves no message that asks for a call without giving the number', () => {
+    for (const [section, entries] of Object.entries(MESSAGE_CATALOGUE)) {
+      for (const [key, text] of Object.entries(entries as Record<string, string>)) {
+        if (/\bcall the (clinic|practice)\b/i.test(text)) expect(text, `${section}.${key}`).toContain('{{phone}}');
       }
     }
   });

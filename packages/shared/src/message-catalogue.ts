@@ -72,3 +72,20 @@ export function messageText(id: MessageId, params: MessageParams = {}): string {
   const template = typeof count === 'number' ? pluralTemplate(entries, key, count) : (entries[key] ?? id);
   return formatMessage(template, params);
 }
+
+/** The messages that send a person to the practice and have a `…Phone` twin naming the number to call. */
+export type ClinicContactMessageId = {
+  [Id in MessageId]: `${Id}Phone` extends MessageId ? Id : never;
+}[MessageId];
+
+/**
+ * A message that sends a person to the practice: "call the clinic at {phone}" when the practice has a number,
+ * else the text that does not ask for a call (decision 048).
+ */
+export function clinicContactMessage(
+  id: ClinicContactMessageId,
+  phone: string | null,
+  params: MessageParams = {},
+): MessageRef {
+  return phone ? { id: `${id}Phone` as MessageId, params: { ...params, phone } } : { id, params };
+}

@@ -46,23 +46,30 @@ export const DEFAULT_BOOKING_POLICY: BookingPolicy = {
 };
 
 export const BOOKING_MESSAGES = {
-  noPatientRecord: 'Your account is not linked to a patient record yet. Please call the clinic to book a visit.',
-  noProvider: 'You have no provider assigned yet. Please call the clinic to book a visit.',
-  typeNotBookable: 'This kind of visit cannot be booked online. Please choose another or call the clinic.',
+  // "Call the clinic" only with a number to call (decision 048): the server picks the …Phone text then.
+  noPatientRecord: 'Your account is not linked to a patient record yet. Please contact the practice to book a visit.',
+  noPatientRecordPhone:
+    'Your account is not linked to a patient record yet. Please call the clinic at {{phone}} to book a visit.',
+  noProvider: 'You have no provider assigned yet. Please contact the practice to book a visit.',
+  noProviderPhone: 'You have no provider assigned yet. Please call the clinic at {{phone}} to book a visit.',
+  typeNotBookable: 'This kind of visit cannot be booked online. Please choose another or contact the practice.',
+  typeNotBookablePhone:
+    'This kind of visit cannot be booked online. Please choose another or call the clinic at {{phone}}.',
   tooSoon_one: 'Please choose a time at least {{count}} hour from now.',
   tooSoon_other: 'Please choose a time at least {{count}} hours from now.',
   tooFar_one: 'Visits can be booked at most {{count}} day ahead.',
   tooFar_other: 'Visits can be booked at most {{count}} days ahead.',
   changeWindowClosed_one:
-    'Visits can be changed or cancelled online until {{count}} hour before they start. Please call the clinic.',
+    'Visits can be changed or cancelled online until {{count}} hour before they start. Please contact the practice.',
   changeWindowClosed_other:
-    'Visits can be changed or cancelled online until {{count}} hours before they start. Please call the clinic.',
+    'Visits can be changed or cancelled online until {{count}} hours before they start. Please contact the practice.',
   changeWindowClosedPhone_one:
     'Visits can be changed or cancelled online until {{count}} hour before they start. Please call the clinic at {{phone}}.',
   changeWindowClosedPhone_other:
     'Visits can be changed or cancelled online until {{count}} hours before they start. Please call the clinic at {{phone}}.',
   cannotConfirm: 'Only an upcoming visit booked by the practice can be confirmed.',
-  cannotChange: 'This visit can no longer be changed online. Please call the clinic.',
+  cannotChange: 'This visit can no longer be changed online. Please contact the practice.',
+  cannotChangePhone: 'This visit can no longer be changed online. Please call the clinic at {{phone}}.',
 } as const;
 
 /** A visit can be changed online (cancelled, rescheduled) until this instant. */

@@ -39,6 +39,8 @@ import {
   preferredTimesCovered,
   type PreferredAppointmentTime,
   messageText,
+  clinicContactMessage,
+  type ClinicContactMessageId,
   type MessageId,
   type MessageParams,
 } from '@telehealth/shared';
@@ -49,7 +51,7 @@ import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, fieldError, notFound, parseInput } from '../errors.ts';
+import { AppError, fieldError, notFound, parseInput, type ErrorCode } from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
@@ -167,6 +169,11 @@ export class AppointmentsService {
   /** What a patient is told to call when a visit can no longer be changed online. */
   get #clinicPhone(): string | null {
     return this.#settings.current().clinicPhone;
+  }
+
+  /** The number a refusal elsewhere (a waitlist offer) may name: the practice's phone as it is now, if any. */
+  clinicPhone(): string | null {
+    return this.#clinicPhone;
   }
 
   /** The practice's booking policy for patients, as it is now. */
@@ -765,7 +772,7 @@ export class AppointmentsService {
     const policy = await this.#policy.current();
     const patient = await this.#linkedPatient(caller);
     if (!patient.ownerId || !(await isActiveProvider(this.#db, patient.ownerId))) {
-      throw new AppError(ERROR_CODES.badUserInput, 'bookingMessages.noProvider');
+      throw this.#clinicContactError(ERROR_CODES.badUserInput, 'bookingMessages.noProvider');
     }
     if (date > lastBookableDate(this.#today(), policy)) {
       throw ruleError('date', 'bookingMessages.tooFar', { count: policy.horizonDays });
@@ -899,7 +906,7 @@ export class AppointmentsService {
     const patient = await this.#linkedPatient(caller);
     const providerId = patient.ownerId;
     if (!providerId || !(await isActiveProvider(this.#db, providerId))) {
-      throw new AppError(ERROR_CODES.badUserInput, 'bookingMessages.noProvider');
+      throw this.#clinicContactError(ERROR_CODES.badUserInput, 'bookingMessages.noProvider');
     }
     // Only their own provider: naming another is refused like any record out of reach.
     if (reach.kind === 'own' && data.providerId && data.providerId !== providerId) {
@@ -909,7 +916,7 @@ export class AppointmentsService {
       });
     }
     if (!policy.appointmentTypes.includes(data.appointmentType)) {
-      throw fieldError('appointmentType', 'bookingMessages.typeNotBookable');
+      throw this.#clinicContactError(ERROR_CODES.badUserInput, 'bookingMessages.typeNotBookable', 'appointmentType');
     }
     const at = occurrence(data.date, data.time, policy.duration, this.#zone);
     this.#requireBookable(at, policy);
@@ -950,7 +957,7 @@ export class AppointmentsService {
     const current = await this.#ownForChange(caller, data.id);
     const policy = await this.#policy.current();
     if (!canTransition(current.status as AppointmentStatus, 'cancelled')) {
-      throw new AppError(ERROR_CODES.wrongTransition, 'bookingMessages.cannotChange');
+      throw this.#clinicContactError(ERROR_CODES.wrongTransition, 'bookingMessages.cannotChange');
     }
     this.#requireChangeWindow(current, policy);
     const [view] = await this.#applyCancel(caller, current, {
@@ -970,7 +977,7 @@ export class AppointmentsService {
     const current = await this.#ownForChange(caller, data.id);
     const policy = await this.#policy.current();
     if (!canReschedule(current.status as AppointmentStatus)) {
-      throw new AppError(ERROR_CODES.wrongTransition, 'bookingMessages.cannotChange');
+      throw this.#clinicContactError(ERROR_CODES.wrongTransition, 'bookingMessages.cannotChange');
     }
     this.#requireChangeWindow(current, policy);
     this.#requireBookable(occurrence(data.date, data.time, current.duration, this.#zone), policy);
@@ -985,7 +992,7 @@ export class AppointmentsService {
   /** The patient record linked to the caller's account; without one, nothing can be booked. */
   async #linkedPatient(caller: Caller): Promise<{ id: string; ownerId: string | null }> {
     const patient = await findLinkedPatient(this.#db, caller.user.id);
-    if (!patient) throw new AppError(ERROR_CODES.badUserInput, 'bookingMessages.noPatientRecord');
+    if (!patient) throw this.#clinicContactError(ERROR_CODES.badUserInput, 'bookingMessages.noPatientRecord');
     return patient;
   }
 
@@ -1015,13 +1022,19 @@ export class AppointmentsService {
   /** Inside the window before a visit, a patient is asked to call the clinic instead. */
   #requireChangeWindow(current: AppointmentView, policy: BookingPolicy): void {
     if (this.#now() < changeDeadline(current.startsAt, policy)) return;
-    const phone = this.#clinicPhone;
-    throw new AppError(
-      ERROR_CODES.badUserInput,
-      phone ? 'bookingMessages.changeWindowClosedPhone' : 'bookingMessages.changeWindowClosed',
-      { count: policy.changeWindowHours, ...(phone ? { phone } : {}) },
-      { reason: 'changeWindow' },
-    );
+    const { id, params } = clinicContactMessage('bookingMessages.changeWindowClosed', this.#clinicPhone, {
+      count: policy.changeWindowHours,
+    });
+    throw new AppError(ERROR_CODES.badUserInput, id, params, { reason: 'changeWindow' });
+  }
+
+  /**
+   * A refusal that sends the patient to the clinic: with its number when the practice has one, else without
+   * asking for a call (decision 048); on `field` when it is about one.
+   */
+  #clinicContactError(code: ErrorCode, messageId: ClinicContactMessageId, field?: string): AppError {
+    const { id, params } = clinicContactMessage(messageId, this.#clinicPhone);
+    return new AppError(code, id, params, field ? { fieldErrors: { [field]: messageText(id, params) } } : {});
   }
 
   // -- the rules --------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   addToWaitlistInputSchema,
+  clinicContactMessage,
   ERROR_CODES,
   RecordIdSchema,
   SLOT_HOLDING_STATUSES,
@@ -80,6 +81,18 @@ export class WaitlistService implements AppointmentListener {
     this.#config = options.config;
     this.#appointments = options.appointments;
     this.#log = options.log;
+  }
+
+  /** An offer link that leads nowhere: the person is sent to the practice, by phone when it has one (decision 048). */
+  #offerNotFound(): AppError {
+    const { id, params } = clinicContactMessage('appointmentMessages.offerNotFound', this.#appointments.clinicPhone());
+    return new AppError(ERROR_CODES.notFound, id, params);
+  }
+
+  /** The time was taken or the offer expired. */
+  #offerGone(): AppError {
+    const { id, params } = clinicContactMessage('appointmentMessages.offerGone', this.#appointments.clinicPhone());
+    return new AppError(ERROR_CODES.badUserInput, id, params, { reason: 'gone' });
   }
 
   async appointmentsChanged(
@@ -303,7 +316,7 @@ export class WaitlistService implements AppointmentListener {
       .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistOffers.entryId))
       .innerJoin(providers, eq(providers.id, waitlistOffers.providerId))
       .where(eq(waitlistOffers.tokenHash, hashLinkToken(token)));
-    if (!row) throw notFound('appointmentMessages.offerNotFound');
+    if (!row) throw this.#offerNotFound();
     const open = row.offer.status === 'open' && row.offer.expiresAt > new Date() && row.entryStatus === 'waiting';
     const at = zonedDateTime(row.offer.startsAt, this.#config.settings.current().timeZone);
     return {
@@ -334,7 +347,7 @@ export class WaitlistService implements AppointmentListener {
           .select({ providerId: waitlistOffers.providerId })
           .from(waitlistOffers)
           .where(eq(waitlistOffers.tokenHash, hash));
-        if (!target) throw notFound('appointmentMessages.offerNotFound');
+        if (!target) throw this.#offerNotFound();
         await tx.execute(
           sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.waitlistClaim}, hashtext(${target.providerId}))`,
         );
@@ -344,10 +357,10 @@ export class WaitlistService implements AppointmentListener {
           .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistOffers.entryId))
           .where(eq(waitlistOffers.tokenHash, hash))
           .for('update');
-        if (!found) throw notFound('appointmentMessages.offerNotFound');
+        if (!found) throw this.#offerNotFound();
         const { offer, entry } = found;
         if (offer.status !== 'open' || offer.expiresAt <= new Date() || entry.status !== 'waiting') {
-          throw gone();
+          throw this.#offerGone();
         }
         const reason = waitlistEntriesEncrypted.decryptValue(this.#keyring, entry.id, 'reason', entry.reason);
         const appointmentId = await this.#appointments.bookClaimedOffer(
@@ -399,7 +412,7 @@ export class WaitlistService implements AppointmentListener {
       .update(waitlistOffers)
       .set({ status: 'gone', decidedAt: new Date() })
       .where(and(eq(waitlistOffers.tokenHash, hash), eq(waitlistOffers.status, 'open')));
-    throw gone();
+    throw this.#offerGone();
   }
 
   async #tellGone(tx: Executor, offers: { entryId: string; startsAt: Date }[]): Promise<void> {
@@ -467,5 +480,3 @@ export class WaitlistService implements AppointmentListener {
     return rows.map(({ entry, ...names }) => ({ ...waitlistEntriesEncrypted.open(this.#keyring, entry), ...names }));
   }
 }
-
-const gone = () => new AppError(ERROR_CODES.badUserInput, 'appointmentMessages.offerGone', {}, { reason: 'gone' });

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 import fastifyStatic from '@fastify/static';
-import { PAGE_BOOTSTRAP_META, type PageBootstrap } from '@telehealth/shared';
+import { ACCESS_REQUEST_PATHS, PAGE_BOOTSTRAP_META, SIGN_IN_PATH, type PageBootstrap } from '@telehealth/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { publicAppConfig } from '../app-config.ts';
@@ -21,16 +21,21 @@ const gzip = promisify(zlib.gzip);
  * cache), so a visitor's first page, and the sign-in page everyone passes through, load fast. Every other path
  * is the single-page app (index.html). Decisions 012 and 013.
  */
-export const SITE_PAGES: ReadonlySet<string> = new Set(['/', '/home', '/coming-soon', '/login']);
+/** The sign-in page and the request forms, each at its own address (decision 048): one page, one module. */
+const SIGN_IN_PAGES: readonly string[] = [SIGN_IN_PATH, ACCESS_REQUEST_PATHS.provider, ACCESS_REQUEST_PATHS.patient];
+
+export const SITE_PAGES: ReadonlySet<string> = new Set(['/', '/home', '/coming-soon', ...SIGN_IN_PAGES]);
 
 /** Pages only for people who are not signed in: a live session goes to the dashboard instead. */
-const SIGNED_OUT_PAGES: ReadonlySet<string> = new Set(['/', '/login']);
+const SIGNED_OUT_PAGES: ReadonlySet<string> = new Set(['/', ...SIGN_IN_PAGES]);
 
 /** The account pages reached from an e-mail (the single-page app's `account-setup` route module). */
 const ACCOUNT_PAGES: ReadonlySet<string> = new Set(['/invite', '/forgot-password', '/reset-password']);
 
 /** The module a site page loads on its own (src/site-main.tsx), beyond the site's entry. */
-const SITE_PAGE_MODULES: Readonly<Record<string, string[]>> = { '/login': ['src/site-login.tsx'] };
+const SITE_PAGE_MODULES: Readonly<Record<string, string[]>> = Object.fromEntries(
+  SIGN_IN_PAGES.map((page) => [page, ['src/site-login.tsx']]),
+);
 
 interface ManifestChunk {
   file: string;

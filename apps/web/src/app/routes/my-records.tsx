@@ -3,6 +3,7 @@ import { can } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
 import { LoadingLine } from '../../components/loading-line.tsx';
+import { PhoneLinkedText } from '../../components/phone-linked-text.tsx';
 import { PortalOnly } from '../../components/portal-only.tsx';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 import { MeasuresPanel, PendingQuestionnaires } from '../../features/measures/index.ts';
@@ -10,6 +11,7 @@ import { MyDetailsPanel, SharedNotesPanel, useMyRecord } from '../../features/my
 import { NoteContent } from '../../features/notes/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { describeError } from '../../lib/errors.ts';
+import { useAppConfigValue } from '../../lib/page-bootstrap.ts';
 import { canUsePatientPortal } from '../route-guard.ts';
 
 /**
@@ -21,14 +23,23 @@ function MyRecords() {
   usePageTitle(t('title'));
   const { data: user } = useCurrentUser();
   const record = useMyRecord();
+  // "Call the practice" only with a number to call, the number a tel: link (decision 048).
+  const phone = useAppConfigValue()?.clinicPhone ?? null;
   return (
     <Stack gap="md" maw={960} mx="auto" w="100%">
       <Title order={1}>{t('title')}</Title>
       {record.isPending ? (
         <LoadingLine label={t('loading')} />
       ) : record.isError ? (
-        <Alert color="red" variant="light" role="alert" title={t('loadFailed')}>
-          <Text size="sm">{describeError(record.error)}</Text>
+        <Alert
+          color="red"
+          variant="light"
+          role="alert"
+          title={<PhoneLinkedText text={phone ? t('loadFailedPhone', { phone }) : t('loadFailed')} phone={phone} />}
+        >
+          <Text size="sm">
+            <PhoneLinkedText text={describeError(record.error)} phone={phone} />
+          </Text>
         </Alert>
       ) : (
         <>

@@ -117,16 +117,17 @@ export function SiteHeader({ practiceName }: { practiceName: string }) {
               onNavigate={close}
               items={[
                 { label: t('nav.patientsAbout'), href: '/home' },
-                { label: t('nav.patientsServices'), href: '/coming-soon' },
-                { label: t('nav.patientsInsurance'), href: '/coming-soon' },
+                // Every service of the patient request form is offered: the services are on the About page.
+                { label: t('nav.patientsServices'), href: '/home#services' },
+                { label: t('nav.patientsInsurance'), href: '/coming-soon#insurance' },
               ]}
             />
             <NavMenu
               label={t('nav.providers')}
               onNavigate={close}
               items={[
-                { label: t('nav.providersCollaborate'), href: '/coming-soon' },
-                { label: t('nav.providersResearch'), href: '/coming-soon' },
+                { label: t('nav.providersCollaborate'), href: '/coming-soon#providers' },
+                { label: t('nav.providersResearch'), href: '/coming-soon#research' },
               ]}
             />
             <li>

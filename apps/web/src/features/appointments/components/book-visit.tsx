@@ -3,6 +3,7 @@ import { APPOINTMENT_REASON_MAX, BookAppointmentInputSchema, type AppointmentTyp
 import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { PhoneLinkedText } from '../../../components/phone-linked-text.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
@@ -30,7 +31,11 @@ export function BookVisit({ policy, zone, onDone }: { policy: BookingPolicyView;
   if (policy.appointmentTypes.length === 0) {
     return (
       <Alert color="blue" variant="light">
-        {policy.clinicPhone ? t('book.nonePhone', { phone: policy.clinicPhone }) : t('book.noneWrite')}
+        {policy.clinicPhone ? (
+          <PhoneLinkedText text={t('book.nonePhone', { phone: policy.clinicPhone })} phone={policy.clinicPhone} />
+        ) : (
+          t('book.noneWrite')
+        )}
       </Alert>
     );
   }
@@ -125,7 +130,7 @@ export function BookVisit({ policy, zone, onDone }: { policy: BookingPolicyView;
           />
           {book.isError ? (
             <Alert color="red" variant="light" role="alert">
-              {describeError(book.error)}
+              <PhoneLinkedText text={describeError(book.error)} phone={policy.clinicPhone} />
             </Alert>
           ) : null}
           <Group gap="sm">

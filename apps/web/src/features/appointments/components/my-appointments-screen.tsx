@@ -20,6 +20,7 @@ import { useNow } from '../../../hooks/use-now.ts';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig } from '../../../lib/auth.ts';
 import { afterMutation } from '../../../lib/after-mutation.ts';
+import { PhoneLinkedText } from '../../../components/phone-linked-text.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
 import { formatDay, formatPracticeInstant, formatVisitTime } from '../../../lib/practice-dates.ts';
@@ -89,7 +90,7 @@ export function MyAppointmentsScreen() {
       ) : null}
       {failed ? (
         <Alert color="red" variant="light" role="alert">
-          {describeError(failed)}
+          <PhoneLinkedText text={describeError(failed)} />
         </Alert>
       ) : !policy.data || !appointments.data ? (
         <LoadingLine label={t('loading')} />
@@ -271,7 +272,7 @@ function VisitCard({
         ) : null}
         {confirm.isError ? (
           <Alert color="red" variant="light" role="alert">
-            {describeError(confirm.error)}
+            <PhoneLinkedText text={describeError(confirm.error)} />
           </Alert>
         ) : null}
       </Stack>
@@ -354,7 +355,7 @@ function CancelDialog({
         />
         {cancel.isError ? (
           <Alert color="red" variant="light" role="alert">
-            {describeError(cancel.error)}
+            <PhoneLinkedText text={describeError(cancel.error)} />
           </Alert>
         ) : null}
         <Group gap="sm" justify="flex-end">
@@ -412,7 +413,7 @@ function RescheduleDialog({
         />
         {reschedule.isError ? (
           <Alert color="red" variant="light" role="alert">
-            {describeError(reschedule.error)}
+            <PhoneLinkedText text={describeError(reschedule.error)} />
           </Alert>
         ) : null}
         <Group gap="sm" justify="flex-end">

@@ -30,6 +30,7 @@ import { practiceHoursQueryOptions } from '../../../lib/practice-hours.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { translateMessage } from '../../../lib/translate-message.ts';
 import { useSubmitAccessRequest, type AccessRequestKind } from '../api/access-requests.ts';
+import { clearDraft, readDraft, saveDraft } from '../utils/access-request-draft.ts';
 import { PATIENT_SECTIONS, PROVIDER_SECTIONS, type FieldSpec } from './access-request-fields.ts';
 
 type Values = Record<string, string | string[] | boolean>;
@@ -74,10 +75,12 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
   // Keys are built from the field lists (labels.<kind>.<field>, options.<field>.<value>); all exist in en.
   const t = typedT as unknown as (key: string, options?: Record<string, unknown>) => string;
   const locale = siteLocale(i18n.language);
-  const [values, setValues] = useState<Values>(() => initialValues(kind, locale));
+  // What this history entry kept of an earlier visit (Back after leaving the page), else a blank form.
+  const [draft] = useState(() => readDraft(kind, initialValues(kind, locale)));
+  const [values, setValues] = useState<Values>(() => draft?.values ?? initialValues(kind, locale));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null);
-  const languageTouched = useRef(false);
+  const languageTouched = useRef(draft?.languageTouched ?? false);
   const submit = useSubmitAccessRequest(kind);
   // The preferred times a patient may pick: only those the practice's hours cover (decision 045). Until the
   // answer comes, or if it never does, every option of the specification is offered.
@@ -93,6 +96,19 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
       languagePreference: patientAccessRequestDefaults(locale).languagePreference,
     }));
   }, [kind, locale]);
+
+  // Kept in the entry's history state a moment after each change and when the page is left (decision 048).
+  useEffect(() => {
+    const save = () => {
+      saveDraft(kind, { values, languageTouched: languageTouched.current });
+    };
+    const timer = window.setTimeout(save, 300);
+    window.addEventListener('pagehide', save);
+    return () => {
+      window.clearTimeout(timer);
+      window.removeEventListener('pagehide', save);
+    };
+  }, [kind, values]);
 
   const setValue = (name: string, value: string | string[] | boolean) => {
     if (name === 'languagePreference') languageTouched.current = true;
@@ -135,6 +151,7 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
     }
     submit.mutate(input, {
       onSuccess: () => {
+        clearDraft(kind);
         onSubmitted(String(kind === 'provider' ? values['lastName'] : values['firstName']).trim());
       },
       onError: (error) => {

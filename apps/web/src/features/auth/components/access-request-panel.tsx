@@ -2,14 +2,23 @@ import { Button, Grid, List, Paper, Stack, Text, ThemeIcon, Title } from '@manti
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { IconArrowRight, IconCheck } from '../../../components/icons.tsx';
 import type { AccessRequestKind } from '../api/access-requests.ts';
 import { AccessRequestForm } from './access-request-form.tsx';
 
 export type { AccessRequestKind };
 
-function WhatsNext() {
-  const { t } = useTranslation('access-request');
+/** What happens after sending: a provider's steps (the specification's) differ from a patient's (decision 048). */
+const NEXT_STEPS = {
+  provider: ['review', 'verification', 'setup', 'training'],
+  patient: ['review', 'contact', 'invitation', 'firstVisit'],
+} as const;
+
+function WhatsNext({ kind }: { kind: AccessRequestKind }) {
+  const { t: typedT } = useTranslation('access-request');
+  // The keys are whatsNext.<kind>.<step>, from NEXT_STEPS; all exist in en.
+  const t = typedT as unknown as (key: string) => string;
   return (
     <Paper withBorder p="lg" component="aside" aria-labelledby="whats-next-title" bg="clinical.0">
       <Title order={2} size="h4" mb="sm" id="whats-next-title">
@@ -24,10 +33,9 @@ function WhatsNext() {
           </ThemeIcon>
         }
       >
-        <List.Item>{t('whatsNext.review')}</List.Item>
-        <List.Item>{t('whatsNext.verification')}</List.Item>
-        <List.Item>{t('whatsNext.setup')}</List.Item>
-        <List.Item>{t('whatsNext.training')}</List.Item>
+        {NEXT_STEPS[kind].map((step) => (
+          <List.Item key={step}>{t(`whatsNext.${kind}.${step}`)}</List.Item>
+        ))}
       </List>
     </Paper>
   );
@@ -63,7 +71,8 @@ export function AccessRequestPanel({ kind, onBack }: { kind: AccessRequestKind; 
         </Title>
         <Text size="lg">{t('thankYou.received')}</Text>
         <Text c="dimmed">{kind === 'provider' ? t('thankYou.providerBody') : t('thankYou.patientBody')}</Text>
-        <WhatsNext />
+        {kind === 'patient' ? <CrisisLines /> : null}
+        <WhatsNext kind={kind} />
         {backButton}
       </Stack>
     );
@@ -88,7 +97,7 @@ export function AccessRequestPanel({ kind, onBack }: { kind: AccessRequestKind; 
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }} order={{ base: 1, md: 2 }}>
           <Stack gap="md" style={{ position: 'sticky', top: 16 }}>
-            <WhatsNext />
+            <WhatsNext kind={kind} />
             {backButton}
           </Stack>
         </Grid.Col>

@@ -231,14 +231,34 @@ describe('LoginPage', () => {
     expect(calls[0]?.variables).toEqual({ email: 'patient@demo.test' });
   });
 
-  it('opens a request form on demand and comes back to sign-in', async () => {
+  it('opens each request form at its own address, keeps what was typed, and comes back to sign-in', async () => {
     mockGraphQL({});
+    window.history.replaceState(null, '', '/login');
     renderLogin();
     fireEvent.click(screen.getByRole('button', { name: "I'm a Patient" }));
-    expect(await screen.findByRole('heading', { name: 'Request patient access' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Request patient access' }, { timeout: 15_000 })).toBeDefined();
+    expect(window.location.pathname).toBe('/request-access/patient');
+    expect(document.title).toContain('Request patient access');
+    fireEvent.change(screen.getByLabelText(/^First name/), { target: { value: 'Nora' } });
+
+    // The browser's Back: the sign-in form again, the patient form kept (hidden) with what was typed.
+    window.history.back();
+    expect(await screen.findByRole('heading', { name: 'Sign in to your account' }, { timeout: 10_000 })).toBeDefined();
+    expect(window.location.pathname).toBe('/login');
+    expect(screen.queryByRole('heading', { name: 'Request patient access' })).toBeNull();
+    window.history.forward();
+    expect(await screen.findByRole('heading', { name: 'Request patient access' }, { timeout: 10_000 })).toBeDefined();
+    expect(screen.getByLabelText<HTMLInputElement>(/^First name/).value).toBe('Nora');
+
     fireEvent.click(screen.getAllByRole('button', { name: 'Back to Home' })[0]!);
-    expect(await screen.findByRole('heading', { name: 'Sign in to your account' })).toBeDefined();
-  });
+    expect(await screen.findByRole('heading', { name: 'Sign in to your account' }, { timeout: 10_000 })).toBeDefined();
+    await waitFor(
+      () => {
+        expect(window.location.pathname).toBe('/login');
+      },
+      { timeout: 10_000 },
+    );
+  }, 30_000);
 
   it('says the shared schema’s messages and the server’s refusals in Spanish', async () => {
     let answer = signInResult(MESSAGES.invalidCredentials);

@@ -1,13 +1,15 @@
 import type { AppConfig } from '@telehealth/shared';
-import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
+import { Activity, Component, lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { BrandMark } from '../../../components/brand-mark.tsx';
 import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { EmergencyBanner } from '../../../components/emergency-banner/index.ts';
 import { LanguageSwitcher } from '../../../components/public-site/language-switcher.tsx';
+import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import type { SecondStep, SignInResultData } from '../../../lib/sign-in.ts';
 import type { AccessRequestKind } from '../api/access-requests.ts';
+import { useLoginMode } from '../hooks/use-login-mode.ts';
 import { DemoAccounts } from './demo-accounts.tsx';
 import classes from './login-page.module.css';
 import { Notice } from './notice.tsx';
@@ -96,12 +98,17 @@ export interface LoginPageProps {
   onSignedIn: (result: SignInResultData) => void;
 }
 
-type Mode = 'sign-in' | AccessRequestKind;
-
-/** /login: sign in, the demo accounts in demo mode, and the way to request access. */
+/**
+ * /login: sign in, the demo accounts in demo mode, and the way to request access. Each request form has its own
+ * address (/request-access/…); a form once opened stays mounted while hidden, so Back and Forward keep what was
+ * typed (decision 048).
+ */
 export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail, onSignedIn }: LoginPageProps) {
-  const { t } = useTranslation(['auth', 'shared']);
-  const [mode, setMode] = useState<Mode>('sign-in');
+  const { t } = useTranslation(['auth', 'shared', 'screens']);
+  const { mode, open, backToSignIn } = useLoginMode();
+  const [openedForms, setOpenedForms] = useState<AccessRequestKind[]>(() => (mode === 'sign-in' ? [] : [mode]));
+  if (mode !== 'sign-in' && !openedForms.includes(mode)) setOpenedForms([...openedForms, mode]);
+  usePageTitle(mode === 'sign-in' ? t('screens:login') : t(`formTitle.${mode}`));
   // After a right password: the code, or setting up two-factor (the server's half-finished sign-in).
   const [secondStep, setSecondStep] = useState<SecondStep | null>(null);
   // What ended a second step and sent the person back to the password (expired, locked).
@@ -138,67 +145,67 @@ export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail
           </a>
           <LanguageSwitcher />
         </div>
-        <EmergencyBanner />
-        {mode === 'sign-in' && secondStep ? (
-          <section className={classes.card} aria-labelledby="sign-in-heading">
-            {secondStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' ? (
-              <TotpCodeStep onSignedIn={onSignedIn} onRestart={onRestart} />
-            ) : (
-              <TotpSetupStep onSignedIn={onSignedIn} onRestart={onRestart} />
-            )}
-          </section>
-        ) : mode === 'sign-in' ? (
-          <section className={classes.card} aria-labelledby="sign-in-heading">
-            <div className={classes.stack}>
-              <div>
-                <h1 className={classes.heading} id="sign-in-heading">
-                  {t('heading')}
-                </h1>
-                <p className={classes.subheading}>{t('subheading')}</p>
+        <EmergencyBanner onRequestForm={mode === 'patient'} />
+        <Activity mode={mode === 'sign-in' ? 'visible' : 'hidden'}>
+          {secondStep ? (
+            <section className={classes.card} aria-labelledby="sign-in-heading">
+              {secondStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' ? (
+                <TotpCodeStep onSignedIn={onSignedIn} onRestart={onRestart} />
+              ) : (
+                <TotpSetupStep onSignedIn={onSignedIn} onRestart={onRestart} />
+              )}
+            </section>
+          ) : (
+            <section className={classes.card} aria-labelledby="sign-in-heading">
+              <div className={classes.stack}>
+                <div>
+                  <h1 className={classes.heading} id="sign-in-heading">
+                    {t('heading')}
+                  </h1>
+                  <p className={classes.subheading}>{t('subheading')}</p>
+                </div>
+                {sessionEnded && !restartNotice ? (
+                  <Notice tone="info" title={t('sessionExpiredTitle')}>
+                    {sessionEnded === 'expired' ? t('shared:messages.sessionExpired') : t('signedOutBody')}
+                  </Notice>
+                ) : null}
+                {restartNotice ? (
+                  <Notice tone="error" title={t('shared:messages.loginFailed')}>
+                    {restartNotice}
+                  </Notice>
+                ) : null}
+                <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
+                {demoAccounts ? (
+                  <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
+                ) : null}
+                <p className={classes.divider}>{t('newHere')}</p>
+                <div className={classes.twoColumns}>
+                  {(['provider', 'patient'] as const).map((kind) => (
+                    <button
+                      key={kind}
+                      type="button"
+                      className={classes.outlineButton}
+                      onClick={() => {
+                        open(kind);
+                      }}
+                      onPointerEnter={prefetchAccessRequestHost}
+                      onFocus={prefetchAccessRequestHost}
+                    >
+                      {kind === 'provider' ? t('requestProvider') : t('requestPatient')}
+                    </button>
+                  ))}
+                </div>
               </div>
-              {sessionEnded && !restartNotice ? (
-                <Notice tone="info" title={t('sessionExpiredTitle')}>
-                  {sessionEnded === 'expired' ? t('shared:messages.sessionExpired') : t('signedOutBody')}
-                </Notice>
-              ) : null}
-              {restartNotice ? (
-                <Notice tone="error" title={t('shared:messages.loginFailed')}>
-                  {restartNotice}
-                </Notice>
-              ) : null}
-              <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
-              {demoAccounts ? (
-                <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
-              ) : null}
-              <p className={classes.divider}>{t('newHere')}</p>
-              <div className={classes.twoColumns}>
-                {(['provider', 'patient'] as const).map((kind) => (
-                  <button
-                    key={kind}
-                    type="button"
-                    className={classes.outlineButton}
-                    onClick={() => {
-                      setMode(kind);
-                    }}
-                    onPointerEnter={prefetchAccessRequestHost}
-                    onFocus={prefetchAccessRequestHost}
-                  >
-                    {kind === 'provider' ? t('requestProvider') : t('requestPatient')}
-                  </button>
-                ))}
-              </div>
+            </section>
+          )}
+        </Activity>
+        {openedForms.map((kind) => (
+          <Activity key={kind} mode={kind === mode ? 'visible' : 'hidden'}>
+            <div className={classes.wideCard}>
+              <AccessRequestForm kind={kind} onBack={backToSignIn} />
             </div>
-          </section>
-        ) : (
-          <div className={classes.wideCard}>
-            <AccessRequestForm
-              kind={mode}
-              onBack={() => {
-                setMode('sign-in');
-              }}
-            />
-          </div>
-        )}
+          </Activity>
+        ))}
         {/* The patient form says it in its own crisis information; once per screen is enough. */}
         {mode === 'patient' ? null : (
           <CrisisLines className={mode === 'sign-in' ? classes.crisisBelowNarrow : classes.crisisBelowWide} />

@@ -69,7 +69,8 @@ describe('WaitlistOfferScreen', () => {
     const graphql = mockGraphQL({});
     renderRoutes([{ path: '/waitlist/offer', element: <WaitlistOfferScreen /> }], '/waitlist/offer');
     expect(await screen.findByRole('alert')).toBeTruthy();
-    expect(screen.getByRole('alert').textContent).toBe('This offer link is not valid. Please call the practice.');
+    // No number configured here: the sentence asks for no call (decision 048).
+    expect(screen.getByRole('alert').textContent).toBe('This offer link is not valid. Please contact the practice.');
     expect(graphql.calls).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 
+import { PhoneLinkedText } from '../../../components/phone-linked-text.tsx';
 import { PublicPage } from '../../../components/public-site/public-page.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
@@ -13,6 +14,7 @@ import { useClaimWaitlistOffer, waitlistOfferQueryOptions, type WaitlistOffer } 
 import { formatDay } from '../../../lib/practice-dates.ts';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { linkTokenFromHash } from '../../../lib/link-token.ts';
+import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 
 /** `/waitlist/offer#TOKEN`: a waitlisted patient sees the time that opened up and books it, first come first served. */
 export function WaitlistOfferScreen() {
@@ -22,10 +24,12 @@ export function WaitlistOfferScreen() {
   const token = linkTokenFromHash(hash);
   const offer = useQuery({ ...waitlistOfferQueryOptions(token ?? ''), enabled: token !== null });
   const claim = useClaimWaitlistOffer();
+  // "Call the practice" only with a number to call (decision 048).
+  const phone = useAppConfigValue()?.clinicPhone ?? null;
 
   let body;
   if (token === null || (offer.isError && isNotFoundError(offer.error))) {
-    body = <Notice color="red">{t('offer.invalid')}</Notice>;
+    body = <Notice color="red">{phone ? t('offer.invalidPhone', { phone }) : t('offer.invalid')}</Notice>;
   } else if (offer.isPending) {
     body = <LoadingLine label={t('offer.loading')} />;
   } else if (offer.isError) {
@@ -58,7 +62,13 @@ export function WaitlistOfferScreen() {
             </Button>
           </>
         ) : (
-          <Notice color="gray">{status === 'claimed' ? t('offer.alreadyBooked') : t('offer.gone')}</Notice>
+          <Notice color="gray">
+            {status === 'claimed'
+              ? t('offer.alreadyBooked')
+              : phone
+                ? t('offer.gonePhone', { phone })
+                : t('offer.gone')}
+          </Notice>
         )}
       </>
     );
@@ -94,10 +104,11 @@ function OfferDetails({ offer }: { offer: WaitlistOffer }) {
   );
 }
 
+/** A notice; the clinic's number in it is a tel: link. */
 function Notice({ color, children }: { color: string; children: string }) {
   return (
     <Alert color={color} variant="light" role={color === 'red' ? 'alert' : 'status'}>
-      {children}
+      <PhoneLinkedText text={children} />
     </Alert>
   );
 }
