@@ -1,5 +1,6 @@
 import { expect, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 /** A unique address per run, so a second run does not meet "an account with this email already exists". */
 function uniqueEmail(prefix: string): string {
@@ -72,6 +73,68 @@ test('the patient form needs consent, shows privacy and crisis information, and 
   await page.getByLabel('Anxiety Treatment').check();
   await submit.click();
   await expect(page.getByRole('heading', { name: 'Thank you, Maya!' })).toBeVisible();
+  // Thanked once, and told a patient's next steps, not a provider's; the crisis lines stay on the screen.
+  await expect(page.getByText(/Thank you/)).toHaveCount(1);
+  const next = page.getByRole('complementary', { name: "What's Next" });
+  await expect(next).toContainText('reviews your request within 1-2 business days');
+  await expect(next).toContainText('by your preferred method');
+  await expect(next).toContainText('invitation to create your patient account');
+  await expect(next).toContainText('first visit');
+  await expect(page.getByText('Credential verification')).toHaveCount(0);
+  await expect(page.getByText('Platform training')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /988/ }).first()).toHaveAttribute('href', 'tel:988');
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('each form has its own address; Back and Forward keep what was typed, also after leaving the page', async ({
+  page,
+}) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: "I'm a Patient" }).click();
+  await expect(page).toHaveURL(/\/request-access\/patient$/);
+  await expect(page.getByRole('heading', { name: 'Request patient access' })).toBeVisible();
+  await expect(page).toHaveTitle(/^Request patient access/);
+  await page.getByLabel(/^First name/).fill('Nora');
+  await page.getByLabel(/^Reason for interest/).fill('Trouble sleeping since the move.');
+  await page.getByLabel('Family Therapy').check();
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Sign in to your account' })).toBeVisible();
+  await page.goForward();
+  await expect(page).toHaveURL(/\/request-access\/patient$/);
+  await expect(page.getByLabel(/^First name/)).toHaveValue('Nora');
+  await expect(page.getByLabel(/^Reason for interest/)).toHaveValue('Trouble sleeping since the move.');
+  await expect(page.getByLabel('Family Therapy')).toBeChecked();
+
+  // Leaving the page for another and coming back with Back.
+  await page.goto('/home');
+  await expect(page.getByRole('heading', { name: 'About the practice', level: 1 })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/request-access\/patient$/);
+  await expect(page.getByLabel(/^First name/)).toHaveValue('Nora');
+  await expect(page.getByLabel(/^Reason for interest/)).toHaveValue('Trouble sleeping since the move.');
+
+  // The provider form's address opens it directly; Back to Home goes to sign-in.
+  await page.goto('/request-access/provider');
+  await expect(page.getByRole('heading', { name: 'Request provider access' })).toBeVisible();
+  await page.getByRole('button', { name: 'Back to Home' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+});
+
+test('the patient form at its address, in Spanish on a phone, fits and has no serious accessibility violations', async ({
+  page,
+}) => {
+  await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  await page.setViewportSize(PHONE);
+  await page.goto('/request-access/patient');
+  await expect(page.getByRole('heading', { name: 'Solicitar acceso como paciente' })).toBeVisible();
+  const next = page.getByRole('complementary', { name: 'Próximos pasos' });
+  await expect(next).toContainText('invitación para crear su cuenta de paciente');
+  await expect(next).not.toContainText('credenciales');
+  await expectFitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
 });
 
 test('the honeypot field is hidden from people and assistive technology', async ({ page }) => {

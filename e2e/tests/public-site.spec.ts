@@ -1,8 +1,9 @@
 import type { Page } from '@playwright/test';
-import { DASHBOARD_HEADINGS } from '@telehealth/shared';
+import { DASHBOARD_HEADINGS, DEMO_CLINIC_PHONE, PATIENT_SERVICES } from '@telehealth/shared';
 import { demoAccount, expect, submitSignInForm, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { PRACTICE_SETTINGS } from '../support/servers.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { PRACTICE_SETTINGS, SHORT_SESSION_SERVER } from '../support/servers.ts';
 
 const { clinicPhone: CLINIC_PHONE, bookingUrl: BOOKING_URL, contactEmail: CONTACT_EMAIL } = PRACTICE_SETTINGS;
 
@@ -75,6 +76,80 @@ test('the emergency banner calls the clinic and opens the booking page in a new 
     await expect(schedule).toHaveAttribute('target', '_blank');
     await expect(schedule).toHaveAttribute('rel', 'noopener');
   }
+});
+
+test('no page the menus lead to says a service is not offered that the request form offers', async ({ page }) => {
+  await page.goto('/');
+  const menus = [
+    ['For Patients', ['How care works', 'Services and programs', 'Insurance and billing']],
+    ['For Providers', ['Refer or collaborate', 'Research partnerships']],
+  ] as const;
+  const targets: string[] = [];
+  for (const [menu, items] of menus) {
+    await page.getByRole('button', { name: menu }).click();
+    for (const item of items) {
+      targets.push((await page.getByRole('link', { name: item }).getAttribute('href')) ?? '');
+    }
+    await page.keyboard.press('Escape');
+  }
+  expect(targets).toEqual([
+    '/home',
+    '/home#services',
+    '/coming-soon#insurance',
+    '/coming-soon#providers',
+    '/coming-soon#research',
+  ]);
+  for (const target of new Set(targets.map((href) => href.split('#')[0] ?? href))) {
+    await page.goto(target);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('main')).not.toContainText(/not offered/i);
+    for (const service of PATIENT_SERVICES) {
+      // On /coming-soon no offered service appears at all; on /home each is listed as offered.
+      if (target === '/coming-soon') await expect(page.locator('main')).not.toContainText(service);
+    }
+  }
+
+  await page.goto('/');
+  await page.getByRole('button', { name: 'For Patients' }).click();
+  await page.getByRole('link', { name: 'Services and programs' }).click();
+  const services = page.locator('#services');
+  await expect(services.getByRole('heading', { name: 'What we offer' })).toBeVisible();
+  for (const service of PATIENT_SERVICES) await expect(services).toContainText(service);
+  await expect(page.getByRole('link', { name: 'Request access as a patient' })).toHaveAttribute(
+    'href',
+    '/request-access/patient',
+  );
+});
+
+test.describe('a practice without a booking page', () => {
+  // This server starts without CLINIC_PHONE and BOOKING_URL, as the demo does out of the box.
+  test.use({ baseURL: SHORT_SESSION_SERVER.url });
+
+  test('the banner calls the demo number and asks for an appointment through the patient form', async ({ page }) => {
+    await page.goto('/');
+    const banner = page.getByTestId('emergency-banner');
+    await expect(banner.getByRole('link', { name: `Call ${DEMO_CLINIC_PHONE}` })).toHaveAttribute(
+      'href',
+      'tel:2125550123',
+    );
+    await expect(banner.getByRole('link', { name: /Schedule Appointment/ })).toHaveCount(0);
+    await banner.getByRole('link', { name: 'Request an Appointment' }).click();
+    await expect(page).toHaveURL(/\/request-access\/patient$/);
+    await expect(page.getByRole('heading', { name: 'Request patient access' })).toBeVisible();
+    // Already on the form: the banner does not point to itself.
+    await expect(banner.getByRole('link', { name: 'Request an Appointment' })).toHaveCount(0);
+    await expect(banner.getByRole('link', { name: `Call ${DEMO_CLINIC_PHONE}` })).toBeVisible();
+
+    await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+    await page.setViewportSize(PHONE);
+    await page.goto('/');
+    await expect(banner.getByRole('link', { name: 'Solicitar una cita' })).toHaveAttribute(
+      'href',
+      '/request-access/patient',
+    );
+    await expectFitsPhone(page);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });
 
 test('the crisis lines stay when the configuration cannot be loaded', async ({ page }) => {
@@ -194,7 +269,7 @@ test('the signed-out screens have the styles of every Mantine component they sho
   expect([...missing]).toEqual([]);
 });
 
-for (const path of ['/', '/login', '/home', '/coming-soon']) {
+for (const path of ['/', '/login', '/home', '/coming-soon', '/request-access/provider', '/request-access/patient']) {
   test(`${path} has no serious accessibility violations`, async ({ page }) => {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
