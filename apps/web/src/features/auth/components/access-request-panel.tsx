@@ -20,8 +20,8 @@ function WhatsNext({ kind }: { kind: AccessRequestKind }) {
   // The keys are whatsNext.<kind>.<step>, from NEXT_STEPS; all exist in en.
   const t = typedT as unknown as (key: string) => string;
   return (
-    <Paper withBorder p="lg" component="aside" aria-labelledby="whats-next-title" bg="clinical.0">
-      <Title order={2} size="h4" mb="sm" id="whats-next-title">
+    <Paper withBorder p="lg" component="aside" aria-labelledby={`whats-next-title-${kind}`} bg="clinical.0">
+      <Title order={2} size="h4" mb="sm" id={`whats-next-title-${kind}`}>
         {t('whatsNext.title')}
       </Title>
       <List
