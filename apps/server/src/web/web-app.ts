@@ -33,9 +33,12 @@ const SIGNED_OUT_PAGES: ReadonlySet<string> = new Set(['/', ...SIGN_IN_PAGES]);
 const ACCOUNT_PAGES: ReadonlySet<string> = new Set(['/invite', '/forgot-password', '/reset-password']);
 
 /** The module a site page loads on its own (src/site-main.tsx), beyond the site's entry. */
-const SITE_PAGE_MODULES: Readonly<Record<string, string[]>> = Object.fromEntries(
-  SIGN_IN_PAGES.map((page) => [page, ['src/site-login.tsx']]),
-);
+const SITE_PAGE_MODULES: Readonly<Record<string, string[]>> = {
+  [SIGN_IN_PATH]: ['src/site-login.tsx'],
+  // A form's own address shows the form at once: its module (Mantine, the form) is asked for with the page.
+  [ACCESS_REQUEST_PATHS.provider]: ['src/site-login.tsx', 'src/features/auth/components/access-request-host.tsx'],
+  [ACCESS_REQUEST_PATHS.patient]: ['src/site-login.tsx', 'src/features/auth/components/access-request-host.tsx'],
+};
 
 interface ManifestChunk {
   file: string;

@@ -101,7 +101,7 @@ export interface LoginPageProps {
 /**
  * /login: sign in, the demo accounts in demo mode, and the way to request access. Each request form has its own
  * address (/request-access/…); a form once opened stays mounted while hidden, so Back and Forward keep what was
- * typed (decision 048).
+ * typed (decision 048). The sign-in form does not: hidden, its fields would still answer to their labels.
  */
 export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail, onSignedIn }: LoginPageProps) {
   const { t } = useTranslation(['auth', 'shared', 'screens']);
@@ -146,59 +146,57 @@ export function LoginPage({ practiceName, demoAccounts, sessionEnded, knownEmail
           <LanguageSwitcher />
         </div>
         <EmergencyBanner onRequestForm={mode === 'patient'} />
-        <Activity mode={mode === 'sign-in' ? 'visible' : 'hidden'}>
-          {secondStep ? (
-            <section className={classes.card} aria-labelledby="sign-in-heading">
-              {secondStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' ? (
-                <TotpCodeStep onSignedIn={onSignedIn} onRestart={onRestart} />
-              ) : (
-                <TotpSetupStep onSignedIn={onSignedIn} onRestart={onRestart} />
-              )}
-            </section>
-          ) : (
-            <section className={classes.card} aria-labelledby="sign-in-heading">
-              <div className={classes.stack}>
-                <div>
-                  <h1 className={classes.heading} id="sign-in-heading">
-                    {t('heading')}
-                  </h1>
-                  <p className={classes.subheading}>{t('subheading')}</p>
-                </div>
-                {sessionEnded && !restartNotice ? (
-                  <Notice tone="info" title={t('sessionExpiredTitle')}>
-                    {sessionEnded === 'expired' ? t('shared:messages.sessionExpired') : t('signedOutBody')}
-                  </Notice>
-                ) : null}
-                {restartNotice ? (
-                  <Notice tone="error" title={t('shared:messages.loginFailed')}>
-                    {restartNotice}
-                  </Notice>
-                ) : null}
-                <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
-                {demoAccounts ? (
-                  <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
-                ) : null}
-                <p className={classes.divider}>{t('newHere')}</p>
-                <div className={classes.twoColumns}>
-                  {(['provider', 'patient'] as const).map((kind) => (
-                    <button
-                      key={kind}
-                      type="button"
-                      className={classes.outlineButton}
-                      onClick={() => {
-                        open(kind);
-                      }}
-                      onPointerEnter={prefetchAccessRequestHost}
-                      onFocus={prefetchAccessRequestHost}
-                    >
-                      {kind === 'provider' ? t('requestProvider') : t('requestPatient')}
-                    </button>
-                  ))}
-                </div>
+        {mode !== 'sign-in' ? null : secondStep ? (
+          <section className={classes.card} aria-labelledby="sign-in-heading">
+            {secondStep === 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' ? (
+              <TotpCodeStep onSignedIn={onSignedIn} onRestart={onRestart} />
+            ) : (
+              <TotpSetupStep onSignedIn={onSignedIn} onRestart={onRestart} />
+            )}
+          </section>
+        ) : (
+          <section className={classes.card} aria-labelledby="sign-in-heading">
+            <div className={classes.stack}>
+              <div>
+                <h1 className={classes.heading} id="sign-in-heading">
+                  {t('heading')}
+                </h1>
+                <p className={classes.subheading}>{t('subheading')}</p>
               </div>
-            </section>
-          )}
-        </Activity>
+              {sessionEnded && !restartNotice ? (
+                <Notice tone="info" title={t('sessionExpiredTitle')}>
+                  {sessionEnded === 'expired' ? t('shared:messages.sessionExpired') : t('signedOutBody')}
+                </Notice>
+              ) : null}
+              {restartNotice ? (
+                <Notice tone="error" title={t('shared:messages.loginFailed')}>
+                  {restartNotice}
+                </Notice>
+              ) : null}
+              <SignInForm initialEmail={knownEmail} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
+              {demoAccounts ? (
+                <DemoAccounts accounts={demoAccounts} onSignedIn={onSignedIn} onSecondStep={onSecondStep} />
+              ) : null}
+              <p className={classes.divider}>{t('newHere')}</p>
+              <div className={classes.twoColumns}>
+                {(['provider', 'patient'] as const).map((kind) => (
+                  <button
+                    key={kind}
+                    type="button"
+                    className={classes.outlineButton}
+                    onClick={() => {
+                      open(kind);
+                    }}
+                    onPointerEnter={prefetchAccessRequestHost}
+                    onFocus={prefetchAccessRequestHost}
+                  >
+                    {kind === 'provider' ? t('requestProvider') : t('requestPatient')}
+                  </button>
+                ))}
+              </div>
+            </div>
+          </section>
+        )}
         {openedForms.map((kind) => (
           <Activity key={kind} mode={kind === mode ? 'visible' : 'hidden'}>
             <div className={classes.wideCard}>
