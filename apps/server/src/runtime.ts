@@ -40,6 +40,7 @@ import {
 } from './db/client.ts';
 import { ensureDemoAccounts } from './demo/demo-accounts.ts';
 import { ensureDemoPractice } from './demo/demo-practice.ts';
+import { ensureDemoClinicalHistory } from './demo/demo-clinical.ts';
 import { ensureDemoSchedule } from './demo/demo-schedule.ts';
 import { generateDataKeyEntry, Keyring, parseDataKeys } from './keys/keyring.ts';
 import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
@@ -187,7 +188,7 @@ export interface RuntimeOptions {
   extraTasks?: Record<string, ExtraTask>;
   /**
    * Demo data written at start, under the start-up lock: the demo accounts, or the whole demo practice (the
-   * accounts, about 40 patients and their schedule; the server in demo mode). Default none.
+   * accounts, about 40 patients, their schedule and clinical history; the server in demo mode). Default none.
    */
   seedDemo?: 'accounts' | 'practice';
 }
@@ -355,6 +356,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
       if (options.seedDemo === 'practice') {
         await ensureDemoPractice(database.db, keyring);
         await ensureDemoSchedule(database.db, keyring, config.settings.current().timeZone);
+        await ensureDemoClinicalHistory(database.db, keyring, secret, config.settings.current().timeZone);
       }
     }
     await startUpLock.release();

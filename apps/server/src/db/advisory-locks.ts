@@ -21,6 +21,8 @@ export const ADVISORY_LOCKS = {
   demoPractice: 727_050,
   /** The demo schedule's seeding (under the start-up lock too, decision 002). */
   demoSchedule: 727_051,
+  /** The demo practice's clinical history (under the start-up lock too, decision 049). */
+  demoClinical: 727_052,
 } as const;
 
 /** Two-key locks: the class, with a hash of what it guards as the second key. */

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   AcknowledgeAlertInputSchema,
-  INSTRUMENT_DEFINITIONS,
   MEASURE_LEAD_HOURS,
   MeasureScheduleInputSchema,
   needsSafetyPath,
@@ -29,14 +28,9 @@ import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { safetyAlertEscalationMail, safetyAlertMail } from '../mail/templates.ts';
 import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { storedAnswersOf, type StoredAnswers } from './measures.repository.ts';
 
 type MeasureRow = typeof measures.$inferSelect;
-
-/** A stored answer: the item's LOINC code and the value chosen (0-3). */
-interface StoredAnswers {
-  items: { loinc: string; value: number }[];
-  difficulty: { loinc: string; value: number } | null;
-}
 
 export interface MeasureView {
   row: MeasureRow;
@@ -227,16 +221,9 @@ export class MeasuresService {
         const measure = found.measure;
         if (measure.status !== 'pending') throw badUserInput('measureMessages.alreadyCompleted');
         const instrument = measure.instrument as Instrument;
-        const definition = INSTRUMENT_DEFINITIONS[instrument];
         const score = scoreAnswers(instrument, answers);
         if (!score) throw fieldError('answers', 'measureMessages.answerEveryItem');
-        const stored: StoredAnswers = {
-          items: definition.items.map((item, i) => ({ loinc: item.loinc, value: answers[i]! })),
-          difficulty:
-            difficulty === null || difficulty === undefined
-              ? null
-              : { loinc: definition.difficulty.loinc, value: difficulty },
-        };
+        const stored = storedAnswersOf(instrument, answers, difficulty);
         await tx
           .update(measures)
           .set({

@@ -198,6 +198,11 @@ export async function insertConversation(
     createdBy: string;
     searchTokens: string[];
     searchKeyId: string;
+    /** Only the demo's history sets these; default now. */
+    createdAt?: Date;
+    lastMessageAt?: Date;
+    patientReadAt?: Date | null;
+    practiceReadAt?: Date | null;
   },
 ): Promise<string> {
   const id = randomUUID();
@@ -215,6 +220,10 @@ export async function insertMessage(
     body: string;
     searchTokens: string[];
     searchKeyId: string;
+    /** Only the demo's history sets these; default now, unread. */
+    createdAt?: Date;
+    readAt?: Date | null;
+    readBy?: string | null;
   },
 ): Promise<{ id: string; createdAt: Date }> {
   const id = randomUUID();

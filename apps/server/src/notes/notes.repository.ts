@@ -198,13 +198,17 @@ export type NoteValues = Pick<
   'title' | 'content' | 'tags' | 'category' | 'priority' | 'patientId' | 'appointmentId' | 'isPrivate' | 'templateId'
 > & { searchTokens: string[]; searchKeyId: string };
 
+/** A new draft. `at`: when it was written (the demo's history); default now. */
 export async function insertNote(
   executor: Executor,
   keyring: Keyring,
   values: NoteValues & { authorId: string },
+  at?: Date,
 ): Promise<string> {
   const id = randomUUID();
-  await executor.insert(notes).values({ ...notesEncrypted.seal(keyring, id, values), id });
+  await executor
+    .insert(notes)
+    .values({ ...notesEncrypted.seal(keyring, id, values), id, ...(at ? { createdAt: at, updatedAt: at } : {}) });
   return id;
 }
 
@@ -219,14 +223,14 @@ export async function softDeleteNote(executor: Executor, id: string): Promise<vo
   await executor.update(notes).set({ deletedAt: new Date(), updatedAt: new Date() }).where(eq(notes.id, id));
 }
 
-/** Signs the draft and keeps the signed version (its own encrypted copy). */
+/** Signs the draft and keeps the signed version (its own encrypted copy). `signedAt` other than now: the demo's history. */
 export async function signNoteRow(
   executor: Executor,
   keyring: Keyring,
-  record: NoteRecord,
+  record: { note: Pick<NoteRecord['note'], 'id' | 'version' | 'title' | 'content' | 'tags' | 'category' | 'priority'> },
   signedBy: string,
+  signedAt: Date = new Date(),
 ): Promise<Date> {
-  const signedAt = new Date();
   const { note } = record;
   await executor.update(notes).set({ signedAt, signedBy, updatedAt: signedAt }).where(eq(notes.id, note.id));
   const versionId = randomUUID();
@@ -277,7 +281,7 @@ export async function hasSignedVersion(executor: Executor, noteId: string): Prom
 export async function insertAddendum(
   executor: Executor,
   keyring: Keyring,
-  values: { noteId: string; noteVersion: number; authorId: string; content: string },
+  values: { noteId: string; noteVersion: number; authorId: string; content: string; signedAt?: Date },
 ) {
   const id = randomUUID();
   const [row] = await executor
