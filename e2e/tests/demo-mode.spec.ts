@@ -1,6 +1,10 @@
 import { DASHBOARD_HEADINGS, DEMO_ACCOUNTS } from '@telehealth/shared';
 import type { Page } from '@playwright/test';
-import { demoAccount, expect, test, type DemoAccount } from '../support/fixtures.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { demoAccount, expect, fullName, signInByApi, test, type DemoAccount } from '../support/fixtures.ts';
+import { graphqlData } from '../support/graphql.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { MAIN_SERVER } from '../support/servers.ts';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -43,4 +47,31 @@ test('"Switch to Admin" on the dashboard signs in as the admin demo account', as
 
   await expect(page.getByRole('heading', { name: DASHBOARD_HEADINGS.admin })).toBeVisible();
   expect(await currentUser()).toEqual(expect.objectContaining({ email: demoAccount('admin').email }));
+});
+
+test('the demo patient’s chart opens with signed notes and a PHQ-9 trend over months (issue 25)', async ({ page }) => {
+  const provider = demoAccount('provider');
+  await signInByApi(page, provider.email, MAIN_SERVER.url);
+  const found = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
+    page.request,
+    MAIN_SERVER.url,
+    'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
+  );
+  await page.goto(`/patients/${found.listPatients.items[0]!.id}`);
+
+  // Notes the demo seed wrote and signed after the visits: other tests only add their own.
+  const signed = page
+    .getByRole('article')
+    .filter({ hasText: new RegExp(`Signed by ${escapeRegExp(fullName(provider))} on `) });
+  // The chart's route loads the charting bundle first: on a busy machine that takes longer than one check.
+  await expect(signed.first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('article', { name: 'Risk assessment after PHQ-9' })).toBeVisible();
+  // The PHQ-9's chart, and its results over the months in the table beside it.
+  await expect(page.getByTestId('measure-chart-phq9').first()).toBeVisible();
+  const phq9 = page.getByTestId('measure-result').filter({ hasText: 'PHQ-9' });
+  await expect(phq9.nth(5)).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize(PHONE);
+  await expect(signed.first()).toBeVisible();
+  await expectFitsPhone(page);
 });
