@@ -27,6 +27,13 @@ describe('start-up', () => {
         sql`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'audit:seal' AND key IS NOT NULL`,
       );
       expect(sealers.rows[0]?.n).toBe(1);
+      // Its clinical history once too: one seed entry for its notes, and notes to show for it.
+      const history = await second.database.db.execute<{ entries: number; notes: number }>(
+        sql`SELECT (SELECT count(*)::int FROM audit_entries WHERE event = 'NOTE_CREATE' AND user_agent = 'demo seed') AS entries,
+          (SELECT count(*)::int FROM notes) AS notes`,
+      );
+      expect(history.rows[0]?.entries).toBe(1);
+      expect(history.rows[0]?.notes).toBeGreaterThan(20);
     },
     START_UP_TIMEOUT_MS,
   );
