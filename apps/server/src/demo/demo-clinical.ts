@@ -85,16 +85,16 @@ class ClinicalSeed {
   /** The built-in note templates' ids by key. */
   #templates = new Map<string | null, string>();
 
-  readonly tx: Executor;
-  readonly keyring: Keyring;
-  readonly random: Random;
-  readonly now: Date;
+  readonly #tx: Executor;
+  readonly #keyring: Keyring;
+  readonly #random: Random;
+  readonly #now: Date;
 
   constructor(tx: Executor, keyring: Keyring, secret: string, random: Random, now: Date) {
-    this.tx = tx;
-    this.keyring = keyring;
-    this.random = random;
-    this.now = now;
+    this.#tx = tx;
+    this.#keyring = keyring;
+    this.#random = random;
+    this.#now = now;
     this.#noteSearch = new BlindIndex(secret, NOTES_SEARCH_PURPOSE);
     this.#messageSearch = new BlindIndex(secret, MESSAGES_SEARCH_PURPOSE);
   }
@@ -108,15 +108,15 @@ class ClinicalSeed {
 
   /** Notes for the completed visits of the demo providers: signed after the visit, a few recent ones drafts. */
   async notesForVisits(providerIds: string[], demoPatientId: string) {
-    const templates = (this.#templates = new Map(
+    this.#templates = new Map(
       (
-        await this.tx
+        await this.#tx
           .select({ id: noteTemplates.id, key: noteTemplates.key })
           .from(noteTemplates)
           .where(isNotNull(noteTemplates.key))
       ).map((t) => [t.key, t.id]),
-    ));
-    const visits = await this.tx
+    );
+    const visits = await this.#tx
       .select({
         id: appointments.id,
         patientId: appointments.patientId,
@@ -129,28 +129,28 @@ class ClinicalSeed {
         and(
           inArray(appointments.providerId, providerIds),
           eq(appointments.status, 'completed'),
-          lt(appointments.endsAt, this.now),
+          lt(appointments.endsAt, this.#now),
         ),
       )
       .orderBy(asc(appointments.startsAt));
     let demoAddendum = false;
     for (const row of visits) {
-      const visit = appointmentsEncrypted.open(this.keyring, row);
+      const visit = appointmentsEncrypted.open(this.#keyring, row);
       const isDemo = visit.patientId === demoPatientId;
-      if (!isDemo && this.random.next() >= NOTED_SHARE) continue;
-      const note = noteForVisit(this.random, visit.reason);
-      const writtenAt = new Date(visit.endsAt.getTime() + this.random.int(5, 20) * MINUTE);
-      const signedAt = new Date(writtenAt.getTime() + this.random.int(10, 180) * MINUTE);
-      const recent = this.now.getTime() - visit.endsAt.getTime() < 2 * DAY;
-      const draft = signedAt >= this.now || (!isDemo && recent && this.random.next() < 0.5);
-      const noteId = await this.#note(note, visit.providerId, visit.patientId, visit.id, templates, writtenAt, {
+      if (!isDemo && this.#random.next() >= NOTED_SHARE) continue;
+      const note = noteForVisit(this.#random, visit.reason);
+      const writtenAt = new Date(visit.endsAt.getTime() + this.#random.int(5, 20) * MINUTE);
+      const signedAt = new Date(writtenAt.getTime() + this.#random.int(10, 180) * MINUTE);
+      const recent = this.#now.getTime() - visit.endsAt.getTime() < 2 * DAY;
+      const draft = signedAt >= this.#now || (!isDemo && recent && this.#random.next() < 0.5);
+      const noteId = await this.#note(note, visit.providerId, visit.patientId, visit.id, writtenAt, {
         signedAt: draft ? null : signedAt,
       });
       if (draft) continue;
-      const wantsAddendum = isDemo ? !demoAddendum : this.random.next() < 0.15;
-      const addendumAt = new Date(signedAt.getTime() + this.random.int(2, 26) * HOUR);
-      if (wantsAddendum && addendumAt < this.now) {
-        await this.#addendum(noteId, visit.providerId, visit.patientId, this.random.pick(ADDENDA), addendumAt);
+      const wantsAddendum = isDemo ? !demoAddendum : this.#random.next() < 0.15;
+      const addendumAt = new Date(signedAt.getTime() + this.#random.int(2, 26) * HOUR);
+      if (wantsAddendum && addendumAt < this.#now) {
+        await this.#addendum(noteId, visit.providerId, visit.patientId, this.#random.pick(ADDENDA), addendumAt);
         if (isDemo) demoAddendum = true;
       }
     }
@@ -161,7 +161,6 @@ class ClinicalSeed {
     authorId: string,
     patientId: string,
     appointmentId: string | null,
-    templates: Map<string | null, string>,
     writtenAt: Date,
     options: { signedAt: Date | null },
   ): Promise<string> {
@@ -175,21 +174,21 @@ class ClinicalSeed {
       patientId,
       appointmentId,
       isPrivate: false,
-      templateId: templates.get(note.templateKey) ?? null,
+      templateId: this.#templates.get(note.templateKey) ?? null,
       searchTokens: this.#noteSearch.tokensOf([note.title, note.content, note.tags.join(' ')]),
       searchKeyId: this.#noteSearch.keyId,
     };
-    const id = await insertNote(this.tx, this.keyring, { ...values, authorId }, writtenAt);
+    const id = await insertNote(this.#tx, this.#keyring, { ...values, authorId }, writtenAt);
     this.#record('NOTE_CREATE', 'noteIds', id, patientId);
     if (options.signedAt) {
-      await signNoteRow(this.tx, this.keyring, { note: { ...values, id, version: 1 } }, authorId, options.signedAt);
+      await signNoteRow(this.#tx, this.#keyring, { note: { ...values, id, version: 1 } }, authorId, options.signedAt);
       this.#record('NOTE_SIGN', 'noteIds', id, patientId);
     }
     return id;
   }
 
   async #addendum(noteId: string, authorId: string, patientId: string, content: string, signedAt: Date) {
-    const row = await insertAddendum(this.tx, this.keyring, { noteId, noteVersion: 1, authorId, content, signedAt });
+    const row = await insertAddendum(this.#tx, this.#keyring, { noteId, noteVersion: 1, authorId, content, signedAt });
     this.#record('NOTE_ADDENDUM', 'addendumIds', row.id, patientId);
   }
 
@@ -203,14 +202,14 @@ class ClinicalSeed {
       { patientId: demoPatientId, ownerId: demoOwnerId, worsening: false },
     ];
     for (const ownerId of [providerId, provider2Id]) {
-      const own = await this.tx
+      const own = await this.#tx
         .select({ id: patients.id })
         .from(patients)
         .where(and(eq(patients.ownerId, ownerId), isNull(patients.deletedAt), eq(patients.isActive, true)))
         .orderBy(asc(patients.lastName), asc(patients.firstName));
       const others = own.filter((p) => p.id !== demoPatientId);
       for (let i = 0; i < MEASURED_PER_PROVIDER && others.length > 0; i++) {
-        const [patient] = others.splice(this.random.int(0, others.length - 1), 1);
+        const [patient] = others.splice(this.#random.int(0, others.length - 1), 1);
         chosen.push({
           patientId: patient!.id,
           ownerId,
@@ -223,17 +222,17 @@ class ClinicalSeed {
       const daysAgo = isDemo ? [118, 104, 90, 76, 62, 48, 34, 20, 6] : [112, 91, 70, 49, 28, 9];
       for (const instrument of ['phq9', 'gad7'] as const) {
         const max = instrument === 'phq9' ? 24 : 21;
-        const start = worsening ? this.random.int(5, 7) : Math.min(max, this.random.int(15, 19));
-        const end = worsening ? this.random.int(16, 18) : this.random.int(3, 7);
+        const start = worsening ? this.#random.int(5, 7) : Math.min(max, this.#random.int(15, 19));
+        const end = worsening ? this.#random.int(16, 18) : this.#random.int(3, 7);
         for (const [i, ago] of daysAgo.entries()) {
-          const planned = start + ((end - start) * i) / (daysAgo.length - 1) + this.random.int(-1, 1);
+          const planned = start + ((end - start) * i) / (daysAgo.length - 1) + this.#random.int(-1, 1);
           const total = Math.max(0, Math.min(max, Math.round(planned)));
           const alert = isDemo && instrument === 'phq9' && i === 2;
-          const answers = answersFor(this.random, instrument, alert ? Math.max(total, 16) : total, alert);
-          const completedAt = new Date(this.now.getTime() - ago * DAY - this.random.int(0, 8 * 60) * MINUTE);
-          const sentAt = new Date(completedAt.getTime() - this.random.int(2, 30) * HOUR);
+          const answers = answersFor(this.#random, instrument, alert ? Math.max(total, 16) : total, alert);
+          const completedAt = new Date(this.#now.getTime() - ago * DAY - this.#random.int(0, 8 * 60) * MINUTE);
+          const sentAt = new Date(completedAt.getTime() - this.#random.int(2, 30) * HOUR);
           const sum = answers.reduce((a, b) => a + b, 0);
-          const measureId = await insertCompletedMeasure(this.tx, this.keyring, {
+          const measureId = await insertCompletedMeasure(this.#tx, this.#keyring, {
             patientId,
             instrument,
             requestedBy: ownerId,
@@ -250,7 +249,7 @@ class ClinicalSeed {
   }
 
   async #acknowledgedAlert(patientId: string, measureId: string, providerId: string, raisedAt: Date) {
-    const alertId = await insertAcknowledgedAlert(this.tx, this.keyring, {
+    const alertId = await insertAcknowledgedAlert(this.#tx, this.#keyring, {
       patientId,
       measureId,
       createdAt: raisedAt,
@@ -261,7 +260,7 @@ class ClinicalSeed {
     this.#record('SAFETY_ALERT_RAISED', 'alertIds', alertId, patientId);
     this.#record('SAFETY_ALERT_ACKNOWLEDGED', 'alertIds', alertId, patientId);
     const writtenAt = new Date(raisedAt.getTime() + 90 * MINUTE);
-    await this.#note(RISK_ASSESSMENT_NOTE, providerId, patientId, null, this.#templates, writtenAt, {
+    await this.#note(RISK_ASSESSMENT_NOTE, providerId, patientId, null, writtenAt, {
       signedAt: new Date(writtenAt.getTime() + 30 * MINUTE),
     });
   }
@@ -269,7 +268,7 @@ class ClinicalSeed {
   /** The demo patient's conversations with their provider and with the office; the latest messages unread. */
   async conversations(patientId: string, patientAccountId: string, providerId: string, officeId: string) {
     for (const conversation of DEMO_CONVERSATIONS) {
-      const startedAt = new Date(this.now.getTime() - conversation.daysAgo * DAY + this.random.int(0, 60) * MINUTE);
+      const startedAt = new Date(this.#now.getTime() - conversation.daysAgo * DAY + this.#random.int(0, 60) * MINUTE);
       const practiceId = conversation.kind === 'clinical' ? providerId : officeId;
       const times = conversation.messages.map((_, i) => new Date(startedAt.getTime() + i * 3 * HOUR));
       const last = conversation.messages.length - 1;
@@ -282,7 +281,7 @@ class ClinicalSeed {
         );
         return seen.length > 0 ? new Date(Math.max(...seen.map((d) => d.getTime()))) : null;
       };
-      const conversationId = await insertConversation(this.tx, this.keyring, {
+      const conversationId = await insertConversation(this.#tx, this.#keyring, {
         patientId,
         kind: conversation.kind,
         subject: conversation.subject,
@@ -297,7 +296,7 @@ class ClinicalSeed {
       this.#record('CONVERSATION_START', 'conversationIds', conversationId, patientId);
       for (const [i, message] of conversation.messages.entries()) {
         const readAt = readAtOf(i);
-        const sent = await insertMessage(this.tx, this.keyring, {
+        const sent = await insertMessage(this.#tx, this.#keyring, {
           conversationId,
           senderId: message.from === 'patient' ? patientAccountId : practiceId,
           senderSide: message.from,
@@ -317,25 +316,25 @@ class ClinicalSeed {
   async waitlist(providerIds: string[], demoPatientId: string, today: string) {
     let n = 0;
     for (const providerId of providerIds) {
-      const own = await this.tx
+      const own = await this.#tx
         .select({ id: patients.id })
         .from(patients)
         .where(and(eq(patients.ownerId, providerId), isNull(patients.deletedAt), eq(patients.isActive, true)))
         .orderBy(asc(patients.firstName), asc(patients.lastName));
       for (const patient of own.filter((p) => p.id !== demoPatientId).slice(0, 2)) {
         const id = randomUUID();
-        const createdAt = new Date(this.now.getTime() - this.random.int(1, 10) * DAY);
-        await this.tx.insert(waitlistEntries).values(
-          waitlistEntriesEncrypted.seal(this.keyring, id, {
+        const createdAt = new Date(this.#now.getTime() - this.#random.int(1, 10) * DAY);
+        await this.#tx.insert(waitlistEntries).values(
+          waitlistEntriesEncrypted.seal(this.#keyring, id, {
             id,
             patientId: patient.id,
             providerId,
             fromDate: today,
             toDate: addDays(today, 28),
             weekdays: n % 2 === 0 ? [1, 2, 3, 4, 5] : [2, 4],
-            timeOfDay: this.random.pick(['any', 'morning', 'afternoon'] as const),
+            timeOfDay: this.#random.pick(['any', 'morning', 'afternoon'] as const),
             duration: 30,
-            appointmentType: this.random.next() < 0.5 ? 'video' : 'in-person',
+            appointmentType: this.#random.next() < 0.5 ? 'video' : 'in-person',
             reason: WAITLIST_REASONS[n % WAITLIST_REASONS.length]!,
             createdBy: providerId,
             createdAt,
@@ -351,7 +350,7 @@ class ClinicalSeed {
   /** One audit entry per kind of record written, as the demo practice's PATIENT_CREATE. */
   async audit() {
     for (const [event, { ids, patientIds, idsKey }] of this.#written) {
-      await appendAuditEntry(this.tx, {
+      await appendAuditEntry(this.#tx, {
         event,
         level: 'INFO',
         actor: { ...SYSTEM_ACTOR, userAgent: 'demo seed' },
