@@ -29,6 +29,11 @@ export function appointmentIdOfRoom(prefix: string, room: string): string | null
 /** The join window's defaults (VIDEO_JOIN_EARLY_MINUTES, VIDEO_JOIN_LATE_MINUTES). */
 export const VIDEO_JOIN_EARLY_MINUTES = 15;
 export const VIDEO_JOIN_LATE_MINUTES = 30;
+/**
+ * The visit's provider may open the room this long before the start (or as early as the patient, if that is
+ * earlier), to test camera and microphone and be ready; the patient's window does not change (decision 047).
+ */
+export const VIDEO_PROVIDER_EARLY_MINUTES = 30;
 
 /** At most this many people in one visit (a mesh: every pair has its own connection). */
 export const VIDEO_MAX_PARTICIPANTS = 4;

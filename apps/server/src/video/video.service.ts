@@ -33,7 +33,7 @@ import { videoGuestsEncrypted } from '../keys/encrypted-columns.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { videoGuestMail } from '../mail/templates.ts';
 import { formatWhen } from '../appointments/appointment-notifications.ts';
-import { requireVisitProvider } from './visit-access.ts';
+import { requireVisitProvider, visitClosedReason, visitWindow } from './visit-access.ts';
 import { AppError, notFound, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
@@ -387,7 +387,7 @@ export class VideoService implements AppointmentListener {
       await this.#auditStranger(options.actor, appointment.id, 'not the appointment’s provider or patient');
       return { ok: false, reason: 'notYourVisit' };
     }
-    const refusal = this.#closedReason(appointment);
+    const refusal = visitClosedReason(appointment, role, this.#config.video, this.#now());
     if (refusal) {
       await this.#auditRefusal(options.actor, 'videoSignal', appointment, refusal);
       return { ok: false, reason: refusal };
@@ -667,36 +667,12 @@ export class VideoService implements AppointmentListener {
     return appointment;
   }
 
-  #window(appointment: VisitAppointment) {
-    const { joinEarlyMinutes, joinLateMinutes } = this.#config.video;
-    return {
-      opensAt: new Date(appointment.startsAt.getTime() - joinEarlyMinutes * 60_000),
-      closesAt: new Date(appointment.endsAt.getTime() + joinLateMinutes * 60_000),
-    };
-  }
-
-  /**
-   * Why the visit cannot be joined now, or null. A visit in progress stays open past its window (a reload, a
-   * visit that runs over) until the provider ends it.
-   */
-  #closedReason(appointment: VisitAppointment): VideoRefusal | null {
-    if (appointment.appointmentType !== 'video') return 'notVideo';
-    if (appointment.status === 'cancelled') return 'cancelled';
-    if (appointment.status === 'completed' || appointment.status === 'no-show') return 'finished';
-    if (appointment.status === 'in-progress') return null;
-    const now = this.#now();
-    const { opensAt, closesAt } = this.#window(appointment);
-    if (now < opensAt) return 'tooEarly';
-    if (now > closesAt) return 'tooLate';
-    return null;
-  }
-
   #view(caller: Caller, appointment: VisitAppointment): VideoVisitView {
     return this.#viewFor(appointment.providerId === caller.user.id ? 'provider' : 'patient', appointment);
   }
 
   #viewFor(role: VideoRole, appointment: VisitAppointment): VideoVisitView {
-    const { opensAt, closesAt } = this.#window(appointment);
+    const { opensAt, closesAt } = visitWindow(appointment, role, this.#config.video);
     return {
       appointmentId: appointment.id,
       room: videoRoomName(this.#config.video.roomPrefix, appointment.id),
@@ -707,7 +683,7 @@ export class VideoService implements AppointmentListener {
       endsAt: appointment.endsAt,
       opensAt,
       closesAt,
-      closedReason: this.#closedReason(appointment),
+      closedReason: visitClosedReason(appointment, role, this.#config.video, this.#now()),
       providerName: appointment.providerName,
       patientName: appointment.patientName,
     };
@@ -716,7 +692,7 @@ export class VideoService implements AppointmentListener {
   #closed(reason: VideoRefusal, view: VideoVisitView): AppError {
     const params: Record<string, string | number> = {};
     if (reason === 'tooEarly') {
-      params['minutes'] = this.#config.video.joinEarlyMinutes;
+      params['minutes'] = Math.round((view.startsAt.getTime() - view.opensAt.getTime()) / 60_000);
       params['opensAt'] = zonedDateTime(view.opensAt, this.#appointments.timeZone).time;
     }
     if (reason === 'tooLate') params['minutes'] = this.#config.video.joinLateMinutes;

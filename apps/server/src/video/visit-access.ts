@@ -1,4 +1,4 @@
-import type { MessageId } from '@telehealth/shared';
+import { VIDEO_PROVIDER_EARLY_MINUTES, type MessageId, type VideoRefusal, type VideoRole } from '@telehealth/shared';
 import { authorize, recordOutOfReach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Database } from '../db/client.ts';
@@ -29,4 +29,42 @@ export async function requireVisitProvider(
     if (appointment.patientAccountId === caller.user.id) throw forbidden(message);
   }
   throw notFound('videoMessages.notFound');
+}
+
+/**
+ * When a person may join a visit: from the patient's `joinEarlyMinutes` before the start (the visit's provider
+ * from VIDEO_PROVIDER_EARLY_MINUTES, if that is earlier, to test devices before the patient arrives) to
+ * `joinLateMinutes` after the end.
+ */
+export function visitWindow(
+  appointment: Pick<VisitAppointment, 'startsAt' | 'endsAt'>,
+  role: VideoRole,
+  video: { joinEarlyMinutes: number; joinLateMinutes: number },
+): { opensAt: Date; closesAt: Date } {
+  const early =
+    role === 'provider' ? Math.max(video.joinEarlyMinutes, VIDEO_PROVIDER_EARLY_MINUTES) : video.joinEarlyMinutes;
+  return {
+    opensAt: new Date(appointment.startsAt.getTime() - early * 60_000),
+    closesAt: new Date(appointment.endsAt.getTime() + video.joinLateMinutes * 60_000),
+  };
+}
+
+/**
+ * Why `role` cannot join the visit at `now`, or null. A visit in progress stays open past its window (a reload,
+ * a visit that runs over, a provider who stepped out and comes back) until the provider ends it.
+ */
+export function visitClosedReason(
+  appointment: Pick<VisitAppointment, 'appointmentType' | 'status' | 'startsAt' | 'endsAt'>,
+  role: VideoRole,
+  video: { joinEarlyMinutes: number; joinLateMinutes: number },
+  now: Date,
+): VideoRefusal | null {
+  if (appointment.appointmentType !== 'video') return 'notVideo';
+  if (appointment.status === 'cancelled') return 'cancelled';
+  if (appointment.status === 'completed' || appointment.status === 'no-show') return 'finished';
+  if (appointment.status === 'in-progress') return null;
+  const { opensAt, closesAt } = visitWindow(appointment, role, video);
+  if (now < opensAt) return 'tooEarly';
+  if (now > closesAt) return 'tooLate';
+  return null;
 }
