@@ -25,6 +25,11 @@ const VideoVisitRef = builder.objectRef<VideoVisitView>('VideoVisit').implement(
     }),
     providerName: t.exposeString('providerName'),
     patientName: t.exposeString('patientName'),
+    patientId: t.exposeID('patientId', {
+      nullable: true,
+      description:
+        "The patient record's id, for the visit's provider (the note after the visit); null for anyone else.",
+    }),
   }),
 });
 

@@ -86,6 +86,8 @@ export interface VideoVisitView {
   closedReason: VideoRefusal | null;
   providerName: string;
   patientName: string;
+  /** The patient record, for the visit's provider only (the note written after the visit). */
+  patientId: string | null;
 }
 
 /** A connection's person in a visit, once `join` succeeded. */
@@ -686,6 +688,7 @@ export class VideoService implements AppointmentListener {
       closedReason: visitClosedReason(appointment, role, this.#config.video, this.#now()),
       providerName: appointment.providerName,
       patientName: appointment.patientName,
+      patientId: role === 'provider' ? appointment.patientId : null,
     };
   }
 

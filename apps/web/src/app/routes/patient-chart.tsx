@@ -1,7 +1,8 @@
 import { Grid, Stack } from '@mantine/core';
 import { can } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
 
 import { AccessDenied } from '../../components/access-denied.tsx';
 
@@ -18,6 +19,7 @@ import { NotesScreen } from '../../features/notes/index.ts';
 import { PatientChart } from '../../features/patients/index.ts';
 import { PatientRecordAdmin } from '../../features/practice-data/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
+import { readNoteAfterVisit } from '../../lib/note-after-visit.ts';
 import { canReadPatients } from '../route-guard.ts';
 
 /**
@@ -34,6 +36,14 @@ function PatientChartRoute() {
   // Providers may break the glass (decision 036): the banner marks a chart opened that way, which is read only.
   const mayBreakGlass = can(user?.role, 'emergency-access:request');
   const emergency = useMyEmergencyAccess(id, mayBreakGlass);
+  // "Write the note" after a video visit: the editor opens once; the history entry forgets it (no reopening on
+  // a reload or going back).
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [noteForVisit] = useState(() => readNoteAfterVisit(location.state));
+  useEffect(() => {
+    if (readNoteAfterVisit(location.state)) void navigate(location.pathname, { replace: true, state: null });
+  }, [location.state, location.pathname, navigate]);
   if (!user) return null;
   // A patient reads their own record in My Records; the chart is the care team's view.
   if (!canReadPatients(user)) {
@@ -85,6 +95,7 @@ function PatientChartRoute() {
                 <NotesScreen
                   canWrite={can(user.role, 'note:write')}
                   patient={{ id: patient.id, name: `${patient.firstName} ${patient.lastName}` }}
+                  noteForVisit={noteForVisit}
                 />
               ) : null}
               <PatientRecordAdmin

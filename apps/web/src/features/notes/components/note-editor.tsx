@@ -44,7 +44,7 @@ import {
   type NoteTemplate,
 } from '../api/notes-api.ts';
 import { useTemplateText } from './template-text.ts';
-import { formatVisit, orderVisitsForNote, templateTitle } from './visit-choice.ts';
+import { formatVisit, orderVisitsForNote, templateKeyForVisit, templateTitle } from './visit-choice.ts';
 
 interface FormValues {
   title: string;
@@ -62,20 +62,20 @@ interface FormValues {
   appointmentChosen: boolean;
 }
 
-function initialValues(note: Note | null, patientId: string | null): FormValues {
+function initialValues(note: Note | null, patientId: string | null, appointmentId: string | null): FormValues {
   return {
     title: note?.title ?? '',
     content: note?.content ?? '',
     category: note?.category ?? 'general',
     priority: note?.priority ?? 'medium',
     patientId: note?.patientId ?? patientId ?? '',
-    appointmentId: note?.appointmentId ?? '',
+    appointmentId: note?.appointmentId ?? appointmentId ?? '',
     tags: note?.tags ?? [],
     isPrivate: note?.isPrivate ?? false,
     templateId: '',
-    // A saved note keeps its own title and appointment.
+    // A saved note keeps its own title and appointment; a note about a given visit keeps that visit.
     titleTyped: !!note,
-    appointmentChosen: !!note,
+    appointmentChosen: !!note || !!appointmentId,
   };
 }
 
@@ -104,6 +104,8 @@ export function NoteEditor(props: {
   note: Note | null;
   /** A new note about this patient (from the patient chart). */
   patient?: { id: string; name: string } | null;
+  /** A new note about this visit of the patient (after a video visit): chosen, with its template. */
+  visitId?: string | null;
   onClose: () => void;
   onSaved: (note: Note) => void;
 }) {
@@ -116,10 +118,14 @@ export function NoteEditor(props: {
   );
 }
 
-function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typeof NoteEditor>[0]) {
+function EditorModal({ opened, note, patient, visitId = null, onClose, onSaved }: Parameters<typeof NoteEditor>[0]) {
   const { t, i18n } = useTranslation('notes');
   const { data: config } = useAppConfig();
-  const [values, setValues] = useState<FormValues>(() => initialValues(note, patient?.id ?? null));
+  const [values, setValues] = useState<FormValues>(() =>
+    initialValues(note, patient?.id ?? null, note ? null : visitId),
+  );
+  // A note about a given visit starts from the template for that visit, once templates and visits are known.
+  const [visitTemplatePending, setVisitTemplatePending] = useState(!note && !!visitId);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [tagDraft, setTagDraft] = useState('');
   const templates = useNoteTemplates();
@@ -192,6 +198,19 @@ function EditorModal({ opened, note, patient, onClose, onSaved }: Parameters<typ
     errors['title'] === NOTE_MESSAGES.titleAndContentRequired ? translateMessage(errors['title']) : null;
 
   const activeTemplates = (templates.data ?? []).filter((x) => x.isActive);
+  if (visitTemplatePending && visitId && templates.data && appointments.data) {
+    setVisitTemplatePending(false);
+    const key = templateKeyForVisit(appointments.data, visitId);
+    const chosen = activeTemplates.find((x) => x.key === key);
+    if (chosen) {
+      setValues((v) => ({
+        ...v,
+        templateId: chosen.id,
+        content: v.content || templateText(chosen).body,
+        category: chosen.category,
+      }));
+    }
+  }
 
   return (
     <Modal

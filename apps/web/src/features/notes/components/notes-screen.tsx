@@ -21,10 +21,13 @@ import { NoteReader } from './note-reader.tsx';
 export function NotesScreen({
   canWrite,
   patient = null,
+  noteForVisit = null,
 }: {
   canWrite: boolean;
   /** Only this patient's notes, with "New note for this patient" (the chart). */
   patient?: { id: string; name: string } | null;
+  /** Opens a new note about this visit of the patient at once (the end of a video visit's "Write the note"). */
+  noteForVisit?: string | null;
 }) {
   const { t } = useTranslation('notes');
   const embedded = patient !== null;
@@ -34,7 +37,9 @@ export function NotesScreen({
   const [priority, setPriority] = useState<string | null>(null);
   const filter: NoteListFilter = { search: debouncedSearch, category, priority, patientId: patient?.id ?? null };
   const list = useNoteList(filter);
-  const [editing, setEditing] = useState<{ note: Note | null } | null>(null);
+  const [editing, setEditing] = useState<{ note: Note | null; visitId?: string } | null>(
+    canWrite && patient && noteForVisit ? { note: null, visitId: noteForVisit } : null,
+  );
   const [reading, setReading] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Note | null>(null);
   const notes = list.data?.pages.flatMap((p) => p.items) ?? [];
@@ -120,6 +125,7 @@ export function NotesScreen({
         opened={editing !== null}
         note={editing?.note ?? null}
         patient={patient}
+        visitId={editing?.visitId ?? null}
         onClose={() => setEditing(null)}
         onSaved={(saved) => {
           setEditing(null);

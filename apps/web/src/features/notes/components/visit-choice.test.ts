@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { formatVisit, orderVisitsForNote, templateTitle, type NoteVisit } from './visit-choice.ts';
+import { formatVisit, orderVisitsForNote, templateKeyForVisit, templateTitle, type NoteVisit } from './visit-choice.ts';
 
 const visit = (id: string, date: string, time: string, status = 'scheduled'): NoteVisit => ({ id, date, time, status });
 
@@ -47,5 +47,19 @@ describe('the visits a note offers', () => {
     expect(templateTitle('Psychiatric evaluation', '2026-11-26', 'en')).toBe('Psychiatric evaluation — Nov 26, 2026');
     expect(templateTitle('Evaluación psiquiátrica', '2026-11-26', 'es')).toBe('Evaluación psiquiátrica — 26 nov 2026');
     expect(templateTitle('SOAP note', null, 'en')).toBe('SOAP note');
+  });
+});
+
+describe('the template a note about a visit starts from', () => {
+  it('is the psychiatric evaluation for a first visit and a SOAP note for a follow-up', () => {
+    const first = visit('first', '2026-11-26', '10:00', 'completed');
+    expect(templateKeyForVisit([first, visit('cancelled', '2026-11-01', '10:00', 'cancelled')], 'first')).toBe(
+      'psychiatricEvaluation',
+    );
+    expect(templateKeyForVisit([visit('before', '2026-10-01', '10:00', 'completed'), first], 'first')).toBe('soap');
+    // A later visit does not make this one a follow-up.
+    expect(templateKeyForVisit([first, visit('after', '2026-12-01', '10:00', 'completed')], 'first')).toBe(
+      'psychiatricEvaluation',
+    );
   });
 });

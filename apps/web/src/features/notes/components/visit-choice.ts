@@ -54,3 +54,21 @@ export function templateTitle(templateName: string, visitDate: string | null, la
   );
   return `${templateName} — ${day}`;
 }
+
+/**
+ * The built-in template a note about a visit starts from (decision 047): the patient's first visit (no earlier
+ * visit held) is an evaluation; any later one a follow-up, written as a SOAP note.
+ */
+export function templateKeyForVisit(
+  visits: readonly NoteVisit[],
+  appointmentId: string,
+): 'psychiatricEvaluation' | 'soap' {
+  const visit = visits.find((x) => x.id === appointmentId);
+  if (!visit) return 'soap';
+  const start = minutesOf(visit.date, visit.time);
+  const held = ['completed', 'in-progress', 'checked-in'];
+  const earlier = visits.some(
+    (x) => x.id !== appointmentId && held.includes(x.status) && minutesOf(x.date, x.time) < start,
+  );
+  return earlier ? 'soap' : 'psychiatricEvaluation';
+}

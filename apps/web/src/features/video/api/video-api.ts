@@ -23,11 +23,12 @@ const VideoVisitSchema = z.object({
   closedReason: z.string().nullable(),
   providerName: z.string(),
   patientName: z.string(),
+  patientId: z.string().nullable(),
 });
 export type VideoVisit = z.infer<typeof VideoVisitSchema>;
 
 const VIDEO_VISIT_FIELDS =
-  'appointmentId room role status appointmentType startsAt endsAt opensAt closesAt closedReason providerName patientName';
+  'appointmentId room role status appointmentType startsAt endsAt opensAt closesAt closedReason providerName patientName patientId';
 
 export function videoVisitQueryOptions(appointmentId: string) {
   return queryOptions({

@@ -4,7 +4,7 @@ import { ERROR_CODES, VIDEO_GUEST_SIGNAL_PATH, VideoNameSchema, zonedDateTime } 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useParams } from 'react-router';
+import { useLocation } from 'react-router';
 
 import { PublicPage } from '../../../components/public-site/public-page.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
@@ -29,7 +29,6 @@ import { linkTokenFromHash } from '../../../lib/link-token.ts';
 export function GuestVideoScreen() {
   const { t, i18n } = useTranslation(['video', 'shared']);
   usePageTitle(t('video:title'));
-  const { appointmentId = '' } = useParams();
   const { hash } = useLocation();
   const guestToken = linkTokenFromHash(hash);
   const visit = useQuery({ ...guestVideoVisitQueryOptions(guestToken ?? ''), enabled: guestToken !== null });
@@ -154,9 +153,6 @@ export function GuestVideoScreen() {
             <Title order={1} size="h2">
               {t('video:title')}
             </Title>
-            <Text size="sm" c="dimmed">
-              {t('video:appointmentId', { id: appointmentId })}
-            </Text>
           </div>
           {body}
         </Stack>

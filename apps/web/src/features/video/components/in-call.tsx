@@ -1,4 +1,5 @@
-import { Alert, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import type { CallSnapshot, VideoCallSession } from '../lib/video-call-session.ts';
@@ -9,8 +10,10 @@ import { LocalVideo, RemoteVideo } from './video-tile.tsx';
 import { WaitingList } from './waiting-list.tsx';
 
 /**
- * The call: the others' pictures, one's own, the controls (microphone, camera, devices, screen sharing for the
- * provider, End Call), the waiting room for the provider, and the debug panel in demo mode.
+ * The call: the others' pictures, one's own, the waiting room for the provider, the devices, the debug panel in
+ * demo mode, and the controls (microphone, camera, screen sharing for the provider, End Call) in a bar that stays
+ * at the bottom of the window however long the panels are (decision 047). The provider's End Call asks first, and
+ * offers to leave without ending instead.
  */
 export function InCall({
   session,
@@ -18,6 +21,7 @@ export function InCall({
   isProvider,
   room,
   appointmentId,
+  patientName,
   debug,
 }: {
   session: VideoCallSession;
@@ -25,9 +29,11 @@ export function InCall({
   isProvider: boolean;
   room: string;
   appointmentId: string;
+  patientName: string;
   debug: boolean;
 }) {
   const { t } = useTranslation('video');
+  const [confirmingEnd, setConfirmingEnd] = useState(false);
   const devices = useMediaDevices(session.localStream);
   const selfName = snapshot.self?.name ?? '';
   const changeDevice = (kind: 'audioinput' | 'videoinput', deviceId: string) => void session.useDevice(kind, deviceId);
@@ -37,6 +43,11 @@ export function InCall({
       {snapshot.signalling === 'reconnecting' ? (
         <Alert color="yellow" role="status">
           {t('call.signallingLost')}
+        </Alert>
+      ) : null}
+      {!isProvider && snapshot.providerStepOut ? (
+        <Alert color="blue" role="status" data-testid="provider-stepped-out">
+          {t('call.providerStepOut')}
         </Alert>
       ) : null}
       <SimpleGrid cols={{ base: 1, md: isProvider ? 3 : 2 }} spacing="md">
@@ -60,6 +71,22 @@ export function InCall({
               {t('call.you', { name: selfName })}
             </Text>
           </div>
+          <Group gap="sm" wrap="wrap" align="flex-end">
+            <DeviceSelect
+              kind="videoinput"
+              label={t('call.camera')}
+              devices={devices}
+              stream={session.localStream}
+              onChange={changeDevice}
+            />
+            <DeviceSelect
+              kind="audioinput"
+              label={t('call.microphone')}
+              devices={devices}
+              stream={session.localStream}
+              onChange={changeDevice}
+            />
+          </Group>
           <RecordingPanel
             session={session}
             recording={snapshot.recording}
@@ -79,44 +106,62 @@ export function InCall({
         </Stack>
       </SimpleGrid>
 
-      <Group gap="xs" wrap="wrap" role="toolbar" aria-label={t('title')}>
-        <Button variant="default" onClick={() => session.setAudio(!snapshot.audioOn)} aria-pressed={!snapshot.audioOn}>
-          {snapshot.audioOn ? t('call.muteAudio') : t('call.unmuteAudio')}
-        </Button>
-        <Button variant="default" onClick={() => session.setVideo(!snapshot.videoOn)} aria-pressed={!snapshot.videoOn}>
-          {snapshot.videoOn ? t('call.stopVideo') : t('call.startVideo')}
-        </Button>
-        {isProvider && typeof navigator.mediaDevices.getDisplayMedia === 'function' ? (
+      {debug ? <DebugPanel snapshot={snapshot} room={room} /> : null}
+      <Paper
+        withBorder
+        p="xs"
+        radius="md"
+        shadow="sm"
+        data-testid="call-controls"
+        // Stays in view at the bottom of the window while the panels above scroll by.
+        style={{ position: 'sticky', bottom: 0, zIndex: 2 }}
+      >
+        <Group gap="xs" wrap="wrap" justify="center" role="toolbar" aria-label={t('call.controls')}>
           <Button
             variant="default"
-            onClick={() =>
-              void session.shareScreen(!snapshot.sharingScreen).catch((e: unknown) => session.log(String(e)))
-            }
+            onClick={() => session.setAudio(!snapshot.audioOn)}
+            aria-pressed={!snapshot.audioOn}
           >
-            {snapshot.sharingScreen ? t('call.stopSharing') : t('call.shareScreen')}
+            {snapshot.audioOn ? t('call.muteAudio') : t('call.unmuteAudio')}
           </Button>
-        ) : null}
-        <Button color="red" onClick={() => session.end(isProvider)}>
-          {isProvider ? t('call.endCall') : t('call.leaveCall')}
-        </Button>
-      </Group>
-      <Group gap="sm" wrap="wrap" align="flex-end">
-        <DeviceSelect
-          kind="videoinput"
-          label={t('call.camera')}
-          devices={devices}
-          stream={session.localStream}
-          onChange={changeDevice}
-        />
-        <DeviceSelect
-          kind="audioinput"
-          label={t('call.microphone')}
-          devices={devices}
-          stream={session.localStream}
-          onChange={changeDevice}
-        />
-      </Group>
-      {debug ? <DebugPanel snapshot={snapshot} room={room} /> : null}
+          <Button
+            variant="default"
+            onClick={() => session.setVideo(!snapshot.videoOn)}
+            aria-pressed={!snapshot.videoOn}
+          >
+            {snapshot.videoOn ? t('call.stopVideo') : t('call.startVideo')}
+          </Button>
+          {isProvider && typeof navigator.mediaDevices.getDisplayMedia === 'function' ? (
+            <Button
+              variant="default"
+              onClick={() =>
+                void session.shareScreen(!snapshot.sharingScreen).catch((e: unknown) => session.log(String(e)))
+              }
+            >
+              {snapshot.sharingScreen ? t('call.stopSharing') : t('call.shareScreen')}
+            </Button>
+          ) : null}
+          <Button color="red" onClick={() => (isProvider ? setConfirmingEnd(true) : session.leave())}>
+            {isProvider ? t('call.endCall') : t('call.leaveCall')}
+          </Button>
+        </Group>
+      </Paper>
+      <Modal opened={confirmingEnd} onClose={() => setConfirmingEnd(false)} title={t('endVisit.title')} centered>
+        <Stack gap="md">
+          <Text size="sm">{t('endVisit.body', { patient: patientName })}</Text>
+          <Group gap="xs" justify="flex-end" wrap="wrap">
+            <Button variant="default" onClick={() => setConfirmingEnd(false)}>
+              {t('endVisit.cancel')}
+            </Button>
+            <Button variant="default" onClick={() => session.leave()}>
+              {t('endVisit.leave')}
+            </Button>
+            <Button color="red" onClick={() => session.end(true)}>
+              {t('endVisit.confirm')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Stack>
   );
 }

@@ -9,6 +9,7 @@ import type { VideoCallSession } from '../lib/video-call-session.ts';
 /**
  * The specification's recording panel with its rules made real: the provider asks; everyone in the call sees
  * the request with the notice and answers; a red indicator while recording; anyone can withdraw, which stops it.
+ * Nothing for the patient or a guest until the provider asks.
  */
 export function RecordingPanel({
   session,
@@ -38,6 +39,9 @@ export function RecordingPanel({
       setBusy(false);
     }
   };
+
+  // The patient (or a guest) sees a recording only when there is one to answer or to know of.
+  if (!isProvider && !recording) return null;
 
   return (
     <Paper withBorder p="md" radius="md" aria-labelledby="recording-heading">

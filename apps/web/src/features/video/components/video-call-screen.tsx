@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Code, Container, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import {
   ERROR_CODES,
   VIDEO_ERROR_LOG_LINES,
@@ -19,6 +19,7 @@ import { translateMessage } from '../../../lib/translate-message.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
+import { noteAfterVisitLink } from '../../../lib/note-after-visit.ts';
 import {
   requestVideoToken,
   startRecording,
@@ -44,10 +45,16 @@ const TOKEN_REFRESH_MS = 4 * 60_000;
  * the waiting room, and the call itself. Only the appointment's provider and patient get past the first query.
  */
 export function VideoCallScreen({ startMode }: { startMode: boolean }) {
-  const { t } = useTranslation('video');
+  const { t, i18n } = useTranslation('video');
   const { appointmentId = '' } = useParams();
-  usePageTitle(startMode ? t('startTitle') : t('title'));
+  const zone = useAppConfigValue()?.practiceTimeZone ?? 'UTC';
   const visit = useQuery({ ...videoVisitQueryOptions(appointmentId), enabled: appointmentId !== '' });
+  const [stage, setStage] = useState<CallStage>('join');
+  const joinTitle = startMode ? t('startTitle') : t('title');
+  // The other person of the visit: the provider sees the patient's name, the patient the provider's.
+  const other = visit.data ? (visit.data.role === 'provider' ? visit.data.patientName : visit.data.providerName) : '';
+  const heading = stage === 'join' || !other ? joinTitle : t('visitWith', { name: other });
+  usePageTitle(stage === 'join' || !other ? joinTitle : t(`pageTitle.${stage}`, { name: other }));
 
   let body;
   if (visit.isPending) {
@@ -55,23 +62,42 @@ export function VideoCallScreen({ startMode }: { startMode: boolean }) {
   } else if (visit.isError) {
     body = <Closed message={describeError(visit.error)} />;
   } else {
-    body = <VisitScreens visit={visit.data} startMode={startMode} onClosed={() => void visit.refetch()} />;
+    body = (
+      <VisitScreens visit={visit.data} startMode={startMode} onClosed={() => void visit.refetch()} onStage={setStage} />
+    );
   }
   return (
     <Container size="lg" px={{ base: 'xs', sm: 'md' }} py="md">
       <Stack gap="md">
         <div>
           <Title order={1} size="h2">
-            {startMode ? t('startTitle') : t('title')}
+            {heading}
           </Title>
-          <Text size="sm" c="dimmed">
-            {t('appointmentId', { id: appointmentId })}
-          </Text>
+          {visit.data ? (
+            <Text size="sm" c="dimmed">
+              {t('with', { patient: visit.data.patientName, provider: visit.data.providerName })}
+              {' · '}
+              {t('when', visitTime(visit.data, zone, i18n.language))}
+            </Text>
+          ) : null}
         </div>
         {body}
       </Stack>
     </Container>
   );
+}
+
+/** Where a person is in a visit, for the page's heading and the document's title. */
+export type CallStage = 'join' | 'waiting' | 'inCall' | 'ended';
+
+/** The visit's day and hours in the practice's time zone, for the `when` message ("Thu, Nov 26, 10:00–10:30"). */
+export function visitTime(visit: Pick<VideoVisit, 'startsAt' | 'endsAt'>, zone: string, language: string) {
+  const starts = zonedDateTime(new Date(visit.startsAt), zone);
+  return {
+    date: formatDay(starts.date, language),
+    start: starts.time,
+    end: zonedDateTime(new Date(visit.endsAt), zone).time,
+  };
 }
 
 export function Closed({ message }: { message: string }) {
@@ -120,11 +146,20 @@ type Screen =
   | { kind: 'call'; session: VideoCallSession }
   | { kind: 'error'; message: string; log: string[] };
 
-function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; startMode: boolean; onClosed: () => void }) {
-  const { t, i18n } = useTranslation(['video', 'shared']);
+function VisitScreens({
+  visit,
+  startMode,
+  onClosed,
+  onStage,
+}: {
+  visit: VideoVisit;
+  startMode: boolean;
+  onClosed: () => void;
+  onStage: (stage: CallStage) => void;
+}) {
+  const { t } = useTranslation(['video', 'shared']);
   const { data: user } = useCurrentUser();
   const config = useAppConfigValue();
-  const zone = config?.practiceTimeZone ?? 'UTC';
   const [name, setName] = useState(user?.name ?? '');
   const [nameError, setNameError] = useState<string | null>(null);
   const media = useLocalMedia();
@@ -132,7 +167,8 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
   const [screen, setScreen] = useState<Screen>({ kind: 'join' });
   const isProvider = visit.role === 'provider';
 
-  const join = async () => {
+  /** Joins the visit; `again` (rejoining after leaving) asks for the camera anew, as leaving stopped it. */
+  const join = async (again = false) => {
     const parsed = VideoNameSchema.safeParse(name);
     if (!parsed.success) {
       setNameError(translateMessage(parsed.error.issues[0]?.message ?? ''));
@@ -140,7 +176,7 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     }
     setNameError(null);
     setScreen({ kind: 'loading' });
-    const got = stream ? { stream } : await requestMedia();
+    const got = stream && !again ? { stream } : await requestMedia();
     if ('error' in got) {
       setScreen({ kind: 'error', message: got.error, log: [] });
       return;
@@ -189,6 +225,11 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     setScreen({ kind: 'call', session });
   };
 
+  const inCall = screen.kind === 'call';
+  useEffect(() => {
+    if (!inCall) onStage('join');
+  }, [inCall, onStage]);
+
   if (visit.closedReason) return <ClosedVisit visit={visit} />;
 
   if (screen.kind === 'call') {
@@ -198,10 +239,16 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
         visit={visit}
         isProvider={isProvider}
         debug={config?.demoMode ?? false}
+        onStage={onStage}
         onTryAgain={() => {
           screen.session.dispose();
           media.forget();
           setScreen({ kind: 'join' });
+        }}
+        onRejoin={() => {
+          screen.session.dispose();
+          media.forget();
+          void join(true);
         }}
         keepAlive={() => requestVideoToken(name.trim() || 'visit', visit.room)}
       />
@@ -216,21 +263,8 @@ function VisitScreens({ visit, startMode, onClosed }: { visit: VideoVisit; start
     );
   }
 
-  const starts = zonedDateTime(new Date(visit.startsAt), zone);
-  const when = t('video:when', {
-    date: formatDay(starts.date, i18n.language),
-    start: starts.time,
-    end: zonedDateTime(new Date(visit.endsAt), zone).time,
-  });
   return (
     <Stack gap="md">
-      <Text>
-        {t('video:with', { patient: visit.patientName, provider: visit.providerName })}
-        <br />
-        <Text span size="sm" c="dimmed">
-          {when}
-        </Text>
-      </Text>
       <JoinForm
         name={name}
         onNameChange={setName}
@@ -282,14 +316,20 @@ export function CallScreens({
   visit,
   isProvider,
   debug,
+  onStage,
   onTryAgain,
+  onRejoin = onTryAgain,
   keepAlive,
 }: {
   session: VideoCallSession;
   visit: VideoVisit;
   isProvider: boolean;
   debug: boolean;
+  /** Told where the person is (waiting, in the call, ended), for the page's title. */
+  onStage?: (stage: CallStage) => void;
   onTryAgain: () => void;
+  /** Joins again after leaving (the visit goes on until the provider ends it). */
+  onRejoin?: () => void;
   /** Asked every few minutes while in the visit (a fresh token: the visit is activity for the session). */
   keepAlive: () => Promise<unknown>;
 }) {
@@ -297,6 +337,13 @@ export function CallScreens({
   const snapshot: CallSnapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
 
   useEffect(() => () => session.dispose(), [session]);
+  const { phase } = snapshot;
+  useEffect(() => {
+    if (phase === 'waiting') onStage?.('waiting');
+    else if (phase === 'in-call') onStage?.('inCall');
+    else if (phase === 'ended') onStage?.('ended');
+    else if (phase === 'error') onStage?.('join');
+  }, [phase, onStage]);
   // Leaving the page (closing the tab) tells the others at once.
   useEffect(() => {
     const leave = () => session.dispose();
@@ -330,7 +377,7 @@ export function CallScreens({
                 {t('waiting.message', { text })}
               </Alert>
             ))}
-            <Button variant="default" onClick={() => session.end(false)} style={{ alignSelf: 'flex-start' }}>
+            <Button variant="default" onClick={() => session.leave()} style={{ alignSelf: 'flex-start' }}>
               {t('waiting.leave')}
             </Button>
           </Stack>
@@ -344,6 +391,7 @@ export function CallScreens({
           isProvider={isProvider}
           room={visit.room}
           appointmentId={visit.appointmentId}
+          patientName={visit.patientName}
           debug={debug}
         />
       );
@@ -361,7 +409,7 @@ export function CallScreens({
           />
         );
       }
-      return <Ended reason={snapshot.endedReason} />;
+      return <Ended reason={snapshot.endedReason} visit={visit} isProvider={isProvider} onRejoin={onRejoin} />;
     case 'error':
       return (
         <ConnectionFailed message={snapshot.error ?? t('error.lost')} log={snapshot.log} onTryAgain={onTryAgain} />
@@ -404,28 +452,59 @@ export function ConnectionFailed({
   );
 }
 
-function Ended({ reason }: { reason: string | null }) {
+/**
+ * The end of a call, said from the person's side: the provider who ended the visit is offered the note; anyone
+ * who left without ending it may rejoin while the visit goes on.
+ */
+function Ended({
+  reason,
+  visit,
+  isProvider,
+  onRejoin,
+}: {
+  reason: string | null;
+  visit: VideoVisit;
+  isProvider: boolean;
+  onRejoin: () => void;
+}) {
   const { t } = useTranslation('video');
+  const left = reason === 'left';
   const message =
     reason === 'provider-ended'
-      ? t('ended.byProvider')
-      : reason === 'left'
-        ? t('ended.left')
+      ? isProvider
+        ? t('ended.youEnded')
+        : t('ended.byProvider')
+      : left
+        ? isProvider
+          ? t('ended.providerLeft')
+          : t('ended.left')
         : reason === 'cancelled'
           ? t('ended.cancelled')
           : reason === 'replaced'
             ? t('ended.replaced')
             : t('ended.other');
+  const note =
+    isProvider && reason === 'provider-ended' && visit.patientId
+      ? noteAfterVisitLink(visit.patientId, visit.appointmentId)
+      : null;
   return (
     <Paper withBorder p="lg" radius="md">
       <Stack gap="sm">
         <Title order={2} size="h3">
-          {t('ended.heading')}
+          {left ? t('ended.leftHeading') : t('ended.heading')}
         </Title>
         <Text role="status">{message}</Text>
-        <Button component={Link} to="/dashboard" style={{ alignSelf: 'flex-start' }}>
-          {t('ended.back')}
-        </Button>
+        <Group gap="sm" wrap="wrap">
+          {note ? (
+            <Button component={Link} to={note.to} state={note.state}>
+              {t('ended.writeNote')}
+            </Button>
+          ) : null}
+          {left ? <Button onClick={onRejoin}>{t('ended.rejoin')}</Button> : null}
+          <Button component={Link} to="/dashboard" variant={note || left ? 'default' : 'filled'}>
+            {t('ended.back')}
+          </Button>
+        </Group>
       </Stack>
     </Paper>
   );

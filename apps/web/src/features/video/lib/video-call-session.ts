@@ -35,6 +35,8 @@ export interface CallSnapshot {
   error: string | null;
   /** The visit's recording as the server tells it (consents and state), or null. */
   recording: RecordingState | null;
+  /** The provider left the call without ending it (the visit goes on; they may come back). */
+  providerStepOut: boolean;
   log: string[];
 }
 
@@ -88,6 +90,7 @@ export class VideoCallSession {
       endedReason: null,
       error: null,
       recording: null,
+      providerStepOut: false,
       log: [],
     };
     this.#signalling = new SignallingClient({
@@ -205,6 +208,11 @@ export class VideoCallSession {
     this.#finish('left', true);
   }
 
+  /** Leaves the call without ending the visit: the others are told, and this person may join again. */
+  leave(): void {
+    this.#finish('left', true);
+  }
+
   /** Stops everything without a word (the page goes away). */
   dispose(): void {
     this.#finish(this.#snapshot.endedReason ?? 'left', true);
@@ -244,14 +252,17 @@ export class VideoCallSession {
       case 'peer-updated':
         this.#peerArrived(message.peer, this.#peers.get(message.peer.peerId)?.polite ?? true);
         return;
-      case 'peer-left':
+      case 'peer-left': {
         this.log(`peer ${message.peerId.slice(0, 4)} left`);
+        const gone = this.#peers.get(message.peerId)?.peer;
+        if (gone?.role === 'provider' && gone.presence === 'admitted') this.#update({ providerStepOut: true });
         this.#peers.delete(message.peerId);
         this.#links.get(message.peerId)?.close();
         this.#links.delete(message.peerId);
         this.#samples.delete(message.peerId);
         this.#publishPeers();
         return;
+      }
       case 'signal': {
         const link = this.#links.get(message.from);
         if (link) link.handle(message.data);
@@ -310,6 +321,7 @@ export class VideoCallSession {
 
   #peerArrived(peer: VideoPeer, polite: boolean): void {
     const known = this.#peers.get(peer.peerId);
+    if (peer.role === 'provider' && peer.presence === 'admitted') this.#update({ providerStepOut: false });
     this.log(`peer ${peer.peerId.slice(0, 4)} ${peer.presence}`);
     this.#peers.set(peer.peerId, { peer, polite: known && this.#links.has(peer.peerId) ? known.polite : polite });
     this.#syncLinks();
