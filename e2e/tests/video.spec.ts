@@ -28,16 +28,23 @@ async function data<T>(page: Page, query: string, variables: Record<string, unkn
   return body.data as T;
 }
 
+const PHONE = { width: 390, height: 844 };
+const LAPTOP = { width: 1366, height: 768 };
+
 async function person(
   browser: Browser,
   email: string,
   phone = false,
+  options: { viewport?: { width: number; height: number }; language?: 'en' | 'es' } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: ORIGIN,
     permissions: ['camera', 'microphone'],
-    ...(phone ? { viewport: { width: 390, height: 844 } } : {}),
+    viewport: options.viewport ?? (phone ? PHONE : { width: 1280, height: 720 }),
   });
+  if (options.language) {
+    await context.addInitScript((language) => localStorage.setItem('telehealth.language', language), options.language);
+  }
   const page = await context.newPage();
   await signInByApi(page, email, ORIGIN);
   return { context, page };
@@ -313,9 +320,11 @@ test('an early patient waits; the provider lets them in from the dashboard; both
   await expect(patient.page.getByText('The recording has stopped.')).toBeVisible();
 
   await provider.page.getByRole('button', { name: 'End Call' }).click();
+  await provider.page.getByRole('dialog').getByRole('button', { name: 'End the visit' }).click();
   await expect(patient.page.getByRole('heading', { name: 'Call Ended' })).toBeVisible();
   await expect(patient.page.getByText('Your provider ended the visit.')).toBeVisible();
   await expect(provider.page.getByRole('heading', { name: 'Call Ended' })).toBeVisible();
+  await expect(provider.page.getByText('You ended the visit.')).toBeVisible();
   await expect
     .poll(
       async () =>
@@ -365,6 +374,137 @@ test('an early patient waits; the provider lets them in from the dashboard; both
   // The patient is refused the file, as if it did not exist.
   const src = (await player.getAttribute('src')) ?? '';
   expect((await patient.page.request.get(src)).status()).toBe(404);
+  for (const p of [admin, patient, provider]) await p.context.close();
+});
+
+/**
+ * A button of the call's control bar lies wholly inside the window with the page at its top (nobody scrolls to
+ * reach it), and still does with the page scrolled to its end (the panels pass under the bar).
+ */
+async function expectInView(page: Page, name: string): Promise<void> {
+  const button = page.getByRole('toolbar').getByRole('button', { name });
+  await expect(button).toBeVisible();
+  const viewport = page.viewportSize()!;
+  for (const to of ['top', 'end'] as const) {
+    await page.evaluate((where) => window.scrollTo(0, where === 'top' ? 0 : document.body.scrollHeight), to);
+    await expect.poll(() => page.evaluate(() => window.scrollY === 0)).toBe(to === 'top');
+    const box = await button.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(viewport.height);
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+const DATABASE_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+async function appointmentStatus(admin: Page, id: string): Promise<string> {
+  return (
+    await data<{ getAppointment: { status: string } }>(
+      admin,
+      'query ($id: ID!) { getAppointment(id: $id) { status } }',
+      {
+        id,
+      },
+    )
+  ).getAppointment.status;
+}
+
+test('End Call asks first; the provider steps out and rejoins; the controls stay in view; the page names the visit, never its id; the note opens from the end screen (the patient in Spanish on a phone)', async ({
+  browser,
+}) => {
+  // One call walked through every step, with axe five times over live video: longer than one visit's test.
+  test.setTimeout(150_000);
+  const admin = await person(browser, 'admin@demo.test');
+  const id = await bookVisit(admin.page);
+  const { getAppointment: when } = await data<{ getAppointment: { date: string; time: string } }>(
+    admin.page,
+    'query ($id: ID!) { getAppointment(id: $id) { date time } }',
+    { id },
+  );
+  const patient = await person(browser, 'patient@demo.test', true, { language: 'es' });
+  const provider = await person(browser, 'provider2@demo.test', false, { viewport: LAPTOP });
+
+  await patient.page.goto(`/video-call/${id}`);
+  await expect(patient.page.getByRole('heading', { name: 'Videoconsulta', level: 1 })).toBeVisible();
+  await expect(patient.page.getByLabel('Su nombre')).toHaveValue(/\S/);
+  await patient.page.getByRole('button', { name: 'Entrar en la videollamada' }).click();
+  await expect(patient.page.getByText('Su profesional le dejará entrar en breve.')).toBeVisible();
+  await expect(patient.page).toHaveTitle(/^Sala de espera — videoconsulta con \S/);
+
+  await startAndAdmit(provider.page, id);
+  await expect(provider.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
+    timeout: 20_000,
+  });
+  await expect(provider.page).toHaveTitle(/^Video visit with \S.* — in call/);
+  await expect(provider.page.getByRole('heading', { level: 1, name: /^Video visit with \S/ })).toBeVisible();
+  await expect(patient.page).toHaveTitle(/^Videoconsulta con \S.* — en llamada/);
+  await expect(patient.page.getByRole('heading', { level: 1, name: /^Videoconsulta con \S/ })).toBeVisible();
+  for (const page of [provider.page, patient.page]) {
+    expect(await page.locator('body').innerText()).not.toMatch(DATABASE_ID);
+  }
+  // The patient sees no recording until the provider asks for one.
+  await expect(patient.page.getByRole('heading', { name: 'Grabación' })).toHaveCount(0);
+
+  // The controls without scrolling: a laptop, then a phone.
+  await expectInView(provider.page, 'End Call');
+  await expectInView(patient.page, 'Salir de la llamada');
+  await provider.page.setViewportSize(PHONE);
+  await expectInView(provider.page, 'End Call');
+  await provider.page.setViewportSize(LAPTOP);
+  expect(await seriousViolations(patient.page)).toEqual([]);
+
+  // End Call asks first; cancelling keeps the call.
+  await provider.page.getByRole('button', { name: 'End Call' }).click();
+  const dialog = provider.page.getByRole('dialog', { name: 'End the visit for everyone?' });
+  await expect(dialog).toContainText('the patient cannot rejoin');
+  expect(await seriousViolations(provider.page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(provider.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected');
+
+  // Leaving without ending: the visit goes on, the patient is told, and the provider comes back.
+  await provider.page.getByRole('button', { name: 'End Call' }).click();
+  await dialog.getByRole('button', { name: 'Leave without ending' }).click();
+  await expect(provider.page.getByRole('heading', { name: 'You left the call' })).toBeVisible();
+  await expect(provider.page.getByText('It is still in progress')).toBeVisible();
+  await expect(patient.page.getByTestId('provider-stepped-out')).toContainText('Su profesional salió un momento');
+  expect(await appointmentStatus(admin.page, id)).toBe('in-progress');
+  await provider.page.getByRole('button', { name: 'Rejoin the visit' }).click();
+  await expect(provider.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
+    timeout: 20_000,
+  });
+  await expect(patient.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
+    timeout: 20_000,
+  });
+  await expect(patient.page.getByTestId('provider-stepped-out')).toHaveCount(0);
+
+  // Ending: each side reads its own message.
+  await provider.page.getByRole('button', { name: 'End Call' }).click();
+  await dialog.getByRole('button', { name: 'End the visit' }).click();
+  await expect(provider.page.getByText('You ended the visit.')).toBeVisible();
+  await expect(provider.page).toHaveTitle(/^Visit ended — video visit with \S/);
+  await expect(patient.page.getByText('Su profesional finalizó la consulta.')).toBeVisible();
+  await expect(patient.page).toHaveTitle(/^Consulta finalizada — videoconsulta con \S/);
+  expect(await seriousViolations(patient.page)).toEqual([]);
+  await expect.poll(() => appointmentStatus(admin.page, id)).toBe('completed');
+
+  // Write the note: the chart's editor, about this visit, from its template; the address carries no visit.
+  await provider.page.getByRole('link', { name: 'Write the note' }).click();
+  const editor = provider.page.getByRole('dialog', { name: 'New Note' });
+  await expect(editor).toBeVisible();
+  expect(provider.page.url()).not.toContain(id);
+  const [hour = 0, minute = '00'] = [Number(when.time.slice(0, 2)), when.time.slice(3, 5)];
+  await expect(editor.getByRole('textbox', { name: 'Appointment' })).toHaveValue(
+    new RegExp(`\\b${Number(when.date.slice(8, 10))}, ${when.date.slice(0, 4)}, ${hour % 12 || 12}:${minute}`),
+  );
+  await expect(editor.getByRole('textbox', { name: 'Start from a template' })).toHaveValue(
+    /^(SOAP note|Psychiatric evaluation)$/,
+  );
+  await expect(editor.getByLabel('Content')).toHaveValue(/## /);
+  expect(await seriousViolations(provider.page)).toEqual([]);
   for (const p of [admin, patient, provider]) await p.context.close();
 });
 

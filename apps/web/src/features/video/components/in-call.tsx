@@ -146,7 +146,13 @@ export function InCall({
           </Button>
         </Group>
       </Paper>
-      <Modal opened={confirmingEnd} onClose={() => setConfirmingEnd(false)} title={t('endVisit.title')} centered>
+      <Modal
+        opened={confirmingEnd}
+        onClose={() => setConfirmingEnd(false)}
+        title={t('endVisit.title')}
+        centered
+        closeButtonProps={{ 'aria-label': t('endVisit.cancel') }}
+      >
         <Stack gap="md">
           <Text size="sm">{t('endVisit.body', { patient: patientName })}</Text>
           <Group gap="xs" justify="flex-end" wrap="wrap">
