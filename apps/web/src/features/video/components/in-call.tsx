@@ -151,7 +151,7 @@ export function InCall({
         onClose={() => setConfirmingEnd(false)}
         title={t('endVisit.title')}
         centered
-        closeButtonProps={{ 'aria-label': t('endVisit.cancel') }}
+        closeButtonProps={{ 'aria-label': t('endVisit.close') }}
       >
         <Stack gap="md">
           <Text size="sm">{t('endVisit.body', { patient: patientName })}</Text>
