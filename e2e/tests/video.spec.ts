@@ -436,7 +436,7 @@ test('End Call asks first; the provider steps out and rejoins; the controls stay
 
   await startAndAdmit(provider.page, id);
   await expect(provider.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await expect(provider.page).toHaveTitle(/^Video visit with \S.* — in call/);
   await expect(provider.page.getByRole('heading', { level: 1, name: /^Video visit with \S/ })).toBeVisible();
@@ -474,10 +474,10 @@ test('End Call asks first; the provider steps out and rejoins; the controls stay
   expect(await appointmentStatus(admin.page, id)).toBe('in-progress');
   await provider.page.getByRole('button', { name: 'Rejoin the visit' }).click();
   await expect(provider.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await expect(patient.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
-    timeout: 20_000,
+    timeout: 45_000,
   });
   await expect(patient.page.getByTestId('provider-stepped-out')).toHaveCount(0);
 
