@@ -416,7 +416,7 @@ test('End Call asks first; the provider steps out and rejoins; the controls stay
   browser,
 }) => {
   // One call walked through every step, with axe five times over live video: longer than one visit's test.
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const admin = await person(browser, 'admin@demo.test');
   const id = await bookVisit(admin.page);
   const { getAppointment: when } = await data<{ getAppointment: { date: string; time: string } }>(
