@@ -27,14 +27,14 @@ let providerId: string;
 let patientRecordId: string;
 
 /** A video appointment starting `minutes` from now. */
-async function videoAppointmentIn(minutes: number): Promise<{ id: string; startsAt: Date }> {
+async function videoAppointmentIn(minutes: number, withProvider = providerId): Promise<{ id: string; startsAt: Date }> {
   const startsAt = new Date(Date.now() + minutes * 60_000);
   const [row] = await insertAppointments(
     t.runtime.database.db,
     [
       {
         patientId: patientRecordId,
-        providerId,
+        providerId: withProvider,
         startsAt,
         endsAt: new Date(startsAt.getTime() + 15 * 60_000),
         timeZone: t.runtime.config.settings.current().timeZone,
@@ -42,7 +42,7 @@ async function videoAppointmentIn(minutes: number): Promise<{ id: string; starts
         appointmentType: 'video',
         status: 'scheduled',
         reason: 'Medication follow-up',
-        createdBy: providerId,
+        createdBy: withProvider,
       },
     ],
     t.runtime.keyring,
@@ -112,5 +112,29 @@ describe("the provider's early room", () => {
     const refused = await provider.gql(TOKEN, { input: { identity: 'Dr. Demo', room: room(id) } });
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'VIDEO_CLOSED', reason: 'tooEarly' });
     expect(refused.errors?.[0]?.message).toContain(`opens ${VIDEO_PROVIDER_EARLY_MINUTES} minutes before`);
+  });
+});
+
+describe('the note after the visit', () => {
+  const PATIENT_OF_VISIT = `query ($id: ID!) { videoVisit(appointmentId: $id) { patientId } }`;
+
+  it('names the patient to the provider whose chart it is, and to no one else', async () => {
+    const own = await videoAppointmentIn(300);
+    const ownView = await provider.gql<{ videoVisit: { patientId: string | null } }>(PATIENT_OF_VISIT, { id: own.id });
+    expect(ownView.data?.videoVisit.patientId).toBe(patientRecordId);
+    const patientView = await patient.gql<{ videoVisit: { patientId: string | null } }>(PATIENT_OF_VISIT, {
+      id: own.id,
+    });
+    expect(patientView.data?.videoVisit.patientId).toBeNull();
+
+    // A colleague holding a visit with this patient cannot open the chart, so is not sent to it.
+    const colleague = new TestClient(t.app);
+    const colleagueId = (await colleague.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
+    const covered = await videoAppointmentIn(400, colleagueId);
+    const coveredView = await colleague.gql<{ videoVisit: { patientId: string | null } }>(PATIENT_OF_VISIT, {
+      id: covered.id,
+    });
+    expect(coveredView.errors).toBeUndefined();
+    expect(coveredView.data?.videoVisit.patientId).toBeNull();
   });
 });

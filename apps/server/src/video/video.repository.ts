@@ -15,6 +15,8 @@ export interface VisitAppointment {
   providerId: string;
   patientId: string;
   patientAccountId: string | null;
+  /** The patient's own provider, whose chart it is (null: none). */
+  patientOwnerId: string | null;
   providerName: string;
   patientName: string;
 }
@@ -30,6 +32,7 @@ export async function findVisitAppointment(db: Executor, id: string): Promise<Vi
       providerId: appointments.providerId,
       patientId: appointments.patientId,
       patientAccountId: patients.accountId,
+      patientOwnerId: patients.ownerId,
       providerName: sql<string>`${providers.firstName} || ' ' || ${providers.lastName}`,
       patientName: sql<string>`${patients.firstName} || ' ' || ${patients.lastName}`,
     })

@@ -688,7 +688,9 @@ export class VideoService implements AppointmentListener {
       closedReason: visitClosedReason(appointment, role, this.#config.video, this.#now()),
       providerName: appointment.providerName,
       patientName: appointment.patientName,
-      patientId: role === 'provider' ? appointment.patientId : null,
+      // For the end screen's "Write the note", which opens the chart: only to the provider whose chart it is.
+      patientId:
+        role === 'provider' && appointment.patientOwnerId === appointment.providerId ? appointment.patientId : null,
     };
   }
 
