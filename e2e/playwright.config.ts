@@ -156,7 +156,9 @@ export default defineConfig({
         ...serverEnv(VIDEO_SERVER, dataDir('server-3102')),
         // Chosen once, when the configuration is first loaded (the workers reuse the value, like the data root).
         PRACTICE_TIME_ZONE: (process.env.TELEHEALTH_E2E_VIDEO_ZONE ??= lateMorningZone()),
-        VIDEO_JOIN_EARLY_MINUTES: '120',
+        // Every video test books the demo patient at the next free half hour, and a visit held keeps its time: seven
+        // tests take seven half hours, all of which must be open to join when their test runs.
+        VIDEO_JOIN_EARLY_MINUTES: '240',
         TURN_URLS: `turn:127.0.0.1:${VIDEO_SERVER.turn.port}?transport=udp`,
         TURN_SECRET: VIDEO_SERVER.turn.secret,
       },

@@ -214,7 +214,7 @@ const EnvSchema = z.object({
     })
     .optional(),
   BOOKING_MAIL_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  VIDEO_JOIN_EARLY_MINUTES: z.coerce.number().int().min(0).max(120).default(VIDEO_JOIN_EARLY_MINUTES),
+  VIDEO_JOIN_EARLY_MINUTES: z.coerce.number().int().min(0).max(240).default(VIDEO_JOIN_EARLY_MINUTES),
   VIDEO_JOIN_LATE_MINUTES: z.coerce.number().int().min(0).max(240).default(VIDEO_JOIN_LATE_MINUTES),
   VIDEO_ROOM_PREFIX: z
     .string()
