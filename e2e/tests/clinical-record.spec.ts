@@ -84,6 +84,8 @@ test('a provider writes a note from a template, filters and searches, signs it a
   await reader.getByRole('textbox', { name: 'Addendum' }).fill('Thyroid panel came back normal.');
   await reader.getByLabel('Your password').fill('DemoPass-2026!');
   await reader.getByRole('button', { name: 'Sign and Add' }).click();
+  // The form closes once the addendum is saved; until then its box also holds the text.
+  await expect(reader.getByRole('textbox', { name: 'Addendum' })).toHaveCount(0);
   await expect(reader.getByText('Thyroid panel came back normal.')).toBeVisible();
   await expect(reader.getByText(/^Addendum by Maya Okafor, signed /)).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
