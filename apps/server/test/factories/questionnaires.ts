@@ -8,7 +8,8 @@ const SUBMIT = `mutation ($input: SubmitQuestionnaireInput!) { submitQuestionnai
 
 export type Instrument = 'phq9' | 'gad7';
 
-export interface SubmittedQuestionnaire {
+// A type, not an interface: a GraphQLResponse of it must fit the Record<string, unknown> the helpers take.
+export type SubmittedQuestionnaire = {
   submitQuestionnaire: {
     safetyAlert: boolean;
     questionnaire: {
@@ -19,7 +20,7 @@ export interface SubmittedQuestionnaire {
       answers: { loinc: string; value: number }[];
     };
   };
-}
+};
 
 /** Sends the patient a questionnaire as `provider`; answers its id. */
 export async function sendQuestionnaire(provider: TestClient, patientId: string, instrument: Instrument) {
