@@ -4,10 +4,10 @@
  * the name rules ask), so tests run in any order and in parallel against one server.
  */
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
-import { DEMO_PASSWORD } from '@telehealth/shared';
+import { addDays, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
 import { uniqueLetters } from './access-requests.ts';
 import { demoAccount } from './fixtures.ts';
-import { graphqlData } from './graphql.ts';
+import { graphqlCall, graphqlData } from './graphql.ts';
 
 export interface PatientRecord {
   id: string;
@@ -121,4 +121,46 @@ async function invitationToken(admin: APIRequestContext, origin: string, email: 
   const token = /\/invite#([^\s]+)/.exec(mail?.text ?? '')?.[1];
   if (!token) throw new Error(`no invitation to ${email} in the outbox`);
   return token;
+}
+
+const ME = '{ me { userId } }';
+const SLOTS = 'query ($p: ID!, $d: String!) { availableSlots(providerId: $p, date: $d) { time available } }';
+const CREATE_APPOINTMENT =
+  'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id date time } }';
+
+/**
+ * A visit booked by the provider signed in on `request` for their patient, at the first free time on a weekday
+ * from `daysAhead` days on (in the practice's zone, `zone`). Answers the appointment's id, date and time.
+ */
+export async function bookVisit(
+  request: APIRequestContext,
+  origin: string,
+  patientId: string,
+  options: { zone?: string; daysAhead?: number; fields?: Record<string, unknown> } = {},
+): Promise<{ id: string; date: string; time: string }> {
+  origin = originOf(origin);
+  const { me } = await graphqlData<{ me: { userId: string } }>(request, origin, ME);
+  const zone = options.zone ?? 'America/New_York';
+  for (let offset = options.daysAhead ?? 1; offset < (options.daysAhead ?? 1) + 30; offset++) {
+    const date = addDays(todayIn(zone), offset);
+    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+    if (weekday === 0 || weekday === 6) continue;
+    const { availableSlots } = await graphqlData<{ availableSlots: { time: string; available: boolean }[] }>(
+      request,
+      origin,
+      SLOTS,
+      { p: me.userId, d: date },
+    );
+    // Another test may take a free time first (the booking is then refused): the next one is tried.
+    for (const slot of availableSlots.filter((candidate) => candidate.available)) {
+      const booked = await graphqlCall<{ createAppointment: { id: string; date: string; time: string } }>(
+        request,
+        origin,
+        CREATE_APPOINTMENT,
+        { input: { patientId, date, time: slot.time, reason: 'Follow-up', ...options.fields } },
+      );
+      if (booked.data) return booked.data.createAppointment;
+    }
+  }
+  throw new Error('no free time in the next 30 days');
 }
