@@ -59,8 +59,10 @@ test.describe('the portal names the clinician', () => {
     await signInAs('provider');
     const origin = new URL(baseURL ?? '').origin;
     const patient = await createPatientRecord(page.request, origin);
-    await bookVisit(page.request, origin, patient.id);
-    await page.goto('/calendar');
+    const visit = await bookVisit(page.request, origin, patient.id);
+    // The visit's day on its own: a month cell shows two visits and "+N more" for a busy provider's day.
+    await page.goto(`/calendar?date=${visit.date}`);
+    await page.getByRole('button', { name: 'Day', exact: true }).click();
     await expect(page.getByTestId('calendar')).toContainText(patient.name, SETTLED);
   });
 });
