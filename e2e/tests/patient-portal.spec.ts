@@ -62,7 +62,7 @@ test.describe('the portal names the clinician', () => {
     const visit = await bookVisit(page.request, origin, patient.id);
     // The visit's day on its own: a month cell shows two visits and "+N more" for a busy provider's day.
     await page.goto(`/calendar?date=${visit.date}`);
-    await page.getByRole('button', { name: 'Day', exact: true }).click();
+    await page.getByRole('tab', { name: 'Day view' }).click();
     await expect(page.getByTestId('calendar')).toContainText(patient.name, SETTLED);
   });
 });
