@@ -14,7 +14,8 @@ import { connectDatabase, migrateDatabase, type Database } from '../src/db/clien
 import * as schema from '../src/db/schema.ts';
 import { auditChain, auditEntries } from '../src/db/schema.ts';
 import { addJob } from '../src/jobs/add-job.ts';
-import { AUDIT_SEAL_JOB_KEY, crontab } from '../src/jobs/tasks.ts';
+import { AUDIT_SEAL_JOB_KEY } from '../src/audit/audit.module.ts';
+import { crontab } from '../src/modules/registry.ts';
 import {
   createTestApp,
   createTestDatabase,

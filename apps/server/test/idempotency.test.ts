@@ -18,7 +18,7 @@ import {
   patients,
 } from '../src/db/schema.ts';
 import { deleteExpiredIdempotencyKeys } from '../src/idempotency/idempotency-keys.ts';
-import { crontab } from '../src/jobs/tasks.ts';
+import { crontab } from '../src/modules/registry.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const CREATE_PATIENT = `mutation ($input: CreatePatientInput!) { createPatient(input: $input) {
