@@ -1,9 +1,9 @@
 import { PATIENT_OPTIONAL_TEXT_FIELDS } from '@telehealth/shared';
-import type { PatientRow } from '../patients/patients.repository.ts';
+import type { PatientRow } from './patients.repository.ts';
 import type { ProviderView } from '../providers/providers.service.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
-import { idempotent } from './idempotent.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
+import { idempotent } from '../graphql/idempotent.ts';
 
 export const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
   description: 'A patient of the practice. Every field is protected health information.',

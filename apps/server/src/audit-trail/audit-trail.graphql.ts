@@ -1,8 +1,8 @@
-import type { ApiTokenView } from '../audit-trail/api-tokens.repository.ts';
-import type { AuditEntryView } from '../audit-trail/audit-search.repository.ts';
-import type { ChainVerification } from '../audit-trail/audit-trail.service.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import type { ApiTokenView } from './api-tokens.repository.ts';
+import type { AuditEntryView } from './audit-search.repository.ts';
+import type { ChainVerification } from './audit-trail.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 type AuditEntryWithPerson = AuditEntryView & { person: { name: string; email: string } | null };
 

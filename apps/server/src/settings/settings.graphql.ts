@@ -1,7 +1,7 @@
 import type { BookingPolicy, PracticeSettings, WorkingHoursInterval } from '@telehealth/shared';
-import type { PracticeSettingSourceView, PracticeSettingsView } from '../settings/settings.service.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import type { PracticeSettingSourceView, PracticeSettingsView } from './settings.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 /* The practice's settings at /admin/settings (decision 032): administrators only. */
 

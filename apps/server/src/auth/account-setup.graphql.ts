@@ -1,8 +1,8 @@
 import { INVITATION_MESSAGES, type InvitationStatus } from '@telehealth/shared';
-import type { InvitationState } from '../auth/invitations.service.ts';
-import { ActionResultRef } from './access-requests.schema.ts';
-import { builder } from './builder.ts';
-import { callerOf, publicCallerOf } from './context.ts';
+import type { InvitationState } from './invitations.service.ts';
+import { ActionResultRef } from '../access-requests/access-requests.graphql.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf, publicCallerOf } from '../graphql/context.ts';
 
 const InvitationStatusRef = builder.objectRef<InvitationState>('InvitationStatus').implement({
   description: 'What an invitation link is worth, so its page can say so before asking for a password.',

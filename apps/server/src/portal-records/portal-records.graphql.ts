@@ -1,11 +1,11 @@
 import type { MyAccount } from '../auth/account.service.ts';
 import { unauthenticated } from '../errors.ts';
-import type { CorrectionRecord } from '../portal-records/portal-records.repository.ts';
-import type { RecordAccessEntry, SharedNoteView } from '../portal-records/portal-records.service.ts';
+import type { CorrectionRecord } from './portal-records.repository.ts';
+import type { RecordAccessEntry, SharedNoteView } from './portal-records.service.ts';
 import { tagsOf } from '../notes/notes.service.ts';
-import { builder } from './builder.ts';
-import { callerOf, type GraphQLContext } from './context.ts';
-import { PatientRef } from './patients.schema.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf, type GraphQLContext } from '../graphql/context.ts';
+import { PatientRef } from '../patients/patients.graphql.ts';
 
 // The patient portal's My Records, Who viewed my record and My account (decision 031).
 

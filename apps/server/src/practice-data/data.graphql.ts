@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { BackupRun } from '../practice-data/backup.service.ts';
-import type { FhirResourceType } from '../practice-data/fhir.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import type { BackupRun } from './backup.service.ts';
+import type { FhirResourceType } from './fhir.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 // Issue 16, Data (/admin/data, decision 037): the backup history, "back up now", and what the FHIR export holds.
 // The downloads themselves are plain HTTP routes (data/data.routes.ts).

@@ -1,8 +1,8 @@
 import type { BookingPolicy } from '@telehealth/shared';
-import { AppointmentRef, AppointmentSlotRef } from './appointments.schema.ts';
-import { builder } from './builder.ts';
-import { idempotent } from './idempotent.ts';
-import { callerOf } from './context.ts';
+import { AppointmentRef, AppointmentSlotRef } from './appointments.graphql.ts';
+import { builder } from '../graphql/builder.ts';
+import { idempotent } from '../graphql/idempotent.ts';
+import { callerOf } from '../graphql/context.ts';
 
 /*
  * A patient books, confirms, cancels and reschedules their own visits (decision 030).

@@ -1,7 +1,7 @@
-import type { InvitablePatient } from '../users/admin-users.service.ts';
-import type { UserListRow } from '../users/users.repository.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import type { InvitablePatient } from './admin-users.service.ts';
+import type { UserListRow } from './users.repository.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 /** Users (`/admin/users`, decision 033). Administrators only; every other caller is refused and recorded. */
 const AdminUserRef = builder.objectRef<UserListRow>('AdminUser').implement({

@@ -1,13 +1,13 @@
 import { APPOINTMENT_MESSAGES, zonedDateTime, type WorkingHoursInterval } from '@telehealth/shared';
-import type { AppointmentView } from '../appointments/appointments.repository.ts';
-import type { PracticeHours } from '../appointments/appointments.service.ts';
-import type { TimeOffRow } from '../appointments/availability.repository.ts';
-import type { WaitlistEntryRow } from '../appointments/waitlist.service.ts';
-import type { SlotState } from '../appointments/schedule.ts';
-import { builder } from './builder.ts';
-import { idempotent } from './idempotent.ts';
-import { callerOf, publicCallerOf, type GraphQLContext } from './context.ts';
-import { DeletedRecordRef } from './patients.schema.ts';
+import type { AppointmentView } from './appointments.repository.ts';
+import type { PracticeHours } from './appointments.service.ts';
+import type { TimeOffRow } from './availability.repository.ts';
+import type { WaitlistEntryRow } from './waitlist.service.ts';
+import type { SlotState } from './schedule.ts';
+import { builder } from '../graphql/builder.ts';
+import { idempotent } from '../graphql/idempotent.ts';
+import { callerOf, publicCallerOf, type GraphQLContext } from '../graphql/context.ts';
+import { DeletedRecordRef } from '../patients/patients.graphql.ts';
 
 type ChangeRow = Awaited<ReturnType<GraphQLContext['appointments']['history']>>[number];
 

@@ -1,9 +1,9 @@
 import type { TotpSetup, TwoFactorStatus } from '@telehealth/shared';
-import type { TotpSetupConfirmation } from '../auth/two-factor.service.ts';
+import type { TotpSetupConfirmation } from './two-factor.service.ts';
 import { unauthenticated } from '../errors.ts';
-import { CurrentUserRef } from './auth.schema.ts';
-import { builder } from './builder.ts';
-import { callerOf, requireUser } from './context.ts';
+import { CurrentUserRef } from './auth.graphql.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf, requireUser } from '../graphql/context.ts';
 
 const TotpSetupRef = builder.objectRef<TotpSetup>('TotpSetup').implement({
   description: 'A new authenticator key, until confirmTotpSetup confirms it.',

@@ -1,9 +1,9 @@
 import type { noteTemplates } from '../db/schema.ts';
-import { tagsOf, type NoteView } from '../notes/notes.service.ts';
-import { builder } from './builder.ts';
-import { idempotent } from './idempotent.ts';
-import { callerOf, type GraphQLContext } from './context.ts';
-import { DeletedRecordRef } from './patients.schema.ts';
+import { tagsOf, type NoteView } from './notes.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { idempotent } from '../graphql/idempotent.ts';
+import { callerOf, type GraphQLContext } from '../graphql/context.ts';
+import { DeletedRecordRef } from '../patients/patients.graphql.ts';
 
 type AddendumView = Awaited<ReturnType<GraphQLContext['notes']['get']>>['addenda'][number];
 type HistoryView = Awaited<ReturnType<GraphQLContext['notes']['history']>>;

@@ -1,6 +1,6 @@
-import type { StoredTextFindingView } from '../stored-text/stored-text-review.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import type { StoredTextFindingView } from './stored-text-review.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 const StoredTextFindingRef = builder.objectRef<StoredTextFindingView>('StoredTextFinding').implement({
   description:

@@ -2,10 +2,10 @@ import type {
   EmergencyActivity,
   EmergencyGrantView,
   OwnEmergencyGrant,
-} from '../emergency-access/emergency-access.service.ts';
+} from './emergency-access.service.ts';
 import type { EmergencyReviewFilter } from '@telehealth/shared';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 // Emergency access, "break the glass" (decision 036).
 

@@ -1,7 +1,7 @@
-import type { AlertView, MeasureView } from '../measures/measures.service.ts';
-import { builder } from './builder.ts';
-import { idempotent } from './idempotent.ts';
-import { callerOf } from './context.ts';
+import type { AlertView, MeasureView } from './measures.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { idempotent } from '../graphql/idempotent.ts';
+import { callerOf } from '../graphql/context.ts';
 
 const AnswerRef = builder.objectRef<{ loinc: string; value: number }>('QuestionnaireAnswer').implement({
   description: "One item's answer with the item's LOINC code (for export).",

@@ -1,8 +1,8 @@
 import type { VideoIceServer, VideoWaitingEntry } from '@telehealth/shared';
-import type { RecordingView } from '../video/recordings.service.ts';
-import type { VideoVisitView } from '../video/video.service.ts';
-import { builder } from './builder.ts';
-import { callerOf, type GraphQLContext } from './context.ts';
+import type { RecordingView } from './recordings.service.ts';
+import type { VideoVisitView } from './video.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf, type GraphQLContext } from '../graphql/context.ts';
 
 type TokenResult = Awaited<ReturnType<GraphQLContext['video']['requestToken']>>;
 

@@ -1,8 +1,8 @@
-import type { AttachmentInfo } from '../messages/messages.repository.ts';
-import type { ConversationView, MessageRecipient, MessageView } from '../messages/messages.service.ts';
-import { builder } from './builder.ts';
-import { idempotent } from './idempotent.ts';
-import { callerOf } from './context.ts';
+import type { AttachmentInfo } from './messages.repository.ts';
+import type { ConversationView, MessageRecipient, MessageView } from './messages.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { idempotent } from '../graphql/idempotent.ts';
+import { callerOf } from '../graphql/context.ts';
 
 /*
  * Secure messages (decision 029). Attachments are uploaded and downloaded over plain HTTP

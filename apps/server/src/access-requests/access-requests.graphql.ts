@@ -1,11 +1,11 @@
-import type { AccessRequestSummary } from '../access-requests/access-requests.repository.ts';
+import type { AccessRequestSummary } from './access-requests.repository.ts';
 import type {
   AccessRequestDetail,
   PatientAccessRequestForm,
   ProviderAccessRequestForm,
-} from '../access-requests/access-requests.service.ts';
-import { builder } from './builder.ts';
-import { callerOf, publicCallerOf } from './context.ts';
+} from './access-requests.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf, publicCallerOf } from '../graphql/context.ts';
 
 export const ActionResultRef = builder
   .objectRef<{ success: boolean; message: string | null }>('ActionResult')

@@ -1,8 +1,8 @@
-import type { PeriodBounds, RiskIndicator, RiskPerson, EventCount } from '../reports/compliance-report.ts';
-import type { MeasureMonth, PracticeFigures, ProviderAppointments, StatusCount } from '../reports/practice-report.ts';
-import type { ComplianceReport } from '../reports/reports.service.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import type { PeriodBounds, RiskIndicator, RiskPerson, EventCount } from './compliance-report.ts';
+import type { MeasureMonth, PracticeFigures, ProviderAppointments, StatusCount } from './practice-report.ts';
+import type { ComplianceReport } from './reports.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 // The compliance report and the practice reports of /admin/reports (decision 035), administrators only.
 

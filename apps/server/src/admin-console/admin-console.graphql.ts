@@ -3,8 +3,8 @@ import type {
   ActivityItem,
   BackupState,
   ChainVerification,
-} from '../admin-console/console-stats.repository.ts';
-import type { ConsoleStatsAnswer, SystemHealth } from '../admin-console/admin-console.service.ts';
+} from './console-stats.repository.ts';
+import type { ConsoleStatsAnswer, SystemHealth } from './admin-console.service.ts';
 import type {
   BackupFigures,
   DatabaseFigures,
@@ -13,9 +13,9 @@ import type {
   JobQueueFigures,
   MailFigures,
   SealerFigures,
-} from '../admin-console/system-health.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+} from './system-health.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

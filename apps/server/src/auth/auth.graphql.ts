@@ -8,8 +8,8 @@ import {
   type SignInResult,
 } from '@telehealth/shared';
 import { publicAppConfig } from '../app-config.ts';
-import { toCurrentUser } from '../auth/auth.service.ts';
-import { builder } from './builder.ts';
+import { toCurrentUser } from './auth.service.ts';
+import { builder } from '../graphql/builder.ts';
 
 export const CurrentUserRef = builder.objectRef<CurrentUser>('CurrentUser').implement({
   fields: (t) => ({

@@ -1,6 +1,6 @@
-import type { OutboxRow } from '../mail/mail.service.ts';
-import { builder } from './builder.ts';
-import { callerOf } from './context.ts';
+import type { OutboxRow } from './mail.service.ts';
+import { builder } from '../graphql/builder.ts';
+import { callerOf } from '../graphql/context.ts';
 
 const OutboxMailRef = builder.objectRef<OutboxRow>('OutboxMail').implement({
   description: 'A mail the server wrote. The body of a sent mail is erased once delivered.',
