@@ -1,9 +1,4 @@
-import type {
-  AccountCount,
-  ActivityItem,
-  BackupState,
-  ChainVerification,
-} from './console-stats.repository.ts';
+import type { AccountCount, ActivityItem, BackupState, ChainVerification } from './console-stats.repository.ts';
 import type { ConsoleStatsAnswer, SystemHealth } from './admin-console.service.ts';
 import type {
   BackupFigures,

@@ -1,8 +1,4 @@
-import type {
-  EmergencyActivity,
-  EmergencyGrantView,
-  OwnEmergencyGrant,
-} from './emergency-access.service.ts';
+import type { EmergencyActivity, EmergencyGrantView, OwnEmergencyGrant } from './emergency-access.service.ts';
 import type { EmergencyReviewFilter } from '@telehealth/shared';
 import { builder } from '../graphql/builder.ts';
 import { callerOf } from '../graphql/context.ts';

@@ -6,7 +6,6 @@ import {
   runMigrations,
   type JobHelpers,
   type Runner,
-  type Task,
   type TaskList,
   type WorkerEvents,
 } from 'graphile-worker';
@@ -275,7 +274,10 @@ export class JobQueue {
 /** Each handler gets its payload checked against the task's schema first: jobs can be added by plain SQL too. */
 function checkedTaskList(handlers: Partial<TaskHandlers>): TaskList {
   const list: TaskList = {};
-  for (const [name, handler] of Object.entries(handlers) as [string, (payload: unknown, helpers: JobHelpers) => Promise<void>][]) {
+  for (const [name, handler] of Object.entries(handlers) as [
+    string,
+    (payload: unknown, helpers: JobHelpers) => Promise<void>,
+  ][]) {
     const schema = taskPayloadSchema(name);
     list[name] = (payload, helpers) => handler(schema.parse(payload), helpers);
   }

@@ -30,7 +30,7 @@ import { z } from 'zod';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface TaskSchemas {}
 
-export type TaskName = keyof TaskSchemas & string;
+export type TaskName = Extract<keyof TaskSchemas, string>;
 type SchemaOf<N extends TaskName> = TaskSchemas[N] extends z.ZodType ? TaskSchemas[N] : never;
 /** What `addJob` accepts for a task. */
 export type TaskPayload<N extends TaskName> = z.input<SchemaOf<N>>;

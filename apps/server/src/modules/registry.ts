@@ -44,7 +44,8 @@ export function orderModules(found: readonly DomainModule[]): DomainModule[] {
   const visiting = new Set<string>();
   const place = (module: DomainModule, trail: string[]): void => {
     if (placed.has(module.name)) return;
-    if (visiting.has(module.name)) throw new Error(`modules depend on each other: ${[...trail, module.name].join(' -> ')}`);
+    if (visiting.has(module.name))
+      throw new Error(`modules depend on each other: ${[...trail, module.name].join(' -> ')}`);
     visiting.add(module.name);
     for (const name of [...(module.after ?? [])].sort()) place(byName.get(name)!, [...trail, module.name]);
     visiting.delete(module.name);

@@ -10,5 +10,7 @@ declare module '../modules/services.ts' {
 export default defineModule({
   name: 'providers',
   after: ['auth'],
-  create: ({ db, secret, invitations }) => ({ services: { providers: new ProvidersService({ db, secret, invitations }) } }),
+  create: ({ db, secret, invitations }) => ({
+    services: { providers: new ProvidersService({ db, secret, invitations }) },
+  }),
 });

@@ -1,6 +1,5 @@
-import type { PeriodBounds, RiskIndicator, RiskPerson, EventCount } from './compliance-report.ts';
+import type { ComplianceReport, PeriodBounds, RiskIndicator, RiskPerson, EventCount } from './compliance-report.ts';
 import type { MeasureMonth, PracticeFigures, ProviderAppointments, StatusCount } from './practice-report.ts';
-import type { ComplianceReport } from './reports.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { callerOf } from '../graphql/context.ts';
 

@@ -30,7 +30,7 @@ import type { Keyring } from '../keys/keyring.ts';
 import { isPresent, listParticipants, type ParticipantRow } from './video.repository.ts';
 import { requireVisitProvider } from './visit-access.ts';
 import { sendVideoMessage } from './video-relay.ts';
-import type { JoinedConnection } from './video.service.ts';
+import type { JoinedConnection } from './joined-connection.ts';
 import { isUuid } from '../db/ids.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
