@@ -61,12 +61,14 @@ function isModule(value: unknown): value is DomainModule {
 }
 
 async function loadModules(): Promise<readonly DomainModule[]> {
-  const found: DomainModule[] = [];
-  for (const file of moduleFiles()) {
-    const exports = (await import(pathToFileURL(file).href)) as { default?: unknown };
-    if (!isModule(exports.default)) throw new Error(`${file} has no module as its default export`);
-    found.push(exports.default);
-  }
+  // Loaded together (their imports overlap), then ordered.
+  const found = await Promise.all(
+    moduleFiles().map(async (file) => {
+      const exports = (await import(pathToFileURL(file).href)) as { default?: unknown };
+      if (!isModule(exports.default)) throw new Error(`${file} has no module as its default export`);
+      return exports.default;
+    }),
+  );
   const ordered = orderModules(found);
   for (const module of ordered)
     registerTaskPayloads(module.taskPayloads ?? {}, { selfRescheduling: module.selfReschedulingTasks ?? [] });
