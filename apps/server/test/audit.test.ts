@@ -11,8 +11,7 @@ import { anchorAuditChain, auditAnchorsPath, readAuditAnchors } from '../src/aud
 import { computeChecksum, sealAuditChain, verifyAuditTrail, type AuditAnchor } from '../src/audit/audit-chain.ts';
 import { appendAuditEntry, type AuditRecord } from '../src/audit/audit.repository.ts';
 import { connectDatabase, migrateDatabase, type Database } from '../src/db/client.ts';
-import * as schema from '../src/db/schema.ts';
-import { auditChain, auditEntries } from '../src/db/schema.ts';
+import { auditChain, auditEntries } from '../src/audit/audit.table.ts';
 import { addJob } from '../src/jobs/add-job.ts';
 import { AUDIT_SEAL_JOB_KEY, crontab } from '../src/jobs/tasks.ts';
 import {
@@ -87,7 +86,7 @@ async function openTransaction(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('BEGIN');
-  const db = drizzle(client, { schema });
+  const db = drizzle(client);
   return {
     append: async (details: Record<string, unknown>) => {
       await appendAuditEntry(db, record(details));

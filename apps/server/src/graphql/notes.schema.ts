@@ -1,4 +1,4 @@
-import type { noteTemplates } from '../db/schema.ts';
+import type { noteTemplates } from '../notes/notes.table.ts';
 import { tagsOf, type NoteView } from '../notes/notes.service.ts';
 import { builder } from './builder.ts';
 import { idempotent } from './idempotent.ts';

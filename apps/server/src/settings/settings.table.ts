@@ -1,5 +1,5 @@
 import { jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
 
 /**
  * The practice's settings an administrator changed (decision 032), one row per setting: its value as JSON (checked
