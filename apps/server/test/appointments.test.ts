@@ -8,7 +8,9 @@ import {
   SLOT_HOLDING_STATUSES,
   todayIn,
 } from '@telehealth/shared';
-import { appointments, auditEntries, patients } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const APPOINTMENT_FIELDS =

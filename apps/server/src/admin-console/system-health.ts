@@ -12,7 +12,7 @@ import {
 import { readLastAnchor } from '../audit/audit-anchors.ts';
 import type { Executor } from '../db/client.ts';
 import { selfReschedulingTasks } from '../jobs/tasks.ts';
-import type { BACKUP_STATUSES } from '../practice-data/data.schema.ts';
+import type { BACKUP_STATUSES } from '../practice-data/data.table.ts';
 
 type BackupStatus = (typeof BACKUP_STATUSES)[number];
 

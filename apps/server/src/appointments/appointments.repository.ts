@@ -4,7 +4,10 @@ import { and, asc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, or, sq
 import { SLOT_HOLDING_STATUSES, type AppointmentStatus } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import type { Executor } from '../db/client.ts';
-import { appointmentHistory, appointmentReminders, appointments, patients, providers, users } from '../db/schema.ts';
+import { appointmentHistory, appointmentReminders, appointments } from './appointments.table.ts';
+import { users } from '../auth/auth.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { providers } from '../providers/providers.table.ts';
 import { appointmentsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 

@@ -1,7 +1,9 @@
 import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { WorkingHoursInterval } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { providers, providerSchedules, providerTimeOff, providerWorkingHours, users } from '../db/schema.ts';
+import { providerSchedules, providerTimeOff, providerWorkingHours } from './appointments.table.ts';
+import { users } from '../auth/auth.table.ts';
+import { providers } from '../providers/providers.table.ts';
 
 export type TimeOffRow = typeof providerTimeOff.$inferSelect;
 

@@ -4,7 +4,7 @@ import { ERROR_CODES, IDEMPOTENCY_KEY_LIFETIME_HOURS } from '@telehealth/shared'
 import type { Caller } from '../access/caller.ts';
 import type { IdempotentRequest } from './idempotent-request.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { idempotencyKeys } from '../db/schema.ts';
+import { idempotencyKeys } from './idempotency.table.ts';
 import { AppError } from '../errors.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 

@@ -1,4 +1,4 @@
-import type { noteTemplates } from '../db/schema.ts';
+import type { noteTemplates } from './notes.table.ts';
 import { tagsOf, type NoteView } from './notes.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { idempotent } from '../graphql/idempotent.ts';

@@ -4,7 +4,7 @@ import type { Reach } from '../access/authorize.ts';
 import { orEmergencyGrants } from '../access/emergency-grants.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
-import { patients } from '../db/schema.ts';
+import { patients } from './patients.table.ts';
 import { patientsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { PatientCursor } from '../db/cursor.ts';

@@ -17,13 +17,13 @@ import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
+import { appointments } from '../appointments/appointments.table.ts';
 import {
-  appointments,
   videoRecordingChunks,
   videoRecordingConsents,
   videoRecordings,
   videoRecordingSegments,
-} from '../db/schema.ts';
+} from './video.table.ts';
 import { AppError, notFound, parseInput } from '../errors.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';

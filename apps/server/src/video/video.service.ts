@@ -28,7 +28,7 @@ import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { videoGuests, videoParticipants } from '../db/schema.ts';
+import { videoGuests, videoParticipants } from './video.table.ts';
 import { videoGuestsEncrypted } from '../keys/encrypted-columns.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { videoGuestMail } from '../mail/templates.ts';
