@@ -128,6 +128,8 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
     for (const module of modules) {
       const instance = module.create?.(whileCreating(module, services, core)) ?? {};
       instances.push(instance);
+      for (const name of Object.keys(instance.services ?? {}))
+        if (name in services) throw new Error(`module ${module.name} makes ${name}, which another module made`);
       Object.assign(services, instance.services);
     }
     const handlers = Object.assign({}, ...instances.map((instance) => instance.tasks ?? {})) as Partial<TaskHandlers>;
