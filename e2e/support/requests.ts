@@ -1,10 +1,14 @@
 import type { Page, Request } from '@playwright/test';
 import { expect } from './fixtures.ts';
 
-/** The page's requests that reach the server's session: the API, never the built files. */
+/**
+ * The page's requests that reach the server's session: the API, never the built files, and never the live socket
+ * (`/api/live`), which stays open for as long as the page does.
+ */
 function reachesSession(request: Request): boolean {
-  const { pathname } = new URL(request.url());
-  return pathname === '/graphql' || pathname.startsWith('/api/');
+  if (request.resourceType() === 'websocket') return false;
+  const { pathname, protocol } = new URL(request.url());
+  return (protocol === 'http:' || protocol === 'https:') && (pathname === '/graphql' || pathname.startsWith('/api/'));
 }
 
 export interface RequestActivity {
