@@ -3,7 +3,7 @@ import { SHORT_SESSION_SERVER } from '../support/servers.ts';
 import { demoAccount, expect, signIn, test } from '../support/fixtures.ts';
 import { followRequests, waitForIdle } from '../support/requests.ts';
 
-// This server ends a session after 6 seconds without a request.
+// This server ends a session after a few seconds without a request (6, or 15 in CI).
 test.use({ baseURL: SHORT_SESSION_SERVER.url });
 
 const IDLE_MS = SHORT_SESSION_SERVER.sessionIdleMinutes * 60_000;
