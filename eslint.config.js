@@ -44,6 +44,9 @@ const featureZones = listFolders(`${WEB_SRC}/features`).map((feature) => ({
     'A feature never imports another feature: compose features in src/app, share code through src/components, src/hooks or src/lib.',
 }));
 
+// Testing Library's queries (getByRole, findAllByText, queryByLabelText, ...), as an esquery regular expression.
+const TESTING_QUERY = '/^(get|find|query)(All)?By/';
+
 const boundaryZones = [
   {
     target: './packages/shared',
@@ -356,6 +359,27 @@ export default defineConfig(
             { group: ['@telehealth/server', '@telehealth/server/*'], message: 'The web app never imports the server.' },
           ],
         },
+      ],
+    },
+  },
+
+  {
+    // `expect(screen.getByText(…)).toBeDefined()` cannot fail: getBy and findBy throw when nothing matches, and
+    // a query answers an element or null, never undefined. Assert what the user sees or can do instead
+    // (jest-dom: toBeVisible, toHaveTextContent, toBeEnabled, toHaveAttribute, ...).
+    name: 'telehealth/web-tests',
+    files: ['apps/web/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.property.name=/^(toBeDefined|toBeTruthy)$/][callee.object.callee.name='expect']",
+          "CallExpression[callee.property.name=/^(toBeNull|toBeUndefined|toBeFalsy)$/][callee.object.property.name='not'][callee.object.object.callee.name='expect']",
+        ].map((matcher) => ({
+          selector: `${matcher}:has(CallExpression:matches([callee.property.name=${TESTING_QUERY}], [callee.name=${TESTING_QUERY}]))`,
+          message:
+            'This assertion cannot fail: a query throws or answers an element. Assert what the user sees or can do (toBeVisible, toHaveTextContent, toBeEnabled, toHaveAttribute, ...).',
+        })),
       ],
     },
   },

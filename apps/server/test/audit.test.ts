@@ -35,8 +35,7 @@ const record = (details: Record<string, unknown> = {}): AuditRecord => ({
 
 /** A migrated database of its own, without the app: for the tests that tamper with the chain. */
 async function freshDatabase(): Promise<{ url: string; db: Database }> {
-  const url = await createTestDatabase();
-  await migrateDatabase(url);
+  const url = await createTestDatabase({ migrated: true });
   const handle = connectDatabase(url);
   afterAll(() => handle.close());
   return { url, db: handle.db };
