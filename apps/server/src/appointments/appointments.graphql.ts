@@ -1,4 +1,5 @@
-import { APPOINTMENT_MESSAGES, zonedDateTime, type WorkingHoursInterval } from '@telehealth/shared';
+import { APPOINTMENT_MESSAGES, type WorkingHoursInterval } from '@telehealth/shared';
+import { practiceDateTime } from './practice-time.ts';
 import type { AppointmentView } from './appointments.repository.ts';
 import type { PracticeHours } from './appointments.service.ts';
 import type { TimeOffRow } from './availability.repository.ts';
@@ -12,11 +13,11 @@ import { DeletedRecordRef } from '../patients/patients.graphql.ts';
 type ChangeRow = Awaited<ReturnType<GraphQLContext['appointments']['history']>>[number];
 
 /** The practice date and time of an appointment, worked out once per row (date and time both ask). */
-const practiceTimes = new WeakMap<AppointmentView, ReturnType<typeof zonedDateTime>>();
+const practiceTimes = new WeakMap<AppointmentView, ReturnType<typeof practiceDateTime>>();
 function practiceTime(a: AppointmentView, ctx: GraphQLContext) {
   let at = practiceTimes.get(a);
   if (!at) {
-    at = zonedDateTime(a.startsAt, ctx.appointments.timeZone);
+    at = practiceDateTime(a.startsAt, ctx.appointments.timeZone);
     practiceTimes.set(a, at);
   }
   return at;
