@@ -7,6 +7,7 @@ import type { WaitlistEntryRow } from './waitlist.service.ts';
 import type { SlotState } from './schedule.ts';
 import { builder } from '../graphql/builder.ts';
 import { idempotent } from '../graphql/idempotent.ts';
+import { columnsFor, requestedFields } from '../graphql/selection.ts';
 import { callerOf, publicCallerOf, type GraphQLContext } from '../graphql/context.ts';
 import { DeletedRecordRef } from '../patients/patients.graphql.ts';
 
@@ -91,6 +92,39 @@ export const AppointmentRef = builder.objectRef<AppointmentView>('Appointment').
     }),
   }),
 });
+
+/** The row keys each Appointment field's resolver reads (a list reads only the columns of the fields asked for). */
+const APPOINTMENT_FIELD_KEYS: Readonly<Record<string, readonly (keyof AppointmentView)[]>> = {
+  id: ['id'],
+  patient: ['patientFirstName', 'patientLastName'],
+  patientId: ['patientId'],
+  providerId: ['providerId'],
+  providerName: ['providerFirstName', 'providerLastName'],
+  date: ['startsAt'],
+  time: ['startsAt'],
+  duration: ['duration'],
+  reason: ['reason'],
+  notes: ['notes'],
+  appointmentType: ['appointmentType'],
+  status: ['status'],
+  priority: ['priority'],
+  videoCallEnabled: ['appointmentType'],
+  startsAt: ['startsAt'],
+  endsAt: ['endsAt'],
+  timeZone: ['timeZone'],
+  seriesId: ['seriesId'],
+  cancellationKind: ['cancellationKind'],
+  cancelReason: ['cancelReason'],
+  cancelledAt: ['cancelledAt'],
+  cancelledBy: ['cancelledBy'],
+  createdBy: ['createdBy'],
+  updatedBy: ['updatedBy'],
+  statusChangedAt: ['statusChangedAt'],
+  statusChangedBy: ['statusChangedBy'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+  history: ['id'],
+};
 
 const AppointmentListRef = builder
   .objectRef<{ items: AppointmentView[]; nextToken: string | null }>('AppointmentList')
@@ -263,11 +297,12 @@ builder.queryFields((t) => ({
       limit: t.arg.int(),
       nextToken: t.arg.string(),
     },
-    resolve: (_root, args, ctx) =>
-      ctx.appointments.list(callerOf(ctx, 'listAppointments'), {
-        ...args,
-        filter: args.filter ? plain(args.filter) : null,
-      }),
+    resolve: (_root, args, ctx, info) =>
+      ctx.appointments.list(
+        callerOf(ctx, 'listAppointments'),
+        { ...args, filter: args.filter ? plain(args.filter) : null },
+        { columns: columnsFor(requestedFields(info, ['items']), APPOINTMENT_FIELD_KEYS) },
+      ),
   }),
   getAppointment: t.field({
     type: AppointmentRef,

@@ -5,6 +5,7 @@ import { SLOT_HOLDING_STATUSES, type AppointmentStatus } from '@telehealth/share
 import type { Reach } from '../access/authorize.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
+import { pickColumns } from '../db/pick-columns.ts';
 import { appointmentHistory, appointmentReminders, appointments } from './appointments.table.ts';
 import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
@@ -82,14 +83,23 @@ function selectViews(executor: Executor) {
  * selectViews with the names given column names of their own, for a page read as a common table expression (the
  * patient's and the provider's `first_name` would otherwise clash there).
  */
-function selectPageViews(executor: Executor) {
+function selectPageViews(executor: Executor, columns: ReadonlySet<keyof AppointmentView> | null) {
   return executor
     .select({
-      ...getTableColumns(appointments),
-      patientFirstName: sql<string>`${patients.firstName}`.as('patient_first_name'),
-      patientLastName: sql<string>`${patients.lastName}`.as('patient_last_name'),
-      providerFirstName: sql<string>`${providers.firstName}`.as('provider_first_name'),
-      providerLastName: sql<string>`${providers.lastName}`.as('provider_last_name'),
+      ...pickColumns(
+        {
+          ...getTableColumns(appointments),
+          patientFirstName: sql<string>`${patients.firstName}`.as('patient_first_name'),
+          patientLastName: sql<string>`${patients.lastName}`.as('patient_last_name'),
+          providerFirstName: sql<string>`${providers.firstName}`.as('provider_first_name'),
+          providerLastName: sql<string>`${providers.lastName}`.as('provider_last_name'),
+        },
+        columns,
+      ),
+      // What the cursor and the audit entry read, whatever was asked for.
+      id: appointments.id,
+      patientId: appointments.patientId,
+      startsAt: appointments.startsAt,
     })
     .from(appointments)
     .innerJoin(patients, eq(patients.id, appointments.patientId))
@@ -132,10 +142,15 @@ export async function listAppointmentsPage(
     after: AppointmentCursor | null;
     limit: number;
     audit?: AuditRecord;
+    /**
+     * With `audit`: only these columns (and the id, patient and start): the rows are then partial, for a reader
+     * that reads no other field.
+     */
+    columns?: ReadonlySet<keyof AppointmentView> | null;
   },
   keyring: Keyring,
 ): Promise<{ rows: AppointmentView[]; next: AppointmentCursor | null }> {
-  const { reach, query, after, limit, audit } = options;
+  const { reach, query, after, limit, audit, columns } = options;
   const conditions = [isNull(patients.deletedAt), ...queryCondition(query)];
   const own = reachCondition(reach);
   if (own) conditions.push(own);
@@ -156,7 +171,7 @@ export async function listAppointmentsPage(
       .limit(limit + 1);
   } else {
     const page = executor.$with('page').as(
-      selectPageViews(executor)
+      selectPageViews(executor, columns ?? null)
         .where(and(...conditions))
         .orderBy(...order)
         .limit(limit + 1),

@@ -4,6 +4,7 @@ import type { ProviderView } from '../providers/providers.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { callerOf } from '../graphql/context.ts';
 import { idempotent } from '../graphql/idempotent.ts';
+import { columnsFor, requestedFields } from '../graphql/selection.ts';
 
 export const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
   description: 'A patient of the practice. Every field is protected health information.',
@@ -28,6 +29,20 @@ export const PatientRef = builder.objectRef<PatientRow>('Patient').implement({
     ),
   }),
 });
+
+/** The row keys each Patient field's resolver reads (a list reads only the columns of the fields asked for). */
+const PATIENT_FIELD_KEYS: Readonly<Record<string, readonly (keyof PatientRow)[]>> = {
+  id: ['id'],
+  firstName: ['firstName'],
+  lastName: ['lastName'],
+  email: ['email'],
+  dateOfBirth: ['dateOfBirth'],
+  isActive: ['isActive'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+  owner: ['ownerId'],
+  ...Object.fromEntries(PATIENT_OPTIONAL_TEXT_FIELDS.map((name) => [name, [name]])),
+};
 
 const PatientListRef = builder.objectRef<{ items: PatientRow[]; nextToken: string | null }>('PatientList').implement({
   fields: (t) => ({
@@ -77,7 +92,10 @@ builder.queryFields((t) => ({
   listPatients: t.field({
     type: PatientListRef,
     args: { limit: t.arg.int(), nextToken: t.arg.string(), filter: t.arg({ type: PatientFilterInput }) },
-    resolve: (_root, args, ctx) => ctx.patients.list(callerOf(ctx, 'listPatients'), args),
+    resolve: (_root, args, ctx, info) =>
+      ctx.patients.list(callerOf(ctx, 'listPatients'), args, {
+        columns: columnsFor(requestedFields(info, ['items']), PATIENT_FIELD_KEYS),
+      }),
   }),
   countPatients: t.int({
     description: 'How many patients the caller may see with this filter (the "of Y" in "Showing X of Y").',
