@@ -189,11 +189,7 @@ export async function listAppointmentsPage(
           'count', count(*)) FROM ${shown} shown)`,
       }),
     );
-    rows = await executor
-      .with(page, entry)
-      .select()
-      .from(page)
-      .orderBy(asc(page.startsAt), asc(page.id));
+    rows = await executor.with(page, entry).select().from(page).orderBy(asc(page.startsAt), asc(page.id));
   }
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
