@@ -1,7 +1,9 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, LIVE_CLOSE_CODES, LIVE_PATH } from '@telehealth/shared';
-import { auditEntries, mailOutbox, sessions, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { sessions, users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { requiredSession } from '../src/plugins/session.ts';
 import { createAccount, signedInAccount } from './factories/accounts.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';

@@ -14,7 +14,9 @@ import {
   MESSAGE_PENDING_ATTACHMENTS_MAX,
   SECURE_MESSAGE_MESSAGES,
 } from '@telehealth/shared';
-import { auditEntries, conversations, mailOutbox, messageAttachments, messages } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { conversations, messageAttachments, messages } from '../src/messages/messages.table.ts';
 import { signedInAccount, type SignedIn } from './factories/accounts.ts';
 import { startConversation } from './factories/conversations.ts';
 import { createPortalPatient, type PortalPatient } from './factories/patients.ts';

@@ -16,7 +16,9 @@ import {
   zonedInstant,
 } from '@telehealth/shared';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { appointments, auditEntries, mailOutbox } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 import { signedInAccount, signIn, type SignedIn } from './factories/accounts.ts';
 import { createPortalPatient, type PortalPatient } from './factories/patients.ts';

@@ -14,7 +14,11 @@ import {
   PORTAL_RECORD_MESSAGES,
   SIGN_IN_LOCKOUT,
 } from '@telehealth/shared';
-import { auditEntries, mailOutbox, notes, recordCorrections, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { notes } from '../src/notes/notes.table.ts';
+import { recordCorrections } from '../src/portal-records/portal-records.table.ts';
 import { demoClients, signedInAccount } from './factories/accounts.ts';
 import { createSignedNote } from './factories/notes.ts';
 import { createPortalPatient } from './factories/patients.ts';

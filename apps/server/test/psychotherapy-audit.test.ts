@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
 import { verifyAuditTrail } from '../src/audit/audit-chain.ts';
 import { generateApiTokenSecret, insertApiToken } from '../src/audit-trail/api-tokens.repository.ts';
-import { auditChain, auditEntries } from '../src/db/schema.ts';
+import { auditChain, auditEntries } from '../src/audit/audit.table.ts';
 import { demoClients } from './factories/accounts.ts';
 import { createPortalPatient } from './factories/patients.ts';
 import { createTestApp, sleep, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, APPOINTMENT_MESSAGES, ERROR_CODES, MESSAGES, messageText, todayIn } from '@telehealth/shared';
-import { auditEntries } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
 import { demoClients } from './factories/accounts.ts';
 import { createPortalPatient, insertPatient } from './factories/patients.ts';
 import { createTestApp, type GraphQLResponse, type TestApp, TestClient } from './helpers.ts';

@@ -1,7 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, APPOINTMENT_MESSAGES, DEMO_CLINIC_PHONE, messageText, todayIn } from '@telehealth/shared';
-import { appointments, mailOutbox, waitlistEntries } from '../src/db/schema.ts';
+import { appointments, waitlistEntries } from '../src/appointments/appointments.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { demoClients } from './factories/accounts.ts';
 import { createPatient } from './factories/patients.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';

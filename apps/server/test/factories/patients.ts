@@ -4,7 +4,7 @@
  * portal account linked to their record.
  */
 import { eq } from 'drizzle-orm';
-import { patients } from '../../src/db/schema.ts';
+import { patients } from '../../src/patients/patients.table.ts';
 import type { TestApp, TestClient } from '../helpers.ts';
 import { signedInAccount, type Account, type AccountFields, type SignedIn } from './accounts.ts';
 import { dataOf, lettersOf, nextSerial, uniqueEmail } from './graphql.ts';
