@@ -25,7 +25,7 @@ import { describeError } from '../../../lib/errors.ts';
 import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
 import { formatDay, formatPracticeInstant, formatVisitTime } from '../../../lib/practice-dates.ts';
 import { telHref } from '../../../lib/tel-href.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { coded, errorText } from '../../../lib/error-text.ts';
 import { appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
 import {
   bookingPolicyQueryOptions,
@@ -408,7 +408,7 @@ function RescheduleDialog({
             setTime(value);
             setMissing(false);
           }}
-          dateError={missing && !date ? translateMessage(APPOINTMENT_MESSAGES.selectDate) : null}
+          dateError={missing && !date ? errorText(coded('appointmentMessages.selectDate')) : null}
           timeError={missing && date ? t('slots.pickTime') : null}
         />
         {reschedule.isError ? (

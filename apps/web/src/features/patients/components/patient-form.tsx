@@ -24,7 +24,7 @@ import { IconCheck, IconShield } from '../../../components/icons.tsx';
 import { useSpecialtyLabel } from '../../../hooks/use-specialty-label.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCreatePatient } from '../api/create-patient.ts';
 import type { Patient } from '../api/patient-schemas.ts';
 import { useProviderOptions } from '../api/provider-options.ts';
@@ -94,7 +94,7 @@ export function PatientForm(props: PatientFormProps) {
   /** A field's message in the reader's language (the schemas and the server say it in English). */
   const errorFor = (field: PatientFormField, fieldLabel?: string) => {
     const text = errors[field];
-    return text === undefined ? undefined : translateMessage(text, { label: fieldLabel });
+    return text === undefined ? undefined : errorText(text, { label: fieldLabel });
   };
 
   const setField = <F extends PatientFormField>(field: F, value: PatientFormValues[F]) => {

@@ -155,8 +155,9 @@ describe('validateUpdatePatient', () => {
 
 describe('firstInvalidField', () => {
   it('follows the order of the fields on screen', () => {
-    expect(firstInvalidField({ medicalHistory: 'x', email: 'y', owner: 'z' })).toBe('email');
-    expect(firstInvalidField({ zipCode: 'x', owner: 'z' })).toBe('owner');
+    const problem = { id: 'fieldMessages.invalid', params: {} };
+    expect(firstInvalidField({ medicalHistory: problem, email: problem, owner: problem })).toBe('email');
+    expect(firstInvalidField({ zipCode: problem, owner: problem })).toBe('owner');
     expect(firstInvalidField({})).toBeNull();
   });
 });
