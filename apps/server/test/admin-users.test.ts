@@ -1,7 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, LIVE_CLOSE_CODES, MESSAGES, USER_MESSAGES } from '@telehealth/shared';
-import { auditEntries, mailOutbox, patients, providers, sessions, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { sessions, users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { providers } from '../src/providers/providers.table.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 import { linkToken } from './mail-helpers.ts';

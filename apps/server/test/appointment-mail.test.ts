@@ -2,7 +2,8 @@ import { and, asc, eq, like, sql } from 'drizzle-orm';
 import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
-import { appointmentReminders, mailOutbox } from '../src/db/schema.ts';
+import { appointmentReminders } from '../src/appointments/appointments.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { addJob } from '../src/jobs/add-job.ts';
 import { createTestApp, sleep, TestClient, type TestApp } from './helpers.ts';
 

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   APPOINTMENT_MESSAGES,
@@ -8,7 +8,9 @@ import {
   SLOT_HOLDING_STATUSES,
   todayIn,
 } from '@telehealth/shared';
-import { appointments, auditEntries, patients } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const APPOINTMENT_FIELDS =
@@ -530,5 +532,58 @@ describe('who sees what', () => {
     expect([...seen].sort()).toEqual(seen);
     const forged = await admin.gql(LIST, { filter: { patientId }, nextToken: 'abc.def' });
     expect(codeOf(forged)).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('the list read in one statement (decision 057)', () => {
+  it('records the page shown: its ids in order, each patient once, the count', async () => {
+    const filter = { providerId };
+    type Page = { items: { id: string }[]; nextToken: string | null };
+    const pages: Page[] = [];
+    let token: string | null = null;
+    for (let i = 0; i < 2; i++) {
+      const page: GraphQLResponse<{ listAppointments: Page }> = await provider.gql<{ listAppointments: Page }>(
+        'query ($f: AppointmentFilterInput, $t: String) { listAppointments(filter: $f, limit: 2, nextToken: $t) { items { id } nextToken } }',
+        { f: filter, t: token },
+      );
+      pages.push(page.data!.listAppointments);
+      token = page.data!.listAppointments.nextToken;
+    }
+    const entries = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.event, 'APPOINTMENT_VIEW'), eq(auditEntries.url, 'listAppointments')))
+      .orderBy(desc(auditEntries.id))
+      .limit(2);
+    const rows = await t.runtime.database.db.select().from(appointments);
+    const patientOf = new Map(rows.map((r) => [r.id, r.patientId]));
+    const expected = pages.map((page, i) => {
+      const ids = page.items.map((item) => item.id);
+      return {
+        appointmentIds: ids,
+        patientIds: [...new Set(ids.map((id) => patientOf.get(id)))],
+        count: ids.length,
+        page: i === 0 ? 'first' : 'next',
+      };
+    });
+    expect(entries.map((e) => e.details).reverse()).toEqual(expected);
+  });
+
+  it('answers the same rows whichever fields are asked for, through fragments too', async () => {
+    const all = await provider.gql<{ listAppointments: { items: Record<string, unknown>[] } }>(
+      `query { listAppointments(limit: 5) { items { ${APPOINTMENT_FIELDS} } } }`,
+    );
+    const some = await provider.gql<{ listAppointments: { items: Record<string, unknown>[] } }>(
+      'query { listAppointments(limit: 5) { items { ...Row } } } fragment Row on Appointment { id date time reason patient }',
+    );
+    expect(some.data?.listAppointments.items).toEqual(
+      all.data?.listAppointments.items.map(({ id, date, time, reason, patient }) => ({
+        id,
+        date,
+        time,
+        reason,
+        patient,
+      })),
+    );
   });
 });

@@ -14,7 +14,10 @@ import {
   type CancellationKind,
 } from '@telehealth/shared';
 import { appendAuditEntries, type AuditRecord } from '../src/audit/audit.repository.ts';
-import { appointments, auditEntries, measures, patients } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { measures } from '../src/measures/measures.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { appointmentsEncrypted, measuresEncrypted } from '../src/keys/encrypted-columns.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 

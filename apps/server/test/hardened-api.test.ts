@@ -10,7 +10,7 @@ import {
   REQUEST_MESSAGES,
   type MessageParams,
 } from '@telehealth/shared';
-import { auditEntries } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
 import { GRAPHQL_LIMITS, GRAPHQL_PARSE_OPTIONS, graphqlValidationRules } from '../src/graphql/limits.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';

@@ -8,7 +8,10 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, MEASURE_MESSAGES } from '@telehealth/shared';
 import { insertAppointments } from '../src/appointments/appointments.repository.ts';
-import { auditEntries, mailOutbox, measures, measureSchedules, patients, safetyAlerts } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { measures, measureSchedules, safetyAlerts } from '../src/measures/measures.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const SEND = `mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id instrument status } }`;

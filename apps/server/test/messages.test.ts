@@ -14,7 +14,10 @@ import {
   MESSAGE_PENDING_ATTACHMENTS_MAX,
   SECURE_MESSAGE_MESSAGES,
 } from '@telehealth/shared';
-import { auditEntries, conversations, mailOutbox, messageAttachments, messages, patients } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { conversations, messageAttachments, messages } from '../src/messages/messages.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 

@@ -8,7 +8,10 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_NOTE_TEMPLATES, DEMO_PASSWORD, messageText, NOTE_MESSAGES } from '@telehealth/shared';
 import { findOwnSealedEntries } from '../src/audit/sealed-details.ts';
-import { auditEntries, notes, noteTemplates, patients, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { users } from '../src/auth/auth.table.ts';
+import { notes, noteTemplates } from '../src/notes/notes.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const NOTE_FIELDS = `id title content tags category priority isPrivate patientId patientName appointmentId

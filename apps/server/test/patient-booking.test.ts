@@ -17,7 +17,10 @@ import {
   zonedInstant,
 } from '@telehealth/shared';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { appointments, auditEntries, mailOutbox, patients } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 

@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, PATIENT_MESSAGES } from '@telehealth/shared';
-import { auditEntries, patients } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const PATIENT_FIELDS =

@@ -14,7 +14,12 @@ import {
   PORTAL_RECORD_MESSAGES,
   SIGN_IN_LOCKOUT,
 } from '@telehealth/shared';
-import { auditEntries, mailOutbox, notes, patients, recordCorrections, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { notes } from '../src/notes/notes.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { recordCorrections } from '../src/portal-records/portal-records.table.ts';
 import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 

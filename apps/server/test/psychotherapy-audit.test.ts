@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
 import { verifyAuditTrail } from '../src/audit/audit-chain.ts';
 import { generateApiTokenSecret, insertApiToken } from '../src/audit-trail/api-tokens.repository.ts';
-import { auditChain, auditEntries, patients } from '../src/db/schema.ts';
+import { auditChain, auditEntries } from '../src/audit/audit.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestAccount, createTestApp, sleep, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const CREATE_PATIENT = 'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }';

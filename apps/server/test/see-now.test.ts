@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, messageText, PATIENT_MESSAGES, SEE_NOW_REASON } from '@telehealth/shared';
-import { appointments, auditEntries, mailOutbox } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const SEE_NOW = `mutation ($input: SeeNowInput!) { seeNow(input: $input) {

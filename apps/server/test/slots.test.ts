@@ -14,7 +14,8 @@ import {
   messageText,
   todayIn,
 } from '@telehealth/shared';
-import { auditEntries, patients } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const ZONE = 'America/New_York';

@@ -8,7 +8,8 @@ import {
   messageText,
   todayIn,
 } from '@telehealth/shared';
-import { appointments, mailOutbox, waitlistEntries } from '../src/db/schema.ts';
+import { appointments, waitlistEntries } from '../src/appointments/appointments.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const ZONE = 'America/New_York';

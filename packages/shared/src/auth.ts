@@ -1,7 +1,6 @@
 import { fieldMessage, messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
-import type { MessageRef } from './message-catalogue.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** The longest password accepted anywhere (the identity library is configured with the same). */
@@ -70,16 +69,6 @@ export const CurrentUserSchema = z.object({
   source: z.string(),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
-
-export interface SignInResult {
-  success: boolean;
-  user: CurrentUser | null;
-  /** The specification's field: the message in English. */
-  error: string | null;
-  /** The same message by id and parameters, so the browser says it in its own language. */
-  errorMessage: MessageRef | null;
-  nextStep: SignInStep | null;
-}
 
 /** Failed sign-ins for one account within the window lock that account's sign-in for the rest of it. */
 export const SIGN_IN_LOCKOUT = { maxAttempts: 5, windowMs: 5 * 60 * 1000 } as const;

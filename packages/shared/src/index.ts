@@ -5,6 +5,7 @@ export * from './account-setup.ts';
 export * from './audit.ts';
 export * from './audit-search.ts';
 export * from './auth.ts';
+export * from './sign-in-result.ts';
 export * from './constants.ts';
 export * from './idempotency.ts';
 export * from './live.ts';

@@ -1,6 +1,6 @@
 import type { AuditActor } from '../audit/audit.repository.ts';
 import type { SessionUser } from '../auth/auth.service.ts';
-import type { IdempotentRequest } from '../idempotency/idempotency-keys.ts';
+import type { IdempotentRequest } from '../idempotency/idempotent-request.ts';
 
 /**
  * A signed-in caller of one operation: who (the session's user and role), how they appear in the audit trail,

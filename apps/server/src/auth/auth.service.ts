@@ -23,7 +23,7 @@ import {
 import { ANONYMOUS_ACTOR, appendAuditEntry, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { sessions, signInFailures, twoFactors, users } from '../db/schema.ts';
+import { sessions, signInFailures, twoFactors, users } from './auth.table.ts';
 import type { Auth } from './auth.ts';
 import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
 import { SignInChallenges, type CookieJar } from './sign-in-challenges.ts';

@@ -45,9 +45,14 @@ export class PatientsService {
     this.#keyring = options.keyring;
   }
 
+  /**
+   * A page of the patients the caller may see. With `columns`, the rows hold only those (and the id): for a
+   * reader that shows only those fields (the GraphQL list), so nothing else is read or decrypted.
+   */
   async list(
     caller: Caller,
     args: { limit?: number | null; nextToken?: string | null; filter?: PatientFilter | null },
+    options: { columns?: ReadonlySet<keyof PatientRow> | null } = {},
   ) {
     const scope = await authorize(this.#db, caller, 'patient:read');
     const filter = parseInput(PatientFilterSchema, args.filter ?? {});
@@ -61,6 +66,7 @@ export class PatientsService {
         filter,
         after,
         limit,
+        columns: options.columns ?? null,
         audit: this.#auditRecord(caller, 'PATIENT_VIEW', { page: after ? 'next' : 'first' }),
       },
       this.#keyring,

@@ -18,7 +18,8 @@ import { FinalError } from '../lib/signalling.ts';
 import { VideoCallSession } from '../lib/video-call-session.ts';
 import { DeviceCheck } from './device-check.tsx';
 import { JoinForm, useLocalMedia } from './join-form.tsx';
-import { CallScreens, Closed, ClosedVisit, ConnectionFailed } from './video-call-screen.tsx';
+import { Closed, ClosedVisit, ConnectionFailed } from './call-outcomes.tsx';
+import { CallScreens } from './video-call-screen.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { linkTokenFromHash } from '../../../lib/link-token.ts';
 
