@@ -81,6 +81,19 @@ describe('the live channel refuses an upgrade', () => {
     const response = await t.app.inject({ method: 'GET', url: LIVE_PATH, headers: { cookie: client.cookie ?? '' } });
     expect(response.statusCode).toBe(426);
     expect(response.headers.upgrade).toBe('websocket');
+    // The one error body of every route, with a code (decision 052).
+    expect(response.json()).toEqual({
+      errors: [
+        {
+          message: `${LIVE_PATH} is a WebSocket.`,
+          extensions: {
+            code: 'UPGRADE_REQUIRED',
+            messageId: 'requestMessages.webSocketOnly',
+            params: { path: LIVE_PATH },
+          },
+        },
+      ],
+    });
   });
 });
 
@@ -225,7 +238,8 @@ describe('one session for GraphQL, /api routes and the live channel', () => {
   it('refuses an /api route that requires a session without one, and clears a cookie that opens none', async () => {
     const none = await t.app.inject({ method: 'GET', url: '/api/test/whoami' });
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    // The one error body of every route (decision 052).
+    expect(none.json()).toMatchObject({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] });
     expect(none.headers['set-cookie']).toBeUndefined();
     const stale = await t.app.inject({
       method: 'GET',

@@ -455,6 +455,9 @@ describe('attachments', () => {
   it('need a session', async () => {
     const response = await t.app.inject({ method: 'POST', url: MESSAGE_ATTACHMENTS_PATH, payload: PNG });
     expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({
+      errors: [{ extensions: { code: 'UNAUTHENTICATED', messageId: 'messages.authRequired' } }],
+    });
   });
 });
 

@@ -10,6 +10,7 @@ export * from './constants.ts';
 export * from './idempotency.ts';
 export * from './live.ts';
 export * from './measures.ts';
+export * from './field-messages.ts';
 export * from './message-catalogue.ts';
 export * from './messages.ts';
 export * from './notes.ts';

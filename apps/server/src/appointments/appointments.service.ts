@@ -38,7 +38,6 @@ import {
   isOnSlotStep,
   preferredTimesCovered,
   type PreferredAppointmentTime,
-  messageText,
   clinicContactMessage,
   type ClinicContactMessageId,
   type MessageId,
@@ -51,7 +50,15 @@ import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, fieldError, notFound, parseInput, type ErrorCode } from '../errors.ts';
+import {
+  AppError,
+  fieldError,
+  fieldExtensions,
+  fieldProblem,
+  notFound,
+  parseInput,
+  type ErrorCode,
+} from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
@@ -1055,7 +1062,7 @@ export class AppointmentsService {
    */
   #clinicContactError(code: ErrorCode, messageId: ClinicContactMessageId, field?: string): AppError {
     const { id, params } = clinicContactMessage(messageId, this.#clinicPhone);
-    return new AppError(code, id, params, field ? { fieldErrors: { [field]: messageText(id, params) } } : {});
+    return new AppError(code, id, params, field ? fieldExtensions([fieldProblem(field, id, params)]) : {});
   }
 
   // -- the rules --------------------------------------------------------------------------------------------
@@ -1212,11 +1219,9 @@ export class AppointmentsService {
   }
 }
 
-/** A field's error with parameters (the booking rules' numbers), in `extensions.fieldErrors` like fieldError. */
+/** A field's error with parameters (the booking rules' numbers). */
 function ruleError(field: string, messageId: MessageId, params: MessageParams): AppError {
-  return new AppError(ERROR_CODES.badUserInput, messageId, params, {
-    fieldErrors: { [field]: messageText(messageId, params) },
-  });
+  return fieldError(field, messageId, params);
 }
 
 function daysBetween(from: string, to: string): number {

@@ -5,14 +5,13 @@ import {
   PatientFilterSchema,
   UpdatePatientInputSchema,
   type AuditEvent,
-  ACCESS_REQUEST_MESSAGES,
 } from '@telehealth/shared';
 import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { notFound, parseInput, validationFailed } from '../errors.ts';
+import { fieldProblem, notFound, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import {
@@ -192,9 +191,7 @@ export class PatientsService {
 
   async #requireProvider(providerId: string): Promise<void> {
     if (!(await isActiveProvider(this.#db, providerId))) {
-      throw validationFailed([ACCESS_REQUEST_MESSAGES.chooseProvider], {
-        owner: ACCESS_REQUEST_MESSAGES.chooseProvider,
-      });
+      throw validationFailed([fieldProblem('owner', 'accessRequestMessages.chooseProvider')]);
     }
   }
 

@@ -100,7 +100,11 @@ describe('InviteScreen', () => {
       errors: [
         {
           message: 'Password must contain a symbol',
-          extensions: { code: 'BAD_USER_INPUT', fieldErrors: { password: 'Password must contain a symbol' } },
+          extensions: {
+            code: 'BAD_USER_INPUT',
+            fieldErrors: { password: 'Password must contain a symbol' },
+            fields: [{ field: 'password', messageId: 'passwordMessages.symbol', params: {} }],
+          },
         },
       ],
     });

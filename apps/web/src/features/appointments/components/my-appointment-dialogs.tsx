@@ -1,12 +1,11 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { APPOINTMENT_MESSAGES } from '@telehealth/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PhoneLinkedText } from '../../../components/phone-linked-text.tsx';
 import { afterMutation } from '../../../lib/after-mutation.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { coded, errorText } from '../../../lib/error-text.ts';
 import type { Appointment } from '../api/appointments-api.ts';
 import {
   useCancelMyAppointment,
@@ -98,7 +97,7 @@ export function RescheduleDialog({
             setTime(value);
             setMissing(false);
           }}
-          dateError={missing && !date ? translateMessage(APPOINTMENT_MESSAGES.selectDate) : null}
+          dateError={missing && !date ? errorText(coded('appointmentMessages.selectDate')) : null}
           timeError={missing && date ? t('slots.pickTime') : null}
         />
         {reschedule.isError ? (

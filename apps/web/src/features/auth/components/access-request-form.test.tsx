@@ -90,7 +90,11 @@ describe('AccessRequestPanel', () => {
         errors: [
           {
             message: 'Validation failed: An account with this email already exists',
-            extensions: { code: 'BAD_USER_INPUT', fieldErrors: { email: 'An account with this email already exists' } },
+            extensions: {
+              code: 'BAD_USER_INPUT',
+              fieldErrors: { email: 'An account with this email already exists' },
+              fields: [{ field: 'email', messageId: 'accessRequestMessages.accountExists', params: {} }],
+            },
           },
         ],
       }),
@@ -120,6 +124,10 @@ describe('AccessRequestPanel', () => {
                 email: 'Please enter a valid email address',
                 specialty: 'Please choose a valid specialty',
               },
+              fields: [
+                { field: 'email', messageId: 'fieldMessages.emailInvalid', params: {} },
+                { field: 'specialty', messageId: 'fieldMessages.chooseValid', params: { label: 'specialty' } },
+              ],
             },
           },
         ],

@@ -39,8 +39,12 @@ function submitPassword() {
   fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 }
 
-function signInResult(error: string) {
-  return () => ({ signIn: { success: false, user: null, error, nextStep: null } });
+/** A refused sign-in as the server answers it: its English `error`, and the message's id when it names one. */
+function signInResult(
+  error: string,
+  errorMessage: { id: string; params: { name: string; value: string }[] } | null = null,
+) {
+  return () => ({ signIn: { success: false, user: null, error, errorMessage, nextStep: null } });
 }
 
 // The request forms load on demand (Mantine and the form, several megabytes of source for a test worker to
@@ -261,7 +265,7 @@ describe('LoginPage', () => {
   }, 30_000);
 
   it('says the shared schema’s messages and the server’s refusals in Spanish', async () => {
-    let answer = signInResult(MESSAGES.invalidCredentials);
+    let answer = signInResult(MESSAGES.invalidCredentials, { id: 'messages.invalidCredentials', params: [] });
     mockGraphQL({ SignIn: () => answer() });
     await i18n.changeLanguage('es');
     renderLogin();
@@ -283,7 +287,10 @@ describe('LoginPage', () => {
     });
     expect(alert.textContent).toContain('Error al iniciar sesión');
 
-    answer = signInResult(accountLockedMessage(5 * 60_000));
+    answer = signInResult(accountLockedMessage(5 * 60_000), {
+      id: 'messages.accountLocked',
+      params: [{ name: 'count', value: '5' }],
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
     await waitFor(() => {
       expect(screen.getByRole('alert').textContent).toContain(

@@ -81,6 +81,13 @@ describe('New Patient Registration', () => {
               extensions: {
                 code: 'BAD_USER_INPUT',
                 fieldErrors: { insurancePolicyNumber: 'Policy number must be 5-20 characters long' },
+                fields: [
+                  {
+                    field: 'insurancePolicyNumber',
+                    messageId: 'fieldMessages.lengthBetween',
+                    params: { label: 'Policy number', min: 5, max: 20 },
+                  },
+                ],
               },
             },
           ],
@@ -174,7 +181,11 @@ describe('New Patient Registration', () => {
             errors: [
               {
                 message: 'Validation failed: Please enter a valid email address',
-                extensions: { code: 'BAD_USER_INPUT', fieldErrors: { email: 'Please enter a valid email address' } },
+                extensions: {
+                  code: 'BAD_USER_INPUT',
+                  fieldErrors: { email: 'Please enter a valid email address' },
+                  fields: [{ field: 'email', messageId: 'fieldMessages.emailInvalid', params: {} }],
+                },
               },
             ],
           };

@@ -6,7 +6,7 @@ import { useNavigate } from 'react-router';
 import { IconCheck } from '../../../components/icons.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCreatePatient } from '../api/create-patient.ts';
 import type { Patient } from '../api/patient-schemas.ts';
 import { useUpdatePatient } from '../api/update-patient.ts';
@@ -56,7 +56,7 @@ export function usePatientForm({ mode, canAssignOwner, patient }: PatientFormMod
   /** A field's message in the reader's language (the schemas and the server say it in English). */
   const errorFor = (field: PatientFormField, fieldLabel?: string) => {
     const text = errors[field];
-    return text === undefined ? undefined : translateMessage(text, { label: fieldLabel });
+    return text === undefined ? undefined : errorText(text, { label: fieldLabel });
   };
 
   const setField = <F extends PatientFormField>(field: F, value: PatientFormValues[F]) => {

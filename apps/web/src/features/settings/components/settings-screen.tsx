@@ -8,7 +8,7 @@ import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import {
   practiceSettingsQueryOptions,
   useUpdatePracticeSettings,
@@ -23,7 +23,7 @@ import type { SettingsBlockProps } from './setting-block.tsx';
 import { WorkingHoursSettingsBlock } from './working-hours-settings-block.tsx';
 
 /** The first error of a field or of anything inside it (`bookingPolicy` finds `bookingPolicy.mode`). */
-function errorUnder(errors: FieldErrors, field: string): string | undefined {
+function errorUnder(errors: FieldErrors, field: string): FieldErrors[string] | undefined {
   const key = Object.keys(errors).find((k) => k === field || k.startsWith(`${field}.`));
   return key === undefined ? undefined : errors[key];
 }
@@ -66,7 +66,7 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
 
   const fieldError = (field: string, label?: string) => {
     const text = errorUnder(errors, field);
-    return text === undefined ? undefined : translateMessage(text, { label });
+    return text === undefined ? undefined : errorText(text, { label });
   };
   const source = (key: PracticeSettingKey) => view.sources.find((s) => s.key === key);
 
@@ -119,7 +119,7 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
         ) : null}
         {errors['form'] ? (
           <Alert color="yellow" variant="light" role="alert">
-            {translateMessage(errors['form'])}
+            {errorText(errors['form'])}
           </Alert>
         ) : Object.keys(errors).length > 0 ? (
           <Alert color="red" variant="light" role="alert">

@@ -9,7 +9,7 @@ import { ShareLinkBox } from '../../../components/share-link-box.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText, firstIssueText } from '../../../lib/error-text.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
@@ -126,7 +126,7 @@ function VisitScreens({
   const join = async (again = false) => {
     const parsed = VideoNameSchema.safeParse(name);
     if (!parsed.success) {
-      setNameError(translateMessage(parsed.error.issues[0]?.message ?? ''));
+      setNameError(firstIssueText(parsed.error));
       return;
     }
     setNameError(null);
