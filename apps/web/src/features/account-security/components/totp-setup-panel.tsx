@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { describeError } from '../../../lib/errors.ts';
-import { errorText, firstIssueText } from '../../../lib/error-text.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import { groupSecret } from '../../../lib/two-factor.ts';
 import { useConfirmTotpSetup, useStartTotpSetup } from '../api/two-factor-api.ts';
 

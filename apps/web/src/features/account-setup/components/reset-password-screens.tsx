@@ -3,7 +3,6 @@ import {
   EmailSchema,
   issueMessage,
   PASSWORD_RESET_CODE_LENGTH,
-  PASSWORD_RESET_MESSAGES,
   PASSWORD_RESET_VALID_MINUTES,
   RequestPasswordResetInputSchema,
   type CodedMessage,

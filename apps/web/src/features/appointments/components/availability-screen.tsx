@@ -9,7 +9,7 @@ import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
-import { errorText, firstIssueText } from '../../../lib/error-text.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import {
   availabilityQueryOptions,
   calendarFeedQueryOptions,

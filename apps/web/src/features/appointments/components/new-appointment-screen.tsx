@@ -14,7 +14,6 @@ import {
 } from '@mantine/core';
 import {
   APPOINTMENT_DURATIONS,
-  APPOINTMENT_MESSAGES,
   APPOINTMENT_PRIORITIES,
   createAppointmentInputSchema,
   DEFAULT_APPOINTMENT_DURATION,

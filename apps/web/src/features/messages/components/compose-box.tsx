@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 
 import { translateServerError } from '../../../lib/errors.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
-import { errorText, firstIssueText } from '../../../lib/error-text.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import { uploadAttachment, UploadError, type MessageAttachment } from '../api/messages-api.ts';
 
 /**

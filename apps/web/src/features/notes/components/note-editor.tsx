@@ -15,7 +15,6 @@ import {
 } from '@mantine/core';
 import {
   NOTE_CATEGORIES,
-  NOTE_MESSAGES,
   NOTE_PRIORITIES,
   NoteInputSchema,
   normalizeTags,

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { NOTE_CATEGORIES, NOTE_MESSAGES, NOTE_PRIORITIES } from '@telehealth/shared';
+import { NOTE_CATEGORIES, NOTE_PRIORITIES } from '@telehealth/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 

@@ -9,7 +9,7 @@ import { useLocation } from 'react-router';
 import { PublicPage } from '../../../components/public-site/public-page.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { errorText, firstIssueText } from '../../../lib/error-text.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';

@@ -9,7 +9,7 @@ import { ShareLinkBox } from '../../../components/share-link-box.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { errorText, firstIssueText } from '../../../lib/error-text.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
