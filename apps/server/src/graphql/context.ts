@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller, PublicCaller } from '../access/caller.ts';
+import type { PublicCaller } from '../access/caller.ts';
+import type { RequestScope, Scope } from '../access/scope.ts';
 import type { AccessRequestsService } from '../access-requests/access-requests.service.ts';
 import type { AppointmentsService } from '../appointments/appointments.service.ts';
 import type { WaitlistService } from '../appointments/waitlist.service.ts';
@@ -76,6 +77,8 @@ export interface GraphQLContext extends Services {
   session: ActiveSession | null;
   /** The audit actor for this request: the signed-in user, or anonymous. */
   actor: AuditActor;
+  /** The signed-in caller's scope, built once per request (decision 054); null when signed out. */
+  scope: RequestScope | null;
 }
 
 /** The signed-in user; throws UNAUTHENTICATED otherwise. */
@@ -85,8 +88,10 @@ export function requireUser(ctx: GraphQLContext): SessionUser {
 }
 
 /** The signed-in caller of an operation, for services that check permissions themselves. */
-export function callerOf(ctx: GraphQLContext, operation: string): Caller {
-  return { user: requireUser(ctx), actor: ctx.actor, operation };
+export function callerOf(ctx: GraphQLContext, operation: string): Scope {
+  requireUser(ctx);
+  if (!ctx.scope) throw unauthenticated();
+  return ctx.scope.as(operation);
 }
 
 /** The caller of a public operation: whoever it is, from which address. */
