@@ -1,9 +1,5 @@
 import type { AuditEvent, MessageId, ResourceAction } from '@telehealth/shared';
-import {
-  appendAuditEntry,
-  type AuditActor,
-  type AuditRecord,
-} from '../audit/audit.repository.ts';
+import { appendAuditEntry, type AuditActor, type AuditRecord } from '../audit/audit.repository.ts';
 import type { SessionUser } from '../auth/auth.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
@@ -203,11 +199,7 @@ export function scopeOf(db: Database, caller: Caller): Scope {
   return new Scope(new RequestScope(db, caller.user, caller.actor), caller.operation, caller.idempotency);
 }
 
-async function lookUp<T, E>(
-  executor: Executor,
-  id: string,
-  spec: FindSpec<T, E>,
-): Promise<{ row?: T; existing?: E }> {
+async function lookUp<T, E>(executor: Executor, id: string, spec: FindSpec<T, E>): Promise<{ row?: T; existing?: E }> {
   if (!isUuid(id)) return {};
   const row = await spec.read(executor, id);
   if (row) return { row };
