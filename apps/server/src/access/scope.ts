@@ -10,24 +10,37 @@ import { activeEmergencyGrants, type EmergencyGrant } from './emergency-grants.t
 import type { Caller } from './caller.ts';
 
 /**
- * How `Scope.find` reaches one record by id (decision 054).
- * - `read`: the record if the caller's reach holds it (the repository's query with the reach as its condition).
- * - `exists`: whether a record with the id exists at all (or the record itself), asked only when `read` found none.
- * - `missing`: what the caller is answered when `read` found none: the specification's not-found message, or an
- *   error built from what `exists` answered (a field's error, a refusal of the record's patient).
- * - `denial`: the details of the UNAUTHORIZED_ACCESS entry of an attempt on an existing record out of reach.
+ * How `Scope.find` reaches one record by id (decision 054), in one of two ways:
+ * - `read` answers the record if the caller's reach holds it (the repository's query with the reach as its
+ *   condition), and `exists` whether a record with the id exists at all (or the record), asked only when `read`
+ *   found none;
+ * - or `load` reads the record whatever the reach, and `within` says whether the caller reaches it.
+ * `missing` is what the caller is answered without the record: the specification's not-found message, or an error
+ * built from the existing record (a field's error, a refusal of the record's own patient). `denial` holds the
+ * details of the UNAUTHORIZED_ACCESS entry of an attempt on an existing record out of reach.
  */
-export interface FindSpec<T, E = boolean> {
+export type FindSpec<T, E = boolean> = FindByReach<T, E> | FindByCheck<T>;
+
+interface FindAnswers<E> {
+  missing: MessageId | ((existing: E | undefined) => Error);
+  denial: Record<string, unknown> | ((existing: E) => Record<string, unknown>);
+}
+
+export interface FindByReach<T, E> extends FindAnswers<E> {
   read: (executor: Executor, id: string) => Promise<T | null | undefined | false>;
   exists: (executor: Executor, id: string) => Promise<E | null | undefined | false>;
-  missing: MessageId | ((existing: E | undefined) => Error);
-  denial: Record<string, unknown>;
+}
+
+export interface FindByCheck<T> extends FindAnswers<T> {
+  load: (executor: Executor, id: string) => Promise<T | null | undefined>;
+  within: (row: T) => boolean;
 }
 
 /** Inside `Scope.transaction`: finds that record their out-of-reach attempts once the transaction has ended. */
 export interface ScopedTransaction {
   /** `Scope.find` on the transaction: the record, or the not-found error thrown (the attempt recorded after). */
-  find<T, E = boolean>(action: ResourceAction, id: string, spec: FindSpec<T, E>): Promise<T>;
+  find<T>(action: ResourceAction, id: string, spec: FindByCheck<T>): Promise<T>;
+  find<T, E = boolean>(action: ResourceAction, id: string, spec: FindByReach<T, E>): Promise<T>;
   /**
    * An attempt on an existing record out of reach, found by the service's own reading: answers the error to
    * throw (`missing`), and records the attempt (`denial`) after the transaction.
@@ -124,11 +137,13 @@ export class Scope implements Caller {
    * and an attempt on an existing one is recorded once (UNAUTHORIZED_ACCESS with `spec.denial`). An id that is
    * not a UUID is missing without a query.
    */
-  async find<T, E = boolean>(action: ResourceAction, id: string, spec: FindSpec<T, E>): Promise<T> {
+  find<T>(action: ResourceAction, id: string, spec: FindByCheck<T>): Promise<T>;
+  find<T, E = boolean>(action: ResourceAction, id: string, spec: FindByReach<T, E>): Promise<T>;
+  async find<T, E>(action: ResourceAction, id: string, spec: FindSpec<T, E>): Promise<T> {
     const { row, existing } = await lookUp(this.#request.db, id, spec);
     if (row) return row;
-    if (existing) await this.recordOutOfReach(action, spec.denial);
-    throw missingError(spec.missing, existing);
+    if (existing) await this.recordOutOfReach(action, denialOf(spec, existing));
+    throw missingError(spec, existing);
   }
 
   /**
@@ -140,11 +155,11 @@ export class Scope implements Caller {
     try {
       return await this.#request.db.transaction((tx) =>
         work(tx, {
-          find: async (action, id, spec) => {
+          find: async <T, E>(action: ResourceAction, id: string, spec: FindSpec<T, E>): Promise<T> => {
             const { row, existing } = await lookUp(tx, id, spec);
             if (row) return row;
-            if (existing) denials.push({ action, details: spec.denial });
-            throw missingError(spec.missing, existing);
+            if (existing) denials.push({ action, details: denialOf(spec, existing) });
+            throw missingError(spec, existing);
           },
           outOfReach: (action, details, missing) => {
             denials.push({ action, details });
@@ -199,14 +214,30 @@ export function scopeOf(db: Database, caller: Caller): Scope {
   return new Scope(new RequestScope(db, caller.user, caller.actor), caller.operation, caller.idempotency);
 }
 
-async function lookUp<T, E>(executor: Executor, id: string, spec: FindSpec<T, E>): Promise<{ row?: T; existing?: E }> {
+async function lookUp<T, E>(
+  executor: Executor,
+  id: string,
+  spec: FindSpec<T, E>,
+): Promise<{ row?: T; existing?: E | T }> {
   if (!isUuid(id)) return {};
+  if ('load' in spec) {
+    const loaded = await spec.load(executor, id);
+    if (!loaded) return {};
+    return spec.within(loaded) ? { row: loaded } : { existing: loaded };
+  }
   const row = await spec.read(executor, id);
   if (row) return { row };
   const existing = await spec.exists(executor, id);
   return existing ? { existing } : {};
 }
 
-function missingError<E>(missing: FindSpec<unknown, E>['missing'], existing: E | undefined): Error {
+// `existing` came from the same spec: its `load` (a T) or its `exists` (an E).
+function denialOf<T, E>(spec: FindSpec<T, E>, existing: E | T): Record<string, unknown> {
+  const { denial } = spec as FindAnswers<E | T>;
+  return typeof denial === 'function' ? denial(existing) : denial;
+}
+
+function missingError<T, E>(spec: FindSpec<T, E>, existing: E | T | undefined): Error {
+  const { missing } = spec as FindAnswers<E | T>;
   return typeof missing === 'string' ? notFound(missing) : missing(existing);
 }
