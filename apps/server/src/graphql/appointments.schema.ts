@@ -1,4 +1,4 @@
-import { APPOINTMENT_MESSAGES, zonedDateTime, type WorkingHoursInterval } from '@telehealth/shared';
+import { APPOINTMENT_MESSAGES, seesRecordPart, zonedDateTime, type WorkingHoursInterval } from '@telehealth/shared';
 import type { AppointmentView } from '../appointments/appointments.repository.ts';
 import type { PracticeHours } from '../appointments/appointments.service.ts';
 import type { TimeOffRow } from '../appointments/availability.repository.ts';
@@ -63,7 +63,8 @@ export const AppointmentRef = builder.objectRef<AppointmentView>('Appointment').
     notes: t.string({
       nullable: true,
       description: "The staff's notes; null for a patient reading their own appointment.",
-      resolve: (a, _args, ctx) => (ctx.session?.user.role === 'patient' ? null : a.notes),
+      resolve: (a, _args, ctx) =>
+        ctx.session && !seesRecordPart(ctx.session.user.role, 'appointment:staff-notes') ? null : a.notes,
     }),
     appointmentType: t.exposeString('appointmentType', { description: 'in-person or video.' }),
     status: t.exposeString('status'),
