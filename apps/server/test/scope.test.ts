@@ -4,12 +4,11 @@
  * caller's emergency access grants are read at most once per request.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, ERROR_CODES } from '@telehealth/shared';
 import { RequestScope } from '../src/access/scope.ts';
 import type { SessionUser } from '../src/auth/auth.service.ts';
-import { auditEntries, patients } from '../src/db/schema.ts';
 import { emergencyAccessGrants } from '../src/emergency-access/emergency-access.table.ts';
 import { AppError } from '../src/errors.ts';
 import { emergencyAccessGrantsEncrypted } from '../src/keys/encrypted-columns.ts';
@@ -32,11 +31,18 @@ function requestOf(user: SessionUser): RequestScope {
   });
 }
 
+// Plain SQL rather than the tables' Drizzle objects: this file does not depend on where a domain keeps them.
+async function entriesOf(operation: string) {
+  const result = await db().execute<{ event: string; level: string; user_id: string; details: unknown }>(
+    sql`SELECT event, level, user_id, details FROM audit_entries WHERE url = ${operation} ORDER BY id`,
+  );
+  return result.rows;
+}
+
 async function denialsOf(operation: string) {
-  return db()
-    .select({ details: auditEntries.details })
-    .from(auditEntries)
-    .where(and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), eq(auditEntries.url, operation)));
+  return (await entriesOf(operation))
+    .filter((entry) => entry.event === 'UNAUTHORIZED_ACCESS')
+    .map((entry) => ({ details: entry.details }));
 }
 
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
@@ -65,16 +71,11 @@ beforeAll(async () => {
     name: 'Sco Pe',
     role: 'provider',
   };
-  const [row] = await db()
-    .insert(patients)
-    .values({
-      firstName: 'Scoped',
-      lastName: 'Patient',
-      email: `scoped.${randomUUID().slice(0, 8)}@example.com`,
-      dateOfBirth: '1980-01-01',
-    })
-    .returning({ id: patients.id });
-  patientId = row!.id;
+  const inserted = await db().execute<{ id: string }>(
+    sql`INSERT INTO patients (first_name, last_name, email, date_of_birth)
+        VALUES ('Scoped', 'Patient', ${`scoped.${randomUUID().slice(0, 8)}@example.com`}, '1980-01-01') RETURNING id`,
+  );
+  patientId = inserted.rows[0]!.id;
 });
 
 describe('scope.find', () => {
@@ -157,11 +158,7 @@ describe('scope.find', () => {
     );
     expect(error.code).toBe(ERROR_CODES.notFound);
     // The transaction's own entry rolled back with it; the denial was written after, once.
-    const entries = await db()
-      .select({ event: auditEntries.event })
-      .from(auditEntries)
-      .where(eq(auditEntries.url, 'scopeTransaction'));
-    expect(entries).toEqual([{ event: 'UNAUTHORIZED_ACCESS' }]);
+    expect((await entriesOf('scopeTransaction')).map((entry) => entry.event)).toEqual(['UNAUTHORIZED_ACCESS']);
   });
 });
 
@@ -208,20 +205,8 @@ describe('scope.audit', () => {
   it("writes the caller's entry with its actor and operation", async () => {
     const scope = requestOf(provider).as('scopeAudit');
     await scope.audit(db(), 'PATIENT_VIEW', { patientIds: [patientId] }, { level: 'WARNING' });
-    const [entry] = await db()
-      .select({
-        event: auditEntries.event,
-        level: auditEntries.level,
-        userId: auditEntries.userId,
-        details: auditEntries.details,
-      })
-      .from(auditEntries)
-      .where(eq(auditEntries.url, 'scopeAudit'));
-    expect(entry).toEqual({
-      event: 'PATIENT_VIEW',
-      level: 'WARNING',
-      userId: provider.id,
-      details: { patientIds: [patientId] },
-    });
+    expect(await entriesOf('scopeAudit')).toEqual([
+      { event: 'PATIENT_VIEW', level: 'WARNING', user_id: provider.id, details: { patientIds: [patientId] } },
+    ]);
   });
 });
