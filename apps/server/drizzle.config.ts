@@ -2,7 +2,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  // Domain tables kept beside their domain (`*.table.ts`) are part of the schema too.
-  schema: ['./src/db/schema.ts', './src/*/*.table.ts'],
+  // Every table lives with its domain (`src/<domain>/<name>.table.ts`, decision 056): a new one is covered as it is.
+  schema: './src/**/*.table.ts',
   out: './drizzle',
 });

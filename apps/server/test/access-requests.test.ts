@@ -1,15 +1,13 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_REQUEST_MESSAGES, DEMO_PASSWORD, INVITATION_MESSAGES } from '@telehealth/shared';
-import {
-  accessRequests,
-  accountTokens,
-  auditEntries,
-  mailOutbox,
-  patients,
-  providers,
-  users,
-} from '../src/db/schema.ts';
+import { accessRequests } from '../src/access-requests/access-requests.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { accountTokens } from '../src/auth/account-tokens.table.ts';
+import { users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { providers } from '../src/providers/providers.table.ts';
 import { findAccessRequest } from '../src/access-requests/access-requests.repository.ts';
 import { patientsEncrypted } from '../src/keys/encrypted-columns.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';

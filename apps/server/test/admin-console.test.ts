@@ -9,7 +9,10 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, messageText, todayIn, zonedDateTime, zonedInstant } from '@telehealth/shared';
 import { insertAppointments, type NewAppointmentRow } from '../src/appointments/appointments.repository.ts';
-import { auditEntries, mailOutbox, patients, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestAccount, createTestApp, submitPatientAccessRequest, TestClient, type TestApp } from './helpers.ts';
 
 // Far from UTC, so that the practice's day and the server's differ for most of the day.

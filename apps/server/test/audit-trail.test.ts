@@ -12,7 +12,8 @@ import {
 import { appendAuditEntries, SYSTEM_ACTOR } from '../src/audit/audit.repository.ts';
 import { sealAuditChain } from '../src/audit/audit-chain.ts';
 import { generateApiTokenSecret, insertApiToken } from '../src/audit-trail/api-tokens.repository.ts';
-import { apiTokens, auditEntries } from '../src/db/schema.ts';
+import { apiTokens } from '../src/audit-trail/audit-trail.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 let t: TestApp;

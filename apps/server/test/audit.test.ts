@@ -11,10 +11,10 @@ import { anchorAuditChain, auditAnchorsPath, readAuditAnchors } from '../src/aud
 import { computeChecksum, sealAuditChain, verifyAuditTrail, type AuditAnchor } from '../src/audit/audit-chain.ts';
 import { appendAuditEntry, type AuditRecord } from '../src/audit/audit.repository.ts';
 import { connectDatabase, migrateDatabase, type Database } from '../src/db/client.ts';
-import * as schema from '../src/db/schema.ts';
-import { auditChain, auditEntries } from '../src/db/schema.ts';
+import { auditChain, auditEntries } from '../src/audit/audit.table.ts';
 import { addJob } from '../src/jobs/add-job.ts';
-import { AUDIT_SEAL_JOB_KEY, crontab } from '../src/jobs/tasks.ts';
+import { AUDIT_SEAL_JOB_KEY } from '../src/audit/audit.module.ts';
+import { crontab } from '../src/modules/registry.ts';
 import {
   createTestApp,
   createTestDatabase,
@@ -35,8 +35,7 @@ const record = (details: Record<string, unknown> = {}): AuditRecord => ({
 
 /** A migrated database of its own, without the app: for the tests that tamper with the chain. */
 async function freshDatabase(): Promise<{ url: string; db: Database }> {
-  const url = await createTestDatabase();
-  await migrateDatabase(url);
+  const url = await createTestDatabase({ migrated: true });
   const handle = connectDatabase(url);
   afterAll(() => handle.close());
   return { url, db: handle.db };
@@ -87,7 +86,7 @@ async function openTransaction(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query('BEGIN');
-  const db = drizzle(client, { schema });
+  const db = drizzle(client);
   return {
     append: async (details: Record<string, unknown>) => {
       await appendAuditEntry(db, record(details));

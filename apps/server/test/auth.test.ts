@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, MESSAGES } from '@telehealth/shared';
-import { auditEntries, sessions, signInFailures, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { sessions, signInFailures, users } from '../src/auth/auth.table.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const SIGN_IN =

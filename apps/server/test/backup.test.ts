@@ -19,8 +19,8 @@ import { anchorAuditChain } from '../src/audit/audit-anchors.ts';
 import { sealAuditChain, verifyAuditTrail } from '../src/audit/audit-chain.ts';
 import { appendAuditEntries, SYSTEM_ACTOR } from '../src/audit/audit.repository.ts';
 import { connectDatabase, type Database } from '../src/db/client.ts';
-import * as schema from '../src/db/schema.ts';
-import { auditEntries } from '../src/db/schema.ts';
+import * as schema from '../src/practice-data/data.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
 import { pruneExpiredAuditEntries, prunedSignatureVerifier } from '../src/practice-data/audit-retention.ts';
 import { backupKeyFor, backupKeyOf } from '../src/practice-data/backup.service.ts';
 import { restoreBackup, writeBackup } from '../src/practice-data/backup.ts';
@@ -611,5 +611,5 @@ describe('audit retention', () => {
 });
 
 function drizzleOf(client: pg.PoolClient): Database {
-  return drizzle(client, { schema });
+  return drizzle(client);
 }

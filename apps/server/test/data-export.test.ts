@@ -12,7 +12,12 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, GAD7, messageText, PHQ9, type Role } from '@telehealth/shared';
-import { appointments, auditEntries, measures, notes, patients, providers } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { measures } from '../src/measures/measures.table.ts';
+import { notes } from '../src/notes/notes.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { providers } from '../src/providers/providers.table.ts';
 import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 

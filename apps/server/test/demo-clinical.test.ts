@@ -4,18 +4,13 @@ import { DEMO_PASSWORD } from '@telehealth/shared';
 import { ensureDemoClinicalHistory } from '../src/demo/demo-clinical.ts';
 import { ensureDemoPractice } from '../src/demo/demo-practice.ts';
 import { ensureDemoSchedule } from '../src/demo/demo-schedule.ts';
-import {
-  appointments,
-  auditEntries,
-  conversations,
-  measures,
-  messages,
-  notes,
-  patients,
-  safetyAlerts,
-  videoRecordings,
-  waitlistEntries,
-} from '../src/db/schema.ts';
+import { appointments, waitlistEntries } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { measures, safetyAlerts } from '../src/measures/measures.table.ts';
+import { conversations, messages } from '../src/messages/messages.table.ts';
+import { notes } from '../src/notes/notes.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { videoRecordings } from '../src/video/video.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const ZONE = 'America/New_York';

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { todayIn } from '@telehealth/shared';
 import { ensureDemoPractice } from '../src/demo/demo-practice.ts';
 import { ensureDemoSchedule } from '../src/demo/demo-schedule.ts';
-import { appointments, patients } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 const ZONE = 'America/New_York';

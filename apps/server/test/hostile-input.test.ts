@@ -9,7 +9,10 @@ import {
   MESSAGE_ATTACHMENT_NAME_HEADER,
   MESSAGE_ATTACHMENTS_PATH,
 } from '@telehealth/shared';
-import { accessRequests, auditEntries, messageAttachments, patients } from '../src/db/schema.ts';
+import { accessRequests } from '../src/access-requests/access-requests.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { messageAttachments } from '../src/messages/messages.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, TestClient, type TestApp, submitPatientAccessRequest } from './helpers.ts';
 
 /** Log lines of the app, as parsed JSON. */

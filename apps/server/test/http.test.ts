@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { DEMO_PASSWORD } from '@telehealth/shared';
-import { auditEntries } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
 import { createTestApp, TestClient } from './helpers.ts';
 
 describe('health', () => {

@@ -7,18 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, DEMO_PASSWORD, ERROR_CODES, formatIdempotencyKey, todayIn } from '@telehealth/shared';
-import {
-  appointments,
-  auditEntries,
-  conversations,
-  idempotencyKeys,
-  measures,
-  messages,
-  notes,
-  patients,
-} from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { idempotencyKeys } from '../src/idempotency/idempotency.table.ts';
+import { measures } from '../src/measures/measures.table.ts';
+import { conversations, messages } from '../src/messages/messages.table.ts';
+import { notes } from '../src/notes/notes.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { deleteExpiredIdempotencyKeys } from '../src/idempotency/idempotency-keys.ts';
-import { crontab } from '../src/jobs/tasks.ts';
+import { crontab } from '../src/modules/registry.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const CREATE_PATIENT = `mutation ($input: CreatePatientInput!) { createPatient(input: $input) {

@@ -8,7 +8,8 @@ import {
   REQUEST_MESSAGES,
   SIGN_IN_ADDRESS_LIMIT,
 } from '@telehealth/shared';
-import { auditEntries, signInFailures } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { signInFailures } from '../src/auth/auth.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 let t: TestApp;

@@ -1,7 +1,10 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_RESET_MESSAGES } from '@telehealth/shared';
-import { accountTokens, auditEntries, mailOutbox, sessions, users } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { accountTokens } from '../src/auth/account-tokens.table.ts';
+import { sessions, users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken, resetCode } from './mail-helpers.ts';
 

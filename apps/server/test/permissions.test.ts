@@ -32,7 +32,11 @@ import {
   SECURE_MESSAGE_MESSAGES,
 } from '@telehealth/shared';
 import { randomUUID } from 'node:crypto';
-import { auditEntries, measures, notes, noteShares, patients, safetyAlerts } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { measures, safetyAlerts } from '../src/measures/measures.table.ts';
+import { notes } from '../src/notes/notes.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { noteShares } from '../src/portal-records/portal-records.table.ts';
 import { measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
 import { insertConversation } from '../src/messages/messages.repository.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';

@@ -7,7 +7,11 @@ import {
   MESSAGES,
   PROVIDER_MESSAGES,
 } from '@telehealth/shared';
-import { accessRequests, accountTokens, auditEntries, mailOutbox, users } from '../src/db/schema.ts';
+import { accessRequests } from '../src/access-requests/access-requests.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { accountTokens } from '../src/auth/account-tokens.table.ts';
+import { users } from '../src/auth/auth.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { gqlFrom, linkToken } from './mail-helpers.ts';
 

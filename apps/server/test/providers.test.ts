@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, PROVIDER_MESSAGES } from '@telehealth/shared';
-import { providers } from '../src/db/schema.ts';
+import { providers } from '../src/providers/providers.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const CREATE =

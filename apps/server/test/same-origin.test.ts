@@ -17,7 +17,7 @@ import {
   recordingChunkPath,
   REQUEST_MESSAGES,
 } from '@telehealth/shared';
-import { messageAttachments } from '../src/db/schema.ts';
+import { messageAttachments } from '../src/messages/messages.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-test')]);

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
-import { auditEntries, sessions } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { sessions } from '../src/auth/auth.table.ts';
 import { addJob } from '../src/jobs/add-job.ts';
 import { createTestApp, sleep, TestClient } from './helpers.ts';
 

@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, ERROR_CODES, MESSAGES, SETTINGS_MESSAGES } from '@telehealth/shared';
-import { auditEntries } from '../src/db/schema.ts';
-import { practiceSettings } from '../src/settings/settings.schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { practiceSettings } from '../src/settings/settings.table.ts';
 import { createTestApp, openTestRuntime, sleep, TestClient, type TestApp } from './helpers.ts';
 
 const CLINIC_PHONE = '(503) 555-0100';

@@ -1,15 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, ERROR_CODES, textProblem } from '@telehealth/shared';
-import {
-  accessRequests,
-  auditEntries,
-  patients,
-  providers,
-  storedTextFindings,
-  textRuleReviews,
-  users,
-} from '../src/db/schema.ts';
+import { accessRequests } from '../src/access-requests/access-requests.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { users } from '../src/auth/auth.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { providers } from '../src/providers/providers.table.ts';
+import { storedTextFindings, textRuleReviews } from '../src/stored-text/stored-text.table.ts';
 import {
   accessRequestsEncrypted,
   patientsEncrypted,

@@ -12,7 +12,8 @@ import {
   type Role,
 } from '@telehealth/shared';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { auditEntries, sessions, twoFactors, users, verifications } from '../src/db/schema.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { sessions, twoFactors, users, verifications } from '../src/auth/auth.table.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 

@@ -13,7 +13,7 @@ import {
   type VideoServerMessage,
 } from '@telehealth/shared';
 import { insertAppointments } from '../src/appointments/appointments.repository.ts';
-import { patients } from '../src/db/schema.ts';
+import { patients } from '../src/patients/patients.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 

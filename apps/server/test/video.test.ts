@@ -15,7 +15,11 @@ import {
 } from '@telehealth/shared';
 import { buildApp } from '../src/app.ts';
 import { insertAppointments } from '../src/appointments/appointments.repository.ts';
-import { auditEntries, appointments, mailOutbox, patients, videoParticipants } from '../src/db/schema.ts';
+import { appointments } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
+import { mailOutbox } from '../src/mail/mail.table.ts';
+import { patients } from '../src/patients/patients.table.ts';
+import { videoParticipants } from '../src/video/video.table.ts';
 import { videoParticipantsEncrypted } from '../src/keys/encrypted-columns.ts';
 import { appDependencies, openRuntime } from '../src/runtime.ts';
 import { createTestApp, silentLog, testConfig, TestClient, type TestApp } from './helpers.ts';

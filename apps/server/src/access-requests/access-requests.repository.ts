@@ -3,7 +3,8 @@ import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AccessRequestStatus } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { accessRequests, users } from '../db/schema.ts';
+import { accessRequests } from './access-requests.table.ts';
+import { users } from '../auth/auth.table.ts';
 import { accessRequestsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 

@@ -1,6 +1,6 @@
 import type { AuditActor } from '../audit/audit.repository.ts';
 import type { SessionUser } from '../auth/auth.service.ts';
-import type { IdempotentRequest } from '../idempotency/idempotency-keys.ts';
+import type { IdempotentRequest } from '../idempotency/idempotent-request.ts';
 import type { EmergencyGrant } from './emergency-grants.ts';
 
 /**

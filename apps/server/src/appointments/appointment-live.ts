@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { appointments } from '../db/schema.ts';
+import { appointments } from './appointments.table.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { AppointmentListener } from './appointments.service.ts';
 

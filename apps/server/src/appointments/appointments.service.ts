@@ -37,7 +37,6 @@ import {
   isOnSlotStep,
   preferredTimesCovered,
   type PreferredAppointmentTime,
-  messageText,
   clinicContactMessage,
   type ClinicContactMessageId,
   type MessageId,
@@ -51,7 +50,15 @@ import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, fieldError, notFound, parseInput, type ErrorCode } from '../errors.ts';
+import {
+  AppError,
+  fieldError,
+  fieldExtensions,
+  fieldProblem,
+  notFound,
+  parseInput,
+  type ErrorCode,
+} from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
@@ -59,7 +66,6 @@ import { isActiveProvider } from '../providers/providers.repository.ts';
 import {
   appointmentExists,
   findOverlaps,
-  findProviderBusy,
   findSeriesFrom,
   findLinkedPatient,
   findVisibleAppointment,
@@ -79,6 +85,8 @@ import {
   findActiveProviderWeeks,
   findTimeOff,
   findWorkingHours,
+  findDaySchedule,
+  type DaySchedule,
   insertTimeOff,
   replaceWorkingHours,
   type TimeOffRow,
@@ -448,7 +456,15 @@ export class AppointmentsService {
     });
   }
 
-  async list(caller: Caller, args: { filter?: unknown; limit?: number | null; nextToken?: string | null }) {
+  /**
+   * A page of the appointments the caller reaches, with its APPOINTMENT_VIEW entry. With `columns`, the rows hold
+   * only those (and the id, patient and start): for a reader that shows only those fields (the GraphQL list).
+   */
+  async list(
+    caller: Caller,
+    args: { filter?: unknown; limit?: number | null; nextToken?: string | null },
+    options: { columns?: ReadonlySet<keyof AppointmentView> | null } = {},
+  ) {
     const reach = await authorize(this.#db, caller, 'appointment:read');
     const filter = parseInput(AppointmentFilterSchema, args.filter ?? {});
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
@@ -466,16 +482,26 @@ export class AppointmentsService {
     if ((query.providerId && !isUuid(query.providerId)) || (query.patientId && !isUuid(query.patientId))) {
       return { items: [], nextToken: null };
     }
-    return this.#db.transaction(async (tx) => {
-      const page = await listAppointmentsPage(tx, { reach, query, after, limit }, this.#keyring);
-      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_VIEW', {
-        appointmentIds: page.rows.map((r) => r.id),
-        patientIds: [...new Set(page.rows.map((r) => r.patientId))],
-        count: page.rows.length,
-        page: after ? 'next' : 'first',
-      });
-      return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
-    });
+    // The page and its audit entry (the ids shown, their patients, the count) in one statement.
+    const page = await listAppointmentsPage(
+      this.#db,
+      {
+        reach,
+        query,
+        after,
+        limit,
+        columns: options.columns ?? null,
+        audit: {
+          event: 'APPOINTMENT_VIEW',
+          level: 'INFO',
+          actor: caller.actor,
+          url: caller.operation,
+          details: { page: after ? 'next' : 'first' },
+        },
+      },
+      this.#keyring,
+    );
+    return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
   }
 
   /**
@@ -767,10 +793,9 @@ export class AppointmentsService {
   async availableSlots(caller: Caller, input: unknown) {
     const data = parseInput(AvailableSlotsInputSchema, input);
     await authorize(this.#db, caller, 'appointment:create', { record: { providerId: data.providerId } });
-    if (!isUuid(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
-      throw fieldError('providerId', 'appointmentMessages.selectProvider');
-    }
-    return this.#daySlots(data.providerId, data.date, data.duration, this.#now());
+    const schedule = isUuid(data.providerId) ? await this.#daySchedule(data.providerId, data.date) : null;
+    if (!schedule?.active) throw fieldError('providerId', 'appointmentMessages.selectProvider');
+    return this.#slotsOf(schedule, data.date, data.duration, this.#now());
   }
 
   /**
@@ -792,13 +817,18 @@ export class AppointmentsService {
   }
 
   async #daySlots(providerId: string, date: string, duration: number, now: Date) {
-    const dayStart = occurrence(date, '00:00', 15, this.#zone).startsAt;
-    const dayEnd = occurrence(addDays(date, 1), '00:00', 15, this.#zone).startsAt;
-    const [week, timeOff, busy] = await Promise.all([
-      findWorkingHours(this.#db, providerId, this.#settings.current().defaultWorkingHours),
-      findTimeOff(this.#db, providerId, { from: date, to: date }),
-      findProviderBusy(this.#db, providerId, dayStart, dayEnd),
-    ]);
+    return this.#slotsOf(await this.#daySchedule(providerId, date), date, duration, now);
+  }
+
+  /** The provider's week, time off and busy times of the date (and whether they are active), in one read. */
+  #daySchedule(providerId: string, date: string): Promise<DaySchedule> {
+    const from = occurrence(date, '00:00', 15, this.#zone).startsAt;
+    const to = occurrence(addDays(date, 1), '00:00', 15, this.#zone).startsAt;
+    return findDaySchedule(this.#db, providerId, { date, from, to }, this.#settings.current().defaultWorkingHours);
+  }
+
+  #slotsOf(schedule: DaySchedule, date: string, duration: number, now: Date) {
+    const { week, timeOff, busy } = schedule;
     const step = this.#settings.current().slotStepMinutes;
     return daySlots({ date, duration, step, zone: this.#zone, week: week.intervals, timeOff, busy, now });
   }
@@ -1045,7 +1075,7 @@ export class AppointmentsService {
    */
   #clinicContactError(code: ErrorCode, messageId: ClinicContactMessageId, field?: string): AppError {
     const { id, params } = clinicContactMessage(messageId, this.#clinicPhone);
-    return new AppError(code, id, params, field ? { fieldErrors: { [field]: messageText(id, params) } } : {});
+    return new AppError(code, id, params, field ? fieldExtensions([fieldProblem(field, id, params)]) : {});
   }
 
   // -- the rules --------------------------------------------------------------------------------------------
@@ -1185,11 +1215,9 @@ export class AppointmentsService {
   }
 }
 
-/** A field's error with parameters (the booking rules' numbers), in `extensions.fieldErrors` like fieldError. */
+/** A field's error with parameters (the booking rules' numbers). */
 function ruleError(field: string, messageId: MessageId, params: MessageParams): AppError {
-  return new AppError(ERROR_CODES.badUserInput, messageId, params, {
-    fieldErrors: { [field]: messageText(messageId, params) },
-  });
+  return fieldError(field, messageId, params);
 }
 
 function daysBetween(from: string, to: string): number {

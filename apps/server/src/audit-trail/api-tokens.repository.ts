@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { API_TOKEN_PREFIX } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { apiTokens, users } from '../db/schema.ts';
+import { apiTokens } from './audit-trail.table.ts';
+import { users } from '../auth/auth.table.ts';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 

@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AuditSearchFilter } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { auditChain, auditEntries, users } from '../db/schema.ts';
+import { auditChain, auditEntries } from '../audit/audit.table.ts';
+import { users } from '../auth/auth.table.ts';
 
 /** One audit entry as the search answers it, with its place in the chain once sealed. */
 export interface AuditEntryView {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { desc } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { auditAnchorFiles } from '../db/schema.ts';
+import { auditAnchorFiles } from './audit.table.ts';
 import { readChainHead, type AuditAnchor } from './audit-chain.ts';
 
 // Anchors keep the chain's head outside the database: someone able to rewrite the database can remove the

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/client.ts';
-import { auditChain, auditEntries, auditPruned } from '../db/schema.ts';
+import { auditChain, auditEntries } from './audit.table.ts';
+import { auditPruned } from '../practice-data/data.table.ts';
 import type { PrunedLink } from '../practice-data/audit-retention.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 

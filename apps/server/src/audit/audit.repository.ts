@@ -7,7 +7,7 @@ import {
   type AuditLevel,
 } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { auditEntries } from '../db/schema.ts';
+import { auditEntries } from './audit.table.ts';
 
 /** Who did it and from where: filled from the request by the caller. */
 export interface AuditActor {

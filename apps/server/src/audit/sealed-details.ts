@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { redactAuditDetails } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { auditEntries } from '../db/schema.ts';
+import { auditEntries } from './audit.table.ts';
 import { EncryptedValueError, type FieldContext, type Keyring } from '../keys/keyring.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { PASSWORD_RESET_CODE_LENGTH } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { accountTokens } from '../db/schema.ts';
+import { accountTokens } from './account-tokens.table.ts';
 
 export type AccountTokenKind = 'invitation' | 'password_reset';
 export type AccountTokenRow = typeof accountTokens.$inferSelect;

@@ -11,7 +11,7 @@ import {
 } from '@telehealth/shared';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import * as schema from '../db/schema.ts';
+import * as schema from './auth.table.ts';
 import { recoveryCodeHasher } from './recovery-codes.ts';
 
 /** Ten recovery codes in lower-case letters and digits (`abcde-12345`): easier to copy from paper than mixed case. */

@@ -13,7 +13,7 @@ import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { PublicCaller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { signInFailures } from '../db/schema.ts';
+import { signInFailures } from './auth.table.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { passwordResetMail } from '../mail/templates.ts';

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { authAccounts } from '../db/schema.ts';
+import { authAccounts } from './auth.table.ts';
 import { markEmailVerified } from '../users/users.repository.ts';
 import type { Auth } from './auth.ts';
 

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SessionEndReason } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { sessions, users } from '../db/schema.ts';
+import { sessions, users } from './auth.table.ts';
 
 /** The PostgreSQL channel on which every instance hears which sessions ended (decision 017). */
 export const SESSION_ENDED_CHANNEL = 'session_ended';

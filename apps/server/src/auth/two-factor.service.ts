@@ -15,7 +15,7 @@ import {
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { twoFactors, users } from '../db/schema.ts';
+import { twoFactors, users } from './auth.table.ts';
 import type { AppError } from '../errors.ts';
 import { badUserInput, notFound, parseInput, unauthenticated } from '../errors.ts';
 import { authorize } from '../access/authorize.ts';

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
-import { patients, providers } from '../db/schema.ts';
+import { patients } from '../patients/patients.table.ts';
+import { providers } from '../providers/providers.table.ts';
 import { createRandom, generatePatient } from '../demo/practice-data.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
 import { seedSchedule } from '../demo/seed-schedule.ts';

@@ -2,10 +2,9 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import path from 'node:path';
 import pg from 'pg';
-import * as schema from './schema.ts';
 import { ADVISORY_LOCKS } from './advisory-locks.ts';
 
-export type Database = NodePgDatabase<typeof schema>;
+export type Database = NodePgDatabase;
 /** A database handle or an open transaction: repositories accept either. */
 export type Executor = Database | Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -26,7 +25,7 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = drizzle(pool, { schema });
+  const db = drizzle(pool);
   return { db, pool, close: () => pool.end() };
 }
 
@@ -54,7 +53,7 @@ export async function takeStartUpLock(url: string): Promise<StartUpLock> {
   }
   let released: Promise<void> | undefined;
   return {
-    db: drizzle(client, { schema }),
+    db: drizzle(client),
     release() {
       released ??= (async () => {
         await client.query('SELECT pg_advisory_unlock($1)', [START_UP_LOCK_KEY]).catch(() => undefined);

@@ -4,7 +4,9 @@ import { addDays, todayIn, type AuditEvent, type Instrument } from '@telehealth/
 import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 import type { Executor, Database } from '../db/client.ts';
-import { appointments, noteTemplates, patients, waitlistEntries } from '../db/schema.ts';
+import { appointments, waitlistEntries } from '../appointments/appointments.table.ts';
+import { noteTemplates } from '../notes/notes.table.ts';
+import { patients } from '../patients/patients.table.ts';
 import { appointmentsEncrypted, waitlistEntriesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { insertAcknowledgedAlert, insertCompletedMeasure } from '../measures/measures.repository.ts';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DEMO_ACCOUNTS } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { patients } from '../db/schema.ts';
+import { patients } from '../patients/patients.table.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
 import { findUserByEmail } from '../users/users.repository.ts';

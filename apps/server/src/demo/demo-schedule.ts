@@ -5,7 +5,8 @@ import { insertAppointments, type NewAppointmentRow } from '../appointments/appo
 import { occurrence, weekdayOf } from '../appointments/schedule.ts';
 import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { appointments, patients } from '../db/schema.ts';
+import { appointments } from '../appointments/appointments.table.ts';
+import { patients } from '../patients/patients.table.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 import { createRandom } from './practice-data.ts';

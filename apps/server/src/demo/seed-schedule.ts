@@ -5,7 +5,8 @@ import { insertAppointments, type NewAppointmentRow } from '../appointments/appo
 import { occurrence, weekdayOf } from '../appointments/schedule.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { providers, users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
+import { providers } from '../providers/providers.table.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
 import { createRandom, generatePatient } from './practice-data.ts';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { patients, users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
+import { patients } from '../patients/patients.table.ts';
 
 /**
  * Emergency access grants (decision 036, migration 0024): a provider opened a patient's record beyond their reach,

@@ -1,24 +1,14 @@
 import { getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import {
-  accessRequests,
-  appointments,
-  measures,
-  recordCorrections,
-  noteAddenda,
-  notes,
-  noteUnlocks,
-  noteVersions,
-  patients,
-  safetyAlerts,
-  storedTextFindings,
-  videoGuests,
-  videoParticipants,
-  waitlistEntries,
-  conversations,
-  messages,
-  messageAttachments,
-} from '../db/schema.ts';
+import { accessRequests } from '../access-requests/access-requests.table.ts';
+import { appointments, waitlistEntries } from '../appointments/appointments.table.ts';
+import { measures, safetyAlerts } from '../measures/measures.table.ts';
+import { conversations, messages, messageAttachments } from '../messages/messages.table.ts';
+import { noteAddenda, notes, noteUnlocks, noteVersions } from '../notes/notes.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { recordCorrections } from '../portal-records/portal-records.table.ts';
+import { storedTextFindings } from '../stored-text/stored-text.table.ts';
+import { videoGuests, videoParticipants } from '../video/video.table.ts';
 import type { Keyring } from './keyring.ts';
 import { emergencyAccessGrants } from '../emergency-access/emergency-access.table.ts';
 

@@ -7,7 +7,7 @@ import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Caller } from '../access/caller.ts';
 import { mailFromOf, type Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { mailOutbox } from '../db/schema.ts';
+import { mailOutbox } from './mail.table.ts';
 import { addJob } from '../jobs/add-job.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { findActiveUsersWithRoles } from '../users/users.repository.ts';

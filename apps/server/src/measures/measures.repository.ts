@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { INSTRUMENT_DEFINITIONS, scoreAnswers, type Instrument } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { measures, safetyAlerts } from '../db/schema.ts';
+import { measures, safetyAlerts } from './measures.table.ts';
 import { measuresEncrypted, safetyAlertsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 

@@ -19,7 +19,10 @@ import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
-import { appointments, measures, measureSchedules, patients, safetyAlerts, users } from '../db/schema.ts';
+import { appointments } from '../appointments/appointments.table.ts';
+import { users } from '../auth/auth.table.ts';
+import { measures, measureSchedules, safetyAlerts } from './measures.table.ts';
+import { patients } from '../patients/patients.table.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import { addJob } from '../jobs/add-job.ts';

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { patients, users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
+import { patients } from '../patients/patients.table.ts';
 
 /*
  * Who is on a patient's care team: the providers who may see the patient. Today that is the primary provider

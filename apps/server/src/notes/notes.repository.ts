@@ -4,7 +4,10 @@ import { alias } from 'drizzle-orm/pg-core';
 import { HIGH_NOTE_PRIORITIES, type NoteCategory, type NotePriority } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { orEmergencyGrants, type EmergencyGrant } from '../access/emergency-grants.ts';
-import { noteAddenda, notes, noteShares, noteUnlocks, noteVersions, patients, users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
+import { noteAddenda, notes, noteUnlocks, noteVersions } from './notes.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { noteShares } from '../portal-records/portal-records.table.ts';
 import {
   noteAddendaEncrypted,
   notesEncrypted,

@@ -24,7 +24,7 @@ import type { RequestMeta } from '../auth/auth.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
-import { noteTemplates } from '../db/schema.ts';
+import { noteTemplates } from './notes.table.ts';
 import { badUserInput, fieldError, forbidden, notFound, parseInput } from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';

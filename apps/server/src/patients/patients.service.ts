@@ -4,14 +4,13 @@ import {
   PAGE_SIZE,
   PatientFilterSchema,
   UpdatePatientInputSchema,
-  ACCESS_REQUEST_MESSAGES,
 } from '@telehealth/shared';
 import { authorize, type Reach } from '../access/authorize.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { parseInput, validationFailed } from '../errors.ts';
+import { fieldProblem, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import {
@@ -44,9 +43,14 @@ export class PatientsService {
     this.#keyring = options.keyring;
   }
 
+  /**
+   * A page of the patients the caller may see. With `columns`, the rows hold only those (and the id): for a
+   * reader that shows only those fields (the GraphQL list), so nothing else is read or decrypted.
+   */
   async list(
     caller: Caller,
     args: { limit?: number | null; nextToken?: string | null; filter?: PatientFilter | null },
+    options: { columns?: ReadonlySet<keyof PatientRow> | null } = {},
   ) {
     const scope = await authorize(this.#db, caller, 'patient:read');
     const filter = parseInput(PatientFilterSchema, args.filter ?? {});
@@ -60,6 +64,7 @@ export class PatientsService {
         filter,
         after,
         limit,
+        columns: options.columns ?? null,
         audit: scopeOf(this.#db, caller).auditRecord('PATIENT_VIEW', { page: after ? 'next' : 'first' }),
       },
       this.#keyring,
@@ -181,9 +186,7 @@ export class PatientsService {
 
   async #requireProvider(providerId: string): Promise<void> {
     if (!(await isActiveProvider(this.#db, providerId))) {
-      throw validationFailed([ACCESS_REQUEST_MESSAGES.chooseProvider], {
-        owner: ACCESS_REQUEST_MESSAGES.chooseProvider,
-      });
+      throw validationFailed([fieldProblem('owner', 'accessRequestMessages.chooseProvider')]);
     }
   }
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { notes, noteShares, patients, recordCorrections, users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
+import { notes } from '../notes/notes.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { noteShares, recordCorrections } from './portal-records.table.ts';
 import { recordCorrectionsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 

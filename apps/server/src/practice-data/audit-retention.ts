@@ -3,9 +3,9 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { AUDIT_RETENTION_YEARS } from '@telehealth/shared';
 import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { auditChain, auditEntries } from '../db/schema.ts';
+import { auditChain, auditEntries } from '../audit/audit.table.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { auditPruned } from './data.schema.ts';
+import { auditPruned } from './data.table.ts';
 
 // The retention of audit entries (decision 037): an entry is kept for its retention years (6 for HIPAA events, 7
 // for other critical ones, 3 otherwise: AUDIT_RETENTION_YEARS, stored with each entry), then removed by a daily

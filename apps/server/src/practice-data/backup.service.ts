@@ -11,7 +11,7 @@ import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { BackupKeyError, type BackupHeader, type BackupKey } from './backup-crypto.ts';
 import { BACKUP_FILE_SUFFIX, removePartialBackups, writeBackup, type BackupResult } from './backup.ts';
-import { backupRuns } from './data.schema.ts';
+import { backupRuns } from './data.table.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 /** What the backup key is derived for when BACKUP_ENCRYPTION_KEY is not set (decision 037). */

@@ -8,8 +8,11 @@ import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import * as schema from '../db/schema.ts';
-import { appointments, measures, notes, patients, providers } from '../db/schema.ts';
+import { appointments } from '../appointments/appointments.table.ts';
+import { measures } from '../measures/measures.table.ts';
+import { notes } from '../notes/notes.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { providers } from '../providers/providers.table.ts';
 import { notFound } from '../errors.ts';
 import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -43,7 +46,7 @@ export interface BulkManifest {
   error: never[];
 }
 
-type Tx = NodePgDatabase<typeof schema>;
+type Tx = NodePgDatabase;
 
 /** The rows each resource type exports, and the patient each belongs to. */
 const exportable = {
@@ -132,7 +135,7 @@ export class DataExportService {
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const tx: Tx = drizzle(client, { schema });
+      const tx: Tx = drizzle(client);
       const patientIds = await this.#patientIdsOf(tx, resourceType);
       await appendAuditEntry(this.#db, {
         event: 'PHI_EXPORT',
@@ -281,7 +284,7 @@ export class DataExportService {
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const tx: Tx = drizzle(client, { schema });
+      const tx: Tx = drizzle(client);
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(patientId);
       const resources: Resource[] = [];
       if (isUuid) {

@@ -7,7 +7,11 @@ import type {
   Practitioner,
 } from '@medplum/fhirtypes';
 import { INSTRUMENT_DEFINITIONS, type Instrument } from '@telehealth/shared';
-import type { appointments, measures, notes, patients, providers } from '../db/schema.ts';
+import type { appointments } from '../appointments/appointments.table.ts';
+import type { measures } from '../measures/measures.table.ts';
+import type { notes } from '../notes/notes.table.ts';
+import type { patients } from '../patients/patients.table.ts';
+import type { providers } from '../providers/providers.table.ts';
 
 // The practice's records as FHIR R4 resources (decision 037), with the types of @medplum/fhirtypes. References
 // are relative (`Patient/<id>`), as the Bulk Data format has them; the one-patient Bundle turns them into the

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { providers, users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
+import { providers } from './providers.table.ts';
 import type { PatientCursor } from '../db/cursor.ts';
 
 export type ProviderRow = typeof providers.$inferSelect;

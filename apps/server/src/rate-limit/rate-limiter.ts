@@ -3,7 +3,7 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { ERROR_CODES, minutesToWait } from '@telehealth/shared';
 import type { Database, Executor } from '../db/client.ts';
-import { rateLimitHits } from '../db/schema.ts';
+import { rateLimitHits } from './rate-limit.table.ts';
 import { AppError } from '../errors.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 

@@ -18,9 +18,9 @@ import { endSessionsWithoutTwoFactor } from '../auth/sessions.repository.ts';
 import type { Config, PracticeSettingsSource } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { NotificationListener } from '../db/notification-listener.ts';
-import { users } from '../db/schema.ts';
+import { users } from '../auth/auth.table.ts';
 import { badUserInput, parseInput } from '../errors.ts';
-import { practiceSettings } from './settings.schema.ts';
+import { practiceSettings } from './settings.table.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;

@@ -6,7 +6,7 @@ import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { notFound, parseInput } from '../errors.ts';
-import { storedTextFindings, textRuleReviews } from '../db/schema.ts';
+import { storedTextFindings, textRuleReviews } from './stored-text.table.ts';
 import { storedTextFindingsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { storedTextRows, textsOf, type StoredTextRow } from './stored-text.ts';

@@ -8,15 +8,12 @@ import {
   type TextKind,
 } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import {
-  accessRequests,
-  conversations,
-  messageAttachments,
-  patients,
-  providers,
-  users,
-  videoGuests,
-} from '../db/schema.ts';
+import { accessRequests } from '../access-requests/access-requests.table.ts';
+import { users } from '../auth/auth.table.ts';
+import { conversations, messageAttachments } from '../messages/messages.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { providers } from '../providers/providers.table.ts';
+import { videoGuests } from '../video/video.table.ts';
 import {
   accessRequestsEncrypted,
   conversationsEncrypted,

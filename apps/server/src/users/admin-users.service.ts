@@ -23,15 +23,14 @@ import type { Database, Executor } from '../db/client.ts';
 import { postgresErrorOf } from '../db/retry.ts';
 import {
   calendarFeeds,
-  notes,
-  patients,
-  providers,
   providerSchedules,
   providerTimeOff,
   providerWorkingHours,
-  signInFailures,
-  twoFactors,
-} from '../db/schema.ts';
+} from '../appointments/appointments.table.ts';
+import { signInFailures, twoFactors } from '../auth/auth.table.ts';
+import { notes } from '../notes/notes.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { providers } from '../providers/providers.table.ts';
 import { type AppError, badUserInput, fieldError, forbidden, notFound, parseInput } from '../errors.ts';
 import { createAccount, createProviderRecord } from './accounts.ts';
 import {

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { SIGN_IN_LOCKOUT, type Role, type UserStatus } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { authAccounts, patients, signInFailures, twoFactors, users } from '../db/schema.ts';
+import { authAccounts, signInFailures, twoFactors, users } from '../auth/auth.table.ts';
+import { patients } from '../patients/patients.table.ts';
 
 /**
  * Accounts (the `users` table). Every query whose subject is an account lives here; better-auth reads and

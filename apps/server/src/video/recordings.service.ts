@@ -18,20 +18,20 @@ import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
+import { appointments } from '../appointments/appointments.table.ts';
 import {
-  appointments,
   videoRecordingChunks,
   videoRecordingConsents,
   videoRecordings,
   videoRecordingSegments,
-} from '../db/schema.ts';
+} from './video.table.ts';
 import { AppError, notFound, parseInput } from '../errors.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { isPresent, listParticipants, type ParticipantRow } from './video.repository.ts';
 import { requireVisitProvider } from './visit-access.ts';
 import { sendVideoMessage } from './video-relay.ts';
-import type { JoinedConnection } from './video.service.ts';
+import type { JoinedConnection } from './joined-connection.ts';
 import { isUuid } from '../db/ids.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 

@@ -1,7 +1,10 @@
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { VideoPresence, VideoRole } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { appointments, patients, providers, videoParticipants } from '../db/schema.ts';
+import { appointments } from '../appointments/appointments.table.ts';
+import { patients } from '../patients/patients.table.ts';
+import { providers } from '../providers/providers.table.ts';
+import { videoParticipants } from './video.table.ts';
 import { videoParticipantsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 

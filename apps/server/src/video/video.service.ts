@@ -29,7 +29,7 @@ import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { videoGuests, videoParticipants } from '../db/schema.ts';
+import { videoGuests, videoParticipants } from './video.table.ts';
 import { videoGuestsEncrypted } from '../keys/encrypted-columns.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { videoGuestMail } from '../mail/templates.ts';
@@ -50,7 +50,8 @@ import {
 import { publishToUsers } from '../live/live-events.ts';
 import type { RecordingsService } from './recordings.service.ts';
 import { sendVideoMessage } from './video-relay.ts';
-import { turnCredentials, VideoTokens, type VideoGrant } from './video-tokens.ts';
+import { turnCredentials, VideoTokens } from './video-tokens.ts';
+import type { JoinedConnection } from './joined-connection.ts';
 import { isUuid } from '../db/ids.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
@@ -91,12 +92,7 @@ export interface VideoVisitView {
   patientId: string | null;
 }
 
-/** A connection's person in a visit, once `join` succeeded. */
-export interface JoinedConnection {
-  connectionId: string;
-  grant: VideoGrant;
-  actor: AuditActor;
-}
+export type { JoinedConnection };
 
 export type JoinResult = { ok: true; joined: JoinedConnection } | { ok: false; reason: VideoRefusal };
 

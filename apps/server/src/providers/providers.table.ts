@@ -1,0 +1,23 @@
+import { boolean, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from '../db/columns.ts';
+import { users } from '../auth/auth.table.ts';
+
+/**
+ * Providers (the specification's Doctor): the directory record of a provider account. A provider has one id,
+ * their account's: `id` is the account's id, and every table that names a provider (a patient's primary
+ * provider, and later appointments and notes) references it. Decision 020.
+ */
+export const providers = pgTable('providers', {
+  id: uuid('id')
+    .primaryKey()
+    .references(() => users.id),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  email: text('email').notNull(),
+  specialty: text('specialty').notNull(),
+  experience: integer('experience').notNull().default(0),
+  phone: text('phone'),
+  bio: text('bio'),
+  isActive: boolean('is_active').notNull().default(true),
+  ...timestamps,
+});
