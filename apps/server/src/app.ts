@@ -11,6 +11,7 @@ import type { AppDependencies } from './modules/domain-module.ts';
 import { serializeError } from './log-redaction.ts';
 import { sameOriginPlugin } from './plugins/same-origin.ts';
 import { sessionPlugin } from './plugins/session.ts';
+import { scopePlugin } from './access/scope-plugin.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
 import { registerWebApp } from './web/web-app.ts';
 
@@ -94,6 +95,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   await app.register(sameOriginPlugin, { publicUrl: config.publicUrl });
   await app.register(websocketPlugin, { config, authService: deps.authService, pool: deps.pool });
   await app.register(sessionPlugin, { authService: deps.authService });
+  // The caller's scope, once per request, from that session (decision 054).
+  await app.register(scopePlugin, { db: deps.db });
 
   app.get('/api/health', async (_request, reply) => {
     const database = await isDatabaseReachable(deps.pool);

@@ -1,4 +1,4 @@
-import { APPOINTMENT_MESSAGES, type WorkingHoursInterval } from '@telehealth/shared';
+import { APPOINTMENT_MESSAGES, seesRecordPart, type WorkingHoursInterval } from '@telehealth/shared';
 import { practiceDateTime } from './practice-time.ts';
 import type { AppointmentView } from './appointments.repository.ts';
 import type { PracticeHours } from './appointments.service.ts';
@@ -65,7 +65,8 @@ export const AppointmentRef = builder.objectRef<AppointmentView>('Appointment').
     notes: t.string({
       nullable: true,
       description: "The staff's notes; null for a patient reading their own appointment.",
-      resolve: (a, _args, ctx) => (ctx.session?.user.role === 'patient' ? null : a.notes),
+      resolve: (a, _args, ctx) =>
+        ctx.session && !seesRecordPart(ctx.session.user.role, 'appointment:staff-notes') ? null : a.notes,
     }),
     appointmentType: t.exposeString('appointmentType', { description: 'in-person or video.' }),
     status: t.exposeString('status'),

@@ -20,7 +20,6 @@ import {
   updateAppointmentInputSchema,
   zonedDateTime,
   type AppointmentStatus,
-  type AuditEvent,
   type CancellationKind,
   type WorkingHoursInterval,
   AppointmentDateSchema,
@@ -45,7 +44,8 @@ import {
 } from '@telehealth/shared';
 import { bookingPolicyOf, type BookingPolicySource } from './booking-policy.ts';
 import type { PracticeSettingsSource } from '../config.ts';
-import { authorize, recordOutOfReach, refuse } from '../access/authorize.ts';
+import { authorize, refuse } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import { CursorCodec } from '../db/cursor.ts';
@@ -294,7 +294,11 @@ export class AppointmentsService {
           actorId: caller.user.id,
         })),
       );
-      await this.#audit(tx, caller, 'APPOINTMENT_CREATE', ids, patientIds, details);
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_CREATE', {
+        appointmentIds: ids,
+        patientIds,
+        ...details,
+      });
       await this.#tell(tx, 'created', ids);
       // A series answers its first visit, so a retry answers it too.
       await recordIdempotencyKey(tx, caller, ids[0]!);
@@ -380,12 +384,12 @@ export class AppointmentsService {
    */
   async #requireOwnPatientForVisit(caller: Caller, patientId: string): Promise<void> {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotSeeNow' });
-    const found = isUuid(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
-    if (found) return;
-    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-      await recordOutOfReach(this.#db, caller, 'visit:start', { patientIds: [patientId] });
-    }
-    throw notFound('patientMessages.notFound');
+    await scopeOf(this.#db, caller).find('visit:start', patientId, {
+      read: (db) => findVisiblePatient(db, patientId, scope, this.#keyring),
+      exists: (db) => patientExists(db, patientId),
+      missing: 'patientMessages.notFound',
+      denial: { patientIds: [patientId] },
+    });
   }
 
   /**
@@ -438,18 +442,18 @@ export class AppointmentsService {
 
   async get(caller: Caller, id: string): Promise<AppointmentView> {
     const reach = await authorize(this.#db, caller, 'appointment:read');
-    const row = isUuid(id)
-      ? await this.#db.transaction(async (tx) => {
+    const scope = scopeOf(this.#db, caller);
+    return scope.find('appointment:read', id, {
+      read: () =>
+        this.#db.transaction(async (tx) => {
           const found = await findVisibleAppointment(tx, id, reach, this.#keyring);
-          if (found) await this.#audit(tx, caller, 'APPOINTMENT_VIEW', [id], [found.patientId], {});
+          if (found) await scope.audit(tx, 'APPOINTMENT_VIEW', { appointmentIds: [id], patientIds: [found.patientId] });
           return found;
-        })
-      : undefined;
-    if (row) return row;
-    if (isUuid(id) && (await appointmentExists(this.#db, id))) {
-      await recordOutOfReach(this.#db, caller, 'appointment:read', { appointmentIds: [id] });
-    }
-    throw notFound('appointmentMessages.notFound');
+        }),
+      exists: (db) => appointmentExists(db, id),
+      missing: 'appointmentMessages.notFound',
+      denial: { appointmentIds: [id] },
+    });
   }
 
   /**
@@ -622,7 +626,9 @@ export class AppointmentsService {
             : { appointmentId: target.id, action: 'updated', fields, actorId: caller.user.id, at: now },
         ]);
       }
-      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', ids, [current.patientId], {
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_UPDATE', {
+        appointmentIds: ids,
+        patientIds: [current.patientId],
         fields,
         ...(moving ? { rescheduled: true } : {}),
         ...(options.status ? { status: options.status } : {}),
@@ -690,7 +696,9 @@ export class AppointmentsService {
           },
         ]);
       }
-      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', ids, [current.patientId], {
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_UPDATE', {
+        appointmentIds: ids,
+        patientIds: [current.patientId],
         status: 'cancelled',
         cancellationKind: kind,
       });
@@ -731,7 +739,12 @@ export class AppointmentsService {
       await insertAppointmentHistory(tx, [
         { appointmentId: id, action: 'status', fromStatus: from, toStatus: status, actorId: caller.user.id, at: now },
       ]);
-      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', [id], [current.patientId], { status, from });
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_UPDATE', {
+        appointmentIds: [id],
+        patientIds: [current.patientId],
+        status,
+        from,
+      });
       await this.#tell(tx, 'status', [id]);
     });
     const [view] = await this.#views([id]);
@@ -1028,12 +1041,12 @@ export class AppointmentsService {
   async #ownForChange(caller: Caller, id: string): Promise<AppointmentView> {
     const reach = await authorize(this.#db, caller, 'appointment:manage');
     const checked = parseInput(RecordIdSchema, id);
-    const row = isUuid(checked) ? await findVisibleAppointment(this.#db, checked, reach, this.#keyring) : undefined;
-    if (row) return row;
-    if (isUuid(checked) && (await appointmentExists(this.#db, checked))) {
-      await recordOutOfReach(this.#db, caller, 'appointment:manage', { appointmentIds: [checked] });
-    }
-    throw notFound('appointmentMessages.notFound');
+    return scopeOf(this.#db, caller).find('appointment:manage', checked, {
+      read: (db) => findVisibleAppointment(db, checked, reach, this.#keyring),
+      exists: (db) => appointmentExists(db, checked),
+      missing: 'appointmentMessages.notFound',
+      denial: { appointmentIds: [checked] },
+    });
   }
 
   /** The minimum notice and the horizon of a patient's booking. */
@@ -1158,22 +1171,22 @@ export class AppointmentsService {
 
   async #requireVisiblePatient(caller: Caller, patientId: string): Promise<void> {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotCreate' });
-    const found = isUuid(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
-    if (found) return;
-    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-      await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [patientId] });
-    }
-    throw fieldError('patientId', 'appointmentMessages.selectPatient');
+    await scopeOf(this.#db, caller).find('patient:read', patientId, {
+      read: (db) => findVisiblePatient(db, patientId, scope, this.#keyring),
+      exists: (db) => patientExists(db, patientId),
+      missing: () => fieldError('patientId', 'appointmentMessages.selectPatient'),
+      denial: { patientIds: [patientId] },
+    });
   }
 
   /** The appointment to change, if the caller's reach includes it; otherwise answered like a missing one. */
   async #visibleForChange(caller: Caller, id: string, reach: AppointmentReach): Promise<AppointmentView> {
-    const row = isUuid(id) ? await findVisibleAppointment(this.#db, id, reach, this.#keyring) : undefined;
-    if (row) return row;
-    if (isUuid(id) && (await appointmentExists(this.#db, id))) {
-      await recordOutOfReach(this.#db, caller, 'appointment:update', { appointmentIds: [id] });
-    }
-    throw notFound('appointmentMessages.notFound');
+    return scopeOf(this.#db, caller).find('appointment:update', id, {
+      read: (db) => findVisibleAppointment(db, id, reach, this.#keyring),
+      exists: (db) => appointmentExists(db, id),
+      missing: 'appointmentMessages.notFound',
+      denial: { appointmentIds: [id] },
+    });
   }
 
   /**
@@ -1199,23 +1212,6 @@ export class AppointmentsService {
   async #tell(tx: Executor, change: AppointmentChange, ids: string[], freed: FreedSlot[] = []): Promise<void> {
     const ahead = freed.filter((slot) => slot.startsAt > this.#now());
     for (const listener of this.#listeners) await listener.appointmentsChanged(tx, change, ids, ahead);
-  }
-
-  #audit(
-    tx: Executor,
-    caller: Caller,
-    event: AuditEvent,
-    appointmentIds: string[],
-    patientIds: string[],
-    details: Record<string, unknown>,
-  ) {
-    return appendAuditEntry(tx, {
-      event,
-      level: 'INFO',
-      actor: caller.actor,
-      url: caller.operation,
-      details: { appointmentIds, patientIds, ...details },
-    });
   }
 }
 

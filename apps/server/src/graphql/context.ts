@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Caller, PublicCaller } from '../access/caller.ts';
+import type { PublicCaller } from '../access/caller.ts';
+import type { RequestScope, Scope } from '../access/scope.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
 import type { ActiveSession, RequestMeta, SessionUser } from '../auth/auth.service.ts';
 import { unauthenticated } from '../errors.ts';
@@ -17,6 +18,8 @@ export interface GraphQLContext extends Services {
   session: ActiveSession | null;
   /** The audit actor for this request: the signed-in user, or anonymous. */
   actor: AuditActor;
+  /** The signed-in caller's scope, built once per request (decision 054); null when signed out. */
+  scope: RequestScope | null;
 }
 
 /** The signed-in user; throws UNAUTHENTICATED otherwise. */
@@ -26,8 +29,10 @@ export function requireUser(ctx: GraphQLContext): SessionUser {
 }
 
 /** The signed-in caller of an operation, for services that check permissions themselves. */
-export function callerOf(ctx: GraphQLContext, operation: string): Caller {
-  return { user: requireUser(ctx), actor: ctx.actor, operation };
+export function callerOf(ctx: GraphQLContext, operation: string): Scope {
+  requireUser(ctx);
+  if (!ctx.scope) throw unauthenticated();
+  return ctx.scope.as(operation);
 }
 
 /** The caller of a public operation: whoever it is, from which address. */

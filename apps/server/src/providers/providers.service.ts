@@ -1,9 +1,4 @@
-import {
-  CreateDoctorInputSchema,
-  hasPermission,
-  MAX_PAGE_SIZE,
-  PAGE_SIZE,
-} from '@telehealth/shared';
+import { CreateDoctorInputSchema, hasPermission, MAX_PAGE_SIZE, PAGE_SIZE } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
