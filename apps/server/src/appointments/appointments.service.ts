@@ -54,14 +54,13 @@ import type { Database, Executor } from '../db/client.ts';
 import { AppError, fieldError, notFound, parseInput, type ErrorCode } from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { findLinkedPatient, findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
 import {
   appointmentExists,
   findOverlaps,
   findProviderBusy,
   findSeriesFrom,
-  findLinkedPatient,
   findVisibleAppointment,
   insertAppointmentHistory,
   insertAppointments,

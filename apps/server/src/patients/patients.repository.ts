@@ -191,3 +191,62 @@ export async function updatePatientRow(
 export async function softDeletePatient(tx: Executor, id: string, deletedBy: string): Promise<void> {
   await tx.update(patients).set({ deletedAt: new Date(), deletedBy, isActive: false }).where(eq(patients.id, id));
 }
+
+// Queries other domains make about a patient record ------------------------------------------------------------
+
+/** The (not deleted) patient record linked to an account: the patient's own record in the portal. */
+export async function findLinkedPatient(
+  executor: Executor,
+  accountId: string,
+): Promise<{ id: string; ownerId: string | null } | undefined> {
+  const [row] = await executor
+    .select({ id: patients.id, ownerId: patients.ownerId })
+    .from(patients)
+    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+/** The account linked to the patient's record (deleted or not), if any: who is told of the record's news. */
+export async function findPatientAccountId(executor: Executor, patientId: string): Promise<string | null> {
+  const [row] = await executor
+    .select({ accountId: patients.accountId })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  return row?.accountId ?? null;
+}
+
+/** The (not deleted) record with its linked account, if any. */
+export async function findPatientWithAccount(
+  executor: Executor,
+  patientId: string,
+): Promise<{ id: string; accountId: string | null } | undefined> {
+  const [row] = await executor
+    .select({ id: patients.id, accountId: patients.accountId })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), isNull(patients.deletedAt)));
+  return row;
+}
+
+/** The patient's primary provider (deleted record or not), as a list: empty when it has none. */
+export async function findPatientOwnerIds(executor: Executor, patientId: string): Promise<string[]> {
+  const rows = await executor
+    .select({ ownerId: patients.ownerId })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), sql`${patients.ownerId} IS NOT NULL`));
+  return rows.map((r) => r.ownerId!);
+}
+
+/** A patient's own phone (My account): on the record linked to the account. Answers the record's id, if any. */
+export async function setLinkedPatientPhone(
+  executor: Executor,
+  accountId: string,
+  phone: string | null,
+): Promise<{ id: string } | undefined> {
+  const [record] = await executor
+    .update(patients)
+    .set({ phone, updatedAt: new Date() })
+    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)))
+    .returning({ id: patients.id });
+  return record;
+}

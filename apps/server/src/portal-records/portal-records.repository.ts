@@ -8,18 +8,6 @@ import { noteShares, recordCorrections } from './portal-records.table.ts';
 import { recordCorrectionsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 
-/** The (not deleted) patient record linked to an account: the patient's own record in the portal. */
-export async function findLinkedPatient(
-  executor: Executor,
-  accountId: string,
-): Promise<{ id: string; ownerId: string | null } | undefined> {
-  const [row] = await executor
-    .select({ id: patients.id, ownerId: patients.ownerId })
-    .from(patients)
-    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)));
-  return row;
-}
-
 // Note shares -----------------------------------------------------------------------------------------------
 
 export async function insertNoteShare(
