@@ -250,3 +250,22 @@ export async function setLinkedPatientPhone(
     .returning({ id: patients.id });
   return record;
 }
+
+/** Every row of the table, deleted ones too (whether the demo practice was seeded; numbering seeded patients). */
+export async function countPatientRows(executor: Executor): Promise<number> {
+  const [row] = await executor.select({ n: sql<number>`count(*)::int` }).from(patients);
+  return row?.n ?? 0;
+}
+
+/** A provider's active (not deleted) patients, ordered by the given name columns (demo data picks from them). */
+export async function findActivePatientsOf(
+  executor: Executor,
+  ownerId: string,
+  order: readonly ('lastName' | 'firstName')[],
+): Promise<{ id: string; accountId: string | null }[]> {
+  return executor
+    .select({ id: patients.id, accountId: patients.accountId })
+    .from(patients)
+    .where(and(eq(patients.ownerId, ownerId), isNull(patients.deletedAt), eq(patients.isActive, true)))
+    .orderBy(...order.map((column) => asc(patients[column])));
+}
