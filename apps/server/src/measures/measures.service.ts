@@ -19,7 +19,6 @@ import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { appointments } from '../appointments/appointments.table.ts';
-import { users } from '../auth/auth.table.ts';
 import { measures, measureSchedules, safetyAlerts } from './measures.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
@@ -31,7 +30,7 @@ import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { safetyAlertEscalationMail, safetyAlertMail } from '../mail/templates.ts';
 import { findPatientOwnerIds, findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
-import { activeUsersContact } from '../users/users.repository.ts';
+import { activeUsersContact, userNameOrNullOf } from '../users/users.repository.ts';
 import { storedAnswersOf, type StoredAnswers } from './measures.repository.ts';
 
 type MeasureRow = typeof measures.$inferSelect;
@@ -498,12 +497,11 @@ export class MeasuresService {
         firstName: patients.firstName,
         lastName: patients.lastName,
         total: measures.total,
-        acknowledgedByName: users.name,
+        acknowledgedByName: userNameOrNullOf(safetyAlerts.acknowledgedBy),
       })
       .from(safetyAlerts)
       .innerJoin(patients, eq(patients.id, safetyAlerts.patientId))
       .innerJoin(measures, eq(measures.id, safetyAlerts.measureId))
-      .leftJoin(users, eq(users.id, safetyAlerts.acknowledgedBy))
       .$dynamic();
   }
 

@@ -269,3 +269,38 @@ export async function findActivePatientsOf(
     .where(and(eq(patients.ownerId, ownerId), isNull(patients.deletedAt), eq(patients.isActive, true)))
     .orderBy(...order.map((column) => asc(patients[column])));
 }
+
+/** The (not deleted) record with its primary provider. */
+export async function findPatientOwner(
+  executor: Executor,
+  id: string,
+): Promise<{ id: string; ownerId: string | null } | undefined> {
+  const [row] = await executor
+    .select({ id: patients.id, ownerId: patients.ownerId })
+    .from(patients)
+    .where(and(eq(patients.id, id), isNull(patients.deletedAt)));
+  return row;
+}
+
+/**
+ * The (not deleted) records whose name (either case) and date of birth are these, at most `limit` (emergency
+ * access looks a patient up this way, and wants to know whether exactly one matched).
+ */
+export async function findPatientsByNameAndBirth(
+  executor: Executor,
+  person: { firstName: string | null; lastName: string | null; dateOfBirth: string | null },
+  limit: number,
+): Promise<{ id: string; ownerId: string | null }[]> {
+  return executor
+    .select({ id: patients.id, ownerId: patients.ownerId })
+    .from(patients)
+    .where(
+      and(
+        isNull(patients.deletedAt),
+        sql`lower(${patients.firstName}) = lower(${person.firstName})`,
+        sql`lower(${patients.lastName}) = lower(${person.lastName})`,
+        sql`${patients.dateOfBirth} = ${person.dateOfBirth}`,
+      ),
+    )
+    .limit(limit);
+}

@@ -234,13 +234,23 @@ export async function activeUsersContact(
 }
 
 /**
- * An account's name as a column of another table's query: `(SELECT name FROM users WHERE id = column)`, null
- * when there is none (or, with `activeOnly`, when it is not active). Who signed, answered, shared or changed a
- * row is shown by name through this, so no domain joins `users` itself (decision 060).
+ * An account's name as a column of another table's query: `(SELECT name FROM users WHERE id = column)`. For a
+ * NOT NULL reference (who signed, wrote, shared); who signed, answered, shared or changed a row is shown by name
+ * through this or `userNameOrNullOf`, so no other domain joins `users` itself (decision 060).
  */
-export function userNameOf(column: SQL | AnyColumn, options: { activeOnly?: boolean } = {}): SQL<string | null> {
+export function userNameOf(column: SQL | AnyColumn): SQL<string> {
+  return sql<string>`(SELECT ${users.name} FROM ${users} WHERE ${eq(users.id, column)})`;
+}
+
+/** The same for a reference that may be null (or, with `activeOnly`, null when the account is not active). */
+export function userNameOrNullOf(column: SQL | AnyColumn, options: { activeOnly?: boolean } = {}): SQL<string | null> {
   const condition = options.activeOnly ? and(eq(users.id, column), eq(users.isActive, true)) : eq(users.id, column);
   return sql<string | null>`(SELECT ${users.name} FROM ${users} WHERE ${condition})`;
+}
+
+/** The language of the account (null when there is none) as a column of another table's query. */
+export function userLanguageOrNullOf(column: SQL | AnyColumn): SQL<string | null> {
+  return sql<string | null>`(SELECT ${users.language} FROM ${users} WHERE ${eq(users.id, column)})`;
 }
 
 /** What My account shows of the signed-in account, with its patient record (a patient's) and other sessions. */
@@ -306,4 +316,10 @@ export async function findInvitationStateRows(executor: Executor, ids: readonly 
     })
     .from(users)
     .where(inArray(users.id, [...ids]));
+}
+
+/** A condition on another table's account column: the account is active (and, with `role`, holds that role). */
+export function isActiveUser(column: SQL | AnyColumn, role?: Role): SQL {
+  const conditions = [eq(users.id, column), eq(users.isActive, true), role ? eq(users.role, role) : undefined];
+  return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${and(...conditions)})`;
 }
