@@ -24,7 +24,6 @@ import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
-import { users } from '../auth/auth.table.ts';
 import { conversations, messages } from './messages.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { AppError, badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
@@ -37,7 +36,7 @@ import type { MailService } from '../mail/mail.service.ts';
 import { messageWaitingMail } from '../mail/templates.ts';
 import { BlindIndex, MESSAGES_SEARCH_PURPOSE } from '../search/blind-index.ts';
 import { findPatientAccountId, findPatientWithAccount } from '../patients/patients.repository.ts';
-import { activeUsersContact, findActiveUsersWithRoles } from '../users/users.repository.ts';
+import { activeUsersContact, findActiveUsersWithRoles, userNameOrNullOf } from '../users/users.repository.ts';
 import { careTeamOf, onCareTeamOf } from './care-team.ts';
 import {
   attachmentDataContext,
@@ -175,9 +174,8 @@ export class MessagesService {
     let recipients: MessageRecipient[];
     if (reach.kind === 'patient') {
       const rows = await this.#db
-        .select({ patientId: patients.id, providerName: users.name })
+        .select({ patientId: patients.id, providerName: userNameOrNullOf(patients.ownerId, { activeOnly: true }) })
         .from(patients)
-        .leftJoin(users, and(eq(users.id, patients.ownerId), eq(users.isActive, true)))
         .where(and(eq(patients.accountId, reach.accountId), isNull(patients.deletedAt)));
       recipients = rows.flatMap((row) => [
         ...(row.providerName ? [{ patientId: row.patientId, kind: 'clinical' as const, name: row.providerName }] : []),

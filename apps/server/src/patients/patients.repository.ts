@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Reach } from '../access/authorize.ts';
 import { orEmergencyGrants } from '../access/emergency-grants.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
@@ -303,4 +303,53 @@ export async function findPatientsByNameAndBirth(
       ),
     )
     .limit(limit);
+}
+
+/** Records without an account whose name or e-mail matches the LIKE pattern, in name order (inviting a patient). */
+export async function findInvitablePatients(
+  executor: Executor,
+  pattern: string,
+  limit: number,
+): Promise<{ id: string; firstName: string; lastName: string; email: string; dateOfBirth: string }[]> {
+  return executor
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      email: patients.email,
+      dateOfBirth: patients.dateOfBirth,
+    })
+    .from(patients)
+    .where(
+      and(
+        isNull(patients.deletedAt),
+        isNull(patients.accountId),
+        or(ilike(sql`${patients.firstName} || ' ' || ${patients.lastName}`, pattern), ilike(patients.email, pattern)),
+      ),
+    )
+    .orderBy(sql`lower(${patients.lastName})`, sql`lower(${patients.firstName})`, patients.id)
+    .limit(limit);
+}
+
+/** The (not deleted) record's name and account link, its row locked until the transaction ends (inviting its patient). */
+export async function lockPatientAccountLink(
+  executor: Executor,
+  id: string,
+): Promise<{ id: string; firstName: string; lastName: string; accountId: string | null } | undefined> {
+  const [record] = await executor
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      accountId: patients.accountId,
+    })
+    .from(patients)
+    .where(and(eq(patients.id, id), isNull(patients.deletedAt)))
+    .for('update');
+  return record;
+}
+
+/** Links the record to the patient's new account. */
+export async function linkPatientAccount(executor: Executor, patientId: string, accountId: string): Promise<void> {
+  await executor.update(patients).set({ accountId, updatedAt: new Date() }).where(eq(patients.id, patientId));
 }
