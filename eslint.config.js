@@ -12,6 +12,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+import importCycles from './scripts/eslint-no-import-cycle.mjs';
+
 const root = import.meta.dirname;
 
 /**
@@ -42,6 +44,9 @@ const featureZones = listFolders(`${WEB_SRC}/features`).map((feature) => ({
     'A feature never imports another feature: compose features in src/app, share code through src/components, src/hooks or src/lib.',
 }));
 
+// Testing Library's queries (getByRole, findAllByText, queryByLabelText, ...), as an esquery regular expression.
+const TESTING_QUERY = '/^(get|find|query)(All)?By/';
+
 const boundaryZones = [
   {
     target: './packages/shared',
@@ -58,6 +63,13 @@ const boundaryZones = [
     from: './apps/server',
     message: 'The web app never imports the server: share through @telehealth/shared.',
   },
+  {
+    // The shared package's messages module is what every domain file builds on; it imports none of them (the
+    // message catalogue collects the domains' messages, and the import-cycle rule keeps that arrow one-way).
+    target: './packages/shared/src/messages.ts',
+    from: './packages/shared/src',
+    message: "messages.ts is the shared package's base: it imports no other file of the package.",
+  },
   ...featureZones,
   {
     target: `./${WEB_SRC}/features`,
@@ -70,6 +82,102 @@ const boundaryZones = [
     message: 'Shared web code (components, hooks, lib, ...) is used by features and never uses them.',
   },
 ];
+
+const SERVER_SRC = 'apps/server/src';
+// Folders of the server that are not domains: cross-cutting set-up every domain uses (the caller's access, the
+// audit trail's writer, the database, keys, jobs, HTTP and GraphQL plumbing, the module registry) and the
+// composition roots that may reach any domain (commands, demo data, the web app's files). Every other folder
+// is a domain (decision 053), so a new domain folder is covered without editing this file.
+const SERVER_SHARED_FOLDERS = [
+  'access',
+  'audit',
+  'cli',
+  'db',
+  'demo',
+  'graphql',
+  'http',
+  'jobs',
+  'keys',
+  'modules',
+  'plugins',
+  'search',
+  'web',
+];
+// Repositories every domain may use: the audit trail's writer, and accounts (users/ is the one place for the
+// queries on users, issue 26 point 2).
+const SERVER_SHARED_REPOSITORIES = ['audit', 'users'];
+// Imports of another domain's repository that were there when the rule came (decision 053). The list only
+// shrinks: the caller-bound scope (issue 26, point 1) replaces them. A new file, or a new import, is refused.
+/** @type {Record<string, string[]>} */
+const KNOWN_FOREIGN_REPOSITORIES = {
+  'access-requests/access-requests.service.ts': [
+    'patients/patients.repository.ts',
+    'providers/providers.repository.ts',
+  ],
+  'appointments/appointments.service.ts': ['patients/patients.repository.ts', 'providers/providers.repository.ts'],
+  'appointments/calendar-feed.service.ts': ['providers/providers.repository.ts'],
+  'appointments/waitlist.service.ts': ['patients/patients.repository.ts', 'providers/providers.repository.ts'],
+  'measures/measures.service.ts': ['patients/patients.repository.ts'],
+  'notes/notes.service.ts': ['appointments/appointments.repository.ts', 'patients/patients.repository.ts'],
+  'patients/patients.service.ts': ['providers/providers.repository.ts'],
+  'portal-records/portal-records.service.ts': ['notes/notes.repository.ts', 'patients/patients.repository.ts'],
+  'settings/settings.service.ts': ['auth/sessions.repository.ts'],
+  'users/accounts.ts': ['providers/providers.repository.ts'],
+  'users/admin-users.service.ts': ['auth/sessions.repository.ts'],
+};
+
+/** @param {string} text */
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The server's import layers for the files of one domain (or one file of it): another domain's repository is
+ * out of reach (but for `allowed`); GraphQL and route files also reach no repository, table, `db/` or query
+ * builder (type-only imports of their own domain's row shapes are fine: they read no data).
+ * @param {string} domain
+ * @param {string[]} allowed
+ * @param {boolean} apiLayer
+ */
+function serverLayerPatterns(domain, allowed, apiLayer) {
+  const ownOrShared = [domain, ...SERVER_SHARED_REPOSITORIES].map(escapeRegex).join('|');
+  const known = allowed.length > 0 ? `(?!(?:${allowed.map(escapeRegex).join('|')})$)` : '';
+  const patterns = [
+    {
+      regex: `^\\.\\./(?!(?:${ownOrShared})/)${known}[^/]+/[^/]+\\.repository\\.ts$`,
+      message:
+        "A domain never imports another domain's repository: ask its service, or reach the record through the caller's scope (decision 053).",
+    },
+  ];
+  if (apiLayer)
+    patterns.push({
+      regex: '(^\\./[^/]+\\.repository|\\.table)\\.ts$|(^|/)db/|^drizzle-orm|^pg$',
+      allowTypeImports: true,
+      message:
+        'GraphQL and route files reach data through the services only: no repository, table, db/ or query builder import (decision 053).',
+    });
+  return patterns;
+}
+
+const serverDomains = listFolders(SERVER_SRC).filter((folder) => !SERVER_SHARED_FOLDERS.includes(folder));
+const API_FILES = ['*.graphql.ts', '*.routes.ts'];
+const serverLayerConfigs = serverDomains.flatMap((domain) => {
+  const known = Object.entries(KNOWN_FOREIGN_REPOSITORIES).filter(([file]) => file.startsWith(`${domain}/`));
+  const rule = (/** @type {string[]} */ allowed, /** @type {boolean} */ apiLayer) => ({
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: serverLayerPatterns(domain, allowed, apiLayer) }],
+  });
+  return [
+    { name: `telehealth/server-layers/${domain}`, files: [`${SERVER_SRC}/${domain}/**/*.ts`], rules: rule([], false) },
+    ...known.map(([file, allowed]) => ({
+      name: `telehealth/server-layers/${file}`,
+      files: [`${SERVER_SRC}/${file}`],
+      rules: rule(allowed, false),
+    })),
+    {
+      name: `telehealth/server-layers/${domain}/api`,
+      files: API_FILES.map((pattern) => `${SERVER_SRC}/${domain}/${pattern}`),
+      rules: rule([], true),
+    },
+  ];
+});
 
 export default defineConfig(
   {
@@ -128,6 +236,9 @@ export default defineConfig(
         { prefer: 'type-imports', fixStyle: 'separate-type-imports' },
       ],
       '@typescript-eslint/no-import-type-side-effects': 'error',
+      // A domain adds its members to a registry interface by declaration merging (decision 053):
+      // `interface TaskSchemas extends AppointmentTaskSchemas {}`.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       '@typescript-eslint/switch-exhaustiveness-check': [
         'error',
         { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
@@ -176,9 +287,24 @@ export default defineConfig(
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
       'import-x/no-self-import': 'error',
       'import-x/no-duplicates': 'error',
+      // Circles in the web app (type-only imports do not count here; the server and the shared package have
+      // the stricter rule below).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
+
+  {
+    // No import circle, type-only imports included (decision 053): import-x/no-cycle cannot count those.
+    name: 'telehealth/import-cycles',
+    files: ['apps/server/**/*.ts', 'packages/shared/**/*.ts'],
+    plugins: { telehealth: importCycles },
+    rules: {
+      'import-x/no-cycle': 'off',
+      'telehealth/no-import-cycle': ['error', { root: '.' }],
+    },
+  },
+
+  ...serverLayerConfigs,
 
   {
     name: 'telehealth/shared-package',
@@ -233,6 +359,27 @@ export default defineConfig(
             { group: ['@telehealth/server', '@telehealth/server/*'], message: 'The web app never imports the server.' },
           ],
         },
+      ],
+    },
+  },
+
+  {
+    // `expect(screen.getByText(…)).toBeDefined()` cannot fail: getBy and findBy throw when nothing matches, and
+    // a query answers an element or null, never undefined. Assert what the user sees or can do instead
+    // (jest-dom: toBeVisible, toHaveTextContent, toBeEnabled, toHaveAttribute, ...).
+    name: 'telehealth/web-tests',
+    files: ['apps/web/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.property.name=/^(toBeDefined|toBeTruthy)$/][callee.object.callee.name='expect']",
+          "CallExpression[callee.property.name=/^(toBeNull|toBeUndefined|toBeFalsy)$/][callee.object.property.name='not'][callee.object.object.callee.name='expect']",
+        ].map((matcher) => ({
+          selector: `${matcher}:has(CallExpression:matches([callee.property.name=${TESTING_QUERY}], [callee.name=${TESTING_QUERY}]))`,
+          message:
+            'This assertion cannot fail: a query throws or answers an element. Assert what the user sees or can do (toBeVisible, toHaveTextContent, toBeEnabled, toHaveAttribute, ...).',
+        })),
       ],
     },
   },

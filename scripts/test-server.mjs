@@ -1,17 +1,32 @@
-// Runs the server integration tests on the embedded PostgreSQL, then again on the machine's PostgreSQL
-// (TEST_EXTERNAL_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test) whenever one is reachable.
-import { spawnSync } from 'node:child_process';
+// Runs the server integration tests on the embedded PostgreSQL and, whenever one is reachable, on the machine's
+// PostgreSQL (TEST_EXTERNAL_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test): the two passes side by
+// side (decision 055), each one's lines prefixed with its name, and each one's time printed at the end.
+// TEST_SERVER_PASSES=sequential runs them one after the other instead, with their output as it comes.
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
 import pg from 'pg';
 
 const external = process.env.TEST_EXTERNAL_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const sequential = process.env.TEST_SERVER_PASSES === 'sequential';
 
-function runVitest(label, env, args = []) {
+/** Runs one vitest pass; answers its exit code and seconds. `prefix`: prepended to each line of its output. */
+function runVitest(label, prefix, env, args = []) {
   console.log(`\n=== server tests on ${label} ===`);
-  const result = spawnSync('vitest', ['run', '--project', 'server', ...args], {
-    stdio: 'inherit',
+  const started = Date.now();
+  const child = spawn('vitest', ['run', '--project', 'server', ...args], {
+    stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...env },
   });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  if (prefix) {
+    for (const stream of [child.stdout, child.stderr]) {
+      readline.createInterface({ input: stream }).on('line', (line) => console.log(`${prefix} ${line}`));
+    }
+  }
+  return new Promise((resolve) => {
+    child.on('close', (code) =>
+      resolve({ label, code: code ?? 1, seconds: Math.round((Date.now() - started) / 1000) }),
+    );
+  });
 }
 
 /** PostgreSQL 15 or newer at `url`: its connection limit; null when none answers there. */
@@ -36,15 +51,40 @@ async function reachable(url) {
  */
 const CONNECTIONS_FOR_TWO_FILES = 300;
 
-runVitest('the embedded PostgreSQL', { TEST_DATABASE_URL: '' });
+const embeddedPass = {
+  label: 'the embedded PostgreSQL',
+  prefix: '[embedded]',
+  env: { TEST_DATABASE_URL: '' },
+  args: [],
+};
 const server = await reachable(external);
+const passes = [embeddedPass];
 if (server) {
   const oneFileAtATime = server.maxConnections < CONNECTIONS_FOR_TWO_FILES;
-  runVitest(
-    `the external PostgreSQL (${new URL(external).host}${oneFileAtATime ? ', one file at a time' : ''})`,
-    { TEST_DATABASE_URL: external },
-    oneFileAtATime ? ['--maxWorkers=1'] : [],
-  );
+  passes.push({
+    label: `the external PostgreSQL (${new URL(external).host}${oneFileAtATime ? ', one file at a time' : ''})`,
+    prefix: '[pg15]',
+    env: { TEST_DATABASE_URL: external },
+    args: oneFileAtATime ? ['--maxWorkers=1'] : [],
+  });
 } else {
   console.log(`\nNo PostgreSQL 15+ reachable at ${new URL(external).host}: the external pass is skipped.`);
 }
+
+let results;
+if (sequential || passes.length === 1) {
+  results = [];
+  for (const pass of passes) {
+    const result = await runVitest(pass.label, null, pass.env, pass.args);
+    results.push(result);
+    if (result.code !== 0) break;
+  }
+} else {
+  results = await Promise.all(passes.map((pass) => runVitest(pass.label, pass.prefix, pass.env, pass.args)));
+}
+
+console.log('\nServer test passes:');
+for (const { label, code, seconds } of results) {
+  console.log(`  ${code === 0 ? 'passed' : 'FAILED'} in ${seconds} s: ${label}`);
+}
+process.exit(results.some((result) => result.code !== 0) ? 1 : 0);

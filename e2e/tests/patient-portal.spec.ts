@@ -2,13 +2,13 @@ import { DEMO_CLINIC_PHONE } from '@telehealth/shared';
 import type { Page } from '@playwright/test';
 
 import { seriousViolations } from '../support/axe.ts';
-import { demoAccount, expect, fullName, test } from '../support/fixtures.ts';
+import { demoAccount, expect, fullName, signInByApi, test } from '../support/fixtures.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { bookVisit, createPatientRecord, createPortalPatient, signedInRequest } from '../support/records.ts';
 import { SHORT_SESSION_SERVER } from '../support/servers.ts';
 
-// The demo patient's visits are a weekly series with their primary provider (the first demo provider).
+// Each test makes its own patient of the first demo provider, with visits booked by that provider.
 const CLINICIAN = fullName(demoAccount('provider'));
-const PATIENT = fullName(demoAccount('patient'));
 /** The first state after a navigation: the calendar's chunk is large, and this machine is shared. */
 const SETTLED = { timeout: 30_000 };
 
@@ -22,17 +22,23 @@ test.describe('the portal names the clinician', () => {
   for (const language of ['en', 'es'] as const) {
     test(`a patient's dashboard and calendar label each visit with the clinician, not the patient (${language})`, async ({
       page,
-      signInAs,
+      baseURL,
     }) => {
       test.setTimeout(120_000);
+      const origin = new URL(baseURL ?? '').origin;
+      const patient = await createPortalPatient(origin);
+      const provider = await signedInRequest(origin, demoAccount('provider').email);
+      await bookVisit(provider, origin, patient.id);
+      await bookVisit(provider, origin, patient.id, { daysAhead: 2 });
+      await provider.dispose();
       if (language === 'es') await inSpanish(page);
-      await signInAs('patient');
+      await signInByApi(page, patient.email, origin, patient.password);
 
       await page.goto('/dashboard');
       const lines = page.getByTestId('dashboard-appointment');
       await expect(lines.first()).toBeVisible(SETTLED);
       await expect(lines.filter({ hasText: CLINICIAN }).first()).toBeVisible();
-      await expect(lines.filter({ hasText: PATIENT })).toHaveCount(0);
+      await expect(lines.filter({ hasText: patient.name })).toHaveCount(0);
       await expectFitsPhone(page);
       expect(await seriousViolations(page)).toEqual([]);
 
@@ -40,19 +46,24 @@ test.describe('the portal names the clinician', () => {
       const calendar = page.getByTestId('calendar');
       // The events' titles (the month's cells clip them on a phone, so their text is what is checked).
       await expect(calendar).toContainText(CLINICIAN, SETTLED);
-      await expect(calendar).not.toContainText(PATIENT);
+      await expect(calendar).not.toContainText(patient.name);
       const cards = page.getByTestId('appointment-card');
       await expect(cards.first()).toContainText(CLINICIAN);
-      await expect(cards.filter({ hasText: PATIENT })).toHaveCount(0);
+      await expect(cards.filter({ hasText: patient.name })).toHaveCount(0);
       await expectFitsPhone(page);
       expect(await seriousViolations(page)).toEqual([]);
     });
   }
 
-  test('a provider still sees the patient on the calendar', async ({ page, signInAs }) => {
+  test('a provider still sees the patient on the calendar', async ({ page, signInAs, baseURL }) => {
     await signInAs('provider');
-    await page.goto('/calendar');
-    await expect(page.getByTestId('calendar')).toContainText(PATIENT, SETTLED);
+    const origin = new URL(baseURL ?? '').origin;
+    const patient = await createPatientRecord(page.request, origin);
+    const visit = await bookVisit(page.request, origin, patient.id);
+    // The visit's day on its own: a month cell shows two visits and "+N more" for a busy provider's day.
+    await page.goto(`/calendar?date=${visit.date}`);
+    await page.getByRole('tab', { name: 'Day view' }).click();
+    await expect(page.getByTestId('calendar')).toContainText(patient.name, SETTLED);
   });
 });
 

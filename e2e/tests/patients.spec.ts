@@ -3,6 +3,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { deleteConfirmation, PATIENT_MESSAGES, type Role } from '@telehealth/shared';
 import { demoAccount, expect, signInByApi, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
+import { createPatientRecord } from '../support/records.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
 // Every test makes its own patients with names no other test uses, so tests run in any order and in
@@ -87,10 +88,11 @@ test('a provider sees only their own patients and never reaches another provider
   await other.context.close();
 
   await signInAs('provider');
+  // A record of this provider's own, made for this test.
+  const mine = await createPatientRecord(page.request, base, { lastName: uniqueName('Mine') });
   await page.goto('/patients');
-  // The demo patient account's record belongs to this provider.
-  await searchPatients(page, 'Jordan Patel');
-  await expect(card(page, 'Jordan Patel')).toBeVisible();
+  await searchPatients(page, mine.name);
+  await expect(card(page, mine.name)).toBeVisible();
   await expect(page.getByText('Showing 1 of 1 patients')).toBeVisible();
 
   await searchPatients(page, lastName);
@@ -454,18 +456,19 @@ test('/patients, its dialogs and /patients/new have no serious or critical acces
 
   // As an administrator (delete and primary provider too), narrowed to one patient to keep the scan short.
   await signInAs('admin');
+  const scanned = await createPatientRecord(page.request, baseURL ?? '', { lastName: uniqueName('Scanned') });
   await page.goto('/patients');
-  await searchPatients(page, 'Jordan Patel');
+  await searchPatients(page, scanned.name);
   await expect(page.getByText('Showing 1 of 1 patients')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
-  await page.getByRole('button', { name: 'Details of Jordan Patel' }).click();
+  await page.getByRole('button', { name: `Details of ${scanned.name}` }).click();
   await expect(page.getByRole('dialog').getByText('Clinical information')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 
-  await page.getByRole('button', { name: 'Delete Jordan Patel' }).click();
+  await page.getByRole('button', { name: `Delete ${scanned.name}` }).click();
   await expect(page.getByRole('dialog', { name: 'Delete patient' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel', exact: true }).click();

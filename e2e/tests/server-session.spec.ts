@@ -1,8 +1,9 @@
 import { DASHBOARD_HEADINGS, MESSAGES } from '@telehealth/shared';
 import { SHORT_SESSION_SERVER } from '../support/servers.ts';
 import { demoAccount, expect, signIn, test } from '../support/fixtures.ts';
+import { followRequests, waitForIdle } from '../support/requests.ts';
 
-// This server ends a session after 6 seconds without a request.
+// This server ends a session after a few seconds without a request (6, or 15 in CI).
 test.use({ baseURL: SHORT_SESSION_SERVER.url });
 
 const IDLE_MS = SHORT_SESSION_SERVER.sessionIdleMinutes * 60_000;
@@ -12,11 +13,13 @@ test('when the server has ended the session the app goes to /login saying the se
   page,
   currentUser,
 }) => {
+  const activity = followRequests(page);
   await signIn(page, demoAccount('provider').email);
   await expect(page.getByRole('heading', { name: DASHBOARD_HEADINGS.provider })).toBeVisible();
 
-  // The only fixed wait in the suite: the server's idle time-out is the thing under test.
-  await page.waitForTimeout(IDLE_MS + 2_000);
+  // The only timed wait in the suite: the server's idle time-out is the thing under test, counted from the page's
+  // last request (on a busy machine the dashboard's last queries may end after its heading shows).
+  await waitForIdle(activity, IDLE_MS + 2_000);
 
   await expect(page).toHaveURL(LOGIN_URL);
   await expect(page.getByText(MESSAGES.sessionExpired)).toBeVisible();
@@ -30,11 +33,13 @@ test('the server ends an idle session by itself, whatever the browser does', asy
   // The browser's clock stands still, so the app's own idle timer never runs out and never signs out: only
   // the server's automatic logoff can end this session.
   await page.clock.setFixedTime(new Date());
+  const activity = followRequests(page);
   await signIn(page, demoAccount('provider').email);
   await expect(page.getByRole('heading', { name: DASHBOARD_HEADINGS.provider })).toBeVisible();
   expect(await currentUser()).not.toBeNull();
+  activity.endedNow();
 
-  await page.waitForTimeout(IDLE_MS + 2_000);
+  await waitForIdle(activity, IDLE_MS + 2_000);
 
   expect(await currentUser()).toBeNull();
   await page.reload();

@@ -1,30 +1,21 @@
-import { registerCalendarFeedRoute } from './appointments/calendar-feed.routes.ts';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { isDatabaseReachable } from './db/client.ts';
-import type { Services } from './graphql/context.ts';
-import type pg from 'pg';
 import { graphqlPlugin } from './graphql/plugin.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions, registerReadableRequestLog } from './http/request-log.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/request-errors.ts';
-import { registerLiveRoutes } from './live/live.routes.ts';
-import { registerVideoRoutes } from './video/video.routes.ts';
-import { registerMessageRoutes } from './messages/messages.routes.ts';
-import { registerReportRoutes } from './reports/reports.routes.ts';
-import { registerAuditRoutes } from './audit-trail/audit.routes.ts';
-import { registerDataRoutes } from './practice-data/data.routes.ts';
 import { registerMetrics } from './admin-console/metrics.ts';
+import type { AppDependencies } from './modules/domain-module.ts';
 import { serializeError } from './log-redaction.ts';
 import { sameOriginPlugin } from './plugins/same-origin.ts';
 import { sessionPlugin } from './plugins/session.ts';
+import { scopePlugin } from './access/scope-plugin.ts';
 import { websocketPlugin } from './plugins/websocket.ts';
 import { registerWebApp } from './web/web-app.ts';
 
-export interface AppDependencies extends Services {
-  pool: pg.Pool;
-}
+export type { AppDependencies };
 
 /** Paths whose text must never reach a log line: request bodies and cookies carry health data and secrets. */
 const REDACT = ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'];
@@ -104,6 +95,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   await app.register(sameOriginPlugin, { publicUrl: config.publicUrl });
   await app.register(websocketPlugin, { config, authService: deps.authService, pool: deps.pool });
   await app.register(sessionPlugin, { authService: deps.authService });
+  // The caller's scope, once per request, from that session (decision 054).
+  await app.register(scopePlugin, { db: deps.db });
 
   app.get('/api/health', async (_request, reply) => {
     const database = await isDatabaseReachable(deps.pool);
@@ -118,13 +111,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   });
 
   await app.register(graphqlPlugin, deps);
-  registerLiveRoutes(app);
-  registerCalendarFeedRoute(app, deps.calendarFeeds);
-  registerVideoRoutes(app, { video: deps.video, recordings: deps.recordings, db: deps.db });
-  registerMessageRoutes(app, deps.messages);
-  registerReportRoutes(app, deps.reports);
-  registerAuditRoutes(app, deps.auditTrail);
-  registerDataRoutes(app, deps);
+  // Each domain's routes (decision 053), in the modules' order.
+  for (const module of deps.modules) await module.routes?.(app, deps);
 
   await registerWebApp(app, deps);
   return app;

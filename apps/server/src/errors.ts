@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import {
   ERROR_CODES,
+  fieldProblems,
+  type FieldProblem,
   messageText,
   type MessageId,
   type MessageParams,
@@ -77,31 +79,62 @@ export const badUserInput = (messageId: MessageId, extensions: Record<string, un
   new AppError(ERROR_CODES.badUserInput, messageId, {}, extensions);
 export const notFound = (messageId: MessageId) => new AppError(ERROR_CODES.notFound, messageId);
 
-/** `Validation failed: ...` with every problem, and the first problem of each field in `fieldErrors`. */
-export const validationFailed = (problems: readonly string[], fieldErrors: Record<string, string>) =>
+/**
+ * One field's problem as a refusal carries it: the field's path, the catalogue message's id and parameters, and
+ * its English text (the specification's words, for `fieldErrors` and the error's message).
+ */
+export interface FieldProblemWithText extends FieldProblem {
+  message: string;
+}
+
+/** A field's problem named by a catalogue message. */
+export function fieldProblem(field: string, messageId: MessageId, params: MessageParams = {}): FieldProblemWithText {
+  return { field, messageId, params, message: messageText(messageId, params) };
+}
+
+/**
+ * What a refusal about fields carries in `extensions`: `fields`, every problem as `{ field, messageId, params }`
+ * (the browser translates these, decision 052), and `fieldErrors`, the English text of each field's first problem
+ * (kept for API clients).
+ */
+export function fieldExtensions(problems: readonly FieldProblemWithText[]): {
+  fieldErrors: Record<string, string>;
+  fields: FieldProblem[];
+} {
+  const fieldErrors: Record<string, string> = {};
+  for (const problem of problems) fieldErrors[problem.field] ??= problem.message;
+  return { fieldErrors, fields: problems.map(({ field, messageId, params }) => ({ field, messageId, params })) };
+}
+
+/** `Validation failed: ...` with every problem, each field's problems in `fields` and its first in `fieldErrors`. */
+export const validationFailed = (problems: readonly FieldProblemWithText[]) =>
   new AppError(
     ERROR_CODES.badUserInput,
     'messages.validationFailed',
-    { problems: problems.join(', ') },
-    { fieldErrors },
+    { problems: problems.map((problem) => problem.message).join(', ') },
+    fieldExtensions(problems),
   );
+
+/** The problems of a failed parse with a shared schema, each with the message id its rule names (field-messages.ts). */
+export function issueProblems(issues: readonly z.core.$ZodIssue[]): FieldProblemWithText[] {
+  const coded = fieldProblems(issues);
+  // The English is the issue's own text, word for word (the same as the catalogue's for every coded rule).
+  return coded.map((problem, index) => ({ ...problem, message: issues[index]?.message ?? '' }));
+}
 
 /** Parses with a shared schema; on failure, every problem in one `Validation failed: ...` error. */
 export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const fieldErrors: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.join('.');
-    fieldErrors[field] ??= issue.message;
-  }
-  throw validationFailed(
-    result.error.issues.map((i) => i.message),
-    fieldErrors,
-  );
+  throw validationFailed(issueProblems(result.error.issues));
 }
 
-/** A refusal about one field of a form, shaped like a validation failure (`fieldErrors` holds its text). */
-export function fieldError(field: string, messageId: MessageId): AppError {
-  return new AppError(ERROR_CODES.badUserInput, messageId, {}, { fieldErrors: { [field]: messageText(messageId) } });
+/** A refusal about one field of a form, shaped like a validation failure (`fields` and `fieldErrors`). */
+export function fieldError(field: string, messageId: MessageId, params: MessageParams = {}): AppError {
+  return new AppError(
+    ERROR_CODES.badUserInput,
+    messageId,
+    params,
+    fieldExtensions([fieldProblem(field, messageId, params)]),
+  );
 }

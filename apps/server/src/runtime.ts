@@ -1,35 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
-import { AccessRequestsService } from './access-requests/access-requests.service.ts';
 import { appendAuditEntry, SYSTEM_ACTOR } from './audit/audit.repository.ts';
-import { createAuth, type Auth } from './auth/auth.ts';
-import { AuthService } from './auth/auth.service.ts';
-import { InvitationsService } from './auth/invitations.service.ts';
-import { PasswordResetService } from './auth/password-reset.service.ts';
-import { auditAnchorsPath } from './audit/audit-anchors.ts';
-import { addJob } from './jobs/add-job.ts';
 import { JobQueue, type ExtraTask } from './jobs/queue.ts';
-import { AUDIT_SEAL_JOB_KEY, backupCrontab, crontab, taskHandlers } from './jobs/tasks.ts';
-import { BackupService } from './practice-data/backup.service.ts';
-import { DataExportService } from './practice-data/data-export.service.ts';
-import { TwoFactorService } from './auth/two-factor.service.ts';
-import { MailService } from './mail/mail.service.ts';
-import { AuditTrailService } from './audit-trail/audit-trail.service.ts';
-import { RateLimiter } from './rate-limit/rate-limiter.ts';
-import { PatientsService } from './patients/patients.service.ts';
-import { AppointmentNotifications } from './appointments/appointment-notifications.ts';
-import { AppointmentLiveUpdates } from './appointments/appointment-live.ts';
-import { AppointmentsService } from './appointments/appointments.service.ts';
-import { WaitlistService } from './appointments/waitlist.service.ts';
-import { CalendarFeedService } from './appointments/calendar-feed.service.ts';
-import { MeasuresService } from './measures/measures.service.ts';
-import { MessagesService } from './messages/messages.service.ts';
-import { NotesService } from './notes/notes.service.ts';
-import { RecordingsService } from './video/recordings.service.ts';
-import { VideoService } from './video/video.service.ts';
-import { ProvidersService } from './providers/providers.service.ts';
-import type { AppDependencies } from './app.ts';
+import { registeredTaskNames, type TaskHandlers } from './jobs/tasks.ts';
 import type { Config } from './config.ts';
 import {
   applyMigrations,
@@ -44,15 +17,10 @@ import { ensureDemoClinicalHistory } from './demo/demo-clinical.ts';
 import { ensureDemoSchedule } from './demo/demo-schedule.ts';
 import { generateDataKeyEntry, Keyring, parseDataKeys } from './keys/keyring.ts';
 import { encryptPlaintextAtStart } from './keys/reencrypt.ts';
-import { reviewStoredText, StoredTextService } from './stored-text/stored-text-review.ts';
-import { AccountService } from './auth/account.service.ts';
-import { PortalRecordsService } from './portal-records/portal-records.service.ts';
-import { ReportsService } from './reports/reports.service.ts';
-import { AdminUsersService } from './users/admin-users.service.ts';
-import { EmergencyAccessService } from './emergency-access/emergency-access.service.ts';
-import { AdminConsoleService } from './admin-console/admin-console.service.ts';
+import type { AppDependencies, DomainModule, Log, ModuleInstance, RuntimeCore } from './modules/domain-module.ts';
+import { crontab, modules } from './modules/registry.ts';
+import type { Services } from './modules/services.ts';
 import { SettingsService } from './settings/settings.service.ts';
-import { IdempotencyKeys } from './idempotency/idempotency-keys.ts';
 import {
   readOrCreateSecret,
   runningEmbeddedDatabaseUrl,
@@ -60,49 +28,21 @@ import {
   type EmbeddedDatabase,
 } from './db/embedded.ts';
 
-type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-
-export interface Runtime {
-  config: Config;
+/**
+ * The opened server: every domain's services (`runtime.appointments`, declared by the domains' modules in
+ * `Services`, decision 053) beside the database, the job queue and the keys.
+ */
+export interface Runtime extends Services {
   database: DatabaseHandle;
-  auth: Auth;
-  authService: AuthService;
-  patients: PatientsService;
-  appointments: AppointmentsService;
-  waitlist: WaitlistService;
-  calendarFeeds: CalendarFeedService;
-  video: VideoService;
-  recordings: RecordingsService;
-  notes: NotesService;
-  measures: MeasuresService;
-  messages: MessagesService;
-  providers: ProvidersService;
-  mail: MailService;
-  rateLimiter: RateLimiter;
-  invitations: InvitationsService;
-  passwordReset: PasswordResetService;
-  accessRequests: AccessRequestsService;
   /** The job queue; its worker runs unless the runtime was opened with `runJobs: false`. */
   jobs: JobQueue;
-  twoFactor: TwoFactorService;
-  storedText: StoredTextService;
-  portalRecords: PortalRecordsService;
-  account: AccountService;
-  reports: ReportsService;
-  adminUsers: AdminUsersService;
-  emergencyAccess: EmergencyAccessService;
-  auditTrail: AuditTrailService;
-  /** FHIR exports and backups (decision 037). */
-  dataExport: DataExportService;
-  backups: BackupService;
-  adminConsole: AdminConsoleService;
-  /** The practice's settings (decision 032); `config.settings` is this service. */
-  settings: SettingsService;
-  /** Idempotency-Keys of create mutations (decision 044). */
-  idempotency: IdempotencyKeys;
   secret: string;
   /** The data keys that encrypt clinical text (decision 016). */
   keyring: Keyring;
+  /** Every service by name (what the GraphQL context and the routes receive). */
+  services: Services;
+  /** The domain modules, in the order they were created. */
+  modules: readonly DomainModule[];
   /**
    * Stops the job queue (running jobs finish or are released), closes the pool, then stops the embedded
    * PostgreSQL if this runtime started one. Safe to call twice.
@@ -112,71 +52,7 @@ export interface Runtime {
 
 /** What buildApp needs from a runtime. */
 export function appDependencies(runtime: Runtime): AppDependencies {
-  const {
-    config,
-    database,
-    authService,
-    patients,
-    providers,
-    mail,
-    invitations,
-    passwordReset,
-    accessRequests,
-    twoFactor,
-    storedText,
-    appointments,
-    waitlist,
-    calendarFeeds,
-    video,
-    recordings,
-    notes,
-    measures,
-    portalRecords,
-    account,
-    messages,
-    reports,
-    adminUsers,
-    emergencyAccess,
-    auditTrail,
-    dataExport,
-    backups,
-    adminConsole,
-    settings,
-    idempotency,
-  } = runtime;
-  return {
-    config,
-    db: database.db,
-    pool: database.pool,
-    authService,
-    patients,
-    providers,
-    mail,
-    invitations,
-    passwordReset,
-    accessRequests,
-    twoFactor,
-    storedText,
-    appointments,
-    waitlist,
-    calendarFeeds,
-    video,
-    recordings,
-    notes,
-    measures,
-    portalRecords,
-    account,
-    messages,
-    reports,
-    adminUsers,
-    emergencyAccess,
-    auditTrail,
-    dataExport,
-    backups,
-    adminConsole,
-    settings,
-    idempotency,
-  };
+  return { ...runtime.services, pool: runtime.database.pool, modules: runtime.modules };
 }
 
 export interface RuntimeOptions {
@@ -184,7 +60,7 @@ export interface RuntimeOptions {
   shareRunningServer?: boolean;
   /** false: install the queue's schema (so jobs can be added) but run no jobs here. Default true. */
   runJobs?: boolean;
-  /** Tasks beyond jobs/tasks.ts, for tests of the queue itself. */
+  /** Tasks no module declares, for tests of the queue itself. */
   extraTasks?: Record<string, ExtraTask>;
   /**
    * Demo data written at start, under the start-up lock: the demo accounts, or the whole demo practice (the
@@ -195,12 +71,13 @@ export interface RuntimeOptions {
 
 /**
  * Opens the database the configuration names (DATABASE_URL, else the embedded server under DATA_DIR),
- * applies the migrations, builds the services that need it and starts the job queue.
+ * applies the migrations, builds every module's services (modules/registry.ts finds them) and starts the job
+ * queue.
  *
- * Every write of the start-up (migrations and the data work after them, the job queue's schema, the sealer's
- * first job, built-in note templates, search re-indexing, demo data) happens while this instance holds the
- * start-up lock, so instances started together on one database take turns and each finds the others' work
- * done (decision 014).
+ * Every write of the start-up (migrations and the data work after them, the job queue's schema, the modules'
+ * work once jobs run (the sealer's first job), their start-up work (built-in note templates, search
+ * re-indexing), demo data) happens while this instance holds the start-up lock, so instances started together on
+ * one database take turns and each finds the others' work done (decision 014).
  */
 export async function openRuntime(envConfig: Config, log: Log, options: RuntimeOptions = {}): Promise<Runtime> {
   let config = envConfig;
@@ -214,6 +91,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
   let jobs: JobQueue | undefined;
   let settings: SettingsService | undefined;
   let startUpLock: StartUpLock | undefined;
+  const instances: ModuleInstance[] = [];
   try {
     const keyring = new Keyring(config.dataEncryptionKeys ?? localDataKeys(config.dataDir));
     startUpLock = await takeStartUpLock(url);
@@ -228,8 +106,9 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
             details: { reason: 'plain text written before encryption', keyId: keyring.currentKeyId, rows },
           });
         }
-        // Stored text the current text rule refuses, made inert once per version of the rule (decision 022).
-        await reviewStoredText(db, keyring, log);
+        // Then each module's (stored text the current text rule refuses, made inert once per version of the
+        // rule: decision 022).
+        for (const module of modules) await module.afterMigrations?.(db, { keyring, log });
       },
     });
     database = connectDatabase(url, { max: config.databasePoolMax });
@@ -243,115 +122,38 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
     });
     config = { ...config, settings };
     const secret = config.authSecret ?? localSecret(config.dataDir);
-    const auth = createAuth({ db: database.db, config, secret });
-    const rateLimiter = new RateLimiter(secret);
-    const authService = new AuthService({ auth, db: database.db, config, secret, limiter: rateLimiter });
-    const patients = new PatientsService({ db: database.db, secret, keyring });
-    const idempotency = new IdempotencyKeys({ db: database.db, secret });
-    const appointments = new AppointmentsService({
-      db: database.db,
-      secret,
-      keyring,
-      settings: config.settings,
-    });
-    const mail = new MailService({ db: database.db, config, log, secret });
-    const appointmentNotifications = new AppointmentNotifications({ db: database.db, mail, config, log });
-    appointments.addListener(appointmentNotifications);
-    const waitlist = new WaitlistService({ db: database.db, keyring, mail, config, appointments, log });
-    appointments.addListener(waitlist);
-    const calendarFeeds = new CalendarFeedService({ db: database.db, config });
-    const recordings = new RecordingsService({ db: database.db, keyring, config, log });
-    const video = new VideoService({ db: database.db, keyring, config, secret, appointments, recordings, mail, log });
-    appointments.addListener(video);
-    // Providers see their patients' bookings and requests live.
-    appointments.addListener(new AppointmentLiveUpdates());
-    const invitations = new InvitationsService({ auth, db: database.db, config, mail, limiter: rateLimiter, secret });
-    const providers = new ProvidersService({ db: database.db, secret, invitations });
-    const passwordReset = new PasswordResetService({
-      auth,
-      db: database.db,
-      config,
-      mail,
-      limiter: rateLimiter,
-      secret,
-    });
-    const accessRequests = new AccessRequestsService({
-      db: database.db,
-      mail,
-      invitations,
-      limiter: rateLimiter,
-      secret,
-      keyring,
-      maxPerHour: config.accessRequestsPerHour,
-    });
-    const measures = new MeasuresService({ db: database.db, keyring, mail, config });
-    const messages = new MessagesService({ db: database.db, keyring, secret, mail, config });
-    const backups = new BackupService({ db: database.db, config, keyring, url });
-    const dataExport = new DataExportService({ db: database.db, pool: database.pool, keyring });
+    const core: RuntimeCore = { url, pool: database.pool, secret, keyring, log };
+    // The services, module by module: each module's `create` sees the services of the modules before it.
+    const services = { config, db: database.db, settings } as Services;
+    for (const module of modules) {
+      const instance = module.create?.(whileCreating(module, services, core)) ?? {};
+      instances.push(instance);
+      for (const name of Object.keys(instance.services ?? {}))
+        if (name in services) throw new Error(`module ${module.name} makes ${name}, which another module made`);
+      Object.assign(services, instance.services);
+    }
+    const handlers = Object.assign({}, ...instances.map((instance) => instance.tasks ?? {})) as Partial<TaskHandlers>;
+    const unhandled = registeredTaskNames().filter((name) => !(name in handlers));
+    if (unhandled.length > 0) throw new Error(`tasks without a handler: ${unhandled.join(', ')}`);
     jobs = new JobQueue({
       url,
       log,
-      handlers: taskHandlers({
-        db: database.db,
-        authService,
-        rateLimiter,
-        mail,
-        appointmentNotifications,
-        waitlist,
-        recordings,
-        measures,
-        messages,
-        log,
-        auditAnchorsFile: auditAnchorsPath(config.dataDir),
-        backups,
-        keyring,
-      }),
-      crontab: crontab + backupCrontab(config.backup.schedule),
+      handlers,
+      crontab: [crontab, ...instances.flatMap((instance) => instance.crontab ?? [])].join('\n'),
       ...(options.extraTasks ? { extraTasks: options.extraTasks } : {}),
     });
     if (options.runJobs === false) {
       await jobs.installSchema();
     } else {
       await jobs.start();
-      await mail.addMissingDeliveryJobs();
-      // A backup whose process died while this server was down shows as failed, not as running.
-      await backups.endDeadRuns();
-      // The audit sealer runs from now on, rescheduling itself (one pending job whatever the instances).
-      await addJob(database.db, 'audit:seal', {}, { jobKey: AUDIT_SEAL_JOB_KEY, jobKeyMode: 'preserve_run_at' });
+      // Each module's work once jobs run: mail waiting for a delivery job, backups whose process died while this
+      // server was down (failed, not running), the audit sealer's first job.
+      for (const instance of instances) await instance.jobsStarted?.();
     }
-    const twoFactor = new TwoFactorService({ auth, db: database.db, config, authService, secret });
-    const notes = new NotesService({
-      db: database.db,
-      keyring,
-      secret,
-      confirmIdentity: (caller, meta, proof) => twoFactor.confirmIdentity(caller, meta, proof),
-    });
-    await notes.seedTemplates();
-    const reindexed = await notes.reindexSearch();
-    if (reindexed > 0) log.info({ notes: reindexed }, 'notes re-indexed for search under the current key');
-    const reindexedMessages = await messages.reindexSearch();
-    if (reindexedMessages > 0)
-      log.info({ rows: reindexedMessages }, 'messages re-indexed for search under the current key');
-    const storedText = new StoredTextService({ db: database.db });
-    const portalRecords = new PortalRecordsService({ db: database.db, keyring, secret, mail, patients });
-    const account = new AccountService({ db: database.db, auth, authService });
-    const reports = new ReportsService({
-      db: database.db,
-      timeZone: () => config.settings.current().timeZone,
-      bulkAccess: config.riskBulkAccess,
-    });
-    const adminUsers = new AdminUsersService({
-      db: database.db,
-      secret,
-      invitations,
-      passwordReset,
-      twoFactor,
-      authService,
-    });
-    const emergencyAccess = new EmergencyAccessService({ db: database.db, keyring, config, mail, secret });
-    const auditTrail = new AuditTrailService({ db: database.db, config, secret, limiter: rateLimiter, keyring });
-    const adminConsole = new AdminConsoleService({ db: database.db, config, log });
+    // Each module's start-up work: built-in note templates, search re-indexing under the current key.
+    for (const instance of instances) await instance.startUp?.();
     if (options.seedDemo) {
+      const { auth } = services;
       await ensureDemoAccounts(auth, database.db);
       if (options.seedDemo === 'practice') {
         await ensureDemoPractice(database.db, keyring);
@@ -365,45 +167,17 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
     const queue = jobs;
     let closing: Promise<void> | undefined;
     return {
-      config,
+      ...services,
       database: opened,
-      auth,
-      authService,
-      patients,
-      appointments,
-      waitlist,
-      calendarFeeds,
-      video,
-      recordings,
-      notes,
-      measures,
-      messages,
-      providers,
-      mail,
-      rateLimiter,
-      invitations,
-      passwordReset,
-      accessRequests,
       jobs: queue,
-      twoFactor,
-      storedText,
-      portalRecords,
-      account,
-      reports,
-      adminUsers,
-      emergencyAccess,
-      auditTrail,
-      dataExport,
-      backups,
-      adminConsole,
-      settings: openedSettings,
-      idempotency,
       secret,
       keyring,
+      services,
+      modules,
       close() {
         closing ??= (async () => {
           await queue.stop();
-          mail.close();
+          for (const instance of instances) await instance.close?.();
           await openedSettings.close();
           await opened.close();
           await embedded?.stop();
@@ -414,11 +188,28 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
   } catch (error) {
     await startUpLock?.release();
     await jobs?.stop();
+    for (const instance of instances) await instance.close?.();
     await settings?.close();
     await database?.close();
     await embedded?.stop();
     throw error;
   }
+}
+
+/**
+ * What a module's `create` receives: the core and the services so far. A service of a module not yet created
+ * (one missing from `after`) throws at once instead of being undefined.
+ */
+function whileCreating(module: DomainModule, services: Services, core: RuntimeCore): Services & RuntimeCore {
+  const view = Object.assign(Object.create(null) as object, core);
+  return new Proxy(view, {
+    get(target, key) {
+      if (typeof key !== 'string') return undefined;
+      if (key in services) return services[key as keyof Services];
+      if (key in target) return (target as Record<string, unknown>)[key];
+      throw new Error(`module ${module.name} uses ${key} before any module made it: name its module in "after"`);
+    },
+  }) as Services & RuntimeCore;
 }
 
 /** Without AUTH_SECRET (outside production) a random secret is kept in DATA_DIR, readable only by its owner. */

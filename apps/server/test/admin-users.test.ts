@@ -6,7 +6,8 @@ import { sessions, users } from '../src/auth/auth.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { patients } from '../src/patients/patients.table.ts';
 import { providers } from '../src/providers/providers.table.ts';
-import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { createAccount, signIn } from './factories/accounts.ts';
+import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 import { linkToken } from './mail-helpers.ts';
 
@@ -49,28 +50,18 @@ let counter = 0;
 
 const uniqueEmail = (name: string) => `${name}.${++counter}.${Math.random().toString(36).slice(2, 8)}@clinic.example`;
 
-async function newAccount(
-  role: 'admin' | 'provider' | 'patient',
-  names: { firstName?: string; lastName?: string } = {},
-): Promise<{ id: string; email: string }> {
-  const email = uniqueEmail(role);
-  const id = await createTestAccount(t.runtime, {
-    email,
-    firstName: names.firstName ?? 'Robin',
-    lastName: names.lastName ?? 'Vale',
-    role,
+/** A new account of the role (Robin Vale unless `names` say), with this file's password. */
+const newAccount = (role: 'admin' | 'provider' | 'patient', names: { firstName?: string; lastName?: string } = {}) =>
+  createAccount(t, role, {
+    email: uniqueEmail(role),
+    firstName: 'Robin',
+    lastName: 'Vale',
+    ...names,
     password: PASSWORD,
-    emailVerified: true,
   });
-  return { id, email };
-}
 
-async function signedIn(email: string, password = PASSWORD): Promise<TestClient> {
-  const client = new TestClient(t.app);
-  const result = await client.signIn(email, password);
-  expect(result.success, JSON.stringify(result)).toBe(true);
-  return client;
-}
+/** A client signed in as `email`. */
+const signedIn = async (email: string, password = PASSWORD) => (await signIn(t, email, password)).client;
 
 async function auditFor(event: string, accountId: string) {
   return t.runtime.database.db

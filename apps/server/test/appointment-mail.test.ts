@@ -1,11 +1,13 @@
 import { and, asc, eq, like, sql } from 'drizzle-orm';
 import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addDays, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
+import { addDays, todayIn } from '@telehealth/shared';
 import { appointmentReminders } from '../src/appointments/appointments.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { addJob } from '../src/jobs/add-job.ts';
-import { createTestApp, sleep, TestClient, type TestApp } from './helpers.ts';
+import { demoClients, signIn } from './factories/accounts.ts';
+import { createPatient } from './factories/patients.ts';
+import { createTestApp, sleep, type TestApp, type TestClient } from './helpers.ts';
 
 const ZONE = 'America/New_York';
 const CREATE = 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id startsAt } }';
@@ -18,20 +20,13 @@ let t: TestApp;
 let provider: TestClient;
 let providerId: string;
 let serial = 0;
+/** The patients of these tests: one name, each with an address of its own. */
+const INVITED = { firstName: 'Nora', lastName: 'Invite', dateOfBirth: '1985-07-08' };
 
 function weekday(weeksAhead: number, isoDay = 2): string {
   let date = addDays(todayIn(ZONE), 7 * weeksAhead + 1);
   while (((new Date(`${date}T12:00:00Z`).getUTCDay() + 6) % 7) + 1 !== isoDay) date = addDays(date, 1);
   return date;
-}
-
-async function newPatient(email: string): Promise<string> {
-  const response = await provider.gql<{ createPatient: { id: string } }>(
-    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-    { input: { firstName: 'Nora', lastName: 'Invite', email, dateOfBirth: '1985-07-08' } },
-  );
-  if (!response.data) throw new Error(JSON.stringify(response.errors));
-  return response.data.createPatient.id;
 }
 
 async function book(app: TestApp, client: TestClient, input: Record<string, unknown>) {
@@ -75,14 +70,13 @@ async function reminderJobs(app: TestApp, appointmentId: string) {
 
 beforeAll(async () => {
   t = await createTestApp({ BOOKING_MAIL_GRACE_SECONDS: '0' });
-  provider = new TestClient(t.app);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
+  ({ provider, providerId } = await demoClients(t));
 });
 
 describe('invitations', () => {
   it('sends REQUEST, then REQUEST with a higher SEQUENCE, then CANCEL, all with one UID and a VTIMEZONE', async () => {
     const email = `invite.${++serial}@example.net`;
-    const patientId = await newPatient(email);
+    const patientId = (await createPatient(provider, { ...INVITED, email })).id;
     const date = weekday(2);
     const booked = await book(t, provider, { patientId, date, appointmentType: 'video' });
     await t.runtime.jobs.drain();
@@ -145,19 +139,20 @@ describe('invitations', () => {
 
   it('sends nothing for a booking undone within the grace period', async () => {
     const graced = await createTestApp({ BOOKING_MAIL_GRACE_SECONDS: '1' });
-    const client = new TestClient(graced.app);
-    await client.signIn('provider@demo.test', DEMO_PASSWORD);
-    const response = await client.gql<{ createPatient: { id: string } }>(
-      'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-      { input: { firstName: 'Ugo', lastName: 'Undo', email: 'ugo.undo@example.net', dateOfBirth: '1980-01-01' } },
-    );
-    const booked = await book(graced, client, { patientId: response.data!.createPatient.id, date: weekday(3) });
+    const { client } = await signIn(graced, 'provider@demo.test');
+    const { id: patientId } = await createPatient(client, {
+      firstName: 'Ugo',
+      lastName: 'Undo',
+      email: 'ugo.undo@example.net',
+      dateOfBirth: '1980-01-01',
+    });
+    const booked = await book(graced, client, { patientId, date: weekday(3) });
     await client.gql(CANCEL, { input: { id: booked.id, reason: 'Booked by mistake' } });
     await sleep(1500);
     await graced.runtime.jobs.drain();
     expect(await mailsTo(graced, 'ugo.undo@example.net')).toEqual([]);
     // A booking left alone does go out once the grace period is over.
-    const kept = await book(graced, client, { patientId: response.data!.createPatient.id, date: weekday(4) });
+    const kept = await book(graced, client, { patientId, date: weekday(4) });
     await sleep(1500);
     await graced.runtime.jobs.drain();
     const mails = await mailsTo(graced, 'ugo.undo@example.net');
@@ -168,7 +163,7 @@ describe('invitations', () => {
 
 describe('reminders', () => {
   it('are jobs 24 and 1 hours before the visit, moved by a reschedule and removed by a cancellation', async () => {
-    const patientId = await newPatient(`remind.${++serial}@example.net`);
+    const patientId = (await createPatient(provider, { ...INVITED, email: `remind.${++serial}@example.net` })).id;
     const booked = await book(t, provider, { patientId, date: weekday(5), time: '10:00' });
     const start = new Date(booked.startsAt).getTime();
     expect(await reminderJobs(t, booked.id)).toEqual([
@@ -189,7 +184,7 @@ describe('reminders', () => {
 
   it('goes out once however often its job runs, and not for a cancelled visit', async () => {
     const email = `remind.${++serial}@example.net`;
-    const patientId = await newPatient(email);
+    const patientId = (await createPatient(provider, { ...INVITED, email })).id;
     const booked = await book(t, provider, { patientId, date: weekday(6), time: '13:00' });
     await t.runtime.jobs.drain();
     const before = (await mailsTo(t, email)).length;
@@ -220,7 +215,7 @@ describe('reminders', () => {
 
 describe("a provider's calendar feed", () => {
   it('serves their visits with initials only at a private URL, until revoked', async () => {
-    const patientId = await newPatient(`feed.${++serial}@example.net`);
+    const patientId = (await createPatient(provider, { ...INVITED, email: `feed.${++serial}@example.net` })).id;
     const booked = await book(t, provider, { patientId, date: weekday(3, 3), time: '16:00' });
     const created = await provider.gql<{ createCalendarFeed: { url: string } }>(
       'mutation ($p: ID!) { createCalendarFeed(providerId: $p) { url createdAt } }',
@@ -241,8 +236,7 @@ describe("a provider's calendar feed", () => {
     expect(response.body).not.toContain('panic');
     expect(String(event?.getFirstPropertyValue('dtstart'))).toContain('T16:00:00');
 
-    const other = new TestClient(t.app);
-    await other.signIn('provider2@demo.test', DEMO_PASSWORD);
+    const { client: other } = await signIn(t, 'provider2@demo.test');
     const denied = await other.gql('mutation ($p: ID!) { createCalendarFeed(providerId: $p) { url } }', {
       p: providerId,
     });
@@ -267,8 +261,7 @@ describe('the calendar feed in the log', () => {
       { LOG_LEVEL: 'info' },
       { logStream: { write: (line) => void lines.push(line) } },
     );
-    const client = new TestClient(logged.app);
-    const id = (await client.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
+    const { client, userId: id } = await signIn(logged, 'provider@demo.test');
     const created = await client.gql<{ createCalendarFeed: { url: string } }>(
       'mutation ($p: ID!) { createCalendarFeed(providerId: $p) { url } }',
       { p: id },

@@ -1,17 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  APPOINTMENT_MESSAGES,
-  addDays,
-  DEMO_PASSWORD,
-  messageText,
-  SLOT_HOLDING_STATUSES,
-  todayIn,
-} from '@telehealth/shared';
+import { APPOINTMENT_MESSAGES, addDays, messageText, SLOT_HOLDING_STATUSES, todayIn } from '@telehealth/shared';
 import { appointments } from '../src/appointments/appointments.table.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { patients } from '../src/patients/patients.table.ts';
-import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createPatient } from './factories/patients.ts';
+import { createTestApp, type GraphQLResponse, type TestApp, type TestClient } from './helpers.ts';
 
 const APPOINTMENT_FIELDS =
   'id patient patientId providerId providerName date time duration reason notes appointmentType status priority videoCallEnabled startsAt endsAt timeZone seriesId cancellationKind cancelReason createdBy updatedAt history { action fromStatus toStatus fromStartsAt toStartsAt actorName }';
@@ -53,33 +48,12 @@ let provider2: TestClient;
 let patient: TestClient;
 let providerId: string;
 let provider2Id: string;
-let serial = 0;
 
 /** The next Tuesday at least `weeksAhead` weeks from today (a working day for the default hours). */
 function tuesday(weeksAhead: number): string {
   let date = addDays(todayIn(ZONE), 7 * weeksAhead + 1);
   while (new Date(`${date}T12:00:00Z`).getUTCDay() !== 2) date = addDays(date, 1);
   return date;
-}
-
-/** A name made of letters only (names refuse digits): a, b, ..., z, ba, bb, ... */
-const letters = (n: number): string => (n < 26 ? '' : letters(Math.floor(n / 26))) + String.fromCharCode(97 + (n % 26));
-
-async function newPatient(owner: TestClient, overrides: Record<string, unknown> = {}): Promise<string> {
-  const response = await owner.gql<{ createPatient: { id: string } }>(
-    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-    {
-      input: {
-        firstName: 'Lena',
-        lastName: `Visit${letters(++serial)}`,
-        email: `lena.visit${serial}@example.net`,
-        dateOfBirth: '1988-02-03',
-        ...overrides,
-      },
-    },
-  );
-  if (!response.data) throw new Error(JSON.stringify(response.errors));
-  return response.data.createPatient.id;
 }
 
 async function book(
@@ -103,16 +77,7 @@ const countRows = async () =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, provider, provider2, patient] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [
-    TestClient,
-    TestClient,
-    TestClient,
-    TestClient,
-  ];
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  provider2Id = (await provider2.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
-  await patient.signIn('patient@demo.test', DEMO_PASSWORD);
+  ({ admin, provider, provider2, patient, providerId, provider2Id } = await demoClients(t));
 });
 
 describe('the exclusion constraints', () => {
@@ -147,7 +112,7 @@ describe('createAppointment', () => {
   });
 
   it('refuses a date before today, a time off the grid and a duration off the list', async () => {
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     const cases: [Record<string, unknown>, string, string][] = [
       [{ date: addDays(todayIn(ZONE), -1) }, 'date', APPOINTMENT_MESSAGES.dateInPast],
       [{ date: tuesday(1), time: '09:10' }, 'time', APPOINTMENT_MESSAGES.timeOffGrid],
@@ -165,7 +130,7 @@ describe('createAppointment', () => {
   });
 
   it("books with the specification's defaults, in the practice's time zone, and records who and when", async () => {
-    const patientId = await newPatient(provider, { firstName: 'Marta', lastName: 'Solis' });
+    const patientId = (await createPatient(provider, { firstName: 'Marta', lastName: 'Solis' })).id;
     const date = tuesday(2);
     const created = await booked(provider, { patientId, date, time: '10:30', notes: 'Bring the sleep diary' });
     expect(created).toMatchObject({
@@ -212,7 +177,7 @@ describe('createAppointment', () => {
 
   it('twenty simultaneous bookings of one slot leave exactly one appointment', async () => {
     const date = tuesday(3);
-    const patientIds = await Promise.all(Array.from({ length: 20 }, () => newPatient(provider)));
+    const patientIds = await Promise.all(Array.from({ length: 20 }, async () => (await createPatient(provider)).id));
     const responses = await Promise.all(
       patientIds.map((patientId) => book(provider, { patientId, date, time: '11:00' })),
     );
@@ -235,7 +200,7 @@ describe('createAppointment', () => {
   });
 
   it('keeps a patient from two overlapping visits, also with two providers', async () => {
-    const patientId = await newPatient(admin);
+    const patientId = (await createPatient(admin)).id;
     const date = tuesday(4);
     await booked(admin, { patientId, providerId, date, time: '13:00', duration: 60 });
     const overlapping = await book(admin, { patientId, providerId: provider2Id, date, time: '13:30' });
@@ -246,7 +211,7 @@ describe('createAppointment', () => {
   });
 
   it('warns of a time outside working hours or on time off, and books it when staff confirm', async () => {
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     const date = tuesday(5);
     const late = await book(provider, { patientId, date, time: '17:30', duration: 60 });
     expect(codeOf(late)).toBe('OUTSIDE_WORKING_HOURS');
@@ -272,7 +237,7 @@ describe('createAppointment', () => {
 
 describe('availableSlots and working hours', () => {
   it('answers each start time of the grid, taken ones as taken, and follows the provider’s own hours', async () => {
-    const patientId = await newPatient(provider2);
+    const patientId = (await createPatient(provider2)).id;
     const date = tuesday(7);
     await booked(provider2, { patientId, date, time: '09:00', duration: 60 });
     const slots = await provider2.gql<{ availableSlots: { time: string; available: boolean; state: string }[] }>(
@@ -333,7 +298,7 @@ describe('availableSlots and working hours', () => {
 
 describe('rescheduling, statuses and cancelling', () => {
   it('moves an appointment with the same checks, raising its sequence and recording the move', async () => {
-    const [p1, p2] = [await newPatient(provider), await newPatient(provider)];
+    const [p1, p2] = [(await createPatient(provider)).id, (await createPatient(provider)).id];
     const date = tuesday(8);
     const first = await booked(provider, { patientId: p1, date, time: '09:00' });
     await booked(provider, { patientId: p2, date, time: '10:00' });
@@ -351,7 +316,7 @@ describe('rescheduling, statuses and cancelling', () => {
   });
 
   it('allows the transitions of the shared table only, recording each', async () => {
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     const a = await booked(provider, { patientId, date: tuesday(9), time: '15:00' });
     const confirmed = await provider.gql<{ setAppointmentStatus: Appointment }>(STATUS, {
       input: { id: a.id, status: 'confirmed' },
@@ -379,7 +344,7 @@ describe('rescheduling, statuses and cancelling', () => {
 
 describe('recurring visits', () => {
   it("keeps the local time across both of the practice zone's daylight-saving changes", async () => {
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     // From early March to late November of next year: both US changes fall inside.
     const year = Number(todayIn(ZONE).slice(0, 4)) + 1;
     let start = `${year}-03-02`;
@@ -404,8 +369,8 @@ describe('recurring visits', () => {
   });
 
   it('checks every occurrence first: one busy week creates nothing and names the date', async () => {
-    const patientId = await newPatient(provider);
-    const other = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
+    const other = (await createPatient(provider)).id;
     const start = tuesday(12);
     const busyDate = addDays(start, 14);
     await booked(provider, { patientId: other, date: busyDate, time: '16:00' });
@@ -427,7 +392,7 @@ describe('recurring visits', () => {
   });
 
   it('moves this and the following open occurrences by the same days and to the new time', async () => {
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     const start = tuesday(22);
     await booked(provider, { patientId, date: start, time: '09:00', recurrence: { frequency: 'weekly', count: 4 } });
     const list = await provider.gql<{ listAppointments: { items: Appointment[] } }>(LIST, { filter: { patientId } });
@@ -447,7 +412,7 @@ describe('recurring visits', () => {
   });
 
   it('cancels this and the following occurrences', async () => {
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     const first = await booked(provider, {
       patientId,
       date: tuesday(14),
@@ -470,7 +435,7 @@ describe('recurring visits', () => {
 
 describe('who sees what', () => {
   it("answers another provider's appointment like a missing one, and records the attempt", async () => {
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     const a = await booked(provider, { patientId, date: tuesday(15), time: '08:30' });
     const response = await provider2.gql(GET, { id: a.id });
     expect(response.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.notFound);
@@ -492,10 +457,14 @@ describe('who sees what', () => {
 
   it('lets a patient read their own appointments, without the staff notes, and change none', async () => {
     const patientAccount = (await patient.me())!.userId;
-    const patientId = await newPatient(provider);
+    const patientId = (await createPatient(provider)).id;
     await t.runtime.database.db.update(patients).set({ accountId: patientAccount }).where(eq(patients.id, patientId));
     const mine = await booked(provider, { patientId, date: tuesday(16), time: '09:30', notes: 'Staff only' });
-    const other = await booked(provider, { patientId: await newPatient(provider), date: tuesday(16), time: '10:30' });
+    const other = await booked(provider, {
+      patientId: (await createPatient(provider)).id,
+      date: tuesday(16),
+      time: '10:30',
+    });
     const list = await patient.gql<{ listAppointments: { items: Appointment[] } }>(LIST, {});
     expect(list.data!.listAppointments.items.map((i) => i.id)).toEqual([mine.id]);
     const read = await patient.gql<{ getAppointment: Appointment }>(GET, { id: mine.id });
@@ -509,7 +478,7 @@ describe('who sees what', () => {
   });
 
   it('pages the list for real, in start order, and audits each page', async () => {
-    const patientId = await newPatient(admin);
+    const patientId = (await createPatient(admin)).id;
     await booked(admin, {
       patientId,
       providerId: provider2Id,
@@ -532,5 +501,58 @@ describe('who sees what', () => {
     expect([...seen].sort()).toEqual(seen);
     const forged = await admin.gql(LIST, { filter: { patientId }, nextToken: 'abc.def' });
     expect(codeOf(forged)).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('the list read in one statement (decision 057)', () => {
+  it('records the page shown: its ids in order, each patient once, the count', async () => {
+    const filter = { providerId };
+    type Page = { items: { id: string }[]; nextToken: string | null };
+    const pages: Page[] = [];
+    let token: string | null = null;
+    for (let i = 0; i < 2; i++) {
+      const page: GraphQLResponse<{ listAppointments: Page }> = await provider.gql<{ listAppointments: Page }>(
+        'query ($f: AppointmentFilterInput, $t: String) { listAppointments(filter: $f, limit: 2, nextToken: $t) { items { id } nextToken } }',
+        { f: filter, t: token },
+      );
+      pages.push(page.data!.listAppointments);
+      token = page.data!.listAppointments.nextToken;
+    }
+    const entries = await t.runtime.database.db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.event, 'APPOINTMENT_VIEW'), eq(auditEntries.url, 'listAppointments')))
+      .orderBy(desc(auditEntries.id))
+      .limit(2);
+    const rows = await t.runtime.database.db.select().from(appointments);
+    const patientOf = new Map(rows.map((r) => [r.id, r.patientId]));
+    const expected = pages.map((page, i) => {
+      const ids = page.items.map((item) => item.id);
+      return {
+        appointmentIds: ids,
+        patientIds: [...new Set(ids.map((id) => patientOf.get(id)))],
+        count: ids.length,
+        page: i === 0 ? 'first' : 'next',
+      };
+    });
+    expect(entries.map((e) => e.details).reverse()).toEqual(expected);
+  });
+
+  it('answers the same rows whichever fields are asked for, through fragments too', async () => {
+    const all = await provider.gql<{ listAppointments: { items: Record<string, unknown>[] } }>(
+      `query { listAppointments(limit: 5) { items { ${APPOINTMENT_FIELDS} } } }`,
+    );
+    const some = await provider.gql<{ listAppointments: { items: Record<string, unknown>[] } }>(
+      'query { listAppointments(limit: 5) { items { ...Row } } } fragment Row on Appointment { id date time reason patient }',
+    );
+    expect(some.data?.listAppointments.items).toEqual(
+      all.data?.listAppointments.items.map(({ id, date, time, reason, patient }) => ({
+        id,
+        date,
+        time,
+        reason,
+        patient,
+      })),
+    );
   });
 });

@@ -13,7 +13,8 @@ import { appendAuditEntry, type AuditRecord } from '../src/audit/audit.repositor
 import { connectDatabase, migrateDatabase, type Database } from '../src/db/client.ts';
 import { auditChain, auditEntries } from '../src/audit/audit.table.ts';
 import { addJob } from '../src/jobs/add-job.ts';
-import { AUDIT_SEAL_JOB_KEY, crontab } from '../src/jobs/tasks.ts';
+import { AUDIT_SEAL_JOB_KEY } from '../src/audit/audit.module.ts';
+import { crontab } from '../src/modules/registry.ts';
 import {
   createTestApp,
   createTestDatabase,
@@ -34,8 +35,7 @@ const record = (details: Record<string, unknown> = {}): AuditRecord => ({
 
 /** A migrated database of its own, without the app: for the tests that tamper with the chain. */
 async function freshDatabase(): Promise<{ url: string; db: Database }> {
-  const url = await createTestDatabase();
-  await migrateDatabase(url);
+  const url = await createTestDatabase({ migrated: true });
   const handle = connectDatabase(url);
   afterAll(() => handle.close());
   return { url, db: handle.db };

@@ -19,6 +19,7 @@ import { auditEntries } from '../src/audit/audit.table.ts';
 import { measures } from '../src/measures/measures.table.ts';
 import { patients } from '../src/patients/patients.table.ts';
 import { appointmentsEncrypted, measuresEncrypted } from '../src/keys/encrypted-columns.ts';
+import { demoClients } from './factories/accounts.ts';
 import { createTestAccount, createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const GENERATE = `mutation ($input: ReportPeriodInput!, $format: ComplianceReportFormat) {
@@ -76,13 +77,6 @@ const people = {} as Record<
   string
 >;
 
-async function signedIn(email: string): Promise<TestClient> {
-  const client = new TestClient(t.app);
-  const result = await client.signIn(email, DEMO_PASSWORD);
-  expect(result.success).toBe(true);
-  return client;
-}
-
 async function account(key: keyof typeof people, role: 'admin' | 'provider' | 'patient', first: string, last: string) {
   people[key] = await createTestAccount(t.runtime, {
     email: `${key.toLowerCase()}.${randomUUID().slice(0, 6)}@report.example`,
@@ -130,9 +124,7 @@ const seeded: AuditRecord[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  clients.admin = await signedIn('admin@demo.test');
-  clients.provider = await signedIn('provider@demo.test');
-  clients.patient = await signedIn('patient@demo.test');
+  ({ admin: clients.admin, provider: clients.provider, patient: clients.patient } = await demoClients(t));
   adminId = (await clients.admin.me())!.userId;
   await account('nightOwl', 'provider', 'Nora', 'Night');
   await account('earlyBird', 'provider', 'Eli', 'Early');

@@ -408,6 +408,12 @@ describe('errors carry a code, a message id and its parameters', () => {
     expect(extensions).toMatchObject({ code: ERROR_CODES.badUserInput, messageId: 'messages.validationFailed' });
     expect(invalid.errors?.[0]?.message).toBe(messageText('messages.validationFailed', extensions.params));
     expect(Object.keys(extensions['fieldErrors'] as object)).toEqual(expect.arrayContaining(['firstName', 'email']));
+    // Each field's problem by id and parameters (decision 052): the browser translates these, never the English.
+    expect(extensions['fields']).toEqual([
+      { field: 'firstName', messageId: 'fieldMessages.required', params: { label: 'First name' } },
+      { field: 'lastName', messageId: 'fieldMessages.tooShort', params: { label: 'Last name', min: 2 } },
+      { field: 'email', messageId: 'fieldMessages.emailInvalid', params: {} },
+    ]);
   });
 
   it("for a refused sign-in, in the result's errorMessage beside the specification's error", async () => {

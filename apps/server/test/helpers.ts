@@ -17,13 +17,19 @@ export const silentLog = { info: () => undefined, warn: () => undefined, error: 
 /** The data key every test app uses unless a test sets DATA_ENCRYPTION_KEY itself (32 fixed bytes, id "test"). */
 export const TEST_DATA_KEY = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 
-/** Creates a fresh, empty database for one test file and drops it when the file is done. */
-export async function createTestDatabase(): Promise<string> {
+/**
+ * Creates a fresh database for one test file and drops it when the file is done: empty, or with `migrated` a copy
+ * of the run's template, which has the migrations and the job queue's schema applied (test/global-setup.ts). A
+ * runtime opened on the copy finds them done and does the rest of its start-up as on any database.
+ */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<string> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(
+    options.migrated ? `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}` : `CREATE DATABASE ${name}`,
+  );
   await admin.end();
   afterAll(async () => {
     const dropper = new pg.Client({ connectionString: adminUrl });
@@ -114,7 +120,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: { databaseUrl?: string; demo?: boolean } & BuildOptions = {},
 ): Promise<TestApp> {
-  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase({ migrated: true }));
   const runtime = await openRuntime(
     testConfig(databaseUrl, env),
     silentLog,

@@ -15,7 +15,7 @@ import { conversations, messages } from '../src/messages/messages.table.ts';
 import { notes } from '../src/notes/notes.table.ts';
 import { patients } from '../src/patients/patients.table.ts';
 import { deleteExpiredIdempotencyKeys } from '../src/idempotency/idempotency-keys.ts';
-import { crontab } from '../src/jobs/tasks.ts';
+import { crontab } from '../src/modules/registry.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const CREATE_PATIENT = `mutation ($input: CreatePatientInput!) { createPatient(input: $input) {

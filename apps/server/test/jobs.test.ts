@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/client.ts';
 import { addJob } from '../src/jobs/add-job.ts';
 import type { ExtraTask } from '../src/jobs/queue.ts';
-import { crontab } from '../src/jobs/tasks.ts';
+import { crontab } from '../src/modules/registry.ts';
 import type { Runtime } from '../src/runtime.ts';
 import { createTestDatabase, openTestRuntime, sleep } from './helpers.ts';
 

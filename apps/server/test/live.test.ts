@@ -1,34 +1,27 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, LIVE_CLOSE_CODES, LIVE_PATH } from '@telehealth/shared';
-import { createAccountWithPassword } from '../src/users/accounts.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { sessions, users } from '../src/auth/auth.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { requiredSession } from '../src/plugins/session.ts';
+import { createAccount, signedInAccount } from './factories/accounts.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { liveUrl, openLive, openLiveOrFail, type LiveTestSocket } from './live-helpers.ts';
 import { linkToken } from './mail-helpers.ts';
 
-const SYSTEM = { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: null };
 const PASSWORD = 'Live-Channel-Pass-1!';
 
 /** A fresh patient account, so no test depends on (or disturbs) a demo account another test uses. */
-async function newAccount(t: TestApp): Promise<{ id: string; email: string }> {
-  const email = `live.${crypto.randomUUID().slice(0, 8)}@mail.example`;
-  const id = await createAccountWithPassword(
-    t.runtime.auth,
-    t.runtime.database.db,
-    { email, firstName: 'Lena', lastName: 'Vogel', role: 'patient', password: PASSWORD, emailVerified: true },
-    SYSTEM,
-  );
-  return { id, email };
-}
+const newAccount = (t: TestApp) =>
+  createAccount(t, 'patient', { firstName: 'Lena', lastName: 'Vogel', password: PASSWORD });
 
 async function signedIn(t: TestApp): Promise<{ client: TestClient; userId: string; sessionId: string }> {
-  const { id, email } = await newAccount(t);
-  const client = new TestClient(t.app);
-  expect((await client.signIn(email, PASSWORD)).success).toBe(true);
+  const { client, userId: id } = await signedInAccount(t, 'patient', {
+    firstName: 'Lena',
+    lastName: 'Vogel',
+    password: PASSWORD,
+  });
   const [row] = await t.runtime.database.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id));
   if (!row) throw new Error('no session after sign-in');
   return { client, userId: id, sessionId: row.id };
@@ -88,6 +81,19 @@ describe('the live channel refuses an upgrade', () => {
     const response = await t.app.inject({ method: 'GET', url: LIVE_PATH, headers: { cookie: client.cookie ?? '' } });
     expect(response.statusCode).toBe(426);
     expect(response.headers.upgrade).toBe('websocket');
+    // The one error body of every route, with a code (decision 052).
+    expect(response.json()).toEqual({
+      errors: [
+        {
+          message: `${LIVE_PATH} is a WebSocket.`,
+          extensions: {
+            code: 'UPGRADE_REQUIRED',
+            messageId: 'requestMessages.webSocketOnly',
+            params: { path: LIVE_PATH },
+          },
+        },
+      ],
+    });
   });
 });
 
@@ -232,7 +238,8 @@ describe('one session for GraphQL, /api routes and the live channel', () => {
   it('refuses an /api route that requires a session without one, and clears a cookie that opens none', async () => {
     const none = await t.app.inject({ method: 'GET', url: '/api/test/whoami' });
     expect(none.statusCode).toBe(401);
-    expect(none.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    // The one error body of every route (decision 052).
+    expect(none.json()).toMatchObject({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] });
     expect(none.headers['set-cookie']).toBeUndefined();
     const stale = await t.app.inject({
       method: 'GET',

@@ -6,13 +6,15 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, MEASURE_MESSAGES } from '@telehealth/shared';
+import { MEASURE_MESSAGES } from '@telehealth/shared';
 import { insertAppointments } from '../src/appointments/appointments.repository.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { measures, measureSchedules, safetyAlerts } from '../src/measures/measures.table.ts';
-import { patients } from '../src/patients/patients.table.ts';
-import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createPortalPatient } from './factories/patients.ts';
+import { sendQuestionnaire, submitQuestionnaire } from './factories/questionnaires.ts';
+import { createTestApp, type GraphQLResponse, type TestApp, type TestClient } from './helpers.ts';
 
 const SEND = `mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id instrument status } }`;
 const MINE = '{ myQuestionnaires { id instrument status } }';
@@ -36,46 +38,21 @@ const errorOf = (response: GraphQLResponse) => ({
   message: response.errors?.[0]?.message,
 });
 
-async function send(instrument: 'phq9' | 'gad7') {
-  const response = await provider.gql<{ sendQuestionnaire: { id: string } }>(SEND, {
-    input: { patientId, instrument },
-  });
-  if (!response.data) throw new Error(JSON.stringify(response.errors));
-  return response.data.sendQuestionnaire.id;
-}
-
-async function submit(id: string, answers: number[]) {
-  return patient.gql<{
-    submitQuestionnaire: {
-      safetyAlert: boolean;
-      questionnaire: { total: number; band: string; answers: { loinc: string; value: number }[] };
-    };
-  }>(SUBMIT, { input: { id, answers, difficulty: 1 } });
-}
-
 beforeAll(async () => {
   t = await createTestApp({ SAFETY_ALERT_ESCALATION_MINUTES: '30' });
-  [provider, provider2, patient] = [0, 1, 2].map(() => new TestClient(t.app)) as [TestClient, TestClient, TestClient];
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
-  const patientUserId = (await patient.signIn('patient@demo.test', DEMO_PASSWORD)).user!.userId;
-  const created = await provider.gql<{ createPatient: { id: string } }>(
-    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-    {
-      input: { firstName: 'Rosa', lastName: 'Measures', email: 'rosa.measures@example.net', dateOfBirth: '1991-06-07' },
-    },
-  );
-  patientId = created.data!.createPatient.id;
-  await t.runtime.database.db.update(patients).set({ accountId: patientUserId }).where(eq(patients.id, patientId));
+  ({ provider, provider2, providerId } = await demoClients(t));
+  ({ client: patient, patientId } = await createPortalPatient(t, provider, {
+    record: { firstName: 'Rosa', lastName: 'Measures', email: 'rosa.measures@example.net', dateOfBirth: '1991-06-07' },
+  }));
 });
 
 describe('questionnaires', () => {
   it('goes from the provider to the patient, is scored by the server and stored with its LOINC codes, encrypted', async () => {
-    const id = await send('gad7');
+    const id = await sendQuestionnaire(provider, patientId, 'gad7');
     const mine = await patient.gql<{ myQuestionnaires: { id: string; instrument: string }[] }>(MINE);
     expect(mine.data!.myQuestionnaires).toContainEqual(expect.objectContaining({ id, instrument: 'gad7' }));
 
-    const answered = await submit(id, [1, 2, 1, 2, 1, 2, 1]);
+    const answered = await submitQuestionnaire(patient, id, [1, 2, 1, 2, 1, 2, 1]);
     expect(answered.data!.submitQuestionnaire).toMatchObject({
       safetyAlert: false,
       questionnaire: { total: 10, band: 'moderate' },
@@ -85,7 +62,7 @@ describe('questionnaires', () => {
     expect(row!.answers).toMatch(/^enc:/);
     expect(row!.total).toBe(10);
 
-    const again = await submit(id, [0, 0, 0, 0, 0, 0, 0]);
+    const again = await submitQuestionnaire(patient, id, [0, 0, 0, 0, 0, 0, 0]);
     expect(errorOf(again).message).toBe(MEASURE_MESSAGES.alreadyCompleted);
     const results = await provider.gql<{ questionnaireResults: { id: string; total: number }[] }>(RESULTS, {
       patientId,
@@ -102,8 +79,8 @@ describe('questionnaires', () => {
   });
 
   it('refuses an incomplete form and scores nothing', async () => {
-    const id = await send('phq9');
-    const response = await submit(id, [1, 1, 1]);
+    const id = await sendQuestionnaire(provider, patientId, 'phq9');
+    const response = await submitQuestionnaire(patient, id, [1, 1, 1]);
     expect(errorOf(response)).toMatchObject({ code: 'BAD_USER_INPUT', message: MEASURE_MESSAGES.answerEveryItem });
     const [row] = await t.runtime.database.db.select().from(measures).where(eq(measures.id, id));
     expect(row).toMatchObject({ status: 'pending', total: null, answers: null });
@@ -111,7 +88,7 @@ describe('questionnaires', () => {
 
   it('is not sent to another provider’s patient, and another patient cannot fill it in', async () => {
     expect(errorOf(await provider2.gql(SEND, { input: { patientId, instrument: 'phq9' } })).code).toBe('NOT_FOUND');
-    const id = await send('gad7');
+    const id = await sendQuestionnaire(provider, patientId, 'gad7');
     const stranger = await provider2.gql(SUBMIT, { input: { id, answers: [0, 0, 0, 0, 0, 0, 0] } });
     expect(errorOf(stranger).code).toBe('FORBIDDEN');
   });
@@ -156,8 +133,8 @@ describe('the safety path', () => {
   let alertId: string;
 
   it('raises an alert for a PHQ-9 with item 9 above 0 and e-mails the provider within a minute, naming nothing', async () => {
-    const id = await send('phq9');
-    const answered = await submit(id, [1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    const id = await sendQuestionnaire(provider, patientId, 'phq9');
+    const answered = await submitQuestionnaire(patient, id, [1, 1, 1, 1, 1, 1, 1, 1, 1]);
     expect(answered.data!.submitQuestionnaire).toMatchObject({ safetyAlert: true, questionnaire: { total: 9 } });
     const [alert] = await t.runtime.database.db.select().from(safetyAlerts).where(eq(safetyAlerts.measureId, id));
     expect(alert).toBeDefined();

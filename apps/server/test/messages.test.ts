@@ -17,8 +17,11 @@ import {
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { conversations, messageAttachments, messages } from '../src/messages/messages.table.ts';
-import { patients } from '../src/patients/patients.table.ts';
-import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { signedInAccount, type SignedIn } from './factories/accounts.ts';
+import { startConversation } from './factories/conversations.ts';
+import { createPortalPatient, type PortalPatient } from './factories/patients.ts';
+import type { TestClient, GraphQLResponse, TestApp } from './helpers.ts';
+import { createTestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 
 const PASSWORD = 'Messages-Test-2026!';
@@ -43,45 +46,10 @@ const PNG = Buffer.concat([
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
 
 let t: TestApp;
-let serial = 0;
 
-interface Person {
-  client: TestClient;
-  userId: string;
-}
-
-async function person(role: 'admin' | 'provider' | 'patient'): Promise<Person> {
-  const email = `${role}.${++serial}.${randomUUID().slice(0, 6)}@messages.example`;
-  const userId = await createTestAccount(t.runtime, {
-    email,
-    firstName: `${role[0]!.toUpperCase()}${role.slice(1)}`,
-    lastName: `Number${serial}`,
-    role,
-    password: PASSWORD,
-    emailVerified: true,
-  });
-  const client = new TestClient(t.app);
-  const signedIn = await client.signIn(email, PASSWORD);
-  if (!signedIn.success) throw new Error(`sign-in failed for ${role}`);
-  return { client, userId };
-}
-
-/** A patient record with its portal account, whose primary provider is `provider`. */
-async function patientOf(provider: Person): Promise<Person & { patientId: string }> {
-  const account = await person('patient');
-  const [row] = await t.runtime.database.db
-    .insert(patients)
-    .values({
-      firstName: 'Rosa',
-      lastName: `Message${serial}`,
-      email: `record.${serial}@messages.example`,
-      dateOfBirth: '1990-03-04',
-      ownerId: provider.userId,
-      accountId: account.userId,
-    })
-    .returning({ id: patients.id });
-  return { ...account, patientId: row!.id };
-}
+/** A patient record of `provider`'s with its portal account, signed in. */
+const patientOf = (provider: SignedIn): Promise<PortalPatient> =>
+  createPortalPatient(t, provider.client, { record: { firstName: 'Rosa' }, account: { password: PASSWORD } });
 
 function data<T>(response: GraphQLResponse<T>): T {
   if (!response.data) throw new Error(JSON.stringify(response.errors));
@@ -115,17 +83,6 @@ async function download(client: TestClient, id: string) {
   });
 }
 
-async function startClinical(from: TestClient, patientId: string, extra: Record<string, unknown> = {}) {
-  return data(
-    await from.gql<{ startConversation: { id: string; messages: { id: string; attachments: { id: string }[] }[] } }>(
-      START,
-      {
-        input: { patientId, kind: 'clinical', subject: 'Sleep since the new dose', body: 'I wake at 3 am.', ...extra },
-      },
-    ),
-  ).startConversation;
-}
-
 async function lastAuditId(): Promise<number> {
   const [row] = await t.runtime.database.db
     .select({ id: sql<number>`coalesce(max(${auditEntries.id}), 0)::int` })
@@ -140,17 +97,21 @@ async function auditSince(since: number, userId: string) {
     .where(and(gt(auditEntries.id, since), eq(auditEntries.userId, userId)));
 }
 
-let provider: Person;
-let otherProvider: Person;
-let admin: Person;
-let patient: Person & { patientId: string };
-let otherPatient: Person & { patientId: string };
+let provider: SignedIn;
+let otherProvider: SignedIn;
+let admin: SignedIn;
+let patient: PortalPatient;
+let otherPatient: PortalPatient;
 
 beforeAll(async () => {
   t = await createTestApp({ MESSAGE_MAIL_DELAY_MINUTES: '0' }, { demo: false });
-  provider = await person('provider');
-  otherProvider = await person('provider');
-  admin = await person('admin');
+  provider = await signedInAccount(t, 'provider', { firstName: 'Provider', lastName: 'Number1', password: PASSWORD });
+  otherProvider = await signedInAccount(t, 'provider', {
+    firstName: 'Provider',
+    lastName: 'Number2',
+    password: PASSWORD,
+  });
+  admin = await signedInAccount(t, 'admin', { password: PASSWORD });
   patient = await patientOf(provider);
   otherPatient = await patientOf(otherProvider);
 });
@@ -175,7 +136,7 @@ describe('a conversation between a patient and their provider', () => {
     });
 
     const since = await lastAuditId();
-    const started = await startClinical(patient.client, patient.patientId, { attachmentIds: [attachment.id] });
+    const started = await startConversation(patient.client, patient.patientId, { attachmentIds: [attachment.id] });
     expect(started.messages).toHaveLength(1);
     expect(started.messages[0]!.attachments.map((a) => a.id)).toEqual([attachment.id]);
 
@@ -258,7 +219,7 @@ describe('a conversation between a patient and their provider', () => {
   });
 
   it('is found by a word of its text or subject, only by those who reach it', async () => {
-    const started = await startClinical(patient.client, patient.patientId, {
+    const started = await startConversation(patient.client, patient.patientId, {
       subject: 'Pharmacy question',
       body: 'Is sertraline available as a liquid?',
     });
@@ -273,7 +234,7 @@ describe('a conversation between a patient and their provider', () => {
   });
 
   it('is archived by one participant only, and comes back with a new message', async () => {
-    const started = await startClinical(patient.client, patient.patientId, { subject: 'Archive me' });
+    const started = await startConversation(patient.client, patient.patientId, { subject: 'Archive me' });
     expect(
       data(
         await patient.client.gql<{ archiveConversation: { archived: boolean } }>(ARCHIVE, {
@@ -302,7 +263,7 @@ describe('who may see and write what', () => {
   beforeAll(async () => {
     const uploaded = await upload(patient.client, PNG, 'rash.png');
     attachmentId = uploaded.json<{ id: string }>().id;
-    clinicalId = (await startClinical(patient.client, patient.patientId, { attachmentIds: [attachmentId] })).id;
+    clinicalId = (await startConversation(patient.client, patient.patientId, { attachmentIds: [attachmentId] })).id;
     officeId = data(
       await patient.client.gql<{ startConversation: { id: string } }>(START, {
         input: { patientId: patient.patientId, kind: 'office', subject: 'Invoice', body: 'I was billed twice.' },
@@ -494,6 +455,9 @@ describe('attachments', () => {
   it('need a session', async () => {
     const response = await t.app.inject({ method: 'POST', url: MESSAGE_ATTACHMENTS_PATH, payload: PNG });
     expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({
+      errors: [{ extensions: { code: 'UNAUTHENTICATED', messageId: 'messages.authRequired' } }],
+    });
   });
 });
 
@@ -520,7 +484,7 @@ describe('the e-mail that a message waits', () => {
     const someone = await patientOf(provider);
     const providerEmail = await emailOf(provider.userId);
     const before = (await mailsTo(providerEmail)).length;
-    const started = await startClinical(someone.client, someone.patientId, {
+    const started = await startConversation(someone.client, someone.patientId, {
       subject: 'Thoughts of self-harm',
       body: 'I have been feeling hopeless about my depression.',
     });
@@ -560,7 +524,7 @@ describe('the e-mail that a message waits', () => {
   it('is not sent when the message was read before the mail went out', async () => {
     const someone = await patientOf(provider);
     const providerEmail = await emailOf(provider.userId);
-    const started = await startClinical(someone.client, someone.patientId, { subject: 'Quick question' });
+    const started = await startConversation(someone.client, someone.patientId, { subject: 'Quick question' });
     data(await provider.client.gql(READ, { id: started.id }));
     await t.runtime.jobs.drain({ scheduled: true });
     const before = (await mailsTo(providerEmail)).length;

@@ -12,6 +12,8 @@ import { auditEntries } from '../src/audit/audit.table.ts';
 import { users } from '../src/auth/auth.table.ts';
 import { notes, noteTemplates } from '../src/notes/notes.table.ts';
 import { patients } from '../src/patients/patients.table.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createPatient } from './factories/patients.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const NOTE_FIELDS = `id title content tags category priority isPrivate patientId patientName appointmentId
@@ -76,27 +78,19 @@ function errorOf(response: GraphQLResponse) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  [provider, provider2, patient, admin] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [
-    TestClient,
-    TestClient,
-    TestClient,
-    TestClient,
-  ];
-  await provider.signIn('provider@demo.test', DEMO_PASSWORD);
-  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
-  await patient.signIn('patient@demo.test', DEMO_PASSWORD);
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-  const create = 'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }';
-  patientId = (
-    await provider.gql<{ createPatient: { id: string } }>(create, {
-      input: { firstName: 'Ana', lastName: 'Notes', email: 'ana.notes@example.net', dateOfBirth: '1985-02-03' },
-    })
-  ).data!.createPatient.id;
-  otherPatientId = (
-    await provider2.gql<{ createPatient: { id: string } }>(create, {
-      input: { firstName: 'Ben', lastName: 'Other', email: 'ben.other@example.net', dateOfBirth: '1979-09-09' },
-    })
-  ).data!.createPatient.id;
+  ({ provider, provider2, patient, admin } = await demoClients(t));
+  ({ id: patientId } = await createPatient(provider, {
+    firstName: 'Ana',
+    lastName: 'Notes',
+    email: 'ana.notes@example.net',
+    dateOfBirth: '1985-02-03',
+  }));
+  ({ id: otherPatientId } = await createPatient(provider2, {
+    firstName: 'Ben',
+    lastName: 'Other',
+    email: 'ben.other@example.net',
+    dateOfBirth: '1979-09-09',
+  }));
 });
 
 describe('the specification’s notes', () => {

@@ -11,7 +11,6 @@ import {
   BOOKING_MESSAGES,
   DEFAULT_BOOKING_POLICY,
   DEMO_CLINIC_PHONE,
-  DEMO_PASSWORD,
   messageText,
   todayIn,
   zonedInstant,
@@ -20,9 +19,10 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { appointments } from '../src/appointments/appointments.table.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
-import { patients } from '../src/patients/patients.table.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
-import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { signedInAccount, signIn, type SignedIn } from './factories/accounts.ts';
+import { createPortalPatient, type PortalPatient } from './factories/patients.ts';
+import { createTestApp, type GraphQLResponse, type TestApp, type TestClient } from './helpers.ts';
 
 const ZONE = 'America/New_York';
 const PHONE = '(503) 555-0100';
@@ -59,62 +59,17 @@ interface Appointment {
 let t: TestApp;
 /** The same database with request mode, video visits only: a second server instance of another practice policy. */
 let r: TestApp;
-let serial = 0;
 
-interface Person {
-  client: TestClient;
-  userId: string;
-  email: string;
-}
-
-interface PatientPerson extends Person {
-  recordId: string;
-}
-
-async function signedIn(app: TestApp, email: string): Promise<TestClient> {
-  const client = new TestClient(app.app);
-  const result = await client.signIn(email, PASSWORD);
-  if (!result.user) throw new Error(`cannot sign in ${email}`);
-  return client;
-}
-
-async function newProvider(): Promise<Person> {
-  const email = `booking.provider${++serial}@example.net`;
-  const userId = await createTestAccount(t.runtime, {
-    email,
-    firstName: 'Ada',
-    lastName: 'Booker',
-    role: 'provider',
-    password: PASSWORD,
-    emailVerified: true,
+/**
+ * A patient with a portal account (signed in on `on`), whose record `owner` created (so it is theirs); with no
+ * owner the administrator created it, and it has no provider.
+ */
+const newPatient = (owner: SignedIn | null, on: TestApp = t): Promise<PortalPatient> =>
+  createPortalPatient(t, owner?.client ?? admin, {
+    record: { firstName: 'Rosa', dateOfBirth: '1986-05-04' },
+    account: { password: PASSWORD },
+    on,
   });
-  return { client: await signedIn(t, email), userId, email };
-}
-
-/** A patient account with its linked record, whose primary provider is `owner` (none: no provider). */
-async function newPatient(owner: Person | null, app: TestApp = t): Promise<PatientPerson> {
-  const email = `booking.patient${++serial}@example.net`;
-  const userId = await createTestAccount(t.runtime, {
-    email,
-    firstName: 'Rosa',
-    lastName: 'Portal',
-    role: 'patient',
-    password: PASSWORD,
-    emailVerified: true,
-  });
-  const [row] = await t.runtime.database.db
-    .insert(patients)
-    .values({
-      firstName: 'Rosa',
-      lastName: 'Portal',
-      email,
-      dateOfBirth: '1986-05-04',
-      ownerId: owner?.userId ?? null,
-      accountId: userId,
-    })
-    .returning({ id: patients.id });
-  return { client: await signedIn(app, email), userId, email, recordId: row!.id };
-}
 
 function isWeekend(date: string): boolean {
   return [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay());
@@ -157,16 +112,16 @@ function data<T>(response: GraphQLResponse<T>): T {
 
 const errorOf = (response: GraphQLResponse) => response.errors?.[0];
 
-async function book(patient: Person, input: Record<string, unknown>) {
+async function book(patient: SignedIn, input: Record<string, unknown>) {
   return patient.client.gql<{ bookAppointment: Appointment }>(BOOK, {
     input: { appointmentType: 'video', reason: 'Sleep has been worse', time: '10:00', ...input },
   });
 }
 
-async function staffBook(provider: Person, patient: PatientPerson, input: Record<string, unknown>) {
+async function staffBook(provider: SignedIn, patient: PortalPatient, input: Record<string, unknown>) {
   return data(
     await provider.client.gql<{ createAppointment: Appointment }>(STAFF_CREATE, {
-      input: { patientId: patient.recordId, reason: 'Follow-up', time: '10:00', allowOutsideHours: true, ...input },
+      input: { patientId: patient.patientId, reason: 'Follow-up', time: '10:00', allowOutsideHours: true, ...input },
     }),
   ).createAppointment;
 }
@@ -199,8 +154,8 @@ async function auditSince(since: number, userId: string) {
     .where(and(gt(auditEntries.id, since), eq(auditEntries.userId, userId)));
 }
 
-let provider: Person;
-let otherProvider: Person;
+let provider: SignedIn;
+let otherProvider: SignedIn;
 let admin: TestClient;
 
 beforeAll(async () => {
@@ -209,10 +164,9 @@ beforeAll(async () => {
     { BOOKING_MAIL_GRACE_SECONDS: '0', PATIENT_BOOKING_MODE: 'request', PATIENT_BOOKING_TYPES: 'video' },
     { databaseUrl: t.databaseUrl, demo: false },
   );
-  provider = await newProvider();
-  otherProvider = await newProvider();
-  admin = new TestClient(t.app);
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
+  provider = await signedInAccount(t, 'provider', { password: PASSWORD });
+  otherProvider = await signedInAccount(t, 'provider', { password: PASSWORD });
+  ({ client: admin } = await signIn(t, 'admin@demo.test'));
 });
 
 describe('the booking policy', () => {
@@ -243,7 +197,7 @@ describe('a patient books their own visit', () => {
     const booked = data(await book(patient, { date, time: '10:00' })).bookAppointment;
 
     expect(booked).toMatchObject({
-      patientId: patient.recordId,
+      patientId: patient.patientId,
       providerId: provider.userId,
       date,
       time: '10:00',
@@ -255,7 +209,7 @@ describe('a patient books their own visit', () => {
     expect(created).toHaveLength(1);
     expect(created[0]!.details).toMatchObject({
       appointmentIds: [booked.id],
-      patientIds: [patient.recordId],
+      patientIds: [patient.patientId],
       bookedBy: 'patient',
     });
     // The slot is now taken for everyone.
@@ -276,7 +230,7 @@ describe('a patient books their own visit', () => {
     const since = await lastAuditId();
     const response = await book(patient, { date: nthWeekday(11), providerId: otherProvider.userId });
     expect(errorOf(response)).toMatchObject({ extensions: { code: 'FORBIDDEN' } });
-    expect(await rowsOf(patient.recordId)).toEqual([]);
+    expect(await rowsOf(patient.patientId)).toEqual([]);
     const denials = (await auditSince(since, patient.userId)).filter((e) => e.event === 'UNAUTHORIZED_ACCESS');
     expect(denials).toHaveLength(1);
     expect(denials[0]!.details).toMatchObject({ permission: 'appointment:book:any' });
@@ -297,11 +251,11 @@ describe('a patient books their own visit', () => {
     }
     const listed = data(await stranger.client.gql<{ listAppointments: { items: { id: string }[] } }>(LIST));
     expect(listed.listAppointments.items).toEqual([]);
-    const rows = await rowsOf(owner.recordId);
+    const rows = await rowsOf(owner.patientId);
     expect(rows.map((row) => row.status).sort()).toEqual(['confirmed', 'scheduled']);
     // Their own patient record is what they book for: the stranger's booking lands on the stranger's record.
     const own = data(await book(stranger, { date: nthWeekday(12), time: '15:00' })).bookAppointment;
-    expect(own.patientId).toBe(stranger.recordId);
+    expect(own.patientId).toBe(stranger.patientId);
   });
 
   it("never through the staff's operations", async () => {
@@ -312,10 +266,10 @@ describe('a patient books their own visit', () => {
     const status = await patient.client.gql(STAFF_STATUS, { input: { id: visit.id, status: 'completed' } });
     expect(errorOf(status)?.extensions?.code).toBe('FORBIDDEN');
     const create = await patient.client.gql(STAFF_CREATE, {
-      input: { patientId: patient.recordId, date: nthWeekday(13), time: '11:00', reason: 'Visit' },
+      input: { patientId: patient.patientId, date: nthWeekday(13), time: '11:00', reason: 'Visit' },
     });
     expect(errorOf(create)?.extensions?.code).toBe('FORBIDDEN');
-    expect((await rowsOf(patient.recordId)).map((row) => row.status)).toEqual(['scheduled']);
+    expect((await rowsOf(patient.patientId)).map((row) => row.status)).toEqual(['scheduled']);
   });
 
   it("takes the practice's start times only, and names no patient at all", async () => {
@@ -332,10 +286,10 @@ describe('a patient books their own visit', () => {
       fieldErrors: { time: messageText('appointmentMessages.offStep', { step: 30 }) },
     });
     const someoneElse = await newPatient(provider);
-    const naming = await book(patient, { date: nthWeekday(14), patientId: someoneElse.recordId });
+    const naming = await book(patient, { date: nthWeekday(14), patientId: someoneElse.patientId });
     expect(errorOf(naming)?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(await rowsOf(patient.recordId)).toEqual([]);
-    expect(await rowsOf(someoneElse.recordId)).toEqual([]);
+    expect(await rowsOf(patient.patientId)).toEqual([]);
+    expect(await rowsOf(someoneElse.patientId)).toEqual([]);
   });
 
   it('needs a patient record and a provider', async () => {
@@ -343,7 +297,7 @@ describe('a patient books their own visit', () => {
     const response = await book(noProvider, { date: nthWeekday(14) });
     // Sent to the clinic by its number, since the practice has one (decision 048).
     expect(errorOf(response)?.message).toBe(messageText('bookingMessages.noProviderPhone', { phone: PHONE }));
-    expect(await rowsOf(noProvider.recordId)).toEqual([]);
+    expect(await rowsOf(noProvider.patientId)).toEqual([]);
   });
 });
 
@@ -362,7 +316,7 @@ describe("the practice's rules for a patient's booking", () => {
       }),
     );
     expect(slots.myAvailableSlots.find((s) => s.time === near.time)?.available).toBe(false);
-    expect(await rowsOf(patient.recordId)).toEqual([]);
+    expect(await rowsOf(patient.patientId)).toEqual([]);
   });
 
   it('refuses a date past the horizon', async () => {
@@ -371,7 +325,7 @@ describe("the practice's rules for a patient's booking", () => {
     const response = await book(patient, { date });
     expect(errorOf(response)?.message).toBe(messageText('bookingMessages.tooFar', { count: 90 }));
     expect(errorOf(await patient.client.gql(SLOTS, { date }))?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(await rowsOf(patient.recordId)).toEqual([]);
+    expect(await rowsOf(patient.patientId)).toEqual([]);
   });
 
   it('refuses a kind of visit the practice does not let patients book', async () => {
@@ -381,7 +335,7 @@ describe("the practice's rules for a patient's booking", () => {
     expect(errorOf(response)?.message).toBe(
       messageText('bookingMessages.typeNotBookablePhone', { phone: DEMO_CLINIC_PHONE }),
     );
-    expect(await rowsOf(patient.recordId)).toEqual([]);
+    expect(await rowsOf(patient.patientId)).toEqual([]);
   });
 
   it('meets the same checks as staff booking: the provider busy, outside working hours, time off', async () => {
@@ -395,7 +349,7 @@ describe("the practice's rules for a patient's booking", () => {
     data(
       await admin.gql(STAFF_CREATE, {
         input: {
-          patientId: patient.recordId,
+          patientId: patient.patientId,
           providerId: otherProvider.userId,
           date,
           time: '15:00',
@@ -421,7 +375,7 @@ describe("the practice's rules for a patient's booking", () => {
     expect(errorOf(await book(patient, { date: offDay, time: '10:00' }))?.extensions?.code).toBe(
       'OUTSIDE_WORKING_HOURS',
     );
-    expect((await rowsOf(patient.recordId)).map((row) => row.status).sort()).toEqual(['confirmed', 'scheduled']);
+    expect((await rowsOf(patient.patientId)).map((row) => row.status).sort()).toEqual(['confirmed', 'scheduled']);
   });
 });
 
@@ -479,7 +433,7 @@ describe("a patient's changes to their own visits", () => {
     const [cancelEntry] = (await auditSince(since, patient.userId)).filter(
       (e) => e.event === 'APPOINTMENT_UPDATE' && (e.details as { status?: string }).status === 'cancelled',
     );
-    expect(cancelEntry?.details).toMatchObject({ appointmentIds: [far.id], patientIds: [patient.recordId] });
+    expect(cancelEntry?.details).toMatchObject({ appointmentIds: [far.id], patientIds: [patient.patientId] });
 
     const near = await staffBook(provider, patient, nearSlot());
     const callUs = messageText('bookingMessages.changeWindowClosedPhone', { count: 24, phone: PHONE });

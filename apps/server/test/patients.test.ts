@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, PATIENT_MESSAGES } from '@telehealth/shared';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { patients } from '../src/patients/patients.table.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createTestApp, type TestApp, TestClient } from './helpers.ts';
 
 const PATIENT_FIELDS =
   'id firstName lastName email dateOfBirth phone isActive createdAt updatedAt owner street city state zipCode emergencyContactName emergencyContactPhone insuranceProvider insurancePolicyNumber reasonForCare allergies currentMedications medicalHistory';
@@ -63,16 +64,7 @@ async function listAll(client: TestClient, filter?: Record<string, unknown>, lim
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, provider, provider2, patient] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [
-    TestClient,
-    TestClient,
-    TestClient,
-    TestClient,
-  ];
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  provider2Id = (await provider2.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
-  await patient.signIn('patient@demo.test', DEMO_PASSWORD);
+  ({ admin, provider, provider2, patient, providerId, provider2Id } = await demoClients(t));
 });
 
 describe('createPatient', () => {

@@ -18,18 +18,17 @@ import { auditEntries } from '../src/audit/audit.table.ts';
 import { users } from '../src/auth/auth.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { notes } from '../src/notes/notes.table.ts';
-import { patients } from '../src/patients/patients.table.ts';
 import { recordCorrections } from '../src/portal-records/portal-records.table.ts';
-import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { demoClients, signedInAccount } from './factories/accounts.ts';
+import { createSignedNote } from './factories/notes.ts';
+import { createPortalPatient } from './factories/patients.ts';
+import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 import { liveUrl, openLiveOrFail } from './live-helpers.ts';
 
-const CREATE_PATIENT = 'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }';
 const GET_PATIENT = 'query ($id: ID!) { getPatient(id: $id) { id firstName } }';
 const LIST_PATIENTS = '{ listPatients(limit: 100) { items { id } } }';
 const UPDATE_PATIENT = 'mutation ($input: UpdatePatientInput!) { updatePatient(input: $input) { id } }';
 const MY_RECORD = '{ myPatientRecord { id firstName lastName email phone } }';
-const CREATE_NOTE = 'mutation ($input: CreateNoteInput!) { createNote(input: $input) { id } }';
-const SIGN_NOTE = 'mutation ($input: SignNoteInput!) { signNote(input: $input) { id status } }';
 const GET_NOTE = 'query ($id: ID!) { getNote(id: $id) { id } }';
 const ADDENDUM = 'mutation ($input: AddNoteAddendumInput!) { addNoteAddendum(input: $input) { id } }';
 const SHARE = 'mutation ($noteId: ID!) { shareNote(noteId: $noteId) { noteId shareable sharedAt sharedByName } }';
@@ -54,7 +53,6 @@ let admin: TestClient;
 let provider: TestClient;
 let provider2: TestClient;
 let providerId: string;
-let serial = 0;
 
 const errorOf = (response: GraphQLResponse) => ({
   code: response.errors?.[0]?.extensions?.code,
@@ -64,50 +62,6 @@ const errorOf = (response: GraphQLResponse) => ({
 function data<T>(response: GraphQLResponse<T>): T {
   if (!response.data) throw new Error(JSON.stringify(response.errors));
   return response.data;
-}
-
-/** A patient account of its own with a record of the demo provider linked to it, signed in. */
-/** A serial number in letters (names allow no digits). */
-const lettersOf = (n: number) => [...String(n)].map((d) => 'abcdefghij'[Number(d)]).join('');
-
-async function newPatient(label: string, password = 'Portal-Pass-2026!') {
-  const n = ++serial;
-  const suffix = lettersOf(n);
-  const email = `${label}.${n}@portal.example`;
-  const accountId = await createTestAccount(t.runtime, {
-    email,
-    firstName: label,
-    lastName: `Portal${suffix}`,
-    role: 'patient',
-    password,
-    emailVerified: true,
-  });
-  const created = data(
-    await provider.gql<{ createPatient: { id: string } }>(CREATE_PATIENT, {
-      input: { firstName: label, lastName: `Portal${suffix}`, email, dateOfBirth: '1988-03-04', phone: '555-201-0000' },
-    }),
-  );
-  const patientId = created.createPatient.id;
-  await t.runtime.database.db.update(patients).set({ accountId }).where(eq(patients.id, patientId));
-  const client = new TestClient(t.app);
-  await client.signIn(email, password);
-  return { client, accountId, patientId, email, password };
-}
-
-/** A note by the demo provider about the patient, signed with the password. */
-async function signedNote(patientId: string, options: { isPrivate?: boolean; sign?: boolean } = {}) {
-  const id = data(
-    await provider.gql<{ createNote: { id: string } }>(CREATE_NOTE, {
-      input: {
-        title: `Visit summary ${++serial}`,
-        content: 'Sleep improved; continue the plan.',
-        patientId,
-        isPrivate: options.isPrivate ?? false,
-      },
-    }),
-  ).createNote.id;
-  if (options.sign !== false) data(await provider.gql(SIGN_NOTE, { input: { id, password: DEMO_PASSWORD } }));
-  return id;
 }
 
 async function lastAuditId(): Promise<number> {
@@ -125,23 +79,24 @@ async function entriesSince(since: number, event: string) {
     .orderBy(auditEntries.id);
 }
 
+/** A patient of the demo provider with a portal account of their own, signed in; `firstName` tells them apart. */
+const portalPatient = (firstName: string) =>
+  createPortalPatient(t, provider, { record: { firstName, dateOfBirth: '1988-03-04', phone: '555-201-0000' } });
+
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, provider, provider2] = [0, 1, 2].map(() => new TestClient(t.app)) as [TestClient, TestClient, TestClient];
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
+  ({ admin, provider, provider2, providerId } = await demoClients(t));
 });
 
 describe('my record', () => {
   it('a patient reads their own record (audited), and no other', async () => {
-    const me = await newPatient('Reader');
-    const other = await newPatient('Other');
+    const me = await portalPatient('Reader');
+    const other = await portalPatient('Other');
     const since = await lastAuditId();
     const mine = data(await me.client.gql<{ myPatientRecord: { id: string; phone: string } }>(MY_RECORD));
     expect(mine.myPatientRecord).toMatchObject({ id: me.patientId, phone: '555-201-0000' });
     const views = await entriesSince(since, 'PATIENT_VIEW');
-    expect(views.map((v) => [v.userId, v.details])).toEqual([[me.accountId, { patientIds: [me.patientId] }]]);
+    expect(views.map((v) => [v.userId, v.details])).toEqual([[me.userId, { patientIds: [me.patientId] }]]);
 
     expect(
       data(await me.client.gql<{ getPatient: { id: string } }>(GET_PATIENT, { id: me.patientId })).getPatient.id,
@@ -158,8 +113,8 @@ describe('my record', () => {
 
 describe('shared notes', () => {
   it('a provider shares a signed note; the patient reads it and its addenda, every reading audited', async () => {
-    const me = await newPatient('Shared');
-    const noteId = await signedNote(me.patientId);
+    const me = await portalPatient('Shared');
+    const noteId = await createSignedNote(provider, me.patientId);
     data(await provider.gql(ADDENDUM, { input: { noteId, content: 'Called: doing well.', password: DEMO_PASSWORD } }));
     expect(data(await me.client.gql<{ sharedNotes: { items: unknown[] } }>(SHARED_NOTES)).sharedNotes.items).toEqual(
       [],
@@ -185,7 +140,7 @@ describe('shared notes', () => {
       content: 'Sleep improved; continue the plan.',
       addenda: [{ content: 'Called: doing well.' }],
     });
-    const reads = (await entriesSince(since, 'MEDICAL_RECORD_ACCESS')).filter((e) => e.userId === me.accountId);
+    const reads = (await entriesSince(since, 'MEDICAL_RECORD_ACCESS')).filter((e) => e.userId === me.userId);
     expect(reads.map((e) => e.details)).toContainEqual(
       expect.objectContaining({ noteId, patientIds: [me.patientId], contentShown: true, shared: true }),
     );
@@ -200,14 +155,14 @@ describe('shared notes', () => {
   });
 
   it('refuses a psychotherapy note and a draft on the server; an unshared or another patient’s note is not found', async () => {
-    const me = await newPatient('Rules');
-    const other = await newPatient('Neighbour');
-    const privateId = await signedNote(me.patientId, { isPrivate: true });
+    const me = await portalPatient('Rules');
+    const other = await portalPatient('Neighbour');
+    const privateId = await createSignedNote(provider, me.patientId, { isPrivate: true });
     expect(errorOf(await provider.gql(SHARE, { noteId: privateId }))).toEqual({
       code: 'BAD_USER_INPUT',
       message: PORTAL_RECORD_MESSAGES.psychotherapyNeverShared,
     });
-    const draftId = await signedNote(me.patientId, { sign: false });
+    const draftId = await createSignedNote(provider, me.patientId, { sign: false });
     expect(errorOf(await provider.gql(SHARE, { noteId: draftId }))).toEqual({
       code: 'BAD_USER_INPUT',
       message: PORTAL_RECORD_MESSAGES.shareSignedOnly,
@@ -220,7 +175,7 @@ describe('shared notes', () => {
     ).rejects.toThrow();
 
     // Another provider cannot share this provider's note: answered like a missing one, and recorded.
-    const noteId = await signedNote(me.patientId);
+    const noteId = await createSignedNote(provider, me.patientId);
     const since = await lastAuditId();
     expect(errorOf(await provider2.gql(SHARE, { noteId }))).toMatchObject({ code: 'NOT_FOUND' });
     expect(await entriesSince(since, 'UNAUTHORIZED_ACCESS')).toHaveLength(1);
@@ -240,8 +195,8 @@ describe('shared notes', () => {
   });
 
   it('a shared note that becomes a psychotherapy note drops out of the patient’s reach', async () => {
-    const me = await newPatient('Drop');
-    const noteId = await signedNote(me.patientId);
+    const me = await portalPatient('Drop');
+    const noteId = await createSignedNote(provider, me.patientId);
     data(await provider.gql(SHARE, { noteId }));
     // The lock trigger refuses changes to a signed note, so the test marks it private under the re-encryption flag.
     await t.runtime.database.db.transaction(async (tx) => {
@@ -259,7 +214,7 @@ describe('shared notes', () => {
 
 describe('correction requests', () => {
   it('reach the practice by e-mail without content, stored encrypted; the care team answers; the patient sees it', async () => {
-    const me = await newPatient('Correct');
+    const me = await portalPatient('Correct');
     const request = 'My allergy to penicillin is missing.';
     const made = data(
       await me.client.gql<{ requestRecordCorrection: { id: string; status: string } }>(REQUEST, {
@@ -331,8 +286,8 @@ describe('correction requests', () => {
 
 describe('who viewed my record', () => {
   it('shows who of the practice read or changed the record, newest first, never the patient or another record', async () => {
-    const me = await newPatient('Watched');
-    const other = await newPatient('Elsewhere');
+    const me = await portalPatient('Watched');
+    const other = await portalPatient('Elsewhere');
     // The patient's own reads are not listed; the provider's are.
     data(await me.client.gql(MY_RECORD));
     data(await provider.gql(GET_PATIENT, { id: me.patientId }));
@@ -384,7 +339,7 @@ describe('who viewed my record', () => {
   });
 
   it("lists only the server's own entries: a browser's report naming the patient never shows (issue 24)", async () => {
-    const me = await newPatient('Reported');
+    const me = await portalPatient('Reported');
     // provider2 has no relation to this patient, yet any signed-in browser may report its own events.
     const posted = await t.app.inject({
       method: 'POST',
@@ -413,7 +368,7 @@ describe('who viewed my record', () => {
   });
 
   it('pages with a signed cursor, without repeating or skipping an entry', async () => {
-    const me = await newPatient('Paged');
+    const me = await portalPatient('Paged');
     for (let i = 0; i < 7; i++) data(await provider.gql(GET_PATIENT, { id: me.patientId }));
     const seen: string[] = [];
     let nextToken: string | null = null;
@@ -447,7 +402,7 @@ describe('who viewed my record', () => {
 
 describe('my account', () => {
   it('a patient changes their phone and language but not their name; staff change their name; all audited', async () => {
-    const me = await newPatient('Account');
+    const me = await portalPatient('Account');
     const since = await lastAuditId();
     const updated = data(
       await me.client.gql<{ updateMyAccount: { language: string; phone: string } }>(UPDATE_ACCOUNT, {
@@ -467,19 +422,9 @@ describe('my account', () => {
       code: 'BAD_USER_INPUT',
     });
     const changes = await entriesSince(since, 'ACCOUNT_UPDATE');
-    expect(changes.map((c) => c.details)).toEqual([{ accountId: me.accountId, fields: ['language', 'phone'] }]);
+    expect(changes.map((c) => c.details)).toEqual([{ accountId: me.userId, fields: ['language', 'phone'] }]);
 
-    const staff = new TestClient(t.app);
-    const staffEmail = `staff.${++serial}@portal.example`;
-    await createTestAccount(t.runtime, {
-      email: staffEmail,
-      firstName: 'Sam',
-      lastName: 'Staff',
-      role: 'admin',
-      password: 'Staff-Pass-2026!',
-      emailVerified: true,
-    });
-    await staff.signIn(staffEmail, 'Staff-Pass-2026!');
+    const { client: staff } = await signedInAccount(t, 'admin', { firstName: 'Sam', lastName: 'Staff' });
     const renamed = data(
       await staff.gql<{ updateMyAccount: { firstName: string } }>(UPDATE_ACCOUNT, {
         input: { firstName: 'Samantha', lastName: 'Staff' },
@@ -490,7 +435,7 @@ describe('my account', () => {
   });
 
   it('changes the password with the current one; a wrong one counts toward the lockout; other sessions end', async () => {
-    const me = await newPatient('Password');
+    const me = await portalPatient('Password');
     const elsewhere = new TestClient(t.app);
     await elsewhere.signIn(me.email, me.password);
     const since = await lastAuditId();
@@ -501,7 +446,7 @@ describe('my account', () => {
         }),
       ),
     ).toEqual({ code: 'BAD_USER_INPUT', message: PORTAL_RECORD_MESSAGES.wrongCurrentPassword });
-    expect((await entriesSince(since, 'PASSWORD_CHANGE_FAILED')).map((e) => e.userId)).toEqual([me.accountId]);
+    expect((await entriesSince(since, 'PASSWORD_CHANGE_FAILED')).map((e) => e.userId)).toEqual([me.userId]);
     expect(
       errorOf(await me.client.gql(CHANGE_PASSWORD, { input: { currentPassword: me.password, newPassword: 'short' } })),
     ).toMatchObject({ code: 'BAD_USER_INPUT' });
@@ -519,7 +464,7 @@ describe('my account', () => {
   });
 
   it('locks the account after repeated wrong current passwords', async () => {
-    const me = await newPatient('Lockout');
+    const me = await portalPatient('Lockout');
     let last: GraphQLResponse | undefined;
     for (let i = 0; i < SIGN_IN_LOCKOUT.maxAttempts; i++) {
       last = await me.client.gql(CHANGE_PASSWORD, {
@@ -542,7 +487,7 @@ describe('my account', () => {
   });
 
   it('signs out everywhere else: the other sessions and their live channels end at once, this one stays', async () => {
-    const me = await newPatient('Everywhere');
+    const me = await portalPatient('Everywhere');
     const phone = new TestClient(t.app);
     await phone.signIn(me.email, me.password);
     const url = await liveUrl(t.app);
@@ -562,7 +507,7 @@ describe('my account', () => {
     const [entry] = await t.runtime.database.db
       .select()
       .from(auditEntries)
-      .where(and(eq(auditEntries.event, 'SESSIONS_ENDED_ELSEWHERE'), eq(auditEntries.userId, me.accountId)));
-    expect(entry!.details).toEqual({ accountId: me.accountId, sessionsEnded: 1 });
+      .where(and(eq(auditEntries.event, 'SESSIONS_ENDED_ELSEWHERE'), eq(auditEntries.userId, me.userId)));
+    expect(entry!.details).toEqual({ accountId: me.userId, sessionsEnded: 1 });
   });
 });

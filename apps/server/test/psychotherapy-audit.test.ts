@@ -3,16 +3,16 @@
  * administrator, an API token, a report or the patient's access log reads ties them to a patient or a note; only
  * the author's own read path opens what they name.
  */
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
 import { verifyAuditTrail } from '../src/audit/audit-chain.ts';
 import { generateApiTokenSecret, insertApiToken } from '../src/audit-trail/api-tokens.repository.ts';
 import { auditChain, auditEntries } from '../src/audit/audit.table.ts';
-import { patients } from '../src/patients/patients.table.ts';
-import { createTestAccount, createTestApp, sleep, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createPortalPatient } from './factories/patients.ts';
+import { createTestApp, sleep, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
-const CREATE_PATIENT = 'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }';
 const CREATE_NOTE = 'mutation ($input: CreateNoteInput!) { createNote(input: $input) { id } }';
 const UPDATE_NOTE = 'mutation ($input: UpdateNoteInput!) { updateNote(input: $input) { id } }';
 const GET_NOTE = 'query ($id: ID!) { getNote(id: $id) { id content } }';
@@ -72,25 +72,17 @@ async function searchAll(filter: Record<string, unknown>) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, provider, patient] = [0, 1, 2].map(() => new TestClient(t.app)) as [TestClient, TestClient, TestClient];
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  const email = 'therapy.patient@example.net';
-  const accountId = await createTestAccount(t.runtime, {
-    email,
-    firstName: 'Tess',
-    lastName: 'Quiet',
-    role: 'patient',
-    password: 'Therapy-Pass-2026!',
-    emailVerified: true,
-  });
-  patientId = data(
-    await provider.gql<{ createPatient: { id: string } }>(CREATE_PATIENT, {
-      input: { firstName: 'Tess', lastName: 'Quiet', email, dateOfBirth: '1984-02-03', phone: '555-301-0000' },
-    }),
-  ).createPatient.id;
-  await t.runtime.database.db.update(patients).set({ accountId }).where(eq(patients.id, patientId));
-  await patient.signIn(email, 'Therapy-Pass-2026!');
+  ({ admin, provider, providerId } = await demoClients(t));
+  ({ client: patient, patientId } = await createPortalPatient(t, provider, {
+    record: {
+      firstName: 'Tess',
+      lastName: 'Quiet',
+      email: 'therapy.patient@example.net',
+      dateOfBirth: '1984-02-03',
+      phone: '555-301-0000',
+    },
+    account: { password: 'Therapy-Pass-2026!' },
+  }));
 
   // The author writes, changes, reads, lists, signs and adds to a psychotherapy note about the patient.
   therapyId = data(

@@ -1,10 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, messageText, PATIENT_MESSAGES, SEE_NOW_REASON } from '@telehealth/shared';
+import { messageText, PATIENT_MESSAGES, SEE_NOW_REASON } from '@telehealth/shared';
 import { appointments } from '../src/appointments/appointments.table.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
-import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createPatient } from './factories/patients.ts';
+import { createTestApp, type GraphQLResponse, type TestApp, type TestClient } from './helpers.ts';
 
 const SEE_NOW = `mutation ($input: SeeNowInput!) { seeNow(input: $input) {
   id patientId providerId appointmentType status duration reason startsAt endsAt videoCallEnabled } }`;
@@ -30,15 +32,8 @@ let patient: TestClient;
 let providerId: string;
 let provider2Id: string;
 let serial = 0;
-
-async function newPatient(owner: TestClient, email = `see.now${++serial}@example.net`): Promise<string> {
-  const response = await owner.gql<{ createPatient: { id: string } }>(
-    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-    { input: { firstName: 'Ines', lastName: 'Seen', email, dateOfBirth: '1979-04-05' } },
-  );
-  if (!response.data) throw new Error(JSON.stringify(response.errors));
-  return response.data.createPatient.id;
-}
+/** The patients of these tests: one name, each with an address of its own. */
+const SEEN = { firstName: 'Ines', lastName: 'Seen', dateOfBirth: '1979-04-05' };
 
 const seeNow = (client: TestClient, patientId: string, headers?: Record<string, string>) =>
   client.gql<{ seeNow: SeenNow }>(SEE_NOW, { input: { patientId } }, headers);
@@ -59,22 +54,13 @@ const errorOf = (response: GraphQLResponse) => response.errors?.[0];
 beforeAll(async () => {
   // Invitations go out at once (no grace period to wait for).
   t = await createTestApp({ BOOKING_MAIL_GRACE_SECONDS: '0' });
-  [admin, provider, provider2, patient] = [0, 1, 2, 3].map(() => new TestClient(t.app)) as [
-    TestClient,
-    TestClient,
-    TestClient,
-    TestClient,
-  ];
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  provider2Id = (await provider2.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
-  await patient.signIn('patient@demo.test', DEMO_PASSWORD);
+  ({ admin, provider, provider2, patient, providerId, provider2Id } = await demoClients(t));
 });
 
 describe('seeNow', () => {
   it("books the provider's own patient a video visit from this minute, audited, announced, and open to join", async () => {
     const email = `see.now.mail${++serial}@example.net`;
-    const patientId = await newPatient(provider, email);
+    const patientId = (await createPatient(provider, { ...SEEN, email })).id;
     const before = Date.now();
     const headers = { 'idempotency-key': `see-now-${++serial}` };
     const response = await seeNow(provider, patientId, headers);
@@ -121,8 +107,8 @@ describe('seeNow', () => {
   });
 
   it('refuses a second visit of the provider at that time, naming the visit in the way, and writes nothing', async () => {
-    const first = await newPatient(provider2);
-    const second = await newPatient(provider2);
+    const first = (await createPatient(provider2, SEEN)).id;
+    const second = (await createPatient(provider2, SEEN)).id;
     const visit = await seeNow(provider2, first);
     expect(visit.errors).toBeUndefined();
     const response = await seeNow(provider2, second);
@@ -142,9 +128,9 @@ describe('seeNow', () => {
         input: { id: a.id, reason: 'Done' },
       });
     }
-    const earlier = await newPatient(provider2);
-    const later = await newPatient(provider2);
-    const next = await newPatient(provider2);
+    const earlier = (await createPatient(provider2, SEEN)).id;
+    const later = (await createPatient(provider2, SEEN)).id;
+    const next = (await createPatient(provider2, SEEN)).id;
     // Visits of the provider made completed around now, as the video visit's end makes them.
     const visitAt = async (patientId: string, fromMinutes: number, toMinutes: number) => {
       const response = await provider2.gql<{ createAppointment: { id: string } }>(
@@ -174,7 +160,7 @@ describe('seeNow', () => {
   });
 
   it("answers another provider's patient like a missing one and records the attempt", async () => {
-    const theirs = await newPatient(provider2);
+    const theirs = (await createPatient(provider2, SEEN)).id;
     const response = await seeNow(provider, theirs);
     expect(errorOf(response)).toMatchObject({
       message: PATIENT_MESSAGES.notFound,
@@ -190,7 +176,7 @@ describe('seeNow', () => {
   });
 
   it('refuses administrators and patients whatever the patient', async () => {
-    const patientId = await newPatient(provider2);
+    const patientId = (await createPatient(provider2, SEEN)).id;
     for (const client of [admin, patient]) {
       const response = await seeNow(client, patientId);
       expect(errorOf(response)).toMatchObject({

@@ -5,18 +5,11 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  addDays,
-  APPOINTMENT_MESSAGES,
-  DEMO_PASSWORD,
-  ERROR_CODES,
-  MESSAGES,
-  messageText,
-  todayIn,
-} from '@telehealth/shared';
+import { addDays, APPOINTMENT_MESSAGES, ERROR_CODES, MESSAGES, messageText, todayIn } from '@telehealth/shared';
 import { auditEntries } from '../src/audit/audit.table.ts';
-import { patients } from '../src/patients/patients.table.ts';
-import { createTestAccount, createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createPortalPatient, insertPatient } from './factories/patients.ts';
+import { createTestApp, type GraphQLResponse, type TestApp, TestClient } from './helpers.ts';
 
 const ZONE = 'America/New_York';
 const PASSWORD = 'Slots-Test-2026!';
@@ -38,7 +31,6 @@ let provider2: TestClient;
 let patient: TestClient;
 let providerId: string;
 let provider2Id: string;
-let serial = 0;
 
 /** The first Thursday at least `weeksAhead` weeks from today. */
 function thursday(weeksAhead: number): string {
@@ -70,20 +62,6 @@ async function slotTimes(date: string, duration = 30): Promise<string[]> {
   return response.data.availableSlots.filter((s) => s.available).map((s) => s.time);
 }
 
-async function newPatientRecord(): Promise<string> {
-  const [row] = await t.runtime.database.db
-    .insert(patients)
-    .values({
-      firstName: 'Iris',
-      lastName: `Early${'abcdefghij'[++serial % 10]}`,
-      email: `iris.early${serial}@example.net`,
-      dateOfBirth: '1979-03-02',
-      ownerId: providerId,
-    })
-    .returning({ id: patients.id });
-  return row!.id;
-}
-
 function book(time: string, date: string, patientId: string, extra: Record<string, unknown> = {}) {
   return provider.gql<{ createAppointment: { id: string; time: string } }>(CREATE, {
     input: { patientId, date, time, reason: 'Early follow-up', ...extra },
@@ -100,25 +78,12 @@ async function setStep(step: number) {
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, provider, provider2] = [0, 1, 2].map(() => new TestClient(t.app)) as [TestClient, TestClient, TestClient];
-  await admin.signIn('admin@demo.test', DEMO_PASSWORD);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  provider2Id = (await provider2.signIn('provider2@demo.test', DEMO_PASSWORD)).user!.userId;
+  ({ admin, provider, provider2, providerId, provider2Id } = await demoClients(t));
   // A patient account whose record's provider is provider@demo.test: their own bookings go to that provider.
-  const email = 'slots.patient@example.net';
-  const accountId = await createTestAccount(t.runtime, {
-    email,
-    firstName: 'Noor',
-    lastName: 'Early',
-    role: 'patient',
-    password: PASSWORD,
-    emailVerified: true,
-  });
-  await t.runtime.database.db
-    .insert(patients)
-    .values({ firstName: 'Noor', lastName: 'Early', email, dateOfBirth: '1990-01-02', ownerId: providerId, accountId });
-  patient = new TestClient(t.app);
-  await patient.signIn(email, PASSWORD);
+  ({ client: patient } = await createPortalPatient(t, provider, {
+    record: { firstName: 'Noor', lastName: 'Early', email: 'slots.patient@example.net', dateOfBirth: '1990-01-02' },
+    account: { password: PASSWORD },
+  }));
 });
 
 describe('start times from working hours', () => {
@@ -141,7 +106,7 @@ describe('start times from working hours', () => {
     // A 60-minute visit must end by 20:00: its last start is 19:00.
     expect((await slotTimes(date, 60)).at(-1)).toBe('19:00');
 
-    const patientId = await newPatientRecord();
+    const patientId = await insertPatient(t, { firstName: 'Iris', ownerId: providerId });
     const early = await book('06:30', date, patientId);
     expect(early.errors).toBeUndefined();
     expect(early.data?.createAppointment.time).toBe('06:30');
@@ -162,7 +127,7 @@ describe('start times from working hours', () => {
 
   it('moves a visit with the same rule: into the early hours, not before them', async () => {
     const date = thursday(3);
-    const patientId = await newPatientRecord();
+    const patientId = await insertPatient(t, { firstName: 'Iris', ownerId: providerId });
     const created = await book('10:00', date, patientId);
     const id = created.data!.createAppointment.id;
     const before = await provider.gql(UPDATE, { input: { id, time: '05:30' } });
@@ -193,7 +158,7 @@ describe('start times from working hours', () => {
 describe('the practice’s step', () => {
   it('is 30 minutes until an administrator chooses 15: then 06:15 is offered and booked', async () => {
     const date = thursday(5);
-    const patientId = await newPatientRecord();
+    const patientId = await insertPatient(t, { firstName: 'Iris', ownerId: providerId });
     expect(await slotTimes(date)).not.toContain('06:15');
     const offStep = await book('06:15', date, patientId);
     expect(codeOf(offStep)).toBe(ERROR_CODES.badUserInput);

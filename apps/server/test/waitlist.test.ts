@@ -1,15 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  addDays,
-  APPOINTMENT_MESSAGES,
-  DEMO_CLINIC_PHONE,
-  DEMO_PASSWORD,
-  messageText,
-  todayIn,
-} from '@telehealth/shared';
+import { addDays, APPOINTMENT_MESSAGES, DEMO_CLINIC_PHONE, messageText, todayIn } from '@telehealth/shared';
 import { appointments, waitlistEntries } from '../src/appointments/appointments.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
+import { demoClients } from './factories/accounts.ts';
+import { createPatient } from './factories/patients.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 const ZONE = 'America/New_York';
@@ -27,19 +22,8 @@ let provider: TestClient;
 let provider2: TestClient;
 let patientClient: TestClient;
 let providerId: string;
-let serial = 0;
-
-const letters = (n: number): string => (n < 26 ? '' : letters(Math.floor(n / 26))) + String.fromCharCode(97 + (n % 26));
-
-async function newPatient(): Promise<{ id: string; email: string }> {
-  const email = `wait.${letters(++serial)}@example.net`;
-  const response = await provider.gql<{ createPatient: { id: string } }>(
-    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-    { input: { firstName: 'Wanda', lastName: `Wait${letters(serial)}`, email, dateOfBirth: '1979-03-04' } },
-  );
-  if (!response.data) throw new Error(JSON.stringify(response.errors));
-  return { id: response.data.createPatient.id, email };
-}
+/** The patients of these tests (each with a name and address of their own). */
+const WAITING = { firstName: 'Wanda', dateOfBirth: '1979-03-04' };
 
 /** A Thursday some weeks ahead. */
 function thursday(weeksAhead: number): string {
@@ -59,21 +43,21 @@ const tokenIn = (text: string | null) => /\/waitlist\/offer#([A-Za-z0-9_-]+)/.ex
 
 beforeAll(async () => {
   t = await createTestApp({ BOOKING_MAIL_GRACE_SECONDS: '0' });
-  provider = new TestClient(t.app);
-  provider2 = new TestClient(t.app);
-  patientClient = new TestClient(t.app);
-  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
-  await provider2.signIn('provider2@demo.test', DEMO_PASSWORD);
-  await patientClient.signIn('patient@demo.test', DEMO_PASSWORD);
+  ({ provider, provider2, patient: patientClient, providerId } = await demoClients(t));
 });
 
 describe('the waitlist', () => {
   it('offers a cancelled time to the first matching patients; exactly one of two simultaneous claims gets it', async () => {
     const date = thursday(3);
-    const booked = await newPatient();
-    const [first, second, third, fourth] = await Promise.all([newPatient(), newPatient(), newPatient(), newPatient()]);
-    const afternoonOnly = await newPatient();
-    const otherDays = await newPatient();
+    const booked = await createPatient(provider, WAITING);
+    const [first, second, third, fourth] = await Promise.all([
+      createPatient(provider, WAITING),
+      createPatient(provider, WAITING),
+      createPatient(provider, WAITING),
+      createPatient(provider, WAITING),
+    ]);
+    const afternoonOnly = await createPatient(provider, WAITING);
+    const otherDays = await createPatient(provider, WAITING);
     const entry = (patientId: string, extra: Record<string, unknown> = {}) =>
       provider.gql(ADD, {
         input: {
@@ -151,19 +135,19 @@ describe('the waitlist', () => {
 
   it('answers a claim of a time staff booked meanwhile with "gone", writing nothing', async () => {
     const date = thursday(5);
-    const waiting = await newPatient();
+    const waiting = await createPatient(provider, WAITING);
     await provider.gql(ADD, {
       input: { patientId: waiting.id, fromDate: todayIn(ZONE), toDate: date, weekdays: [4], reason: 'Sooner' },
     });
     const first = await provider.gql<{ createAppointment: { id: string } }>(CREATE, {
-      input: { patientId: (await newPatient()).id, date, time: '08:30', reason: 'Follow-up' },
+      input: { patientId: (await createPatient(provider, WAITING)).id, date, time: '08:30', reason: 'Follow-up' },
     });
     await provider.gql(CANCEL, { input: { id: first.data!.createAppointment.id, reason: 'Cannot come' } });
     await t.runtime.jobs.drain();
     const token = tokenIn((await offerMails(waiting.email))[0]?.textBody ?? null);
     expect(token).not.toBe('');
     const walkIn = await provider.gql(CREATE, {
-      input: { patientId: (await newPatient()).id, date, time: '08:30', reason: 'Walk-in' },
+      input: { patientId: (await createPatient(provider, WAITING)).id, date, time: '08:30', reason: 'Walk-in' },
     });
     expect(walkIn.errors).toBeUndefined();
     const claim = await new TestClient(t.app).gql(CLAIM, { token });
@@ -186,7 +170,7 @@ describe('the waitlist', () => {
     expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const patientAdd = await patientClient.gql(ADD, {
       input: {
-        patientId: (await newPatient()).id,
+        patientId: (await createPatient(provider, WAITING)).id,
         fromDate: todayIn(ZONE),
         toDate: thursday(2),
         weekdays: [4],
@@ -196,7 +180,7 @@ describe('the waitlist', () => {
     expect(patientAdd.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.cannotCreate);
     const noDays = await provider.gql(ADD, {
       input: {
-        patientId: (await newPatient()).id,
+        patientId: (await createPatient(provider, WAITING)).id,
         fromDate: todayIn(ZONE),
         toDate: thursday(2),
         weekdays: [],

@@ -1,3 +1,4 @@
+import { fieldMessage, messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import {
   HEAR_ABOUT_US_LABELS,
@@ -68,6 +69,9 @@ export const ACCESS_REQUEST_MESSAGES = {
   cannotReview: 'Permission denied: Only administrators can review access requests',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const accessRequestMessage = messageSection('accessRequestMessages', ACCESS_REQUEST_MESSAGES);
+
 /** The "What's Next" card beside both forms. */
 export const ACCESS_REQUEST_NEXT_STEPS = [
   'Review within 1-2 business days',
@@ -89,8 +93,8 @@ export function patientThankYouHeading(firstName: string): string {
 /** A required text field: `{label} is required` when absent or blank, then the field's own rules. */
 function requiredText<T extends z.ZodType<unknown, string>>(label: string, schema: T) {
   return z
-    .string({ error: `${label} is required` })
-    .refine((value) => value.trim() !== '', `${label} is required`)
+    .string({ error: fieldMessage.error('required', { label }) })
+    .refine((value) => value.trim() !== '', { error: fieldMessage.error('required', { label }) })
     .pipe(schema);
 }
 
@@ -99,8 +103,8 @@ function choice<const T extends readonly [string, ...string[]]>(label: string, v
   return z.enum(values, {
     error: (issue) =>
       issue.input === undefined || issue.input === null || issue.input === ''
-        ? `${label} is required`
-        : `Please choose a valid ${label.toLowerCase()}`,
+        ? fieldMessage.error('required', { label })(issue)
+        : fieldMessage.error('chooseValid', { label: label.toLowerCase() })(issue),
   });
 }
 
@@ -118,16 +122,23 @@ function multiChoice<const T extends readonly [string, ...string[]]>(label: stri
   return z.preprocess(
     (v) => v ?? [],
     z
-      .array(z.enum(values, { error: `Please choose valid ${label.toLowerCase()}` }), {
-        error: `Please choose valid ${label.toLowerCase()}`,
+      .array(z.enum(values, { error: fieldMessage.error('chooseValidMany', { label: label.toLowerCase() }) }), {
+        error: fieldMessage.error('chooseValidMany', { label: label.toLowerCase() }),
       })
       .transform((list) => [...new Set(list)]),
   );
 }
 
-const honeypot = z.string().max(0, 'Leave this field empty').nullable().optional();
+const honeypot = z
+  .string()
+  .max(0, { error: fieldMessage.error('leaveEmpty') })
+  .nullable()
+  .optional();
 /** The language the person was using the site in: the language of the e-mails the request causes. */
-const locale = z.enum(LOCALES, { error: 'Please choose a valid language' }).nullable().optional();
+const locale = z
+  .enum(LOCALES, { error: fieldMessage.error('languageInvalid') })
+  .nullable()
+  .optional();
 
 export const PROVIDER_ACCESS_REQUEST_LABELS = {
   firstName: 'First name',
@@ -267,7 +278,7 @@ export const PatientAccessRequestSchema = z.object({
   hearAboutUs: optional(choice(Q.hearAboutUs, HEAR_ABOUT_US_SOURCES)),
   preferredContactMethod: choiceWithDefault(Q.preferredContactMethod, PATIENT_CONTACT_METHODS, 'email'),
   languagePreference: choiceWithDefault(Q.languagePreference, LANGUAGE_PREFERENCES, 'english'),
-  consentToContact: z.literal(true, { error: ACCESS_REQUEST_MESSAGES.consentRequired }),
+  consentToContact: z.literal(true, { error: accessRequestMessage.error('consentRequired') }),
   website: honeypot,
   locale,
 });
@@ -343,13 +354,16 @@ export function accessRequestOptionLabel(kind: AccessRequestKind, field: string,
 }
 
 export const AccessRequestListFilterSchema = z.object({
-  status: z.enum(ACCESS_REQUEST_STATUSES, { error: 'Please choose a valid status' }).nullable().optional(),
+  status: z
+    .enum(ACCESS_REQUEST_STATUSES, { error: fieldMessage.error('chooseValidStatus') })
+    .nullable()
+    .optional(),
 });
 
 export const ApproveAccessRequestInputSchema = z.object({
   id: RecordIdSchema,
   /** The provider account that will own the patient record (patient requests only). */
-  ownerProviderId: optional(z.uuid(ACCESS_REQUEST_MESSAGES.chooseProvider)),
+  ownerProviderId: optional(z.uuid({ error: accessRequestMessage.error('chooseProvider') })),
 });
 
 export const DeclineAccessRequestInputSchema = z.object({

@@ -1,3 +1,4 @@
+import { fieldMessage, messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { EmailSchema, PasswordSchema } from './auth.ts';
 import { RATE_LIMITER_DEFAULT } from './constants.ts';
@@ -36,6 +37,9 @@ export const PASSWORD_RESET_MESSAGES = {
   done: 'Your password has been changed. Please sign in with your new password.',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const passwordResetMessage = messageSection('passwordResetMessages', PASSWORD_RESET_MESSAGES);
+
 export const INVITATION_MESSAGES = {
   invalid: 'This invitation link is not valid.',
   expired: 'This invitation has expired. Please ask the practice for a new one.',
@@ -47,37 +51,48 @@ export const INVITATION_MESSAGES = {
   accountInactive: 'This account is not active',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const invitationMessage = messageSection('invitationMessages', INVITATION_MESSAGES);
+
 export const RequestPasswordResetInputSchema = z.object({
   email: EmailSchema,
-  locale: z.enum(LOCALES, { error: 'Please choose a valid language' }).nullable().optional(),
+  locale: z
+    .enum(LOCALES, { error: fieldMessage.error('languageInvalid') })
+    .nullable()
+    .optional(),
 });
 
 /** A reset is proven by the link's token, or by the e-mail address and the code. The new password meets the policy. */
 export const ResetPasswordInputSchema = z
   .object({
-    token: optional(z.string().trim().max(200, PASSWORD_RESET_MESSAGES.invalid)),
+    token: optional(
+      z
+        .string()
+        .trim()
+        .max(200, { error: passwordResetMessage.error('invalid') }),
+    ),
     email: optional(EmailSchema),
     code: optional(
       z
         .string()
         .trim()
-        .regex(new RegExp(`^\\d{${PASSWORD_RESET_CODE_LENGTH}}$`), PASSWORD_RESET_MESSAGES.codeFormat),
+        .regex(new RegExp(`^\\d{${PASSWORD_RESET_CODE_LENGTH}}$`), { error: passwordResetMessage.error('codeFormat') }),
     ),
     newPassword: PasswordSchema,
   })
   .superRefine((value, ctx) => {
     if (value.token) return;
-    if (!value.code) ctx.addIssue({ code: 'custom', path: ['code'], message: PASSWORD_RESET_MESSAGES.codeOrLink });
-    if (!value.email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'Email is required' });
+    if (!value.code) ctx.addIssue({ code: 'custom', path: ['code'], ...passwordResetMessage.issue('codeOrLink') });
+    if (!value.email) ctx.addIssue({ code: 'custom', path: ['email'], ...fieldMessage.issue('emailRequired') });
   });
 export type ResetPasswordInput = z.input<typeof ResetPasswordInputSchema>;
 
 export const AcceptInvitationInputSchema = z.object({
   token: z
-    .string({ error: INVITATION_MESSAGES.invalid })
+    .string({ error: invitationMessage.error('invalid') })
     .trim()
-    .min(1, INVITATION_MESSAGES.invalid)
-    .max(200, INVITATION_MESSAGES.invalid),
+    .min(1, { error: invitationMessage.error('invalid') })
+    .max(200, { error: invitationMessage.error('invalid') }),
   password: PasswordSchema,
 });
 export type AcceptInvitationInput = z.input<typeof AcceptInvitationInputSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldMessage } from './field-messages.ts';
 import { EmailSchema } from './auth.ts';
 import { LOCALES, SPECIALTIES } from './options.ts';
 import { nameSchema } from './patients.ts';
@@ -22,11 +23,11 @@ export const UserListFilterSchema = z.object({
   search: z
     .string()
     .trim()
-    .max(USER_SEARCH_MAX_LENGTH, 'Search is too long')
+    .max(USER_SEARCH_MAX_LENGTH, { error: fieldMessage.error('searchTooLong') })
     .nullish()
     .transform((v) => (v && v.length >= USER_SEARCH_MIN_LENGTH ? v : null)),
-  role: z.enum(ROLES, { error: 'Please choose a valid role' }).nullish(),
-  status: z.enum(USER_STATUSES, { error: 'Please choose a valid status' }).nullish(),
+  role: z.enum(ROLES, { error: fieldMessage.error('chooseValidRole') }).nullish(),
+  status: z.enum(USER_STATUSES, { error: fieldMessage.error('chooseValidStatus') }).nullish(),
   locked: z.boolean().nullish(),
   twoFactor: z.boolean().nullish(),
 });
@@ -52,17 +53,17 @@ export const InviteUserInputSchema = z.discriminatedUnion(
       email: EmailSchema,
       firstName: nameSchema('First name'),
       lastName: nameSchema('Last name'),
-      specialty: z.enum(SPECIALTIES, { error: 'Please choose a specialty' }),
+      specialty: z.enum(SPECIALTIES, { error: fieldMessage.error('chooseSpecialty') }),
       language: z.enum(LOCALES).default('en'),
     }),
     z.object({
       role: z.literal('patient'),
       email: EmailSchema,
-      patientId: z.uuid({ error: 'Please choose a patient record' }),
+      patientId: z.uuid({ error: fieldMessage.error('choosePatientRecord') }),
       language: z.enum(LOCALES).default('en'),
     }),
   ],
-  { error: 'Please choose a valid role' },
+  { error: fieldMessage.error('chooseValidRole') },
 );
 export type InviteUserInput = z.input<typeof InviteUserInputSchema>;
 
@@ -70,10 +71,10 @@ export type InviteUserInput = z.input<typeof InviteUserInputSchema>;
 export const CHANGEABLE_ROLES = ['admin', 'provider'] as const;
 
 export const ChangeUserRoleInputSchema = z.object({
-  accountId: z.uuid({ error: 'Account not found' }),
-  role: z.enum(CHANGEABLE_ROLES, { error: 'Please choose a valid role' }),
+  accountId: z.uuid({ error: fieldMessage.error('accountNotFound') }),
+  role: z.enum(CHANGEABLE_ROLES, { error: fieldMessage.error('chooseValidRole') }),
   /** Needed when an administrator becomes a provider and has no provider record yet. */
-  specialty: z.enum(SPECIALTIES, { error: 'Please choose a specialty' }).nullish(),
+  specialty: z.enum(SPECIALTIES, { error: fieldMessage.error('chooseSpecialty') }).nullish(),
 });
 export type ChangeUserRoleInput = z.input<typeof ChangeUserRoleInputSchema>;
 

@@ -1,3 +1,4 @@
+import { messageSection } from './field-messages.ts';
 import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 import { OptionalBooleanSchema, RecordIdSchema, textSchema } from './text.ts';
@@ -194,6 +195,9 @@ export const APPOINTMENT_MESSAGES = {
   seeNowPatientBusy: 'This patient has another visit from {{from}} to {{to}}, so they cannot be seen now.',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const appointmentMessage = messageSection('appointmentMessages', APPOINTMENT_MESSAGES);
+
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_PATTERN = /^\d{2}:\d{2}$/;
 
@@ -209,10 +213,10 @@ export function isCalendarDate(value: string): boolean {
 }
 
 export const AppointmentDateSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.selectDate })
+  .string({ error: appointmentMessage.error('selectDate') })
   .trim()
-  .min(1, APPOINTMENT_MESSAGES.selectDate)
-  .refine(isCalendarDate, APPOINTMENT_MESSAGES.invalidDate);
+  .min(1, { error: appointmentMessage.error('selectDate') })
+  .refine(isCalendarDate, { error: appointmentMessage.error('invalidDate') });
 
 /**
  * A start time: HH:MM of the day on a quarter hour (the finest step a practice may choose, SLOT_STEPS). Whether it
@@ -220,64 +224,62 @@ export const AppointmentDateSchema = z
  * change without a new schema.
  */
 export const AppointmentTimeSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.selectTime })
+  .string({ error: appointmentMessage.error('selectTime') })
   .trim()
-  .min(1, APPOINTMENT_MESSAGES.selectTime)
-  .refine(
-    (value) => TIME_PATTERN.test(value) && Number(value.slice(0, 2)) < 24 && Number(value.slice(3)) % 15 === 0,
-    APPOINTMENT_MESSAGES.timeOffGrid,
-  );
+  .min(1, { error: appointmentMessage.error('selectTime') })
+  .refine((value) => TIME_PATTERN.test(value) && Number(value.slice(0, 2)) < 24 && Number(value.slice(3)) % 15 === 0, {
+    error: appointmentMessage.error('timeOffGrid'),
+  });
 
 /** A time of day on any minute (working hours), HH:MM from 00:00 to 24:00. */
 export const ClockTimeSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.selectTime })
+  .string({ error: appointmentMessage.error('selectTime') })
   .refine(
     (value) =>
       TIME_PATTERN.test(value) &&
       (value === '24:00' || (Number(value.slice(0, 2)) < 24 && Number(value.slice(3)) < 60)),
-    APPOINTMENT_MESSAGES.selectTime,
+    { error: appointmentMessage.error('selectTime') },
   );
 
 export const AppointmentDurationSchema = z
-  .number({ error: APPOINTMENT_MESSAGES.durationOffList })
-  .refine(
-    (value) => (APPOINTMENT_DURATIONS as readonly number[]).includes(value),
-    APPOINTMENT_MESSAGES.durationOffList,
-  );
+  .number({ error: appointmentMessage.error('durationOffList') })
+  .refine((value) => (APPOINTMENT_DURATIONS as readonly number[]).includes(value), {
+    error: appointmentMessage.error('durationOffList'),
+  });
 
 const PatientIdSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.selectPatient })
+  .string({ error: appointmentMessage.error('selectPatient') })
   .trim()
-  .min(1, APPOINTMENT_MESSAGES.selectPatient)
+  .min(1, { error: appointmentMessage.error('selectPatient') })
   .pipe(RecordIdSchema);
 const ProviderIdSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.selectProvider })
+  .string({ error: appointmentMessage.error('selectProvider') })
   .trim()
-  .min(1, APPOINTMENT_MESSAGES.selectProvider)
+  .min(1, { error: appointmentMessage.error('selectProvider') })
   .pipe(RecordIdSchema);
 
 export const ReasonSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.provideReason })
+  .string({ error: appointmentMessage.error('provideReason') })
   .trim()
-  .min(1, APPOINTMENT_MESSAGES.provideReason)
+  .min(1, { error: appointmentMessage.error('provideReason') })
   .pipe(textSchema({ label: 'Reason for Visit', kind: 'free', max: APPOINTMENT_REASON_MAX }));
 const NotesSchema = textSchema({ label: 'Additional Notes', kind: 'free', max: APPOINTMENT_NOTES_MAX });
-const TypeSchema = z.enum(APPOINTMENT_TYPES, { error: APPOINTMENT_MESSAGES.selectType });
-const PrioritySchema = z.enum(APPOINTMENT_PRIORITIES, { error: APPOINTMENT_MESSAGES.selectPriority });
+const TypeSchema = z.enum(APPOINTMENT_TYPES, { error: appointmentMessage.error('selectType') });
+const PrioritySchema = z.enum(APPOINTMENT_PRIORITIES, { error: appointmentMessage.error('selectPriority') });
 
 export const RecurrenceInputSchema = z
   .object({
-    frequency: z.enum(RECURRENCE_FREQUENCIES, { error: APPOINTMENT_MESSAGES.recurrenceEnd }),
+    frequency: z.enum(RECURRENCE_FREQUENCIES, { error: appointmentMessage.error('recurrenceEnd') }),
     count: z
-      .number({ error: APPOINTMENT_MESSAGES.recurrenceEnd })
-      .int(APPOINTMENT_MESSAGES.recurrenceEnd)
-      .min(2, APPOINTMENT_MESSAGES.recurrenceEnd)
-      .max(RECURRENCE_MAX_COUNT, APPOINTMENT_MESSAGES.recurrenceTooLong)
+      .number({ error: appointmentMessage.error('recurrenceEnd') })
+      .int({ error: appointmentMessage.error('recurrenceEnd') })
+      .min(2, { error: appointmentMessage.error('recurrenceEnd') })
+      .max(RECURRENCE_MAX_COUNT, { error: appointmentMessage.error('recurrenceTooLong') })
       .nullish(),
     until: AppointmentDateSchema.nullish(),
   })
   .refine((r) => (r.count ?? null) !== null || (r.until ?? null) !== null, {
-    message: APPOINTMENT_MESSAGES.recurrenceEnd,
+    ...appointmentMessage.issue('recurrenceEnd'),
     path: ['count'],
   });
 export type RecurrenceInput = z.input<typeof RecurrenceInputSchema>;
@@ -308,10 +310,10 @@ export function createAppointmentInputSchema(today: string) {
     })
     .superRefine((input, ctx) => {
       if (input.date < today)
-        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.dateInPast, path: ['date'] });
+        ctx.addIssue({ code: 'custom', ...appointmentMessage.issue('dateInPast'), path: ['date'] });
       const until = input.recurrence?.until;
       if (until && until <= input.date) {
-        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.recurrenceEnd, path: ['recurrence', 'until'] });
+        ctx.addIssue({ code: 'custom', ...appointmentMessage.issue('recurrenceEnd'), path: ['recurrence', 'until'] });
       }
     });
 }
@@ -348,7 +350,7 @@ export function updateAppointmentInputSchema(today: string) {
     })
     .superRefine((input, ctx) => {
       if (input.date !== undefined && input.date < today) {
-        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.dateInPast, path: ['date'] });
+        ctx.addIssue({ code: 'custom', ...appointmentMessage.issue('dateInPast'), path: ['date'] });
       }
     });
 }
@@ -357,9 +359,9 @@ export type UpdateAppointmentInput = z.input<ReturnType<typeof updateAppointment
 export const CancelAppointmentInputSchema = z.object({
   id: RecordIdSchema,
   reason: z
-    .string({ error: APPOINTMENT_MESSAGES.cancelReasonRequired })
+    .string({ error: appointmentMessage.error('cancelReasonRequired') })
     .trim()
-    .min(1, APPOINTMENT_MESSAGES.cancelReasonRequired)
+    .min(1, { error: appointmentMessage.error('cancelReasonRequired') })
     .pipe(textSchema({ label: 'Reason', kind: 'free', max: CANCEL_REASON_MAX })),
   cancellationKind: z.enum(CANCELLATION_KINDS).nullish(),
   scope: z.enum(SERIES_SCOPES).nullish(),
@@ -368,7 +370,7 @@ export type CancelAppointmentInput = z.input<typeof CancelAppointmentInputSchema
 
 export const SetAppointmentStatusInputSchema = z.object({
   id: RecordIdSchema,
-  status: z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.selectStatus }),
+  status: z.enum(APPOINTMENT_STATUSES, { error: appointmentMessage.error('selectStatus') }),
 });
 
 /** listAppointments' filter; from and to are practice dates, both included. */
@@ -378,7 +380,7 @@ export const AppointmentFilterSchema = z.object({
   providerId: RecordIdSchema.nullish(),
   patientId: RecordIdSchema.nullish(),
   status: z
-    .array(z.enum(APPOINTMENT_STATUSES, { error: APPOINTMENT_MESSAGES.selectStatus }))
+    .array(z.enum(APPOINTMENT_STATUSES, { error: appointmentMessage.error('selectStatus') }))
     .max(8)
     .nullish(),
 });
@@ -411,7 +413,7 @@ export const SetWorkingHoursInputSchema = z
             endTime: ClockTimeSchema,
           })
           .refine((i) => i.startTime < i.endTime, {
-            message: APPOINTMENT_MESSAGES.workingHoursOrder,
+            ...appointmentMessage.issue('workingHoursOrder'),
             path: ['endTime'],
           }),
       )
@@ -426,7 +428,7 @@ export const SetWorkingHoursInputSchema = z
         if (day[i]!.startTime < day[i - 1]!.endTime) {
           ctx.addIssue({
             code: 'custom',
-            message: APPOINTMENT_MESSAGES.workingHoursOverlap.replace('{{weekday}}', WEEKDAY_NAMES[weekday - 1]!),
+            ...appointmentMessage.issue('workingHoursOverlap', { weekday: WEEKDAY_NAMES[weekday - 1]! }),
             path: ['intervals'],
           });
           return;
@@ -443,7 +445,7 @@ export const AddTimeOffInputSchema = z
     endDate: AppointmentDateSchema,
     label: textSchema({ label: 'Label', kind: 'short', max: TIME_OFF_LABEL_MAX }).nullish(),
   })
-  .refine((t) => t.startDate <= t.endDate, { message: APPOINTMENT_MESSAGES.timeOffOrder, path: ['endDate'] });
+  .refine((t) => t.startDate <= t.endDate, { ...appointmentMessage.issue('timeOffOrder'), path: ['endDate'] });
 export type AddTimeOffInput = z.input<typeof AddTimeOffInputSchema>;
 
 /** The instant at which a practice date and time begin in `zone` (an hour that does not exist moves forward). */
@@ -509,8 +511,8 @@ export function addToWaitlistInputSchema(today: string) {
       fromDate: AppointmentDateSchema,
       toDate: AppointmentDateSchema,
       weekdays: z
-        .array(z.number().int().min(1).max(7), { error: APPOINTMENT_MESSAGES.waitlistWeekdays })
-        .min(1, APPOINTMENT_MESSAGES.waitlistWeekdays)
+        .array(z.number().int().min(1).max(7), { error: appointmentMessage.error('waitlistWeekdays') })
+        .min(1, { error: appointmentMessage.error('waitlistWeekdays') })
         .max(7)
         .transform((days) => [...new Set(days)].sort()),
       timeOfDay: z.enum(WAITLIST_TIMES_OF_DAY).default('any'),
@@ -520,10 +522,10 @@ export function addToWaitlistInputSchema(today: string) {
     })
     .superRefine((input, ctx) => {
       if (input.toDate < input.fromDate) {
-        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.waitlistRange, path: ['toDate'] });
+        ctx.addIssue({ code: 'custom', ...appointmentMessage.issue('waitlistRange'), path: ['toDate'] });
       }
       if (input.toDate < today) {
-        ctx.addIssue({ code: 'custom', message: APPOINTMENT_MESSAGES.dateInPast, path: ['toDate'] });
+        ctx.addIssue({ code: 'custom', ...appointmentMessage.issue('dateInPast'), path: ['toDate'] });
       }
     });
 }

@@ -1,3 +1,4 @@
+import { messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { AUDIT_LEVELS } from './audit.ts';
 import { textProblem, textSchema } from './text.ts';
@@ -69,10 +70,40 @@ export const AUDIT_MESSAGES = {
   entryNotFound: 'Audit entry not found',
   tokenNotFound: 'API token not found',
   verificationBusy: 'A verification of the chain is already running. Wait for it to finish.',
+  // The rules of the search, the browser's audit batches and the API tokens.
+  dateTime: '{{label}} must be a date and time (ISO 8601)',
+  eventName: 'Event must be an event name in capitals, such as PATIENT_VIEW',
+  levelInvalid: 'Level must be INFO, WARNING or ERROR',
+  patientIdInvalid: 'Patient must be a patient id',
+  textTooShort: 'Text must be at least {{min}} characters',
+  sourceInvalid: 'Source must be server or client',
+  fromAfterTo: 'From must be before To',
+  limitNumber: 'limit must be a number',
+  limitWhole: 'limit must be a whole number',
+  limitMin: 'limit must be at least {{min}}',
+  limitMax: 'limit must be at most {{max}}',
+  clientEvent: 'event must be one of {{events}}',
+  clientLevel: 'level must be INFO, WARNING or ERROR',
+  clientTimestamp: 'timestamp must be an ISO 8601 date and time',
+  detailsObject: 'details must be an object',
+  detailsTooLong: 'details must be at most {{max}} characters as JSON',
+  detailsInvalid: 'details contains invalid characters',
+  logsList: 'logs must be an array of entries',
+  logsEmpty: 'logs must hold at least one entry',
+  logsTooMany: 'logs may hold at most {{max}} entries',
+  batchIdRequired: 'batchId is required',
+  tokenNameTooShort: 'Name must be at least {{min}} characters',
+  scopeInvalid: 'Scope must be audit:read',
+  scopeRequired: 'Choose at least one scope',
+  expiryRequired: 'Choose how long the token lasts',
+  expiryInvalid: 'Choose 30, 90 or 365 days',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const auditMessage = messageSection('auditMessages', AUDIT_MESSAGES);
+
 const isoDate = (label: string) =>
-  z.iso.datetime({ offset: true, error: `${label} must be a date and time (ISO 8601)` }).transform((v) => new Date(v));
+  z.iso.datetime({ offset: true, error: auditMessage.error('dateTime', { label }) }).transform((v) => new Date(v));
 
 const optionalText = (label: string, max: number) =>
   textSchema({ label, kind: 'short', max })
@@ -88,17 +119,17 @@ export const AuditSearchFilterSchema = z
     person: optionalText('Person', 254),
     event: z
       .string()
-      .regex(/^[A-Z][A-Z0-9_]{1,63}$/, 'Event must be an event name in capitals, such as PATIENT_VIEW')
+      .regex(/^[A-Z][A-Z0-9_]{1,63}$/, { error: auditMessage.error('eventName') })
       .nullish(),
-    level: z.enum(AUDIT_LEVELS, { error: 'Level must be INFO, WARNING or ERROR' }).nullish(),
-    patientId: z.uuid('Patient must be a patient id').nullish(),
+    level: z.enum(AUDIT_LEVELS, { error: auditMessage.error('levelInvalid') }).nullish(),
+    patientId: z.uuid({ error: auditMessage.error('patientIdInvalid') }).nullish(),
     /** Words found in the entry's address or details (at least 3 characters). */
     text: textSchema({ label: 'Text', kind: 'search', max: 100 })
       .nullish()
-      .refine((v) => !v || v.length >= 3, 'Text must be at least 3 characters'),
-    source: z.enum(AUDIT_SOURCES, { error: 'Source must be server or client' }).nullish(),
+      .refine((v) => !v || v.length >= 3, { error: auditMessage.error('textTooShort', { min: 3 }) }),
+    source: z.enum(AUDIT_SOURCES, { error: auditMessage.error('sourceInvalid') }).nullish(),
   })
-  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: 'From must be before To', path: ['to'] });
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { error: auditMessage.error('fromAfterTo'), path: ['to'] });
 export type AuditSearchFilter = z.output<typeof AuditSearchFilterSchema>;
 export type AuditSearchFilterInput = z.input<typeof AuditSearchFilterSchema>;
 
@@ -113,10 +144,10 @@ export const AuditApiSearchQuerySchema = z.object({
   text: z.string().optional(),
   source: z.string().optional(),
   limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(AUDIT_API_SEARCH_MAX_LIMIT, `limit must be at most ${AUDIT_API_SEARCH_MAX_LIMIT}`)
+    .number({ error: auditMessage.error('limitNumber') })
+    .int({ error: auditMessage.error('limitWhole') })
+    .min(1, { error: auditMessage.error('limitMin', { min: 1 }) })
+    .max(AUDIT_API_SEARCH_MAX_LIMIT, { error: auditMessage.error('limitMax', { max: AUDIT_API_SEARCH_MAX_LIMIT }) })
     .default(AUDIT_API_SEARCH_DEFAULT_LIMIT),
   cursor: textSchema({ label: 'cursor', kind: 'token', max: 500 }).optional(),
 });
@@ -140,21 +171,23 @@ function holdsOnlyAllowedText(value: unknown): boolean {
  * agent come from the request, and any `userId`, `userRole`, `checksum` or `hipaaRequired` sent is ignored.
  */
 export const ClientAuditEntrySchema = z.object({
-  event: z.enum(CLIENT_AUDIT_EVENTS, { error: `event must be one of ${CLIENT_AUDIT_EVENTS.join(', ')}` }),
-  level: z.enum(AUDIT_LEVELS, { error: 'level must be INFO, WARNING or ERROR' }).default('INFO'),
+  event: z.enum(CLIENT_AUDIT_EVENTS, {
+    error: auditMessage.error('clientEvent', { events: CLIENT_AUDIT_EVENTS.join(', ') }),
+  }),
+  level: z.enum(AUDIT_LEVELS, { error: auditMessage.error('clientLevel') }).default('INFO'),
   /** When the browser saw it (kept in the details; the entry's time is the server's). */
-  timestamp: z.iso.datetime({ offset: true, error: 'timestamp must be an ISO 8601 date and time' }).optional(),
+  timestamp: z.iso.datetime({ offset: true, error: auditMessage.error('clientTimestamp') }).optional(),
   /** The browser's audit session (session storage), kept in the details. */
   sessionId: textSchema({ label: 'sessionId', kind: 'token', max: 64 }).optional(),
   // A page's address as the browser reports it (percent-encoded): one line, no markup, no controls.
   url: textSchema({ label: 'url', kind: 'token', max: 2048 }).optional(),
   referrer: textSchema({ label: 'referrer', kind: 'token', max: 2048 }).optional(),
   details: z
-    .record(z.string(), z.unknown(), { error: 'details must be an object' })
+    .record(z.string(), z.unknown(), { error: auditMessage.error('detailsObject') })
     .refine((d) => JSON.stringify(d).length <= AUDIT_CLIENT_DETAILS_MAX_CHARS, {
-      message: `details must be at most ${AUDIT_CLIENT_DETAILS_MAX_CHARS} characters as JSON`,
+      error: auditMessage.error('detailsTooLong', { max: AUDIT_CLIENT_DETAILS_MAX_CHARS }),
     })
-    .refine(holdsOnlyAllowedText, { message: 'details contains invalid characters' })
+    .refine(holdsOnlyAllowedText, { error: auditMessage.error('detailsInvalid') })
     .optional(),
 });
 export type ClientAuditEntry = z.input<typeof ClientAuditEntrySchema>;
@@ -162,11 +195,13 @@ export type ClientAuditEntry = z.input<typeof ClientAuditEntrySchema>;
 /** POST /api/audit/logs's body: the specification's `logs`, `batchId`, `timestamp`. */
 export const AuditBatchSchema = z.object({
   logs: z
-    .array(ClientAuditEntrySchema, { error: 'logs must be an array of entries' })
-    .min(1, 'logs must hold at least one entry')
-    .max(AUDIT_BATCH_MAX_ENTRIES, `logs may hold at most ${AUDIT_BATCH_MAX_ENTRIES} entries`),
-  batchId: textSchema({ label: 'batchId', kind: 'token', max: 64 }).refine((v) => v !== '', 'batchId is required'),
-  timestamp: z.iso.datetime({ offset: true, error: 'timestamp must be an ISO 8601 date and time' }),
+    .array(ClientAuditEntrySchema, { error: auditMessage.error('logsList') })
+    .min(1, { error: auditMessage.error('logsEmpty') })
+    .max(AUDIT_BATCH_MAX_ENTRIES, { error: auditMessage.error('logsTooMany', { max: AUDIT_BATCH_MAX_ENTRIES }) }),
+  batchId: textSchema({ label: 'batchId', kind: 'token', max: 64 }).refine((v) => v !== '', {
+    error: auditMessage.error('batchIdRequired'),
+  }),
+  timestamp: z.iso.datetime({ offset: true, error: auditMessage.error('clientTimestamp') }),
 });
 export type AuditBatch = z.input<typeof AuditBatchSchema>;
 
@@ -180,14 +215,17 @@ export const API_TOKEN_DEFAULT_EXPIRY_DAYS = 90;
 export const API_TOKEN_PREFIX = 'thk_';
 
 export const CreateApiTokenInputSchema = z.object({
-  name: textSchema({ label: 'Name', kind: 'short', max: 80 }).refine(
-    (v) => v.length >= 2,
-    'Name must be at least 2 characters',
-  ),
-  scopes: z.array(z.enum(API_TOKEN_SCOPES, { error: 'Scope must be audit:read' })).min(1, 'Choose at least one scope'),
+  name: textSchema({ label: 'Name', kind: 'short', max: 80 }).refine((v) => v.length >= 2, {
+    error: auditMessage.error('tokenNameTooShort', { min: 2 }),
+  }),
+  scopes: z
+    .array(z.enum(API_TOKEN_SCOPES, { error: auditMessage.error('scopeInvalid') }))
+    .min(1, { error: auditMessage.error('scopeRequired') }),
   expiresInDays: z
-    .number({ error: 'Choose how long the token lasts' })
+    .number({ error: auditMessage.error('expiryRequired') })
     .int()
-    .refine((d) => (API_TOKEN_EXPIRY_DAYS as readonly number[]).includes(d), 'Choose 30, 90 or 365 days'),
+    .refine((d) => (API_TOKEN_EXPIRY_DAYS as readonly number[]).includes(d), {
+      error: auditMessage.error('expiryInvalid'),
+    }),
 });
 export type CreateApiTokenInput = z.input<typeof CreateApiTokenInputSchema>;

@@ -1,6 +1,6 @@
+import { fieldMessage, messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { ROLES } from './roles.ts';
-import type { MessageRef } from './message-catalogue.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** The longest password accepted anywhere (the identity library is configured with the same). */
@@ -16,31 +16,37 @@ export const PASSWORD_MESSAGES = {
   tooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters`,
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const passwordMessage = messageSection('passwordMessages', PASSWORD_MESSAGES);
+
 /** The password policy: at least 8 characters with a lowercase letter, an uppercase letter, a number and a symbol. */
 export const PasswordSchema = z
-  .string({ error: PASSWORD_MESSAGES.required })
-  .min(1, PASSWORD_MESSAGES.required)
-  .min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.tooShort)
-  .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong)
-  .regex(/[a-z]/, PASSWORD_MESSAGES.lowercase)
-  .regex(/[A-Z]/, PASSWORD_MESSAGES.uppercase)
-  .regex(/[0-9]/, PASSWORD_MESSAGES.number)
-  .regex(/[^A-Za-z0-9]/, PASSWORD_MESSAGES.symbol);
+  .string({ error: passwordMessage.error('required') })
+  .min(1, { error: passwordMessage.error('required') })
+  .min(PASSWORD_MIN_LENGTH, { error: passwordMessage.error('tooShort') })
+  .max(PASSWORD_MAX_LENGTH, { error: passwordMessage.error('tooLong') })
+  .regex(/[a-z]/, { error: passwordMessage.error('lowercase') })
+  .regex(/[A-Z]/, { error: passwordMessage.error('uppercase') })
+  .regex(/[0-9]/, { error: passwordMessage.error('number') })
+  .regex(/[^A-Za-z0-9]/, { error: passwordMessage.error('symbol') });
 
 export const EMAIL_MAX_LENGTH = 254;
 
 export const EmailSchema = z
-  .string({ error: 'Email is required' })
+  .string({ error: fieldMessage.error('emailRequired') })
   .trim()
   .toLowerCase()
-  .min(1, 'Email is required')
-  .max(EMAIL_MAX_LENGTH, 'Email address is too long')
-  .pipe(z.email('Please enter a valid email address'));
+  .min(1, { error: fieldMessage.error('emailRequired') })
+  .max(EMAIL_MAX_LENGTH, { error: fieldMessage.error('emailTooLong') })
+  .pipe(z.email({ error: fieldMessage.error('emailInvalid') }));
 
 /** Sign-in checks only presence: the policy applies when a password is set, not when it is tried. */
 export const SignInInputSchema = z.object({
   email: EmailSchema,
-  password: z.string().min(1, PASSWORD_MESSAGES.required).max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
+  password: z
+    .string()
+    .min(1, { error: passwordMessage.error('required') })
+    .max(PASSWORD_MAX_LENGTH, { error: passwordMessage.error('tooLong') }),
 });
 export type SignInInput = z.infer<typeof SignInInputSchema>;
 
@@ -63,16 +69,6 @@ export const CurrentUserSchema = z.object({
   source: z.string(),
 });
 export type CurrentUser = z.infer<typeof CurrentUserSchema>;
-
-export interface SignInResult {
-  success: boolean;
-  user: CurrentUser | null;
-  /** The specification's field: the message in English. */
-  error: string | null;
-  /** The same message by id and parameters, so the browser says it in its own language. */
-  errorMessage: MessageRef | null;
-  nextStep: SignInStep | null;
-}
 
 /** Failed sign-ins for one account within the window lock that account's sign-in for the rest of it. */
 export const SIGN_IN_LOCKOUT = { maxAttempts: 5, windowMs: 5 * 60 * 1000 } as const;

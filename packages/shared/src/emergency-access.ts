@@ -1,3 +1,4 @@
+import { messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { DateOfBirthSchema } from './patients.ts';
 import { RecordIdSchema, textSchema } from './text.ts';
@@ -21,6 +22,9 @@ export const EMERGENCY_ACCESS_MESSAGES = {
   cannotReview: 'Permission denied: Only an administrator reviews emergency access',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const emergencyAccessMessage = messageSection('emergencyAccessMessages', EMERGENCY_ACCESS_MESSAGES);
+
 /** The reason's shortest length: a few words that say what the emergency is, not "x". */
 export const EMERGENCY_REASON_MIN = 20;
 export const EMERGENCY_REASON_MAX = 1000;
@@ -32,10 +36,12 @@ export const EMERGENCY_REVIEW_OUTCOMES = ['appropriate', 'inappropriate'] as con
 export type EmergencyReviewOutcome = (typeof EMERGENCY_REVIEW_OUTCOMES)[number];
 
 const ReasonSchema = z
-  .string({ error: EMERGENCY_ACCESS_MESSAGES.reasonRequired })
+  .string({ error: emergencyAccessMessage.error('reasonRequired') })
   .pipe(textSchema({ label: 'Reason', kind: 'free', max: EMERGENCY_REASON_MAX }))
-  .refine((v) => v.length > 0, EMERGENCY_ACCESS_MESSAGES.reasonRequired)
-  .refine((v) => v.length === 0 || v.length >= EMERGENCY_REASON_MIN, EMERGENCY_ACCESS_MESSAGES.reasonTooShort);
+  .refine((v) => v.length > 0, { error: emergencyAccessMessage.error('reasonRequired') })
+  .refine((v) => v.length === 0 || v.length >= EMERGENCY_REASON_MIN, {
+    error: emergencyAccessMessage.error('reasonTooShort'),
+  });
 
 const NameSchema = textSchema({ label: 'Name', kind: 'short', max: 100 });
 
@@ -55,7 +61,7 @@ export const RequestEmergencyAccessInputSchema = z
     if (input.patientId) return;
     for (const field of ['firstName', 'lastName', 'dateOfBirth'] as const) {
       if (!input[field])
-        ctx.addIssue({ code: 'custom', message: EMERGENCY_ACCESS_MESSAGES.identityRequired, path: [field] });
+        ctx.addIssue({ code: 'custom', ...emergencyAccessMessage.issue('identityRequired'), path: [field] });
     }
   });
 export type RequestEmergencyAccessInput = z.input<typeof RequestEmergencyAccessInputSchema>;
@@ -67,14 +73,14 @@ export const EmergencyReasonSchema = ReasonSchema;
 export const ReviewEmergencyAccessInputSchema = z
   .object({
     id: RecordIdSchema,
-    outcome: z.enum(EMERGENCY_REVIEW_OUTCOMES, { error: EMERGENCY_ACCESS_MESSAGES.chooseOutcome }),
+    outcome: z.enum(EMERGENCY_REVIEW_OUTCOMES, { error: emergencyAccessMessage.error('chooseOutcome') }),
     note: textSchema({ label: 'Note', kind: 'free', max: EMERGENCY_REVIEW_NOTE_MAX })
       .nullish()
       .transform((v) => v || null),
   })
   .superRefine((input, ctx) => {
     if (input.outcome === 'inappropriate' && !input.note) {
-      ctx.addIssue({ code: 'custom', message: EMERGENCY_ACCESS_MESSAGES.noteRequired, path: ['note'] });
+      ctx.addIssue({ code: 'custom', ...emergencyAccessMessage.issue('noteRequired'), path: ['note'] });
     }
   });
 export type ReviewEmergencyAccessInput = z.input<typeof ReviewEmergencyAccessInputSchema>;

@@ -1,3 +1,4 @@
+import { messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { RecordIdSchema, textSchema } from './text.ts';
 
@@ -262,15 +263,18 @@ export const MEASURE_MESSAGES = {
   cannotAcknowledge: 'Only the patient’s providers can acknowledge this alert.',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const measureMessage = messageSection('measureMessages', MEASURE_MESSAGES);
+
 export const SendQuestionnaireInputSchema = z.object({
   patientId: RecordIdSchema,
-  instrument: z.enum(INSTRUMENTS, { error: MEASURE_MESSAGES.chooseInstrument }),
+  instrument: z.enum(INSTRUMENTS, { error: measureMessage.error('chooseInstrument') }),
 });
 
 /** A standing order: send this questionnaire before each of the patient's visits (or stop doing so). */
 export const MeasureScheduleInputSchema = z.object({
   patientId: RecordIdSchema,
-  instrument: z.enum(INSTRUMENTS, { error: MEASURE_MESSAGES.chooseInstrument }),
+  instrument: z.enum(INSTRUMENTS, { error: measureMessage.error('chooseInstrument') }),
   beforeEachVisit: z.boolean(),
 });
 
@@ -278,11 +282,11 @@ export const SubmitQuestionnaireInputSchema = z.object({
   id: RecordIdSchema,
   answers: z.array(
     z
-      .number({ error: MEASURE_MESSAGES.answerEveryItem })
-      .int(MEASURE_MESSAGES.answerOffScale)
-      .min(0, MEASURE_MESSAGES.answerOffScale)
-      .max(3, MEASURE_MESSAGES.answerOffScale),
-    { error: MEASURE_MESSAGES.answerEveryItem },
+      .number({ error: measureMessage.error('answerEveryItem') })
+      .int({ error: measureMessage.error('answerOffScale') })
+      .min(0, { error: measureMessage.error('answerOffScale') })
+      .max(3, { error: measureMessage.error('answerOffScale') }),
+    { error: measureMessage.error('answerEveryItem') },
   ),
   difficulty: z.number().int().min(0).max(3).nullish(),
 });
@@ -290,9 +294,9 @@ export const SubmitQuestionnaireInputSchema = z.object({
 export const AcknowledgeAlertInputSchema = z.object({
   id: RecordIdSchema,
   note: z
-    .string({ error: MEASURE_MESSAGES.acknowledgementRequired })
+    .string({ error: measureMessage.error('acknowledgementRequired') })
     .trim()
-    .min(3, MEASURE_MESSAGES.acknowledgementRequired)
+    .min(3, { error: measureMessage.error('acknowledgementRequired') })
     .pipe(textSchema({ label: 'Note', kind: 'free', max: 2_000 })),
 });
 

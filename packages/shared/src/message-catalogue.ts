@@ -18,6 +18,7 @@ import { USER_MESSAGES } from './admin-users.ts';
 import { EMERGENCY_ACCESS_MESSAGES } from './emergency-access.ts';
 import { AUDIT_MESSAGES } from './audit-search.ts';
 import { SETTINGS_MESSAGES } from './practice-settings.ts';
+import { FIELD_MESSAGES } from './field-messages.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -48,6 +49,7 @@ export const MESSAGE_CATALOGUE = {
   emergencyAccessMessages: EMERGENCY_ACCESS_MESSAGES,
   auditMessages: AUDIT_MESSAGES,
   settingsMessages: SETTINGS_MESSAGES,
+  fieldMessages: FIELD_MESSAGES,
 } as const;
 
 type Catalogue = typeof MESSAGE_CATALOGUE;

@@ -85,6 +85,8 @@ export const ERROR_CODES = {
   idempotencyKeyReused: 'IDEMPOTENCY_KEY_REUSED',
   /** The first request with this key is still running: try again once it has answered (the draft's 409). */
   idempotencyKeyInFlight: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+  /** A plain HTTP request for a WebSocket's path: HTTP 426 with `Upgrade: websocket`. */
+  upgradeRequired: 'UPGRADE_REQUIRED',
 } as const;
 
 /**
@@ -117,6 +119,13 @@ export const REQUEST_MESSAGES = {
   oneCredentialOperation: 'The query holds more than {{limit}} sign-in or password operation.',
   idempotencyKeyInvalid:
     'The Idempotency-Key header must be a string of 1 to {{limit}} printable characters, in double quotes (an sf-string).',
+  /** A plain HTTP request for a WebSocket's path: HTTP 426. */
+  webSocketOnly: '{{path}} is a WebSocket.',
+  /** A recording's part without a part number or bytes. */
+  recordingChunkInvalid: 'A part number and WebM bytes are required.',
+  calendarFeedNotFound: 'Calendar feed not found',
+  metricsTokenRequired: 'The metrics need the bearer token METRICS_TOKEN.',
+  metricsAddressRefused: 'The metrics are not open to this address: see METRICS_ALLOW and METRICS_TOKEN.',
 } as const;
 
 /** Parameters of a message: each `{{name}}` in its text. */

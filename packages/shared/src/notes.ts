@@ -1,3 +1,4 @@
+import { fieldMessage, messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { OptionalBooleanSchema, RecordIdSchema, textSchema } from './text.ts';
 
@@ -57,6 +58,9 @@ export const NOTE_MESSAGES = {
   tagsTooMany: 'A note holds at most {{max}} tags',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const noteMessage = messageSection('noteMessages', NOTE_MESSAGES);
+
 const TitleSchema = textSchema({ label: 'Title', kind: 'short', max: NOTE_TITLE_MAX });
 const ContentSchema = textSchema({ label: 'Content', kind: 'free', max: NOTE_CONTENT_MAX });
 const TagSchema = textSchema({ label: 'Tag', kind: 'short', max: NOTE_TAG_MAX });
@@ -76,16 +80,18 @@ export function normalizeTags(tags: readonly string[]): string[] {
 }
 
 const TagsSchema = z
-  .array(TagSchema, { error: 'Tags must be a list' })
+  .array(TagSchema, { error: fieldMessage.error('tagsNotList') })
   .transform(normalizeTags)
-  .refine((tags) => tags.length <= NOTE_TAGS_MAX, NOTE_MESSAGES.tagsTooMany.replace('{{max}}', String(NOTE_TAGS_MAX)));
+  .refine((tags) => tags.length <= NOTE_TAGS_MAX, {
+    error: noteMessage.error('tagsTooMany', { max: NOTE_TAGS_MAX }),
+  });
 
 const OptionalIdSchema = RecordIdSchema.nullish().transform((id) => (id ? id : null));
 
 /** The specification's fallbacks: category general, priority medium (also for a value off the list? no: refused). */
 /** Absent counts as blank, so that a missing title or content gets the specification's one message. */
 const blankIfAbsent = z
-  .string({ error: NOTE_MESSAGES.titleAndContentRequired })
+  .string({ error: noteMessage.error('titleAndContentRequired') })
   .nullish()
   .transform((v) => v ?? '');
 
@@ -93,11 +99,11 @@ const noteFields = {
   title: blankIfAbsent.pipe(TitleSchema),
   content: blankIfAbsent.pipe(ContentSchema),
   category: z
-    .enum(NOTE_CATEGORIES, { error: 'Please choose a category' })
+    .enum(NOTE_CATEGORIES, { error: fieldMessage.error('chooseCategory') })
     .nullish()
     .transform((c) => c ?? DEFAULT_NOTE_CATEGORY),
   priority: z
-    .enum(NOTE_PRIORITIES, { error: 'Please choose a priority' })
+    .enum(NOTE_PRIORITIES, { error: fieldMessage.error('choosePriority') })
     .nullish()
     .transform((p) => p ?? DEFAULT_NOTE_PRIORITY),
   tags: TagsSchema.nullish().transform((t) => t ?? []),
@@ -109,7 +115,7 @@ const noteFields = {
 
 function requireTitleAndContent(input: { title: string; content: string }, ctx: z.RefinementCtx) {
   if (!input.title || !input.content.trim()) {
-    ctx.addIssue({ code: 'custom', message: NOTE_MESSAGES.titleAndContentRequired, path: ['title'] });
+    ctx.addIssue({ code: 'custom', ...noteMessage.issue('titleAndContentRequired'), path: ['title'] });
   }
 }
 
@@ -120,7 +126,7 @@ export const NoteInputSchema = z
   .superRefine((n, ctx) => {
     requireTitleAndContent(n, ctx);
     if (n.isPrivate && !n.patientId) {
-      ctx.addIssue({ code: 'custom', message: NOTE_MESSAGES.psychotherapyNeedsPatient, path: ['patientId'] });
+      ctx.addIssue({ code: 'custom', ...noteMessage.issue('psychotherapyNeedsPatient'), path: ['patientId'] });
     }
   });
 export type NoteInput = z.input<typeof NoteInputSchema>;
@@ -133,7 +139,7 @@ export const UpdateNoteInputSchema = z
   .superRefine((n, ctx) => {
     requireTitleAndContent(n, ctx);
     if (n.isPrivate && !n.patientId) {
-      ctx.addIssue({ code: 'custom', message: NOTE_MESSAGES.psychotherapyNeedsPatient, path: ['patientId'] });
+      ctx.addIssue({ code: 'custom', ...noteMessage.issue('psychotherapyNeedsPatient'), path: ['patientId'] });
     }
   });
 export type UpdateNoteInput = z.input<typeof UpdateNoteInputSchema>;
@@ -141,8 +147,8 @@ export type UpdateNoteInput = z.input<typeof UpdateNoteInputSchema>;
 /** listNotes' filters: all applied on the server. `search` matches whole words and word beginnings. */
 export const NoteFilterSchema = z.object({
   search: textSchema({ label: 'Search', kind: 'search', max: NOTE_SEARCH_MAX }).nullish(),
-  category: z.enum(NOTE_CATEGORIES, { error: 'Please choose a category' }).nullish(),
-  priority: z.enum(NOTE_PRIORITIES, { error: 'Please choose a priority' }).nullish(),
+  category: z.enum(NOTE_CATEGORIES, { error: fieldMessage.error('chooseCategory') }).nullish(),
+  priority: z.enum(NOTE_PRIORITIES, { error: fieldMessage.error('choosePriority') }).nullish(),
   patientId: RecordIdSchema.nullish(),
   status: z.enum(NOTE_STATUSES).nullish(),
 });
@@ -158,9 +164,9 @@ export const SignNoteInputSchema = z.object({
 export const AddendumInputSchema = z.object({
   noteId: RecordIdSchema,
   content: z
-    .string({ error: NOTE_MESSAGES.addendumRequired })
+    .string({ error: noteMessage.error('addendumRequired') })
     .trim()
-    .min(1, NOTE_MESSAGES.addendumRequired)
+    .min(1, { error: noteMessage.error('addendumRequired') })
     .pipe(textSchema({ label: 'Addendum', kind: 'free', max: NOTE_ADDENDUM_MAX })),
   password: z.string().max(1_000).nullish(),
   code: z.string().max(20).nullish(),
@@ -169,9 +175,9 @@ export const AddendumInputSchema = z.object({
 export const UnlockNoteInputSchema = z.object({
   id: RecordIdSchema,
   reason: z
-    .string({ error: NOTE_MESSAGES.reasonRequired })
+    .string({ error: noteMessage.error('reasonRequired') })
     .trim()
-    .min(1, NOTE_MESSAGES.reasonRequired)
+    .min(1, { error: noteMessage.error('reasonRequired') })
     .pipe(textSchema({ label: 'Reason', kind: 'free', max: NOTE_REASON_MAX })),
 });
 
@@ -181,14 +187,14 @@ export const NOTE_TEMPLATE_BODY_MAX = 10_000;
 export const NoteTemplateInputSchema = z.object({
   id: RecordIdSchema.nullish(),
   name: z
-    .string({ error: NOTE_MESSAGES.templateNameRequired })
+    .string({ error: noteMessage.error('templateNameRequired') })
     .trim()
-    .min(1, NOTE_MESSAGES.templateNameRequired)
+    .min(1, { error: noteMessage.error('templateNameRequired') })
     .pipe(textSchema({ label: 'Name', kind: 'short', max: NOTE_TEMPLATE_NAME_MAX })),
   body: z
-    .string({ error: NOTE_MESSAGES.templateBodyRequired })
+    .string({ error: noteMessage.error('templateBodyRequired') })
     .trim()
-    .min(1, NOTE_MESSAGES.templateBodyRequired)
+    .min(1, { error: noteMessage.error('templateBodyRequired') })
     .pipe(textSchema({ label: 'Sections', kind: 'free', max: NOTE_TEMPLATE_BODY_MAX })),
   category: z.enum(NOTE_CATEGORIES).nullish(),
   isActive: OptionalBooleanSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   addDays,
-  APPOINTMENT_MESSAGES,
+  appointmentMessage,
   APPOINTMENT_TYPES,
   AppointmentDateSchema,
   AppointmentTimeSchema,
@@ -87,7 +87,7 @@ export function lastBookableDate(today: string, policy: Pick<BookingPolicy, 'hor
   return addDays(today, policy.horizonDays);
 }
 
-const BookingTypeSchema = z.enum(APPOINTMENT_TYPES, { error: APPOINTMENT_MESSAGES.selectType });
+const BookingTypeSchema = z.enum(APPOINTMENT_TYPES, { error: appointmentMessage.error('selectType') });
 
 /** bookAppointment: a patient's own visit with their provider. The length comes from the policy. */
 export const BookAppointmentInputSchema = z.object({

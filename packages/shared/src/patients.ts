@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldMessage } from './field-messages.ts';
 import { EMAIL_MAX_LENGTH } from './auth.ts';
 import { formatMessage, MESSAGES } from './messages.ts';
 import {
@@ -6,7 +7,7 @@ import {
   OptionalBooleanSchema,
   RecordIdSchema,
   textProblem,
-  textProblemMessage,
+  textProblemIssue,
   textSchema,
 } from './text.ts';
 
@@ -30,35 +31,34 @@ export const SHORT_TEXT_MAX = 200;
  * and apostrophes; under the one text rule (text.ts) first.
  */
 export function nameSchema(label: string) {
-  return z.string({ error: `${label} is required` }).transform((raw, ctx) => {
-    const refuse = (message: string) => {
-      ctx.addIssue({ code: 'custom', message });
+  return z.string({ error: fieldMessage.error('required', { label }) }).transform((raw, ctx) => {
+    const refuse = (issue: { message: string; params: Record<string, unknown> }) => {
+      ctx.addIssue({ code: 'custom', ...issue });
       return z.NEVER;
     };
     const value = normalizeText(raw, 'short');
-    if (value === '') return refuse(`${label} is required`);
+    if (value === '') return refuse(fieldMessage.issue('required', { label }));
     // The specification's limit: 49 characters pass, 50 are "less than 50" too many.
     const problem = textProblem(value, 'short', NAME_MAX_LENGTH - 1);
-    if (problem === 'tooLong') return refuse(textProblemMessage(problem, label, NAME_MAX_LENGTH));
+    if (problem === 'tooLong') return refuse(textProblemIssue(problem, label, NAME_MAX_LENGTH));
     // The specification's message for markup in a name; other short fields say which characters.
-    if (problem) return refuse(textProblemMessage('invalidCharacters', label, 0));
-    if (value.length < NAME_MIN_LENGTH) return refuse(`${label} must be at least ${NAME_MIN_LENGTH} characters long`);
+    if (problem) return refuse(textProblemIssue('invalidCharacters', label, 0));
+    if (value.length < NAME_MIN_LENGTH) return refuse(fieldMessage.issue('tooShort', { label, min: NAME_MIN_LENGTH }));
     if (!/^[\p{L}\p{M}' ’-]+$/u.test(value)) {
-      return refuse(`${label} can only contain letters, spaces, hyphens, and apostrophes`);
+      return refuse(fieldMessage.issue('nameCharacters', { label }));
     }
     return value;
   });
 }
 
 export const PatientEmailSchema = z
-  .string({ error: 'Email is required' })
+  .string({ error: fieldMessage.error('emailRequired') })
   .superRefine((raw, ctx) => {
     const value = raw.trim().toLowerCase();
-    if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Email is required' });
+    if (value === '') return void ctx.addIssue({ code: 'custom', ...fieldMessage.issue('emailRequired') });
     if (value.length > EMAIL_MAX_LENGTH)
-      return void ctx.addIssue({ code: 'custom', message: 'Email address is too long' });
-    if (!z.email().safeParse(value).success)
-      ctx.addIssue({ code: 'custom', message: 'Please enter a valid email address' });
+      return void ctx.addIssue({ code: 'custom', ...fieldMessage.issue('emailTooLong') });
+    if (!z.email().safeParse(value).success) ctx.addIssue({ code: 'custom', ...fieldMessage.issue('emailInvalid') });
   })
   .transform((raw) => raw.trim().toLowerCase());
 
@@ -67,19 +67,19 @@ const PHONE_MAX_LENGTH = 30;
 
 /** 10-15 digits; a 10-digit number must be a US number (optional +1, parentheses, space, dash or dot). */
 export const PhoneSchema = z.string().transform((raw, ctx) => {
-  const refuse = (message: string) => {
-    ctx.addIssue({ code: 'custom', message });
+  const refuse = (issue: { message: string; params: Record<string, unknown> }) => {
+    ctx.addIssue({ code: 'custom', ...issue });
     return z.NEVER;
   };
   const value = normalizeText(raw, 'short');
   if (!/^\+?[\d ().-]+$/.test(value) || value.length > PHONE_MAX_LENGTH) {
-    return refuse('Please enter a valid phone number');
+    return refuse(fieldMessage.issue('phoneInvalid'));
   }
   const digits = value.replace(/\D/g, '').length;
   if (digits < PHONE_MIN_DIGITS || digits > PHONE_MAX_DIGITS) {
-    return refuse(`Phone number must be ${PHONE_MIN_DIGITS}-${PHONE_MAX_DIGITS} digits long`);
+    return refuse(fieldMessage.issue('phoneDigits', { min: PHONE_MIN_DIGITS, max: PHONE_MAX_DIGITS }));
   }
-  if (digits === 10 && !US_PHONE.test(value)) return refuse('Please enter a valid phone number');
+  if (digits === 10 && !US_PHONE.test(value)) return refuse(fieldMessage.issue('phoneInvalid'));
   return value;
 });
 
@@ -90,19 +90,19 @@ export function todayIsoDate(now: Date = new Date()): string {
 
 /** A date of birth as YYYY-MM-DD: a real date, in the past, and an age of at most 150 years. */
 export const DateOfBirthSchema = z
-  .string({ error: 'Date of birth is required' })
+  .string({ error: fieldMessage.error('dateOfBirthRequired') })
   .superRefine((raw, ctx) => {
     const value = raw.trim();
-    if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Date of birth is required' });
+    if (value === '') return void ctx.addIssue({ code: 'custom', ...fieldMessage.issue('dateOfBirthRequired') });
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
     const date = match ? new Date(`${value}T00:00:00Z`) : null;
     if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
-      return void ctx.addIssue({ code: 'custom', message: 'Please enter a valid date' });
+      return void ctx.addIssue({ code: 'custom', ...fieldMessage.issue('dateInvalid') });
     }
     const today = todayIsoDate();
-    if (value >= today) return void ctx.addIssue({ code: 'custom', message: 'Date of birth must be in the past' });
+    if (value >= today) return void ctx.addIssue({ code: 'custom', ...fieldMessage.issue('dateOfBirthPast') });
     const age = ageInYears(value, today);
-    if (age < 0 || age > MAX_AGE_YEARS) ctx.addIssue({ code: 'custom', message: 'Please enter a valid date of birth' });
+    if (age < 0 || age > MAX_AGE_YEARS) ctx.addIssue({ code: 'custom', ...fieldMessage.issue('dateOfBirthInvalid') });
   })
   .transform((raw) => raw.trim());
 
@@ -126,11 +126,16 @@ export function shortTextSchema(label: string, max: number = SHORT_TEXT_MAX) {
 export const PolicyNumberSchema = textSchema({ label: 'Policy number', kind: 'short', max: SHORT_TEXT_MAX })
   .transform((value) => value.replace(/[^A-Za-z0-9-]/g, ''))
   .superRefine((value, ctx) => {
-    if (value === '') return void ctx.addIssue({ code: 'custom', message: 'Policy number is required' });
+    if (value === '')
+      return void ctx.addIssue({ code: 'custom', ...fieldMessage.issue('required', { label: 'Policy number' }) });
     if (value.length < POLICY_NUMBER_MIN || value.length > POLICY_NUMBER_MAX) {
       ctx.addIssue({
         code: 'custom',
-        message: `Policy number must be ${POLICY_NUMBER_MIN}-${POLICY_NUMBER_MAX} characters long`,
+        ...fieldMessage.issue('lengthBetween', {
+          label: 'Policy number',
+          min: POLICY_NUMBER_MIN,
+          max: POLICY_NUMBER_MAX,
+        }),
       });
     }
   });
@@ -138,7 +143,7 @@ export const PolicyNumberSchema = textSchema({ label: 'Policy number', kind: 'sh
 export const ZipCodeSchema = z
   .string()
   .transform((raw) => normalizeText(raw, 'short'))
-  .refine((value) => /^\d{5}(-\d{4})?$/.test(value), 'Please enter a valid ZIP code');
+  .refine((value) => /^\d{5}(-\d{4})?$/.test(value), { error: fieldMessage.error('zipInvalid') });
 
 /** An optional field: absent, null or blank means "no value" (stored as null); anything else must pass. */
 export function optional<T extends z.ZodType>(schema: T) {
@@ -217,7 +222,10 @@ export const patientFieldSchemas = {
   currentMedications: optional(freeTextSchema(L.currentMedications, TEXT_LIMITS.currentMedications)),
   medicalHistory: optional(freeTextSchema(L.medicalHistory, TEXT_LIMITS.medicalHistory)),
   /** The primary provider's account id; only administrators may set it. */
-  owner: z.uuid('Please choose a provider').nullable().optional(),
+  owner: z
+    .uuid({ error: fieldMessage.error('chooseProvider') })
+    .nullable()
+    .optional(),
 };
 
 export const CreatePatientInputSchema = z.object(patientFieldSchemas);

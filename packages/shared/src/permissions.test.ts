@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   can,
   hasPermission,
+  RECORD_PARTS,
+  seesRecordPart,
+  type RecordPart,
+  type ResourceAction,
   OWN_RECORDS,
   ownershipField,
   parsePermission,
@@ -11,7 +15,7 @@ import {
   rolesWith,
   scopeOf,
 } from './permissions.ts';
-import { ROLES } from './roles.ts';
+import { ROLES, type Role } from './roles.ts';
 
 describe('the permission table', () => {
   it('grants each role only declared permissions, each once', () => {
@@ -66,5 +70,36 @@ describe('scopeOf, can, hasPermission', () => {
     expect(rolesWith('access-request:review:any')).toEqual(['admin']);
     expect(rolesWith('provider:read:any')).toEqual(['admin', 'provider', 'patient']);
     expect(rolesWith('patient:read:own')).toEqual(['admin', 'provider', 'patient']);
+  });
+});
+
+describe('RECORD_PARTS', () => {
+  it('shows each part only to roles that hold the permission it belongs to', () => {
+    const permissionOf: Record<RecordPart, ResourceAction> = {
+      'appointment:staff-notes': 'appointment:read',
+      'note:content': 'note:read',
+      'note:psychotherapy-content': 'note:read',
+      'note-template:inactive': 'note-template:manage',
+      'message:office-inbox': 'message:office',
+    };
+    for (const [part, action] of Object.entries(permissionOf) as [RecordPart, ResourceAction][]) {
+      for (const role of RECORD_PARTS[part]) expect(can(role, action), `${part} for ${role}`).toBe(true);
+      for (const role of Object.keys(ROLE_PERMISSIONS) as Role[]) {
+        if (!can(role, action)) expect(seesRecordPart(role, part), `${part} for ${role}`).toBe(false);
+      }
+    }
+  });
+
+  it('shows the whole-record parts to exactly the roles holding their permission', () => {
+    const holders = (action: ResourceAction) => ROLES.filter((role) => can(role, action)).sort();
+    expect([...RECORD_PARTS['note:content']].sort()).toEqual(holders('note:read'));
+    expect([...RECORD_PARTS['note-template:inactive']].sort()).toEqual(holders('note-template:manage'));
+    expect([...RECORD_PARTS['message:office-inbox']].sort()).toEqual(holders('message:office'));
+  });
+
+  it("hides the staff's notes on an appointment from patients", () => {
+    expect(seesRecordPart('patient', 'appointment:staff-notes')).toBe(false);
+    expect(seesRecordPart('provider', 'appointment:staff-notes')).toBe(true);
+    expect(seesRecordPart(null, 'appointment:staff-notes')).toBe(false);
   });
 });

@@ -225,6 +225,33 @@ export function ownershipField<R extends Resource>(
 }
 
 /**
+ * What a role sees of a record it reaches (issue 26, decision 054): each part below is shown to the roles listed
+ * and left out (null, or the record's index only) for the others. Resolvers and services ask `seesRecordPart`,
+ * never a role's name; the permission tests keep each list within the roles that hold the part's permission.
+ */
+export const RECORD_PARTS = {
+  // The staff's notes on an appointment: the practice's, never shown to the patient reading their appointment.
+  'appointment:staff-notes': ['admin', 'provider'],
+  // A note's content (and its addenda): for the roles that read notes (`note:read`); the others reach the note
+  // index only (`note:index`: title, author, dates).
+  'note:content': ['provider'],
+  // A psychotherapy note's content (decision 027): among the roles that read notes, only the note's author
+  // (OWN_RECORDS.note), one note at a time and never in a list.
+  'note:psychotherapy-content': ['provider'],
+  // The inactive note templates beside the active ones: for those who manage templates (`note-template:manage`).
+  'note-template:inactive': ['admin'],
+  // The office's conversations (`message:office`) instead of the caller's own.
+  'message:office-inbox': ['admin'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type RecordPart = keyof typeof RECORD_PARTS;
+
+/** Whether the role sees `part` of the records it reaches (RECORD_PARTS). */
+export function seesRecordPart(role: Role | null | undefined, part: RecordPart): boolean {
+  return !!role && (RECORD_PARTS[part] as readonly Role[]).includes(role);
+}
+
+/**
  * What a caller without any scope of the action is told (a message id of the shared catalogue): the
  * specification's wording where it has one ('Permission denied: Cannot view patients', 'Administrator access
  * required.').

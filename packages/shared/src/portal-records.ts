@@ -1,6 +1,7 @@
+import { messageSection } from './field-messages.ts';
+import { passwordMessage, PasswordSchema, PASSWORD_MAX_LENGTH } from './auth.ts';
 import { z } from 'zod';
 import { LOCALES } from './options.ts';
-import { PasswordSchema, PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES } from './auth.ts';
 import { PhoneSchema } from './patients.ts';
 import { RecordIdSchema, textSchema } from './text.ts';
 
@@ -30,6 +31,9 @@ export const PORTAL_RECORD_MESSAGES = {
   nameThroughPractice: 'Your name on your record is changed by the practice: ask for a correction in My Records',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const portalRecordMessage = messageSection('portalRecordMessages', PORTAL_RECORD_MESSAGES);
+
 /** The practice answers a request to amend within 60 days (45 CFR 164.526(b)(2)); the portal shows the date. */
 export const CORRECTION_RESPONSE_DAYS = 60;
 export const CORRECTION_TEXT_MAX = 2000;
@@ -53,11 +57,11 @@ const CorrectionTextSchema = textSchema({ label: 'Correction', kind: 'free', max
 
 /** requestRecordCorrection, and the patient's form. */
 export const CorrectionRequestInputSchema = z.object({
-  field: z.enum(CORRECTION_FIELDS, { error: PORTAL_RECORD_MESSAGES.chooseField }),
+  field: z.enum(CORRECTION_FIELDS, { error: portalRecordMessage.error('chooseField') }),
   request: z
-    .string({ error: PORTAL_RECORD_MESSAGES.requestRequired })
+    .string({ error: portalRecordMessage.error('requestRequired') })
     .pipe(CorrectionTextSchema)
-    .refine((v) => v.length > 0, PORTAL_RECORD_MESSAGES.requestRequired),
+    .refine((v) => v.length > 0, { error: portalRecordMessage.error('requestRequired') }),
 });
 export type CorrectionRequestInput = z.input<typeof CorrectionRequestInputSchema>;
 
@@ -70,7 +74,7 @@ export const AnswerCorrectionInputSchema = z
   })
   .superRefine((input, ctx) => {
     if (input.decision === 'declined' && !input.response) {
-      ctx.addIssue({ code: 'custom', message: PORTAL_RECORD_MESSAGES.declineNeedsReason, path: ['response'] });
+      ctx.addIssue({ code: 'custom', ...portalRecordMessage.issue('declineNeedsReason'), path: ['response'] });
     }
   });
 export type AnswerCorrectionInput = z.input<typeof AnswerCorrectionInputSchema>;
@@ -79,14 +83,14 @@ export type AnswerCorrectionInput = z.input<typeof AnswerCorrectionInputSchema>;
 export const ChangePasswordInputSchema = z
   .object({
     currentPassword: z
-      .string({ error: PORTAL_RECORD_MESSAGES.currentPasswordRequired })
-      .min(1, PORTAL_RECORD_MESSAGES.currentPasswordRequired)
-      .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
+      .string({ error: portalRecordMessage.error('currentPasswordRequired') })
+      .min(1, { error: portalRecordMessage.error('currentPasswordRequired') })
+      .max(PASSWORD_MAX_LENGTH, { error: passwordMessage.error('tooLong') }),
     newPassword: PasswordSchema,
   })
   .superRefine((input, ctx) => {
     if (input.currentPassword === input.newPassword) {
-      ctx.addIssue({ code: 'custom', message: PORTAL_RECORD_MESSAGES.samePassword, path: ['newPassword'] });
+      ctx.addIssue({ code: 'custom', ...portalRecordMessage.issue('samePassword'), path: ['newPassword'] });
     }
   });
 export type ChangePasswordInput = z.input<typeof ChangePasswordInputSchema>;

@@ -1,3 +1,4 @@
+import { messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import {
   APPOINTMENT_DURATIONS,
@@ -123,29 +124,36 @@ export const SETTINGS_MESSAGES = {
   unknownSetting: 'Unknown setting',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const settingsMessage = messageSection('settingsMessages', SETTINGS_MESSAGES);
+
 /** A whole number in a range, with a message that names the range. */
 function wholeNumber(min: number, max: number) {
-  const message = SETTINGS_MESSAGES.wholeNumberRange.replace('{{min}}', String(min)).replace('{{max}}', String(max));
-  return z.number({ error: message }).int(message).min(min, message).max(max, message);
+  const error = settingsMessage.error('wholeNumberRange', { min, max });
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 
 const WorkingHoursIntervalSchema = z
   .object({
-    weekday: z.number({ error: SETTINGS_MESSAGES.workingHoursInvalid }).int().min(1).max(7),
+    weekday: z
+      .number({ error: settingsMessage.error('workingHoursInvalid') })
+      .int()
+      .min(1)
+      .max(7),
     startTime: ClockTimeSchema,
     endTime: ClockTimeSchema,
   })
-  .refine((i) => i.startTime < i.endTime, { message: SETTINGS_MESSAGES.workingHoursInvalid });
+  .refine((i) => i.startTime < i.endTime, { ...settingsMessage.issue('workingHoursInvalid') });
 
 export const WorkingHoursSettingSchema = z
-  .array(WorkingHoursIntervalSchema, { error: SETTINGS_MESSAGES.workingHoursInvalid })
-  .max(28, SETTINGS_MESSAGES.workingHoursInvalid)
+  .array(WorkingHoursIntervalSchema, { error: settingsMessage.error('workingHoursInvalid') })
+  .max(28, { error: settingsMessage.error('workingHoursInvalid') })
   .superRefine((intervals, ctx) => {
     for (const weekday of WEEKDAYS) {
       const day = intervals.filter((i) => i.weekday === weekday).sort((a, b) => (a.startTime < b.startTime ? -1 : 1));
       for (let i = 1; i < day.length; i++) {
         if (day[i]!.startTime < day[i - 1]!.endTime) {
-          ctx.addIssue({ code: 'custom', message: SETTINGS_MESSAGES.workingHoursOverlap });
+          ctx.addIssue({ code: 'custom', ...settingsMessage.issue('workingHoursOverlap') });
           return;
         }
       }
@@ -160,15 +168,15 @@ export const BookingPolicySettingSchema = z.object({
   minNoticeHours: wholeNumber(0, L.minNoticeHoursMax),
   horizonDays: wholeNumber(1, L.horizonDaysMax),
   appointmentTypes: z
-    .array(z.enum(APPOINTMENT_TYPES, { error: SETTINGS_MESSAGES.bookingTypesInvalid }), {
-      error: SETTINGS_MESSAGES.bookingTypesInvalid,
+    .array(z.enum(APPOINTMENT_TYPES, { error: settingsMessage.error('bookingTypesInvalid') }), {
+      error: settingsMessage.error('bookingTypesInvalid'),
     })
     .transform((types) => APPOINTMENT_TYPES.filter((type) => types.includes(type))),
-  mode: z.enum(BOOKING_MODES, { error: SETTINGS_MESSAGES.bookingModeInvalid }),
+  mode: z.enum(BOOKING_MODES, { error: settingsMessage.error('bookingModeInvalid') }),
   duration: z
-    .number({ error: SETTINGS_MESSAGES.durationInvalid })
+    .number({ error: settingsMessage.error('durationInvalid') })
     .refine((n): n is BookingPolicy['duration'] => (APPOINTMENT_DURATIONS as readonly number[]).includes(n), {
-      message: SETTINGS_MESSAGES.durationInvalid,
+      ...settingsMessage.issue('durationInvalid'),
     }),
 });
 
@@ -176,35 +184,37 @@ export const BookingPolicySettingSchema = z.object({
 export const PRACTICE_SETTING_SCHEMAS = {
   practiceName: textSchema({ label: 'Practice name', kind: 'short', max: L.practiceNameMax }).refine(
     (name) => name.length > 0,
-    SETTINGS_MESSAGES.practiceNameRequired,
+    { error: settingsMessage.error('practiceNameRequired') },
   ),
   clinicPhone: PhoneSchema.nullable(),
   timeZone: z
-    .string({ error: SETTINGS_MESSAGES.timeZoneInvalid })
+    .string({ error: settingsMessage.error('timeZoneInvalid') })
     .trim()
-    .refine((zone) => zone.length > 0 && isTimeZone(zone), SETTINGS_MESSAGES.timeZoneInvalid),
+    .refine((zone) => zone.length > 0 && isTimeZone(zone), { error: settingsMessage.error('timeZoneInvalid') }),
   defaultWorkingHours: WorkingHoursSettingSchema,
   bookingPolicy: BookingPolicySettingSchema,
   slotStepMinutes: z
-    .number({ error: SETTINGS_MESSAGES.slotStepInvalid })
+    .number({ error: settingsMessage.error('slotStepInvalid') })
     .refine((n): n is SlotStep => (SLOT_STEPS as readonly number[]).includes(n), {
-      message: SETTINGS_MESSAGES.slotStepInvalid,
+      ...settingsMessage.issue('slotStepInvalid'),
     }),
   reminderHours: z
-    .array(z.number({ error: SETTINGS_MESSAGES.reminderHoursInvalid }), {
-      error: SETTINGS_MESSAGES.reminderHoursInvalid,
+    .array(z.number({ error: settingsMessage.error('reminderHoursInvalid') }), {
+      error: settingsMessage.error('reminderHoursInvalid'),
     })
     .refine(
       (hours) =>
         hours.length <= L.reminderCountMax &&
         hours.every((h) => Number.isInteger(h) && h >= 1 && h <= L.reminderHoursMax),
-      SETTINGS_MESSAGES.reminderHoursInvalid,
+      { error: settingsMessage.error('reminderHoursInvalid') },
     )
     .transform((hours) => [...new Set(hours)].sort((a, b) => b - a)),
   messageResponseBusinessDays: wholeNumber(1, L.messageResponseBusinessDaysMax),
   sessionIdleMinutes: wholeNumber(1, L.sessionIdleMinutesMax),
   twoFactorRequiredRoles: z
-    .array(z.enum(ROLES, { error: SETTINGS_MESSAGES.rolesInvalid }), { error: SETTINGS_MESSAGES.rolesInvalid })
+    .array(z.enum(ROLES, { error: settingsMessage.error('rolesInvalid') }), {
+      error: settingsMessage.error('rolesInvalid'),
+    })
     .transform((roles) => ROLES.filter((role) => roles.includes(role))),
   recordingRetentionDays: wholeNumber(1, L.recordingRetentionDaysMax),
 } as const satisfies Record<PracticeSettingKey, z.ZodType>;
@@ -227,7 +237,9 @@ export const UpdatePracticeSettingsInputSchema = z
     twoFactorRequiredRoles: PRACTICE_SETTING_SCHEMAS.twoFactorRequiredRoles.optional(),
     recordingRetentionDays: PRACTICE_SETTING_SCHEMAS.recordingRetentionDays.optional(),
   })
-  .refine((input) => Object.values(input).some((value) => value !== undefined), SETTINGS_MESSAGES.nothingToChange);
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    error: settingsMessage.error('nothingToChange'),
+  });
 export type UpdatePracticeSettingsInput = z.input<typeof UpdatePracticeSettingsInputSchema>;
 export type PracticeSettingsChange = Partial<PracticeSettings>;
 

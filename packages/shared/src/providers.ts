@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldMessage } from './field-messages.ts';
 import { SPECIALTIES } from './options.ts';
 import { nameSchema, optional, PatientEmailSchema, PhoneSchema, freeTextSchema } from './patients.ts';
 import { OptionalBooleanSchema } from './text.ts';
@@ -10,7 +11,7 @@ export const CreateDoctorInputSchema = z.object({
   firstName: nameSchema('First name'),
   lastName: nameSchema('Last name'),
   email: PatientEmailSchema,
-  specialty: z.enum(SPECIALTIES, { error: 'Please choose a specialty' }),
+  specialty: z.enum(SPECIALTIES, { error: fieldMessage.error('chooseSpecialty') }),
   /** Whole years; anything unparsable falls back to 0, as the specification's create rule says. */
   experience: z.preprocess(
     (v) => {
@@ -20,8 +21,8 @@ export const CreateDoctorInputSchema = z.object({
     z
       .number()
       .int()
-      .min(0, 'Experience must be 0 years or more')
-      .max(MAX_EXPERIENCE_YEARS, `Experience must be at most ${MAX_EXPERIENCE_YEARS} years`),
+      .min(0, { error: fieldMessage.error('experienceTooLow', { min: 0 }) })
+      .max(MAX_EXPERIENCE_YEARS, { error: fieldMessage.error('experienceTooHigh', { max: MAX_EXPERIENCE_YEARS }) }),
   ),
   phone: optional(PhoneSchema),
   bio: optional(freeTextSchema('Bio', BIO_MAX_LENGTH)),

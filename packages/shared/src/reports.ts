@@ -1,3 +1,4 @@
+import { messageSection } from './field-messages.ts';
 import { z } from 'zod';
 
 /**
@@ -13,6 +14,9 @@ export const REPORT_MESSAGES = {
   endBeforeStart: 'The last day must be on or after the first day',
   periodTooLong: 'A report covers at most {{days}} days: please choose a shorter period',
 } as const;
+
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const reportMessage = messageSection('reportMessages', REPORT_MESSAGES);
 
 /** The longest period one report covers (a year and a day, so a leap year fits). */
 export const REPORT_MAX_DAYS = 366;
@@ -76,8 +80,12 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-const dateField = (required: string) =>
-  z.string({ error: required }).trim().min(1, required).refine(isCalendarDate, REPORT_MESSAGES.invalidDate);
+const dateField = (required: 'startDateRequired' | 'endDateRequired') =>
+  z
+    .string({ error: reportMessage.error(required) })
+    .trim()
+    .min(1, { error: reportMessage.error(required) })
+    .refine(isCalendarDate, { error: reportMessage.error('invalidDate') });
 
 /** Days from one calendar date to another (both YYYY-MM-DD). */
 export function daysBetween(from: string, to: string): number {
@@ -87,17 +95,17 @@ export function daysBetween(from: string, to: string): number {
 /** A report's period: the first and the last day, both included, as dates of the practice's time zone. */
 export const ReportPeriodSchema = z
   .object({
-    startDate: dateField(REPORT_MESSAGES.startDateRequired),
-    endDate: dateField(REPORT_MESSAGES.endDateRequired),
+    startDate: dateField('startDateRequired'),
+    endDate: dateField('endDateRequired'),
   })
   .superRefine((value, ctx) => {
     if (!isCalendarDate(value.startDate) || !isCalendarDate(value.endDate)) return;
     const days = daysBetween(value.startDate, value.endDate);
-    if (days < 0) ctx.addIssue({ code: 'custom', message: REPORT_MESSAGES.endBeforeStart, path: ['endDate'] });
+    if (days < 0) ctx.addIssue({ code: 'custom', ...reportMessage.issue('endBeforeStart'), path: ['endDate'] });
     else if (days + 1 > REPORT_MAX_DAYS) {
       ctx.addIssue({
         code: 'custom',
-        message: REPORT_MESSAGES.periodTooLong.replace('{{days}}', String(REPORT_MAX_DAYS)),
+        ...reportMessage.issue('periodTooLong', { days: REPORT_MAX_DAYS }),
         path: ['endDate'],
       });
     }

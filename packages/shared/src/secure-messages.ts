@@ -1,3 +1,4 @@
+import { messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { OptionalBooleanSchema, RecordIdSchema, textSchema } from './text.ts';
 
@@ -111,27 +112,29 @@ export const SECURE_MESSAGE_MESSAGES = {
   attachmentsPending: 'You have many files waiting to be sent. Send or remove them, then attach more.',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const secureMessageMessage = messageSection('secureMessageMessages', SECURE_MESSAGE_MESSAGES);
+
 const SubjectSchema = textSchema({ label: 'Subject', kind: 'short', max: MESSAGE_SUBJECT_MAX }).refine(
   (value) => value.length > 0,
-  SECURE_MESSAGE_MESSAGES.subjectRequired,
+  { error: secureMessageMessage.error('subjectRequired') },
 );
 const BodySchema = textSchema({ label: 'Message', kind: 'free', max: MESSAGE_BODY_MAX }).refine(
   (value) => value.trim().length > 0,
-  SECURE_MESSAGE_MESSAGES.bodyRequired,
+  { error: secureMessageMessage.error('bodyRequired') },
 );
 const AttachmentIdsSchema = z
   .array(RecordIdSchema)
-  .max(
-    MESSAGE_ATTACHMENTS_MAX,
-    SECURE_MESSAGE_MESSAGES.attachmentsTooMany.replace('{{max}}', `${MESSAGE_ATTACHMENTS_MAX}`),
-  )
+  .max(MESSAGE_ATTACHMENTS_MAX, {
+    error: secureMessageMessage.error('attachmentsTooMany', { max: MESSAGE_ATTACHMENTS_MAX }),
+  })
   .nullish()
   .transform((ids) => [...new Set(ids ?? [])]);
 
 /** A new conversation: about which patient, with whom (their care team, or the office), its subject and first message. */
 export const StartConversationInputSchema = z.object({
-  patientId: RecordIdSchema.refine((v) => v.length > 0, SECURE_MESSAGE_MESSAGES.recipientRequired),
-  kind: z.enum(CONVERSATION_KINDS, { error: SECURE_MESSAGE_MESSAGES.recipientRequired }),
+  patientId: RecordIdSchema.refine((v) => v.length > 0, { error: secureMessageMessage.error('recipientRequired') }),
+  kind: z.enum(CONVERSATION_KINDS, { error: secureMessageMessage.error('recipientRequired') }),
   subject: SubjectSchema,
   body: BodySchema,
   attachmentIds: AttachmentIdsSchema,

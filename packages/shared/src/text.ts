@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { fieldMessage } from './field-messages.ts';
+
 /**
  * One rule for every text a person or a program sends us (decision 022). Every string input of every operation
  * is built from `textSchema` (or a schema that starts from it), on both sides:
@@ -81,18 +83,14 @@ export function textProblem(value: string, kind: TextKind, max: number): TextPro
   return null;
 }
 
-/** The English message for a problem of the field `label` (the browser translates it, see translate-message.ts). */
+/** The message (id, parameters and English text) for a problem of the field `label`. */
+export function textProblemIssue(problem: TextProblem, label: string, max: number) {
+  return problem === 'tooLong' ? fieldMessage.issue('tooLong', { label, max }) : fieldMessage.issue(problem, { label });
+}
+
+/** The English message for a problem of the field `label`. */
 export function textProblemMessage(problem: TextProblem, label: string, max: number): string {
-  switch (problem) {
-    case 'invalidCharacters':
-      return `${label} contains invalid characters`;
-    case 'markup':
-      return `${label} cannot contain < or >`;
-    case 'urlScheme':
-      return `${label} cannot start with a link such as javascript:`;
-    case 'tooLong':
-      return `${label} must be less than ${max} characters`;
-  }
+  return textProblemIssue(problem, label, max).message;
 }
 
 export interface TextOptions {
@@ -114,11 +112,11 @@ export interface TextOptions {
  * it holds a character it may not, or is longer than `max`. Blank passes as "" (see `optional` and `required`).
  */
 export function textSchema({ label, kind, max }: TextOptions) {
-  return z.string({ error: `${label} is required` }).transform((raw, ctx) => {
+  return z.string({ error: fieldMessage.error('required', { label }) }).transform((raw, ctx) => {
     const value = normalizeText(raw, kind);
     const problem = textProblem(value, kind, max);
     if (problem) {
-      ctx.addIssue({ code: 'custom', message: textProblemMessage(problem, label, max) });
+      ctx.addIssue({ code: 'custom', ...textProblemIssue(problem, label, max) });
       return z.NEVER;
     }
     return value;
@@ -141,6 +139,6 @@ export const STORED_TEXT_MESSAGES = {
  * so the server's default applies.
  */
 export const OptionalBooleanSchema = z
-  .boolean({ error: 'Please choose yes or no' })
+  .boolean({ error: fieldMessage.error('chooseYesNo') })
   .nullish()
   .transform((value) => value ?? undefined);

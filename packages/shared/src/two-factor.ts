@@ -1,5 +1,6 @@
+import { messageSection } from './field-messages.ts';
+import { passwordMessage, PASSWORD_MAX_LENGTH } from './auth.ts';
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES } from './auth.ts';
 
 /** Digits of an authenticator app's code (TOTP, RFC 6238: HMAC-SHA1, 30-second steps). */
 export const TOTP_CODE_LENGTH = 6;
@@ -25,25 +26,28 @@ export const TWO_FACTOR_MESSAGES = {
   accountNotFound: 'Account not found',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const twoFactorMessage = messageSection('twoFactorMessages', TWO_FACTOR_MESSAGES);
+
 /** The 6-digit code of an authenticator app; spaces (as some apps show it: `123 456`) are ignored. */
 export const TotpCodeSchema = z
-  .string({ error: TWO_FACTOR_MESSAGES.codeFormat })
+  .string({ error: twoFactorMessage.error('codeFormat') })
   .transform((value) => value.replace(/\s+/g, ''))
-  .pipe(z.string().regex(new RegExp(`^\\d{${TOTP_CODE_LENGTH}}$`), TWO_FACTOR_MESSAGES.codeFormat));
+  .pipe(z.string().regex(new RegExp(`^\\d{${TOTP_CODE_LENGTH}}$`), { error: twoFactorMessage.error('codeFormat') }));
 
 /** What `confirmSignIn` accepts: an authenticator code or a recovery code. */
 export const ChallengeResponseSchema = z
-  .string({ error: TWO_FACTOR_MESSAGES.codeRequired })
+  .string({ error: twoFactorMessage.error('codeRequired') })
   .trim()
-  .min(1, TWO_FACTOR_MESSAGES.codeRequired)
-  .max(64, TWO_FACTOR_MESSAGES.codeRequired);
+  .min(1, { error: twoFactorMessage.error('codeRequired') })
+  .max(64, { error: twoFactorMessage.error('codeRequired') });
 
 export const DisableTwoFactorInputSchema = z.object({
   code: ChallengeResponseSchema,
   password: z
-    .string({ error: 'Password is required' })
-    .min(1, 'Password is required')
-    .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
+    .string({ error: passwordMessage.error('required') })
+    .min(1, { error: passwordMessage.error('required') })
+    .max(PASSWORD_MAX_LENGTH, { error: passwordMessage.error('tooLong') }),
 });
 export type DisableTwoFactorInput = z.infer<typeof DisableTwoFactorInputSchema>;
 

@@ -1,6 +1,7 @@
+import { fieldMessage, messageSection } from './field-messages.ts';
 import { z } from 'zod';
 import { LOCALES } from './options.ts';
-import { normalizeText, textProblem, textProblemMessage, textSchema } from './text.ts';
+import { normalizeText, textProblem, textProblemIssue, textSchema } from './text.ts';
 
 /**
  * Video visits (decision 026): the browsers talk WebRTC to each other; our server checks who may join, keeps
@@ -77,6 +78,9 @@ export const VIDEO_MESSAGES = {
   guestsFull: 'A video visit holds at most {{max}} people, so no more guests can be invited.',
 } as const;
 
+/** The rules' messages of this section, with their ids (field-messages.ts). */
+export const videoMessage = messageSection('videoMessages', VIDEO_MESSAGES);
+
 /**
  * The notice every participant agrees to before a visit is recorded; its version is stored with each consent.
  * The browser shows it in the person's language (locales video.json `recording.notice`).
@@ -112,22 +116,24 @@ export const VIDEO_NAME_MAX = 80;
  * reaches the other people's screens or the guest's invitation mail. Any character a name may hold besides
  * ("Dr. Ana Ruiz (interpreter)"), unlike the specification's stricter rule for a patient's name.
  */
-export const VideoNameSchema = z.string({ error: VIDEO_MESSAGES.nameRequired }).transform((raw, ctx) => {
-  const refuse = (message: string) => {
-    ctx.addIssue({ code: 'custom', message });
+export const VideoNameSchema = z.string({ error: videoMessage.error('nameRequired') }).transform((raw, ctx) => {
+  const refuse = (issue: { message: string; params: Record<string, unknown> }) => {
+    ctx.addIssue({ code: 'custom', ...issue });
     return z.NEVER;
   };
   const value = normalizeText(raw, 'short');
-  if (value === '') return refuse(VIDEO_MESSAGES.nameRequired);
+  if (value === '') return refuse(videoMessage.issue('nameRequired'));
   const problem = textProblem(value, 'short', VIDEO_NAME_MAX);
-  if (problem === 'tooLong') return refuse(VIDEO_MESSAGES.nameTooLong);
-  if (problem) return refuse(textProblemMessage(problem, 'Name', VIDEO_NAME_MAX));
+  if (problem === 'tooLong') return refuse(videoMessage.issue('nameTooLong'));
+  if (problem) return refuse(textProblemIssue(problem, 'Name', VIDEO_NAME_MAX));
   return value;
 });
 
 /** A code a program sends back (a room name, a token, a peer or page id): the text rule's token kind, not blank. */
 const videoToken = (label: string, max: number, min = 1) =>
-  textSchema({ label, kind: 'token', max }).refine((value) => value.length >= min, `${label} is required`);
+  textSchema({ label, kind: 'token', max }).refine((value) => value.length >= min, {
+    error: fieldMessage.error('required', { label }),
+  });
 
 /** The specification's token request: identity (the name the person gave) and room; the answer is a token. */
 export const VideoTokenRequestSchema = z.object({
@@ -154,7 +160,12 @@ export const RecordingStopInputSchema = z.object({
 export const InviteVideoGuestInputSchema = z.object({
   appointmentId: z.string().uuid(),
   name: VideoNameSchema,
-  email: z.string().trim().toLowerCase().email('Please enter a valid email address').max(254),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .email({ error: fieldMessage.error('emailInvalid') })
+    .max(254),
   /** The language of the invitation (the provider's screen's, unless they choose). */
   language: z.enum(LOCALES).default('en'),
 });
@@ -183,8 +194,8 @@ const PeerIdSchema = videoToken('Peer', 64);
 /** A provider's short message to someone waiting: one line under the text rule, shown on the other's screen. */
 const WaitingNoticeSchema = textSchema({ label: 'Message', kind: 'short', max: Number.POSITIVE_INFINITY }).superRefine(
   (value, ctx) => {
-    if (value.length === 0) ctx.addIssue({ code: 'custom', message: 'Message is required' });
-    if (value.length > 300) ctx.addIssue({ code: 'custom', message: VIDEO_MESSAGES.waitingMessageTooLong });
+    if (value.length === 0) ctx.addIssue({ code: 'custom', ...fieldMessage.issue('required', { label: 'Message' }) });
+    if (value.length > 300) ctx.addIssue({ code: 'custom', ...videoMessage.issue('waitingMessageTooLong') });
   },
 );
 

@@ -21,7 +21,7 @@ import type { Caller, PublicCaller } from '../access/caller.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { badUserInput, notFound, parseInput, validationFailed } from '../errors.ts';
+import { badUserInput, fieldProblem, notFound, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
@@ -211,9 +211,7 @@ export class AccessRequestsService {
       if (!request) throw notFound('accessRequestMessages.notFound');
       if (request.status !== 'new') throw badUserInput('accessRequestMessages.alreadyReviewed');
       if (request.kind === 'patient' && (!ownerProviderId || !(await isActiveProvider(tx, ownerProviderId)))) {
-        throw validationFailed([ACCESS_REQUEST_MESSAGES.chooseProvider], {
-          ownerProviderId: ACCESS_REQUEST_MESSAGES.chooseProvider,
-        });
+        throw validationFailed([fieldProblem('ownerProviderId', 'accessRequestMessages.chooseProvider')]);
       }
       if (await findUserByEmail(tx, request.email)) throw badUserInput('accessRequestMessages.accountExists');
 

@@ -72,7 +72,10 @@ export async function authorize<A extends ResourceAction>(
   }
   const reach: Reach<ResourceOf<A>> = { kind: 'own' as const, field, callerId: caller.user.id };
   if (options.emergency && can(role, 'emergency-access:request')) {
-    const grants = await activeEmergencyGrants(db, caller.user.id);
+    // The request's scope loads them once, however many reads of the request ask (decision 054).
+    const grants = caller.emergencyGrants
+      ? await caller.emergencyGrants()
+      : await activeEmergencyGrants(db, caller.user.id);
     if (grants.length > 0) reach.emergency = grants;
   }
   if (options.record) {

@@ -1,20 +1,25 @@
 import type { AuditActor } from '../audit/audit.repository.ts';
 import type { SessionUser } from '../auth/auth.service.ts';
-import type { IdempotentRequest } from '../idempotency/idempotency-keys.ts';
+import type { IdempotentRequest } from '../idempotency/idempotent-request.ts';
+import type { EmergencyGrant } from './emergency-grants.ts';
 
 /**
  * A signed-in caller of one operation: who (the session's user and role), how they appear in the audit trail,
- * and which operation they called (the audit entry's url). Services take it and ask `authorize` what it may do.
+ * and which operation they called (the audit entry's url). A request's caller is its `Scope` (access/scope.ts,
+ * decision 054), built once per request; services reach records and write audit entries through
+ * `scopeOf(db, caller)`.
  */
 export interface Caller {
-  user: SessionUser;
-  actor: AuditActor;
-  operation: string;
+  readonly user: SessionUser;
+  readonly actor: AuditActor;
+  readonly operation: string;
   /**
    * The request's Idempotency-Key, on a create mutation that honours one (decision 044): the service records it
    * with `recordIdempotencyKey` in the transaction that writes the record.
    */
-  idempotency?: IdempotentRequest;
+  readonly idempotency?: IdempotentRequest;
+  /** The caller's active emergency access grants, loaded at most once per request (a `Scope` has them). */
+  emergencyGrants?(): Promise<readonly EmergencyGrant[]>;
 }
 
 /** Someone without a session (a visitor, a person following an e-mailed link). */
@@ -25,11 +30,11 @@ export interface PublicCaller {
   operation: string;
 }
 
-/** The caller of a plain HTTP route that asked for `session: 'required'` (the session plugin resolved it). */
-export function callerOfRequest(
-  request: { session: { user: SessionUser } | null; actor: AuditActor },
+/** The caller of a plain HTTP route that asked for `session: 'required'` (the scope plugin built its scope). */
+export function callerOfRequest<C extends Caller>(
+  request: { scope: { as(operation: string): C } | null },
   operation: string,
-): Caller {
-  if (!request.session) throw new Error(`${operation}: the route must ask for session: 'required'`);
-  return { user: request.session.user, actor: request.actor, operation };
+): C {
+  if (!request.scope) throw new Error(`${operation}: the route must ask for session: 'required'`);
+  return request.scope.as(operation);
 }

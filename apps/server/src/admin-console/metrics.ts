@@ -3,9 +3,12 @@ import { BlockList, isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { ERROR_CODES } from '@telehealth/shared';
 import { auditAnchorsPath } from '../audit/audit-anchors.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { RequestError } from '../errors.ts';
+import { requestErrorBody } from '../http/request-errors.ts';
 import { readUndeliveredMail } from './console-stats.repository.ts';
 import { readJobQueueFigures, readSealerFigures } from './system-health.ts';
 
@@ -125,14 +128,12 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDependencies)
       return reply
         .code(401)
         .header('www-authenticate', 'Bearer realm="metrics"')
-        .type('text/plain; charset=utf-8')
-        .send('The metrics need the bearer token METRICS_TOKEN.\n');
+        .send(requestErrorBody(new RequestError(401, ERROR_CODES.unauthenticated, 'metricsTokenRequired')));
     }
     if (access === 'forbidden') {
       return reply
         .code(403)
-        .type('text/plain; charset=utf-8')
-        .send('The metrics are not open to this address: see METRICS_ALLOW and METRICS_TOKEN.\n');
+        .send(requestErrorBody(new RequestError(403, ERROR_CODES.forbidden, 'metricsAddressRefused')));
     }
     await refresh(request);
     return reply.type(registry.contentType).send(await registry.metrics());

@@ -11,7 +11,7 @@ import {
 } from '@telehealth/shared';
 import { readLastAnchor } from '../audit/audit-anchors.ts';
 import type { Executor } from '../db/client.ts';
-import { SELF_RESCHEDULING_TASKS } from '../jobs/tasks.ts';
+import { selfReschedulingTasks } from '../jobs/tasks.ts';
 import type { BACKUP_STATUSES } from '../practice-data/data.table.ts';
 
 type BackupStatus = (typeof BACKUP_STATUSES)[number];
@@ -60,7 +60,7 @@ export async function readJobQueueFigures(executor: Executor): Promise<JobQueueF
   >(sql`
     SELECT
       count(*) FILTER (WHERE attempts < max_attempts
-                         AND task_identifier <> ALL(${`{${SELF_RESCHEDULING_TASKS.join(',')}}`}::text[]))::int AS pending,
+                         AND task_identifier <> ALL(${`{${selfReschedulingTasks().join(',')}}`}::text[]))::int AS pending,
       count(*) FILTER (WHERE locked_at IS NOT NULL)::int AS running,
       count(*) FILTER (WHERE attempts < max_attempts AND locked_at IS NULL
                          AND run_at < now() - make_interval(secs => ${HEALTH_LIMITS.jobOverdueSeconds}))::int AS overdue,

@@ -3,7 +3,9 @@ import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { SLOT_HOLDING_STATUSES, type AppointmentStatus } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
+import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
+import { pickColumns } from '../db/pick-columns.ts';
 import { appointmentHistory, appointmentReminders, appointments } from './appointments.table.ts';
 import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
@@ -77,6 +79,33 @@ function selectViews(executor: Executor) {
     .innerJoin(providers, eq(providers.id, appointments.providerId));
 }
 
+/**
+ * selectViews with the names given column names of their own, for a page read as a common table expression (the
+ * patient's and the provider's `first_name` would otherwise clash there).
+ */
+function selectPageViews(executor: Executor, columns: ReadonlySet<keyof AppointmentView> | null) {
+  return executor
+    .select({
+      ...pickColumns(
+        {
+          ...getTableColumns(appointments),
+          patientFirstName: sql<string>`${patients.firstName}`.as('patient_first_name'),
+          patientLastName: sql<string>`${patients.lastName}`.as('patient_last_name'),
+          providerFirstName: sql<string>`${providers.firstName}`.as('provider_first_name'),
+          providerLastName: sql<string>`${providers.lastName}`.as('provider_last_name'),
+        },
+        columns,
+      ),
+      // What the cursor and the audit entry read, whatever was asked for.
+      id: appointments.id,
+      patientId: appointments.patientId,
+      startsAt: appointments.startsAt,
+    })
+    .from(appointments)
+    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(providers, eq(providers.id, appointments.providerId));
+}
+
 const open = (keyring: Keyring) => (row: AppointmentView) => appointmentsEncrypted.open(keyring, row);
 
 /** The appointment, if the caller's reach includes it (and its patient record is not deleted). */
@@ -99,13 +128,29 @@ export async function appointmentExists(executor: Executor, id: string): Promise
   return row !== undefined;
 }
 
-/** One page in start order (then id), after the cursor; one extra row tells whether more follow. */
+/**
+ * One page in start order (then id), after the cursor; one extra row tells whether more follow.
+ * With `audit`, the same statement writes that audit entry, its details getting the ids on the page
+ * (`appointmentIds`, in page order), their patients (`patientIds`, each once, in order of first appearance) and
+ * their `count`: one round trip, no transaction (as listPatientsPage).
+ */
 export async function listAppointmentsPage(
   executor: Executor,
-  options: { reach: AppointmentReach; query: AppointmentQuery; after: AppointmentCursor | null; limit: number },
+  options: {
+    reach: AppointmentReach;
+    query: AppointmentQuery;
+    after: AppointmentCursor | null;
+    limit: number;
+    audit?: AuditRecord;
+    /**
+     * With `audit`: only these columns (and the id, patient and start): the rows are then partial, for a reader
+     * that reads no other field.
+     */
+    columns?: ReadonlySet<keyof AppointmentView> | null;
+  },
   keyring: Keyring,
 ): Promise<{ rows: AppointmentView[]; next: AppointmentCursor | null }> {
-  const { reach, query, after, limit } = options;
+  const { reach, query, after, limit, audit, columns } = options;
   const conditions = [isNull(patients.deletedAt), ...queryCondition(query)];
   const own = reachCondition(reach);
   if (own) conditions.push(own);
@@ -117,10 +162,35 @@ export async function listAppointmentsPage(
       )!,
     );
   }
-  const rows = await selectViews(executor)
-    .where(and(...conditions))
-    .orderBy(asc(appointments.startsAt), asc(appointments.id))
-    .limit(limit + 1);
+  const order = [asc(appointments.startsAt), asc(appointments.id)];
+  let rows: AppointmentView[];
+  if (!audit) {
+    rows = await selectViews(executor)
+      .where(and(...conditions))
+      .orderBy(...order)
+      .limit(limit + 1);
+  } else {
+    const page = executor.$with('page').as(
+      selectPageViews(executor, columns ?? null)
+        .where(and(...conditions))
+        .orderBy(...order)
+        .limit(limit + 1),
+    );
+    // The rows shown (the page without its look-ahead row), numbered in page order.
+    const shown = sql`(SELECT ${page.id} AS id, ${page.patientId} AS patient_id,
+      row_number() OVER (ORDER BY ${page.startsAt}, ${page.id}) AS n
+      FROM ${page} ORDER BY ${page.startsAt}, ${page.id} LIMIT ${limit})`;
+    const entry = executor.$with('audit_entry', {}).as(
+      auditEntryInsertSql(audit, {
+        extraDetails: sql`(SELECT jsonb_build_object(
+          'appointmentIds', coalesce(jsonb_agg(shown.id ORDER BY shown.n), '[]'::jsonb),
+          'patientIds', coalesce((SELECT jsonb_agg(first.patient_id ORDER BY first.n)
+            FROM (SELECT patient_id, min(n) AS n FROM ${shown} ids GROUP BY patient_id) first), '[]'::jsonb),
+          'count', count(*)) FROM ${shown} shown)`,
+      }),
+    );
+    rows = await executor.with(page, entry).select().from(page).orderBy(asc(page.startsAt), asc(page.id));
+  }
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   return {

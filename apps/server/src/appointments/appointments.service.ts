@@ -20,7 +20,6 @@ import {
   updateAppointmentInputSchema,
   zonedDateTime,
   type AppointmentStatus,
-  type AuditEvent,
   type CancellationKind,
   type WorkingHoursInterval,
   AppointmentDateSchema,
@@ -38,7 +37,6 @@ import {
   isOnSlotStep,
   preferredTimesCovered,
   type PreferredAppointmentTime,
-  messageText,
   clinicContactMessage,
   type ClinicContactMessageId,
   type MessageId,
@@ -46,12 +44,21 @@ import {
 } from '@telehealth/shared';
 import { bookingPolicyOf, type BookingPolicySource } from './booking-policy.ts';
 import type { PracticeSettingsSource } from '../config.ts';
-import { authorize, recordOutOfReach, refuse } from '../access/authorize.ts';
+import { authorize, refuse } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { AppError, fieldError, notFound, parseInput, type ErrorCode } from '../errors.ts';
+import {
+  AppError,
+  fieldError,
+  fieldExtensions,
+  fieldProblem,
+  notFound,
+  parseInput,
+  type ErrorCode,
+} from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findLinkedPatient, findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
@@ -59,7 +66,6 @@ import { isActiveProvider } from '../providers/providers.repository.ts';
 import {
   appointmentExists,
   findOverlaps,
-  findProviderBusy,
   findSeriesFrom,
   findVisibleAppointment,
   insertAppointmentHistory,
@@ -78,6 +84,8 @@ import {
   findActiveProviderWeeks,
   findTimeOff,
   findWorkingHours,
+  findDaySchedule,
+  type DaySchedule,
   insertTimeOff,
   replaceWorkingHours,
   type TimeOffRow,
@@ -285,7 +293,11 @@ export class AppointmentsService {
           actorId: caller.user.id,
         })),
       );
-      await this.#audit(tx, caller, 'APPOINTMENT_CREATE', ids, patientIds, details);
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_CREATE', {
+        appointmentIds: ids,
+        patientIds,
+        ...details,
+      });
       await this.#tell(tx, 'created', ids);
       // A series answers its first visit, so a retry answers it too.
       await recordIdempotencyKey(tx, caller, ids[0]!);
@@ -371,12 +383,12 @@ export class AppointmentsService {
    */
   async #requireOwnPatientForVisit(caller: Caller, patientId: string): Promise<void> {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotSeeNow' });
-    const found = isUuid(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
-    if (found) return;
-    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-      await recordOutOfReach(this.#db, caller, 'visit:start', { patientIds: [patientId] });
-    }
-    throw notFound('patientMessages.notFound');
+    await scopeOf(this.#db, caller).find('visit:start', patientId, {
+      read: (db) => findVisiblePatient(db, patientId, scope, this.#keyring),
+      exists: (db) => patientExists(db, patientId),
+      missing: 'patientMessages.notFound',
+      denial: { patientIds: [patientId] },
+    });
   }
 
   /**
@@ -429,21 +441,29 @@ export class AppointmentsService {
 
   async get(caller: Caller, id: string): Promise<AppointmentView> {
     const reach = await authorize(this.#db, caller, 'appointment:read');
-    const row = isUuid(id)
-      ? await this.#db.transaction(async (tx) => {
+    const scope = scopeOf(this.#db, caller);
+    return scope.find('appointment:read', id, {
+      read: () =>
+        this.#db.transaction(async (tx) => {
           const found = await findVisibleAppointment(tx, id, reach, this.#keyring);
-          if (found) await this.#audit(tx, caller, 'APPOINTMENT_VIEW', [id], [found.patientId], {});
+          if (found) await scope.audit(tx, 'APPOINTMENT_VIEW', { appointmentIds: [id], patientIds: [found.patientId] });
           return found;
-        })
-      : undefined;
-    if (row) return row;
-    if (isUuid(id) && (await appointmentExists(this.#db, id))) {
-      await recordOutOfReach(this.#db, caller, 'appointment:read', { appointmentIds: [id] });
-    }
-    throw notFound('appointmentMessages.notFound');
+        }),
+      exists: (db) => appointmentExists(db, id),
+      missing: 'appointmentMessages.notFound',
+      denial: { appointmentIds: [id] },
+    });
   }
 
-  async list(caller: Caller, args: { filter?: unknown; limit?: number | null; nextToken?: string | null }) {
+  /**
+   * A page of the appointments the caller reaches, with its APPOINTMENT_VIEW entry. With `columns`, the rows hold
+   * only those (and the id, patient and start): for a reader that shows only those fields (the GraphQL list).
+   */
+  async list(
+    caller: Caller,
+    args: { filter?: unknown; limit?: number | null; nextToken?: string | null },
+    options: { columns?: ReadonlySet<keyof AppointmentView> | null } = {},
+  ) {
     const reach = await authorize(this.#db, caller, 'appointment:read');
     const filter = parseInput(AppointmentFilterSchema, args.filter ?? {});
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
@@ -461,18 +481,26 @@ export class AppointmentsService {
     if ((query.providerId && !isUuid(query.providerId)) || (query.patientId && !isUuid(query.patientId))) {
       return { items: [], nextToken: null };
     }
-    return this.#db.transaction(async (tx) => {
-      const page = await listAppointmentsPage(tx, { reach, query, after, limit }, this.#keyring);
-      await this.#audit(
-        tx,
-        caller,
-        'APPOINTMENT_VIEW',
-        page.rows.map((r) => r.id),
-        [...new Set(page.rows.map((r) => r.patientId))],
-        { count: page.rows.length, page: after ? 'next' : 'first' },
-      );
-      return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
-    });
+    // The page and its audit entry (the ids shown, their patients, the count) in one statement.
+    const page = await listAppointmentsPage(
+      this.#db,
+      {
+        reach,
+        query,
+        after,
+        limit,
+        columns: options.columns ?? null,
+        audit: {
+          event: 'APPOINTMENT_VIEW',
+          level: 'INFO',
+          actor: caller.actor,
+          url: caller.operation,
+          details: { page: after ? 'next' : 'first' },
+        },
+      },
+      this.#keyring,
+    );
+    return { items: page.rows, nextToken: page.next ? this.#cursors.encode(page.next) : null };
   }
 
   /**
@@ -597,7 +625,9 @@ export class AppointmentsService {
             : { appointmentId: target.id, action: 'updated', fields, actorId: caller.user.id, at: now },
         ]);
       }
-      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', ids, [current.patientId], {
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_UPDATE', {
+        appointmentIds: ids,
+        patientIds: [current.patientId],
         fields,
         ...(moving ? { rescheduled: true } : {}),
         ...(options.status ? { status: options.status } : {}),
@@ -665,7 +695,9 @@ export class AppointmentsService {
           },
         ]);
       }
-      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', ids, [current.patientId], {
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_UPDATE', {
+        appointmentIds: ids,
+        patientIds: [current.patientId],
         status: 'cancelled',
         cancellationKind: kind,
       });
@@ -706,7 +738,12 @@ export class AppointmentsService {
       await insertAppointmentHistory(tx, [
         { appointmentId: id, action: 'status', fromStatus: from, toStatus: status, actorId: caller.user.id, at: now },
       ]);
-      await this.#audit(tx, caller, 'APPOINTMENT_UPDATE', [id], [current.patientId], { status, from });
+      await scopeOf(this.#db, caller).audit(tx, 'APPOINTMENT_UPDATE', {
+        appointmentIds: [id],
+        patientIds: [current.patientId],
+        status,
+        from,
+      });
       await this.#tell(tx, 'status', [id]);
     });
     const [view] = await this.#views([id]);
@@ -755,10 +792,9 @@ export class AppointmentsService {
   async availableSlots(caller: Caller, input: unknown) {
     const data = parseInput(AvailableSlotsInputSchema, input);
     await authorize(this.#db, caller, 'appointment:create', { record: { providerId: data.providerId } });
-    if (!isUuid(data.providerId) || !(await isActiveProvider(this.#db, data.providerId))) {
-      throw fieldError('providerId', 'appointmentMessages.selectProvider');
-    }
-    return this.#daySlots(data.providerId, data.date, data.duration, this.#now());
+    const schedule = isUuid(data.providerId) ? await this.#daySchedule(data.providerId, data.date) : null;
+    if (!schedule?.active) throw fieldError('providerId', 'appointmentMessages.selectProvider');
+    return this.#slotsOf(schedule, data.date, data.duration, this.#now());
   }
 
   /**
@@ -780,13 +816,18 @@ export class AppointmentsService {
   }
 
   async #daySlots(providerId: string, date: string, duration: number, now: Date) {
-    const dayStart = occurrence(date, '00:00', 15, this.#zone).startsAt;
-    const dayEnd = occurrence(addDays(date, 1), '00:00', 15, this.#zone).startsAt;
-    const [week, timeOff, busy] = await Promise.all([
-      findWorkingHours(this.#db, providerId, this.#settings.current().defaultWorkingHours),
-      findTimeOff(this.#db, providerId, { from: date, to: date }),
-      findProviderBusy(this.#db, providerId, dayStart, dayEnd),
-    ]);
+    return this.#slotsOf(await this.#daySchedule(providerId, date), date, duration, now);
+  }
+
+  /** The provider's week, time off and busy times of the date (and whether they are active), in one read. */
+  #daySchedule(providerId: string, date: string): Promise<DaySchedule> {
+    const from = occurrence(date, '00:00', 15, this.#zone).startsAt;
+    const to = occurrence(addDays(date, 1), '00:00', 15, this.#zone).startsAt;
+    return findDaySchedule(this.#db, providerId, { date, from, to }, this.#settings.current().defaultWorkingHours);
+  }
+
+  #slotsOf(schedule: DaySchedule, date: string, duration: number, now: Date) {
+    const { week, timeOff, busy } = schedule;
     const step = this.#settings.current().slotStepMinutes;
     return daySlots({ date, duration, step, zone: this.#zone, week: week.intervals, timeOff, busy, now });
   }
@@ -999,12 +1040,12 @@ export class AppointmentsService {
   async #ownForChange(caller: Caller, id: string): Promise<AppointmentView> {
     const reach = await authorize(this.#db, caller, 'appointment:manage');
     const checked = parseInput(RecordIdSchema, id);
-    const row = isUuid(checked) ? await findVisibleAppointment(this.#db, checked, reach, this.#keyring) : undefined;
-    if (row) return row;
-    if (isUuid(checked) && (await appointmentExists(this.#db, checked))) {
-      await recordOutOfReach(this.#db, caller, 'appointment:manage', { appointmentIds: [checked] });
-    }
-    throw notFound('appointmentMessages.notFound');
+    return scopeOf(this.#db, caller).find('appointment:manage', checked, {
+      read: (db) => findVisibleAppointment(db, checked, reach, this.#keyring),
+      exists: (db) => appointmentExists(db, checked),
+      missing: 'appointmentMessages.notFound',
+      denial: { appointmentIds: [checked] },
+    });
   }
 
   /** The minimum notice and the horizon of a patient's booking. */
@@ -1033,7 +1074,7 @@ export class AppointmentsService {
    */
   #clinicContactError(code: ErrorCode, messageId: ClinicContactMessageId, field?: string): AppError {
     const { id, params } = clinicContactMessage(messageId, this.#clinicPhone);
-    return new AppError(code, id, params, field ? { fieldErrors: { [field]: messageText(id, params) } } : {});
+    return new AppError(code, id, params, field ? fieldExtensions([fieldProblem(field, id, params)]) : {});
   }
 
   // -- the rules --------------------------------------------------------------------------------------------
@@ -1129,22 +1170,22 @@ export class AppointmentsService {
 
   async #requireVisiblePatient(caller: Caller, patientId: string): Promise<void> {
     const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotCreate' });
-    const found = isUuid(patientId) && (await findVisiblePatient(this.#db, patientId, scope, this.#keyring));
-    if (found) return;
-    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-      await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [patientId] });
-    }
-    throw fieldError('patientId', 'appointmentMessages.selectPatient');
+    await scopeOf(this.#db, caller).find('patient:read', patientId, {
+      read: (db) => findVisiblePatient(db, patientId, scope, this.#keyring),
+      exists: (db) => patientExists(db, patientId),
+      missing: () => fieldError('patientId', 'appointmentMessages.selectPatient'),
+      denial: { patientIds: [patientId] },
+    });
   }
 
   /** The appointment to change, if the caller's reach includes it; otherwise answered like a missing one. */
   async #visibleForChange(caller: Caller, id: string, reach: AppointmentReach): Promise<AppointmentView> {
-    const row = isUuid(id) ? await findVisibleAppointment(this.#db, id, reach, this.#keyring) : undefined;
-    if (row) return row;
-    if (isUuid(id) && (await appointmentExists(this.#db, id))) {
-      await recordOutOfReach(this.#db, caller, 'appointment:update', { appointmentIds: [id] });
-    }
-    throw notFound('appointmentMessages.notFound');
+    return scopeOf(this.#db, caller).find('appointment:update', id, {
+      read: (db) => findVisibleAppointment(db, id, reach, this.#keyring),
+      exists: (db) => appointmentExists(db, id),
+      missing: 'appointmentMessages.notFound',
+      denial: { appointmentIds: [id] },
+    });
   }
 
   /**
@@ -1171,30 +1212,11 @@ export class AppointmentsService {
     const ahead = freed.filter((slot) => slot.startsAt > this.#now());
     for (const listener of this.#listeners) await listener.appointmentsChanged(tx, change, ids, ahead);
   }
-
-  #audit(
-    tx: Executor,
-    caller: Caller,
-    event: AuditEvent,
-    appointmentIds: string[],
-    patientIds: string[],
-    details: Record<string, unknown>,
-  ) {
-    return appendAuditEntry(tx, {
-      event,
-      level: 'INFO',
-      actor: caller.actor,
-      url: caller.operation,
-      details: { appointmentIds, patientIds, ...details },
-    });
-  }
 }
 
-/** A field's error with parameters (the booking rules' numbers), in `extensions.fieldErrors` like fieldError. */
+/** A field's error with parameters (the booking rules' numbers). */
 function ruleError(field: string, messageId: MessageId, params: MessageParams): AppError {
-  return new AppError(ERROR_CODES.badUserInput, messageId, params, {
-    fieldErrors: { [field]: messageText(messageId, params) },
-  });
+  return fieldError(field, messageId, params);
 }
 
 function daysBetween(from: string, to: string): number {

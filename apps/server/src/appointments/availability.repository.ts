@@ -1,7 +1,7 @@
-import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
-import type { WorkingHoursInterval } from '@telehealth/shared';
+import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { SLOT_HOLDING_STATUSES, type WorkingHoursInterval } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { providerSchedules, providerTimeOff, providerWorkingHours } from './appointments.table.ts';
+import { appointments, providerSchedules, providerTimeOff, providerWorkingHours } from './appointments.table.ts';
 import { users } from '../auth/auth.table.ts';
 import { providers } from '../providers/providers.table.ts';
 
@@ -115,4 +115,66 @@ export async function deleteTimeOff(tx: Executor, providerId: string, id: string
     .where(and(eq(providerTimeOff.id, id), eq(providerTimeOff.providerId, providerId)))
     .returning({ id: providerTimeOff.id });
   return rows.length > 0;
+}
+
+/** What a day's slots are worked out from (see findDaySchedule). */
+export interface DaySchedule {
+  /** Whether the provider is an active provider account. */
+  active: boolean;
+  /** As findWorkingHours answers it. */
+  week: { custom: boolean; intervals: WorkingHoursInterval[] };
+  /** As findTimeOff answers it for the date, with the fields the slots read. */
+  timeOff: { startDate: string; endDate: string }[];
+  /** As findProviderBusy answers it for the day. */
+  busy: { startsAt: Date; endsAt: Date }[];
+}
+
+const HOLDING_STATUSES = sql.raw(`(${SLOT_HOLDING_STATUSES.map((s) => `'${s}'`).join(', ')})`);
+
+/**
+ * In one statement (one round trip instead of four or five): whether the provider is active (isActiveProvider),
+ * their week (findWorkingHours, `defaults` when they have set none), their time off on `date` (findTimeOff) and
+ * the slot-holding appointments overlapping [from, to) (findProviderBusy), each with the same conditions and order.
+ */
+export async function findDaySchedule(
+  executor: Executor,
+  providerId: string,
+  day: { date: string; from: Date; to: Date },
+  defaults: readonly WorkingHoursInterval[],
+): Promise<DaySchedule> {
+  const result = await executor.execute<{
+    active: boolean;
+    custom: boolean;
+    week: [number, string, string][];
+    time_off: [string, string][];
+    busy: [number, number][];
+  }>(sql`SELECT
+    EXISTS (SELECT 1 FROM ${providers} JOIN ${users} ON ${users.id} = ${providers.id}
+      WHERE ${providers.id} = ${providerId} AND ${users.role} = 'provider' AND ${users.isActive}) AS active,
+    EXISTS (SELECT 1 FROM ${providerSchedules} WHERE ${providerSchedules.providerId} = ${providerId}) AS custom,
+    (SELECT coalesce(json_agg(json_build_array(${providerWorkingHours.weekday}, ${providerWorkingHours.startTime},
+        ${providerWorkingHours.endTime}) ORDER BY ${providerWorkingHours.weekday}, ${providerWorkingHours.startTime}), '[]')
+      FROM ${providerWorkingHours} WHERE ${providerWorkingHours.providerId} = ${providerId}) AS week,
+    (SELECT coalesce(json_agg(json_build_array(${providerTimeOff.startDate}, ${providerTimeOff.endDate})
+        ORDER BY ${providerTimeOff.startDate}), '[]')
+      FROM ${providerTimeOff} WHERE ${providerTimeOff.providerId} = ${providerId}
+        AND ${providerTimeOff.startDate} <= ${day.date} AND ${providerTimeOff.endDate} >= ${day.date}) AS time_off,
+    (SELECT coalesce(json_agg(json_build_array(floor(extract(epoch FROM ${appointments.startsAt}) * 1000),
+        floor(extract(epoch FROM ${appointments.endsAt}) * 1000))), '[]')
+      FROM ${appointments} WHERE ${appointments.providerId} = ${providerId}
+        AND ${appointments.status} IN ${HOLDING_STATUSES}
+        AND ${appointments.startsAt} < ${day.to.toISOString()}::timestamptz
+        AND ${appointments.endsAt} > ${day.from.toISOString()}::timestamptz) AS busy`);
+  const row = result.rows[0]!;
+  return {
+    active: row.active,
+    week: row.custom
+      ? {
+          custom: true,
+          intervals: row.week.map(([weekday, startTime, endTime]) => ({ weekday, startTime, endTime })),
+        }
+      : { custom: false, intervals: defaults.map((interval) => ({ ...interval })) },
+    timeOff: row.time_off.map(([startDate, endDate]) => ({ startDate, endDate })),
+    busy: row.busy.map(([startsAt, endsAt]) => ({ startsAt: new Date(startsAt), endsAt: new Date(endsAt) })),
+  };
 }

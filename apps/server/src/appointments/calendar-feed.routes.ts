@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { ERROR_CODES } from '@telehealth/shared';
+import { RequestError } from '../errors.ts';
+import { requestErrorBody } from '../http/request-errors.ts';
 import type { CalendarFeedService } from './calendar-feed.service.ts';
 
 const TOKEN_FILE = /^([A-Za-z0-9_-]{20,100})\.ics$/;
@@ -14,7 +17,11 @@ export function registerCalendarFeedRoute(app: FastifyInstance, feeds: CalendarF
     const token = TOKEN_FILE.exec(request.params.file)?.[1];
     const body = token ? await feeds.render(token) : null;
     void reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
-    if (body === null) return reply.code(404).type('text/plain; charset=utf-8').send('Calendar feed not found');
+    if (body === null) {
+      return reply
+        .code(404)
+        .send(requestErrorBody(new RequestError(404, ERROR_CODES.notFound, 'calendarFeedNotFound')));
+    }
     return reply.type('text/calendar; charset=utf-8').send(body);
   });
 }

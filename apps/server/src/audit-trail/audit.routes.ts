@@ -11,6 +11,7 @@ import {
   AuditSearchFilterSchema,
   ClientAuditEntrySchema,
   ERROR_CODES,
+  fieldProblems,
   type MessageId,
 } from '@telehealth/shared';
 import type { z } from 'zod';
@@ -104,7 +105,14 @@ function parseOr<T extends z.ZodType>(schema: T, input: unknown, messageId: Mess
   const problems = result.error.issues.map((i) =>
     i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message,
   );
-  throw new AppError(ERROR_CODES.badUserInput, messageId, { problems: problems.join('; ') });
+  throw new AppError(
+    ERROR_CODES.badUserInput,
+    messageId,
+    { problems: problems.join('; ') },
+    {
+      fields: fieldProblems(result.error.issues),
+    },
+  );
 }
 
 /** A parsed filter back in its input form, for the service that parses again. */

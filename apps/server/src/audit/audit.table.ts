@@ -56,6 +56,8 @@ export const auditEntries = pgTable(
       .where(sql`${t.level} IN ('WARNING', 'ERROR')`),
     check('audit_entries_source_check', sql`${t.source} in ('server', 'client')`),
     index('audit_entries_seal_order_idx').on(t.xactId, t.id),
+    // The retention job's expired entries (migration 0025).
+    index('audit_entries_expiry_idx').on(t.retentionYears, t.timestamp),
     // "Who viewed my record" finds a patient's entries by `details->'patientIds' @> '["id"]'`.
     index('audit_entries_patient_ids_idx').using('gin', sql`(${t.details} -> 'patientIds') jsonb_path_ops`),
     check('audit_entries_level_check', sql`${t.level} in ('INFO', 'WARNING', 'ERROR')`),

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import {
+  issueMessage,
   ChallengeResponseSchema,
   hasPermission,
   isRole,
@@ -155,10 +156,12 @@ export class AuthService {
   ): Promise<SignInOutcome> {
     const parsed = SignInInputSchema.safeParse(input);
     if (!parsed.success) {
-      // The shared schema's own messages (no catalogue id), as the sign-in form's own check says them.
+      // The shared schema's own messages, as the sign-in form's own check says them; the first one by its id.
       const problems = parsed.error.issues.map((i) => i.message);
+      const first = parsed.error.issues[0];
+      const errorMessage = first ? (issueMessage(first) as MessageRef) : null;
       return {
-        result: { success: false, user: null, error: problems.join(', '), errorMessage: null, nextStep: null },
+        result: { success: false, user: null, error: problems.join(', '), errorMessage, nextStep: null },
         setCookies: [],
       };
     }

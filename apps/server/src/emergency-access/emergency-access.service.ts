@@ -10,7 +10,8 @@ import {
   type EmergencyReviewFilter,
   type EmergencyReviewOutcome,
 } from '@telehealth/shared';
-import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import { authorize } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
@@ -141,6 +142,8 @@ export class EmergencyAccessService {
         })),
       );
       await this.#tellReviewers(tx);
+      // Later reads of this request see the new grant (the scope read the grants once, decision 054).
+      scopeOf(this.#db, caller).forgetEmergencyGrants();
       return { id, patientId: patient.id, startedAt, endsAt };
     });
   }
@@ -175,6 +178,7 @@ export class EmergencyAccessService {
         tx,
         this.#record(caller, 'EMERGENCY_ACCESS_ENDED', 'INFO', { emergencyAccessId: id, patientIds: [row.patientId] }),
       );
+      scopeOf(this.#db, caller).forgetEmergencyGrants();
       return true;
     });
   }
@@ -315,7 +319,7 @@ export class EmergencyAccessService {
     const rows = await findPatientsByNameAndBirth(this.#db, data, 2);
     if (rows.length !== 1) {
       // A look-up that finds nobody (or two people) is recorded: looking for patients this way is not browsing.
-      await recordOutOfReach(this.#db, caller, 'emergency-access:request', {
+      await scopeOf(this.#db, caller).recordOutOfReach('emergency-access:request', {
         reason: 'no single patient matched the name and date of birth',
         matches: rows.length,
       });

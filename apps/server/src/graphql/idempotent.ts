@@ -60,7 +60,7 @@ export function idempotent<Args, Result>(operation: string, handlers: Idempotent
     const used = await ctx.idempotency.find(caller.user.id, key);
     if (used) return answer(used);
     try {
-      return await handlers.run({ ...caller, idempotency: request }, args, ctx);
+      return await handlers.run(caller.withIdempotency(request), args, ctx);
     } catch (error) {
       if (error instanceof IdempotencyKeyTaken) return answer(error.record);
       // A request with the key that committed while this one ran can make this one fail otherwise (its slot is

@@ -46,6 +46,7 @@ export const graphqlPlugin = fp<Services>(async (app: FastifyInstance, services)
       meta: request.requestMeta,
       session: request.session,
       actor: request.actor,
+      scope: request.scope,
     }),
     errorFormatter: (execution, context) => {
       const { statusCode, errors } = formatErrors(

@@ -1,6 +1,6 @@
 import { Kind, type DocumentNode, type ValueNode } from 'graphql';
-import { textProblem, textProblemMessage } from '@telehealth/shared';
-import { validationFailed } from '../errors.ts';
+import { textProblem } from '@telehealth/shared';
+import { fieldProblem, validationFailed } from '../errors.ts';
 
 /**
  * The characters no text rule accepts anywhere (NUL and the other control characters but line breaks and tabs,
@@ -12,8 +12,7 @@ import { validationFailed } from '../errors.ts';
 export function refuseUnacceptableText(document: DocumentNode, variables: Record<string, unknown> | undefined): void {
   const path = findUnacceptableText(document, variables ?? {});
   if (path === null) return;
-  const message = textProblemMessage('invalidCharacters', path, 0);
-  throw validationFailed([message], { [path]: message });
+  throw validationFailed([fieldProblem(path, 'fieldMessages.invalidCharacters', { label: path })]);
 }
 
 const unacceptable = (value: string) => textProblem(value, 'free', Number.POSITIVE_INFINITY) === 'invalidCharacters';

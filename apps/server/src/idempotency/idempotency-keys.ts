@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { ERROR_CODES, IDEMPOTENCY_KEY_LIFETIME_HOURS } from '@telehealth/shared';
 import type { Caller } from '../access/caller.ts';
+import type { IdempotentRequest } from './idempotent-request.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { idempotencyKeys } from './idempotency.table.ts';
 import { AppError } from '../errors.ts';
@@ -14,13 +15,7 @@ import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
  * instead of writing again.
  */
 
-/** The key of one request to a create mutation, with what identifies its input. */
-export interface IdempotentRequest {
-  key: string;
-  operation: string;
-  /** HMAC of the operation and its arguments in canonical JSON: equal inputs, equal hashes; no health data. */
-  inputHash: string;
-}
+export type { IdempotentRequest };
 
 /** What a used key answers: the operation and input it was first used with, and the record that created. */
 export interface IdempotencyRecord {

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { taskPayloads, type TaskName, type TaskPayload } from './tasks.ts';
+import { taskPayloadSchema, type TaskName, type TaskPayload } from './tasks.ts';
 
 export interface JobOptions {
   /** Run this many milliseconds from now, by the database's clock (every instance agrees on it). */
@@ -35,7 +35,7 @@ export async function addJob<N extends TaskName>(
   payload: TaskPayload<N>,
   options: JobOptions = {},
 ): Promise<string | null> {
-  const checked: unknown = taskPayloads[name].parse(payload);
+  const checked: unknown = taskPayloadSchema(name).parse(payload);
   const args: SQL[] = [sql`identifier => ${name}`, sql`payload => ${JSON.stringify(checked)}::json`];
   if (options.delayMs !== undefined && options.runAt !== undefined)
     throw new Error('addJob: give delayMs or runAt, not both');

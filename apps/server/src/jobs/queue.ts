@@ -6,19 +6,11 @@ import {
   runMigrations,
   type JobHelpers,
   type Runner,
-  type Task,
   type TaskList,
   type WorkerEvents,
 } from 'graphile-worker';
 import pg from 'pg';
-import type { z } from 'zod';
-import {
-  SELF_RESCHEDULING_TASKS,
-  taskPayloads,
-  type ParsedTaskPayload,
-  type TaskHandlers,
-  type TaskName,
-} from './tasks.ts';
+import { selfReschedulingTasks, taskPayloadSchema, type TaskHandlers } from './tasks.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -46,13 +38,14 @@ const WORKER_PRESENCE_LOCK = ADVISORY_LOCK_CLASSES.workerPresence;
 /** A periodic task's given-up jobs are cleared at its first success, then at most this often. */
 const GIVEN_UP_CLEAR_INTERVAL_MS = 60_000;
 
-/** A handler for a task outside `tasks.ts` (tests add their own); it checks its own payload. */
+/** A handler for a task no module declares (tests add their own); it checks its own payload. */
 export type ExtraTask = (payload: unknown, helpers: JobHelpers) => Promise<void>;
 
 export interface JobQueueOptions {
   url: string;
   log: Log;
-  handlers: TaskHandlers;
+  /** Every registered task's handler, from the modules (decision 053). */
+  handlers: Partial<TaskHandlers>;
   crontab: string;
   extraTasks?: Record<string, ExtraTask>;
 }
@@ -105,7 +98,7 @@ export class JobQueue {
     this.#taskList = { ...checkedTaskList(options.handlers), ...options.extraTasks };
     this.#crontab = options.crontab;
     this.#url = options.url;
-    this.#periodicTasks = new Set([...crontabTasks(options.crontab), ...SELF_RESCHEDULING_TASKS]);
+    this.#periodicTasks = new Set([...crontabTasks(options.crontab), ...selfReschedulingTasks()]);
     this.#events = new EventEmitter() as WorkerEvents;
     this.#events.on('job:success', ({ job }) => {
       if (!this.#periodicTasks.has(job.task_identifier) || this.#closed) return;
@@ -268,7 +261,7 @@ export class JobQueue {
         `SELECT count(*)::int AS pending FROM graphile_worker.jobs
          WHERE (locked_at IS NOT NULL OR (($1 OR run_at <= now()) AND attempts < max_attempts))
            AND task_identifier <> ALL($2::text[])`,
-        [options.scheduled === true, SELF_RESCHEDULING_TASKS],
+        [options.scheduled === true, selfReschedulingTasks()],
       );
       if ((rows[0]?.pending ?? 0) === 0) return;
       if (Date.now() > deadline) throw new Error(`job queue: jobs still pending after ${timeoutMs} ms`);
@@ -279,18 +272,16 @@ export class JobQueue {
 }
 
 /** Each handler gets its payload checked against the task's schema first: jobs can be added by plain SQL too. */
-function checkedTaskList(handlers: TaskHandlers): TaskList {
+function checkedTaskList(handlers: Partial<TaskHandlers>): TaskList {
   const list: TaskList = {};
-  for (const name of Object.keys(handlers) as TaskName[]) list[name] = checkedTask(name, handlers);
+  for (const [name, handler] of Object.entries(handlers) as [
+    string,
+    (payload: unknown, helpers: JobHelpers) => Promise<void>,
+  ][]) {
+    const schema = taskPayloadSchema(name);
+    list[name] = (payload, helpers) => handler(schema.parse(payload), helpers);
+  }
   return list;
-}
-
-const schemas: { [N in TaskName]: z.ZodType<ParsedTaskPayload<N>> } = taskPayloads;
-
-function checkedTask<N extends TaskName>(name: N, handlers: TaskHandlers): Task {
-  const handler = handlers[name];
-  const schema = schemas[name];
-  return (payload, helpers) => handler(schema.parse(payload), helpers);
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LIVE_PATH, LiveClientMessageSchema } from '@telehealth/shared';
+import { ERROR_CODES, LIVE_PATH, LiveClientMessageSchema } from '@telehealth/shared';
+import { RequestError } from '../errors.ts';
+import { logRefusal, requestErrorBody } from '../http/request-errors.ts';
 import { requiredSession } from '../plugins/session.ts';
 import { sendLive } from './live-sockets.ts';
 
@@ -39,15 +41,11 @@ export function registerLiveRoutes(app: FastifyInstance): void {
 
 /** The answer of a WebSocket route to a plain HTTP request: 426, naming the path. */
 export function upgradeRequired(path: string) {
-  return async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply
-      .code(426)
-      .header('upgrade', 'websocket')
-      .send({
-        statusCode: 426,
-        error: 'Upgrade Required',
-        message: `${path} is a WebSocket.`,
-      });
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const refused = new RequestError(426, ERROR_CODES.upgradeRequired, 'webSocketOnly', { path });
+    logRefusal(request.log, refused);
+    return reply.code(426).header('upgrade', 'websocket').send(requestErrorBody(refused));
+  };
 }
 
 /** A message's JSON, or undefined when it is not JSON. */

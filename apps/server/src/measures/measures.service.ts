@@ -13,6 +13,7 @@ import {
 } from '@telehealth/shared';
 import { emergencyAuditDetails, orEmergencyGrants } from '../access/emergency-grants.ts';
 import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
@@ -176,18 +177,18 @@ export class MeasuresService {
   async results(caller: Caller, patientId: string): Promise<MeasureView[]> {
     // Emergency access (decision 036) opens the results of that patient too.
     const reach = await authorize(this.#db, caller, 'measure:read', { emergency: true });
-    const [inReach] = isUuid(patientId)
-      ? await this.#db
+    await scopeOf(this.#db, caller).find('measure:read', patientId, {
+      read: async (db) => {
+        const [inReach] = await db
           .select({ id: patients.id })
           .from(patients)
-          .where(and(eq(patients.id, patientId), this.#reachCondition(reach)))
-      : [];
-    if (!inReach) {
-      if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-        await recordOutOfReach(this.#db, caller, 'measure:read', { patientIds: [patientId] });
-      }
-      throw notFound('patientMessages.notFound');
-    }
+          .where(and(eq(patients.id, patientId), this.#reachCondition(reach)));
+        return inReach;
+      },
+      exists: (db) => patientExists(db, patientId),
+      missing: 'patientMessages.notFound',
+      denial: { patientIds: [patientId] },
+    });
     return this.#db.transaction(async (tx) => {
       const rows = await this.#select(tx)
         .where(and(this.#reachCondition(reach), eq(measures.patientId, patientId), eq(measures.status, 'completed')))
@@ -466,12 +467,12 @@ export class MeasuresService {
   async #providersPatient(caller: Caller, reach: Reach<'measure'>, patientId: string) {
     const scope: Reach<'patient'> =
       reach.kind === 'any' ? reach : { kind: 'own', field: 'ownerId', callerId: reach.callerId };
-    const patient = isUuid(patientId) ? await findVisiblePatient(this.#db, patientId, scope, this.#keyring) : undefined;
-    if (patient) return patient;
-    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-      await recordOutOfReach(this.#db, caller, 'measure:send', { patientIds: [patientId] });
-    }
-    throw notFound('patientMessages.notFound');
+    return scopeOf(this.#db, caller).find('measure:send', patientId, {
+      read: (db) => findVisiblePatient(db, patientId, scope, this.#keyring),
+      exists: (db) => patientExists(db, patientId),
+      missing: 'patientMessages.notFound',
+      denial: { patientIds: [patientId] },
+    });
   }
 
   #reachCondition(reach: Reach<'measure'>) {

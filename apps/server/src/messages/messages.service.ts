@@ -2,7 +2,7 @@ import { and, asc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import {
   attachmentFileName,
   AttachmentUploadSchema,
-  can,
+  seesRecordPart,
   ConversationFilterSchema,
   detectAttachmentType,
   ERROR_CODES,
@@ -487,7 +487,7 @@ export class MessagesService {
 
   /** The conversations the caller reads: administrators the office's; providers and patients their own. */
   async #reach(caller: Caller): Promise<ConversationReach> {
-    if (can(caller.user.role, 'message:office')) {
+    if (seesRecordPart(caller.user.role, 'message:office-inbox')) {
       await authorize(this.#db, caller, 'message:office');
       return { kind: 'office' };
     }
@@ -496,7 +496,7 @@ export class MessagesService {
 
   /** As `#reach`, for writing: also checks the send permission (and, for a new conversation, its kind). */
   async #sendReach(caller: Caller, kind?: ConversationKind): Promise<ConversationReach> {
-    if (can(caller.user.role, 'message:office')) {
+    if (seesRecordPart(caller.user.role, 'message:office-inbox')) {
       // Administrators answer the office's conversations; a clinical one is not theirs to start.
       if (kind === 'clinical') await authorize(this.#db, caller, 'message:send');
       await authorize(this.#db, caller, 'message:office');

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import {
   AddendumInputSchema,
   BUILT_IN_NOTE_TEMPLATES,
-  can,
+  seesRecordPart,
   MAX_PAGE_SIZE,
   NoteFilterSchema,
   NoteInputSchema,
@@ -312,7 +312,7 @@ export class NotesService {
 
   /** The editor's templates (active ones; administrators also see the inactive). */
   async templates(caller: Caller) {
-    const canManage = can(caller.user.role, 'note-template:manage');
+    const canManage = seesRecordPart(caller.user.role, 'note-template:inactive');
     if (!canManage) await authorize(this.#db, caller, 'note:write');
     const rows = await this.#db
       .select()
@@ -388,7 +388,7 @@ export class NotesService {
 
   /** Providers reach notes as authors (and their patients' notes); administrators reach the index only. */
   async #readReach(caller: Caller, options: { emergency?: boolean } = {}): Promise<NoteReach> {
-    if (can(caller.user.role, 'note:read')) return this.#contentReach(caller, options);
+    if (seesRecordPart(caller.user.role, 'note:content')) return this.#contentReach(caller, options);
     const index = await authorize(this.#db, caller, 'note:index');
     return index.kind === 'any' ? { kind: 'index' } : { kind: 'author', callerId: caller.user.id };
   }

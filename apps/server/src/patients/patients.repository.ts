@@ -4,6 +4,7 @@ import type { Reach } from '../access/authorize.ts';
 import { orEmergencyGrants } from '../access/emergency-grants.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Executor } from '../db/client.ts';
+import { pickColumns } from '../db/pick-columns.ts';
 import { patients } from './patients.table.ts';
 import { patientsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -90,10 +91,12 @@ export async function listPatientsPage(
     after: PatientCursor | null;
     limit: number;
     audit?: AuditRecord;
+    /** Only these columns (and the id): the rows are then partial, for a reader that reads no other field. */
+    columns?: ReadonlySet<keyof PatientRow> | null;
   },
   keyring: Keyring,
 ): Promise<{ rows: PatientRow[]; next: PatientCursor | null }> {
-  const { scope, filter, after, limit, audit } = options;
+  const { scope, filter, after, limit, audit, columns } = options;
   const where = after
     ? and(
         visible(scope, filter),
@@ -104,7 +107,8 @@ export async function listPatientsPage(
   const page = executor.$with('page').as(
     executor
       .select({
-        ...getTableColumns(patients),
+        ...pickColumns(getTableColumns(patients), columns),
+        id: patients.id,
         sortLast: sql<string>`${lowerLast}`.as('sort_last'),
         sortFirst: sql<string>`${lowerFirst}`.as('sort_first'),
       })

@@ -4,15 +4,13 @@ import {
   PAGE_SIZE,
   PatientFilterSchema,
   UpdatePatientInputSchema,
-  type AuditEvent,
-  ACCESS_REQUEST_MESSAGES,
 } from '@telehealth/shared';
-import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
+import { authorize, type Reach } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
-import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { notFound, parseInput, validationFailed } from '../errors.ts';
+import { fieldProblem, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import {
@@ -28,7 +26,6 @@ import {
   type PatientRow,
 } from './patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
-import { isUuid } from '../db/ids.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 
 /**
@@ -46,9 +43,14 @@ export class PatientsService {
     this.#keyring = options.keyring;
   }
 
+  /**
+   * A page of the patients the caller may see. With `columns`, the rows hold only those (and the id): for a
+   * reader that shows only those fields (the GraphQL list), so nothing else is read or decrypted.
+   */
   async list(
     caller: Caller,
     args: { limit?: number | null; nextToken?: string | null; filter?: PatientFilter | null },
+    options: { columns?: ReadonlySet<keyof PatientRow> | null } = {},
   ) {
     const scope = await authorize(this.#db, caller, 'patient:read');
     const filter = parseInput(PatientFilterSchema, args.filter ?? {});
@@ -62,7 +64,8 @@ export class PatientsService {
         filter,
         after,
         limit,
-        audit: this.#auditRecord(caller, 'PATIENT_VIEW', { page: after ? 'next' : 'first' }),
+        columns: options.columns ?? null,
+        audit: scopeOf(this.#db, caller).auditRecord('PATIENT_VIEW', { page: after ? 'next' : 'first' }),
       },
       this.#keyring,
     );
@@ -84,21 +87,19 @@ export class PatientsService {
     event: 'PATIENT_VIEW' | 'PATIENT_CHART_VIEW' = 'PATIENT_VIEW',
   ): Promise<PatientRow> {
     // Emergency access (decision 036) opens the chart (read only), never the list or the edit form.
-    const scope = await authorize(this.#db, caller, 'patient:read', {
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('patient:read', {
       message: 'patientMessages.cannotViewOne',
       emergency: event === 'PATIENT_CHART_VIEW',
     });
-    const emergency = scope.kind === 'own' ? emergencyAuditDetails(scope.emergency, [id]) : {};
-    // The record and its audit entry in one statement.
-    const row = isUuid(id)
-      ? await findVisiblePatient(this.#db, id, scope, this.#keyring, this.#auditRecord(caller, event, emergency))
-      : undefined;
-    if (row) return row;
-    // Answered like a missing record; an existing one outside the caller's scope is recorded.
-    if (isUuid(id) && (await patientExists(this.#db, id))) {
-      await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [id] });
-    }
-    throw notFound('patientMessages.notFound');
+    const emergency = reach.kind === 'own' ? emergencyAuditDetails(reach.emergency, [id]) : {};
+    // The record and its audit entry in one statement; answered like a missing record when out of reach.
+    return scope.find('patient:read', id, {
+      read: (db) => findVisiblePatient(db, id, reach, this.#keyring, scope.auditRecord(event, emergency)),
+      exists: (db) => patientExists(db, id),
+      missing: 'patientMessages.notFound',
+      denial: { patientIds: [id] },
+    });
   }
 
   async create(caller: Caller, input: unknown): Promise<PatientRow> {
@@ -118,7 +119,7 @@ export class PatientsService {
     }
     return this.#db.transaction(async (tx) => {
       const row = await insertPatient(tx, { ...fields, isActive: isActive ?? true, ...ownership }, this.#keyring);
-      await this.#audit(tx, caller, 'PATIENT_CREATE', [row.id], {});
+      await scopeOf(this.#db, caller).audit(tx, 'PATIENT_CREATE', { patientIds: [row.id] });
       await recordIdempotencyKey(tx, caller, row.id);
       return row;
     });
@@ -143,7 +144,10 @@ export class PatientsService {
     return this.#withVisiblePatient(caller, 'patient:update', id, scope, async (tx) => {
       const row = await updatePatientRow(tx, id, values, this.#keyring);
       // Which fields changed, never their values: the audit trail is no second copy of the record.
-      await this.#audit(tx, caller, 'PATIENT_UPDATE', [id], { fields: Object.keys(values).sort() });
+      await scopeOf(this.#db, caller).audit(tx, 'PATIENT_UPDATE', {
+        patientIds: [id],
+        fields: Object.keys(values).sort(),
+      });
       return row;
     });
   }
@@ -152,7 +156,7 @@ export class PatientsService {
     const scope = await authorize(this.#db, caller, 'patient:delete');
     return this.#withVisiblePatient(caller, 'patient:delete', id, scope, async (tx) => {
       await softDeletePatient(tx, id, caller.user.id);
-      await this.#audit(tx, caller, 'PATIENT_DELETE', [id], { retained: true });
+      await scopeOf(this.#db, caller).audit(tx, 'PATIENT_DELETE', { patientIds: [id], retained: true });
       return { id };
     });
   }
@@ -169,34 +173,20 @@ export class PatientsService {
     scope: Reach<'patient'>,
     work: (tx: Executor, row: PatientRow) => Promise<T>,
   ): Promise<T> {
-    const wellFormed = isUuid(id);
-    let outOfScope = false;
-    try {
-      return await this.#db.transaction(async (tx) => {
-        const row = wellFormed ? await findVisiblePatient(tx, id, scope, this.#keyring) : undefined;
-        if (row) return await work(tx, row);
-        outOfScope = wellFormed && (await patientExists(tx, id));
-        throw notFound('patientMessages.notFound');
+    return scopeOf(this.#db, caller).transaction(async (tx, scoped) => {
+      const row = await scoped.find(action, id, {
+        read: (db) => findVisiblePatient(db, id, scope, this.#keyring),
+        exists: (db) => patientExists(db, id),
+        missing: 'patientMessages.notFound',
+        denial: { patientIds: [id] },
       });
-    } catch (error) {
-      if (outOfScope) await recordOutOfReach(this.#db, caller, action, { patientIds: [id] });
-      throw error;
-    }
+      return work(tx, row);
+    });
   }
 
   async #requireProvider(providerId: string): Promise<void> {
     if (!(await isActiveProvider(this.#db, providerId))) {
-      throw validationFailed([ACCESS_REQUEST_MESSAGES.chooseProvider], {
-        owner: ACCESS_REQUEST_MESSAGES.chooseProvider,
-      });
+      throw validationFailed([fieldProblem('owner', 'accessRequestMessages.chooseProvider')]);
     }
-  }
-
-  #audit(tx: Executor, caller: Caller, event: AuditEvent, patientIds: string[], details: Record<string, unknown>) {
-    return appendAuditEntry(tx, this.#auditRecord(caller, event, { patientIds, ...details }));
-  }
-
-  #auditRecord(caller: Caller, event: AuditEvent, details: Record<string, unknown>): AuditRecord {
-    return { event, level: 'INFO', actor: caller.actor, url: caller.operation, details };
   }
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_CODES, MESSAGES } from '@telehealth/shared';
 import type { AuditActor } from '../audit/audit.repository.ts';
 import { actorFor, type ActiveSession, type AuthService, type RequestMeta } from '../auth/auth.service.ts';
+import { unauthenticated } from '../errors.ts';
+import { logRefusal, requestErrorBody } from '../http/request-errors.ts';
 
 /**
  * How a route uses the caller's session: 'optional' resolves it before the handler, once the body has been
@@ -113,12 +114,9 @@ export const sessionPlugin = fp<{ authService: AuthService }>(
     app.addHook('onRequest', async (request, reply) => {
       if (request.routeOptions.config.session !== 'required') return;
       if (!(await loadSession(request, reply))) {
-        return reply.code(401).header('cache-control', 'no-store').send({
-          statusCode: 401,
-          code: ERROR_CODES.unauthenticated,
-          error: 'Unauthorized',
-          message: MESSAGES.authRequired,
-        });
+        const refused = unauthenticated();
+        logRefusal(request.log, refused);
+        return reply.code(401).header('cache-control', 'no-store').send(requestErrorBody(refused));
       }
     });
     app.addHook('preHandler', async (request, reply) => {

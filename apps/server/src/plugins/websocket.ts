@@ -6,6 +6,7 @@ import { ERROR_CODES, LIVE_MAX_MESSAGE_BYTES } from '@telehealth/shared';
 import type { AuthService } from '../auth/auth.service.ts';
 import { parseSessionEndedNotice } from '../auth/session-events.ts';
 import { SESSION_ENDED_CHANNEL } from '../auth/sessions.repository.ts';
+import { NotificationHub } from '../db/notification-hub.ts';
 import { NotificationListener } from '../db/notification-listener.ts';
 import { LIVE_USER_CHANNEL, parseLiveUserNotice } from '../live/live-events.ts';
 import { VIDEO_SIGNAL_CHANNEL } from '../video/video-relay.ts';
@@ -128,28 +129,3 @@ export const websocketPlugin = fp<WebsocketPluginOptions>(
   },
   { name: 'websocket-sessions' },
 );
-
-/**
- * Hands the notices of a channel to the part that owns it (the video relay), and tells every part when the
- * listening connection is back (notices sent meanwhile are lost: each part looks again).
- */
-export class NotificationHub {
-  readonly #handlers = new Map<string, (payload: string) => void>();
-  readonly #reconnected: (() => void)[] = [];
-
-  on(channel: string, handler: (payload: string) => void): void {
-    this.#handlers.set(channel, handler);
-  }
-
-  onReconnected(handler: () => void): void {
-    this.#reconnected.push(handler);
-  }
-
-  dispatch(channel: string, payload: string): void {
-    this.#handlers.get(channel)?.(payload);
-  }
-
-  reconnected(): void {
-    for (const handler of this.#reconnected) handler();
-  }
-}

@@ -6,13 +6,12 @@ import {
   MAX_PAGE_SIZE,
   RECORD_ACCESS_PAGE_SIZE,
   recordAccessKind,
-  type AuditEvent,
   type RecordAccessKind,
 } from '@telehealth/shared';
-import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import { authorize } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { sealAuditDetails } from '../audit/sealed-details.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
@@ -108,7 +107,7 @@ export class PortalRecordsService {
         tx,
         page.records.map((r) => r.note.id),
       );
-      await this.#audit(tx, caller, 'MEDICAL_RECORD_ACCESS', {
+      await scopeOf(this.#db, caller).audit(tx, 'MEDICAL_RECORD_ACCESS', {
         noteIds: page.records.map((r) => r.note.id),
         patientIds: [...new Set(page.records.flatMap((r) => (r.note.patientId ? [r.note.patientId] : [])))],
         contentShown: 0,
@@ -128,17 +127,16 @@ export class PortalRecordsService {
   async sharedNote(caller: Caller, id: string): Promise<SharedNoteView> {
     const reach = await authorize(this.#db, caller, 'shared-note:read');
     const accountId = reach.kind === 'own' ? reach.callerId : caller.user.id;
-    const record = isUuid(id) ? await findNote(this.#db, this.#keyring, id, { kind: 'shared', accountId }) : undefined;
-    if (!record) {
-      if (isUuid(id) && (await noteExists(this.#db, id))) {
-        await recordOutOfReach(this.#db, caller, 'shared-note:read', { noteIds: [id] });
-      }
-      throw notFound('portalRecordMessages.sharedNoteNotFound');
-    }
+    const record = await scopeOf(this.#db, caller).find('shared-note:read', id, {
+      read: (db) => findNote(db, this.#keyring, id, { kind: 'shared', accountId }),
+      exists: (db) => noteExists(db, id),
+      missing: 'portalRecordMessages.sharedNoteNotFound',
+      denial: { noteIds: [id] },
+    });
     return this.#db.transaction(async (tx) => {
       const addenda = await addendaOf(tx, this.#keyring, id);
       const shared = await sharedTimesOf(tx, [id]);
-      await this.#audit(tx, caller, 'MEDICAL_RECORD_ACCESS', {
+      await scopeOf(this.#db, caller).audit(tx, 'MEDICAL_RECORD_ACCESS', {
         noteId: id,
         patientIds: record.note.patientId ? [record.note.patientId] : [],
         contentShown: true,
@@ -155,29 +153,24 @@ export class PortalRecordsService {
   async shareNote(caller: Caller, noteId: string) {
     const reach = await authorize(this.#db, caller, 'note:share');
     const callerId = reach.kind === 'own' ? reach.callerId : caller.user.id;
-    let outOfReach = false;
-    try {
-      await this.#db.transaction(async (tx) => {
-        const record = isUuid(noteId)
-          ? await findNote(tx, this.#keyring, noteId, { kind: 'shareable', callerId }, { lock: true })
-          : undefined;
-        if (!record) {
-          const readable = isUuid(noteId)
-            ? await findNote(tx, this.#keyring, noteId, { kind: 'author', callerId })
-            : undefined;
+    const scope = scopeOf(this.#db, caller);
+    await scope.transaction(async (tx, scoped) => {
+      const record = await scoped.find('note:share', noteId, {
+        read: (db) => findNote(db, this.#keyring, noteId, { kind: 'shareable', callerId }, { lock: true }),
+        exists: async (db) => {
+          // A note of the caller's own that cannot be shared is refused with its reason.
+          const readable = await findNote(db, this.#keyring, noteId, { kind: 'author', callerId });
           if (readable?.note.isPrivate) throw badUserInput('portalRecordMessages.psychotherapyNeverShared');
           if (readable) throw badUserInput('portalRecordMessages.shareSignedOnly');
-          outOfReach = isUuid(noteId) && (await noteExists(tx, noteId));
-          throw notFound('noteMessages.notFound');
-        }
-        const patientId = record.note.patientId!;
-        const added = await insertNoteShare(tx, { noteId, patientId, sharedBy: caller.user.id });
-        if (added) await this.#audit(tx, caller, 'NOTE_SHARE', { noteId, patientIds: [patientId] });
+          return noteExists(db, noteId);
+        },
+        missing: 'noteMessages.notFound',
+        denial: { noteIds: [noteId] },
       });
-    } catch (error) {
-      if (outOfReach) await recordOutOfReach(this.#db, caller, 'note:share', { noteIds: [noteId] });
-      throw error;
-    }
+      const patientId = record.note.patientId!;
+      const added = await insertNoteShare(tx, { noteId, patientId, sharedBy: caller.user.id });
+      if (added) await scope.audit(tx, 'NOTE_SHARE', { noteId, patientIds: [patientId] });
+    });
     return this.noteSharing(caller, noteId);
   }
 
@@ -185,31 +178,24 @@ export class PortalRecordsService {
   async unshareNote(caller: Caller, noteId: string) {
     const reach = await authorize(this.#db, caller, 'note:share');
     const callerId = reach.kind === 'own' ? reach.callerId : caller.user.id;
-    let outOfReach = false;
-    try {
-      await this.#db.transaction(async (tx) => {
-        const record = isUuid(noteId)
-          ? await findNote(tx, this.#keyring, noteId, { kind: 'author', callerId }, { lock: true })
-          : undefined;
-        if (!record) {
-          outOfReach = isUuid(noteId) && (await noteExists(tx, noteId));
-          throw notFound('noteMessages.notFound');
-        }
-        if (await deleteNoteShare(tx, noteId)) {
-          const details = { noteId, patientIds: record.note.patientId ? [record.note.patientId] : [] };
-          // A shared note made a psychotherapy note since: its entry is sealed for the author (decision 027).
-          await this.#audit(
-            tx,
-            caller,
-            'NOTE_UNSHARE',
-            record.note.isPrivate ? sealAuditDetails(this.#keyring, caller.user.id, details) : details,
-          );
-        }
+    const scope = scopeOf(this.#db, caller);
+    await scope.transaction(async (tx, scoped) => {
+      const record = await scoped.find('note:share', noteId, {
+        read: (db) => findNote(db, this.#keyring, noteId, { kind: 'author', callerId }, { lock: true }),
+        exists: (db) => noteExists(db, noteId),
+        missing: 'noteMessages.notFound',
+        denial: { noteIds: [noteId] },
       });
-    } catch (error) {
-      if (outOfReach) await recordOutOfReach(this.#db, caller, 'note:share', { noteIds: [noteId] });
-      throw error;
-    }
+      if (await deleteNoteShare(tx, noteId)) {
+        const details = { noteId, patientIds: record.note.patientId ? [record.note.patientId] : [] };
+        // A shared note made a psychotherapy note since: its entry is sealed for the author (decision 027).
+        await scope.audit(
+          tx,
+          'NOTE_UNSHARE',
+          record.note.isPrivate ? sealAuditDetails(this.#keyring, caller.user.id, details) : details,
+        );
+      }
+    });
     return this.noteSharing(caller, noteId);
   }
 
@@ -217,15 +203,12 @@ export class PortalRecordsService {
   async noteSharing(caller: Caller, noteId: string) {
     const reach = await authorize(this.#db, caller, 'note:share');
     const callerId = reach.kind === 'own' ? reach.callerId : caller.user.id;
-    const record = isUuid(noteId)
-      ? await findNote(this.#db, this.#keyring, noteId, { kind: 'author', callerId })
-      : undefined;
-    if (!record) {
-      if (isUuid(noteId) && (await noteExists(this.#db, noteId))) {
-        await recordOutOfReach(this.#db, caller, 'note:share', { noteIds: [noteId] });
-      }
-      throw notFound('noteMessages.notFound');
-    }
+    const record = await scopeOf(this.#db, caller).find('note:share', noteId, {
+      read: (db) => findNote(db, this.#keyring, noteId, { kind: 'author', callerId }),
+      exists: (db) => noteExists(db, noteId),
+      missing: 'noteMessages.notFound',
+      denial: { noteIds: [noteId] },
+    });
     const share = await findNoteShare(this.#db, noteId);
     return {
       noteId,
@@ -253,7 +236,7 @@ export class PortalRecordsService {
         field: data.field,
         request: data.request,
       });
-      await this.#audit(tx, caller, 'RECORD_CORRECTION_REQUESTED', {
+      await scopeOf(this.#db, caller).audit(tx, 'RECORD_CORRECTION_REQUESTED', {
         correctionId: correction.id,
         patientIds: [linked.id],
         field: data.field,
@@ -284,7 +267,10 @@ export class PortalRecordsService {
     if (!linked) return [];
     return this.#db.transaction(async (tx) => {
       const rows = await correctionsOf(tx, this.#keyring, linked.id);
-      await this.#audit(tx, caller, 'RECORD_CORRECTION_VIEW', { patientIds: [linked.id], count: rows.length });
+      await scopeOf(this.#db, caller).audit(tx, 'RECORD_CORRECTION_VIEW', {
+        patientIds: [linked.id],
+        count: rows.length,
+      });
       return rows;
     });
   }
@@ -292,16 +278,18 @@ export class PortalRecordsService {
   /** A patient's correction requests, for their care team (the patient's chart). */
   async patientCorrections(caller: Caller, patientId: string): Promise<CorrectionRecord[]> {
     const reach = await authorize(this.#db, caller, 'correction:review');
-    const visible = isUuid(patientId) && (await this.#reachesPatient(this.#db, reach, patientId));
-    if (!visible) {
-      if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-        await recordOutOfReach(this.#db, caller, 'correction:review', { patientIds: [patientId] });
-      }
-      throw notFound('patientMessages.notFound');
-    }
+    await scopeOf(this.#db, caller).find('correction:review', patientId, {
+      read: (db) => this.#reachesPatient(db, reach, patientId),
+      exists: (db) => patientExists(db, patientId),
+      missing: 'patientMessages.notFound',
+      denial: { patientIds: [patientId] },
+    });
     return this.#db.transaction(async (tx) => {
       const rows = await correctionsOf(tx, this.#keyring, patientId);
-      await this.#audit(tx, caller, 'RECORD_CORRECTION_VIEW', { patientIds: [patientId], count: rows.length });
+      await scopeOf(this.#db, caller).audit(tx, 'RECORD_CORRECTION_VIEW', {
+        patientIds: [patientId],
+        count: rows.length,
+      });
       return rows;
     });
   }
@@ -310,39 +298,32 @@ export class PortalRecordsService {
   async answerCorrection(caller: Caller, input: unknown): Promise<CorrectionRecord> {
     const reach = await authorize(this.#db, caller, 'correction:review');
     const data = parseInput(AnswerCorrectionInputSchema, input);
-    let outOfReach: string | null = null;
-    try {
-      const patientId = await this.#db.transaction(async (tx) => {
-        const found = isUuid(data.id) ? await findCorrectionForUpdate(tx, data.id) : undefined;
-        if (!found) throw notFound('portalRecordMessages.correctionNotFound');
-        if (reach.kind === 'own' && found.ownerId !== reach.callerId) {
-          outOfReach = found.correction.patientId;
-          throw notFound('portalRecordMessages.correctionNotFound');
-        }
-        if (found.correction.status !== 'pending') throw badUserInput('portalRecordMessages.correctionAnswered');
-        await answerCorrectionRow(tx, this.#keyring, data.id, {
-          status: data.decision,
-          response: data.response,
-          answeredBy: caller.user.id,
-        });
-        await this.#audit(tx, caller, 'RECORD_CORRECTION_ANSWERED', {
-          correctionId: data.id,
-          patientIds: [found.correction.patientId],
-          decision: data.decision,
-        });
-        return found.correction.patientId;
-      });
-      const rows = await correctionsOf(this.#db, this.#keyring, patientId);
-      return rows.find((r) => r.correction.id === data.id)!;
-    } catch (error) {
-      if (outOfReach) {
-        await recordOutOfReach(this.#db, caller, 'correction:review', {
-          patientIds: [outOfReach],
-          correctionId: data.id,
-        });
+    const scope = scopeOf(this.#db, caller);
+    const patientId = await scope.transaction(async (tx, scoped) => {
+      const found = isUuid(data.id) ? await findCorrectionForUpdate(tx, data.id) : undefined;
+      if (!found) throw notFound('portalRecordMessages.correctionNotFound');
+      if (reach.kind === 'own' && found.ownerId !== reach.callerId) {
+        throw scoped.outOfReach(
+          'correction:review',
+          { patientIds: [found.correction.patientId], correctionId: data.id },
+          'portalRecordMessages.correctionNotFound',
+        );
       }
-      throw error;
-    }
+      if (found.correction.status !== 'pending') throw badUserInput('portalRecordMessages.correctionAnswered');
+      await answerCorrectionRow(tx, this.#keyring, data.id, {
+        status: data.decision,
+        response: data.response,
+        answeredBy: caller.user.id,
+      });
+      await scope.audit(tx, 'RECORD_CORRECTION_ANSWERED', {
+        correctionId: data.id,
+        patientIds: [found.correction.patientId],
+        decision: data.decision,
+      });
+      return found.correction.patientId;
+    });
+    const rows = await correctionsOf(this.#db, this.#keyring, patientId);
+    return rows.find((r) => r.correction.id === data.id)!;
   }
 
   // Who viewed my record -----------------------------------------------------------------------------------
@@ -363,7 +344,7 @@ export class PortalRecordsService {
     const linked = await this.#ownRecord(caller, 'record-access:read', args.patientId);
     return this.#db.transaction(async (tx) => {
       const rows = await accessLogPage(tx, { patientId: linked.id, accountId: caller.user.id, after, limit });
-      await this.#audit(tx, caller, 'RECORD_ACCESS_LOG_VIEW', {
+      await scopeOf(this.#db, caller).audit(tx, 'RECORD_ACCESS_LOG_VIEW', {
         patientIds: [linked.id],
         page: after ? 'next' : 'first',
       });
@@ -399,11 +380,12 @@ export class PortalRecordsService {
       if (!linked) throw notFound('portalRecordMessages.noRecord');
       return linked;
     }
-    if (linked && linked.id === patientId) return linked;
-    if (isUuid(patientId) && (await patientExists(this.#db, patientId))) {
-      await recordOutOfReach(this.#db, caller, action, { patientIds: [patientId] });
-    }
-    throw notFound('patientMessages.notFound');
+    return scopeOf(this.#db, caller).find(action, patientId, {
+      read: () => Promise.resolve(linked?.id === patientId ? linked : undefined),
+      exists: (db) => patientExists(db, patientId),
+      missing: 'patientMessages.notFound',
+      denial: { patientIds: [patientId] },
+    });
   }
 
   async #reachesPatient(
@@ -418,9 +400,5 @@ export class PortalRecordsService {
       .from(patients)
       .where(and(eq(patients.id, patientId), eq(patients.ownerId, reach.callerId)));
     return row !== undefined;
-  }
-
-  #audit(tx: Executor, caller: Caller, event: AuditEvent, details: Record<string, unknown>) {
-    return appendAuditEntry(tx, { event, level: 'INFO', actor: caller.actor, url: caller.operation, details });
   }
 }

@@ -50,8 +50,9 @@ export const backupRuns = pgTable(
 export const auditPruned = pgTable('audit_pruned', {
   entryId: bigint('entry_id', { mode: 'number' }).primaryKey(),
   position: bigint('position', { mode: 'number' }).notNull().unique(),
-  expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
-  prunedAt: timestamp('pruned_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  // Microseconds, as migration 0025 made them.
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  prunedAt: timestamp('pruned_at', { withTimezone: true }).notNull().defaultNow(),
   keyId: text('key_id').notNull(),
   signature: text('signature').notNull(),
 });

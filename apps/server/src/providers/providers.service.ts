@@ -1,15 +1,9 @@
-import {
-  CreateDoctorInputSchema,
-  hasPermission,
-  MAX_PAGE_SIZE,
-  PAGE_SIZE,
-  PROVIDER_MESSAGES,
-} from '@telehealth/shared';
+import { CreateDoctorInputSchema, hasPermission, MAX_PAGE_SIZE, PAGE_SIZE } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { badUserInput, parseInput } from '../errors.ts';
+import { fieldError, parseInput } from '../errors.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { createAccount } from '../users/accounts.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
@@ -58,7 +52,7 @@ export class ProvidersService {
       const existing = await findUserByEmail(tx, data.email);
       if (existing) {
         const key = (await findProviderById(tx, existing.id)) ? 'alreadyProvider' : 'emailTaken';
-        throw badUserInput(`providerMessages.${key}`, { fieldErrors: { email: PROVIDER_MESSAGES[key] } });
+        throw fieldError('email', `providerMessages.${key}`);
       }
       const { id, provider } = await createAccount(
         tx,

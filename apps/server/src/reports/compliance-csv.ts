@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { csvSafeCell } from '@telehealth/shared';
-import type { ComplianceReport } from './reports.service.ts';
+import type { ComplianceReport } from './compliance-report.ts';
 
 /** The CSV's columns: one table for every part of the report, told apart by `section`. */
 export const COMPLIANCE_CSV_COLUMNS = [

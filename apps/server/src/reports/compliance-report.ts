@@ -71,6 +71,12 @@ export interface ComplianceFigures {
   riskIndicators: RiskIndicator[];
 }
 
+/** The specification's compliance report: the figures, when and by whom it was generated. */
+export interface ComplianceReport extends ComplianceFigures {
+  generatedAt: Date;
+  generatedBy: { userId: string; name: string; email: string };
+}
+
 /** Actors that are not people: an unknown caller and the server itself. */
 const NOT_PEOPLE = sql`('anonymous', 'system')`;
 /** Whose activity after hours is a risk: the practice's staff (patients use the portal at any hour). */

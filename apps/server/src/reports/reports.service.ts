@@ -10,15 +10,9 @@ import {
   computeComplianceFigures,
   periodBounds,
   type BulkAccessRule,
-  type ComplianceFigures,
+  type ComplianceReport,
 } from './compliance-report.ts';
 import { computePracticeFigures, type PracticeFigures } from './practice-report.ts';
-
-/** The specification's compliance report: the figures, when and by whom it was generated. */
-export interface ComplianceReport extends ComplianceFigures {
-  generatedAt: Date;
-  generatedBy: { userId: string; name: string; email: string };
-}
 
 /** How a compliance report leaves the server: on the screen, as the printable page, or as a CSV file. */
 export type ComplianceReportFormat = 'screen' | 'print' | 'csv';

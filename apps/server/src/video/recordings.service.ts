@@ -12,7 +12,8 @@ import {
   type RecordingState,
   type RecordingStatus,
 } from '@telehealth/shared';
-import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import { authorize } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
@@ -30,7 +31,7 @@ import type { Keyring } from '../keys/keyring.ts';
 import { isPresent, listParticipants, type ParticipantRow } from './video.repository.ts';
 import { requireVisitProvider } from './visit-access.ts';
 import { sendVideoMessage } from './video-relay.ts';
-import type { JoinedConnection } from './video.service.ts';
+import type { JoinedConnection } from './joined-connection.ts';
 import { isUuid } from '../db/ids.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
@@ -391,22 +392,24 @@ export class RecordingsService {
    */
   async #providersRecording(caller: Caller, recordingId: string) {
     await authorize(this.#db, caller, 'visit:join', { message: 'videoMessages.recordingProviderOnly' });
-    const [row] = isUuid(recordingId)
-      ? await this.#db
+    const found = await scopeOf(this.#db, caller).find('visit:join', recordingId, {
+      load: async (db, id) => {
+        const [row] = await db
           .select({ recording: videoRecordings, providerId: appointments.providerId })
           .from(videoRecordings)
           .innerJoin(appointments, eq(appointments.id, videoRecordings.appointmentId))
-          .where(eq(videoRecordings.id, recordingId))
-      : [];
-    if (row?.providerId === caller.user.id) return row.recording;
-    if (row) {
-      await recordOutOfReach(this.#db, caller, 'visit:join', {
+          .where(eq(videoRecordings.id, id));
+        return row;
+      },
+      within: (row) => row.providerId === caller.user.id,
+      missing: 'videoMessages.recordingNotFound',
+      denial: (row) => ({
         appointmentIds: [row.recording.appointmentId],
         recordingId,
         reason: 'not the provider of the appointment',
-      });
-    }
-    throw notFound('videoMessages.recordingNotFound');
+      }),
+    });
+    return found.recording;
   }
 
   async #recordingOf(recordingId: string) {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { VideoServerMessage } from '@telehealth/shared';
 import type { Database, Executor } from '../db/client.ts';
-import type { NotificationHub } from '../plugins/websocket.ts';
+import type { NotificationHub } from '../db/notification-hub.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 

@@ -15,6 +15,8 @@ import {
 import type { Database } from '../db/client.ts';
 import { parseJson, upgradeRequired } from '../live/live.routes.ts';
 import { requiredSession } from '../plugins/session.ts';
+import { badRequest } from '../errors.ts';
+import { logRefusal, requestErrorBody } from '../http/request-errors.ts';
 import { callerOfRequest } from '../access/caller.ts';
 import { VideoRelay } from './video-relay.ts';
 import type { RecordingsService } from './recordings.service.ts';
@@ -187,9 +189,9 @@ function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsSer
       async (request, reply) => {
         const seq = Number(request.params.seq);
         if (!Number.isInteger(seq) || seq < 0 || seq > 1_000_000 || !Buffer.isBuffer(request.body)) {
-          return reply
-            .code(400)
-            .send({ statusCode: 400, error: 'Bad Request', message: 'A part number and WebM bytes are required.' });
+          const refused = badRequest('recordingChunkInvalid');
+          logRefusal(request.log, refused);
+          return reply.code(400).send(requestErrorBody(refused));
         }
         await recordings.appendChunk(
           callerOfRequest(request, 'uploadRecordingChunk'),

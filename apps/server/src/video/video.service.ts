@@ -17,7 +17,8 @@ import {
   type VideoRole,
   type VideoWaitingEntry,
 } from '@telehealth/shared';
-import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
+import { authorize, type Reach } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type {
   AppointmentChange,
@@ -49,7 +50,8 @@ import {
 import { publishToUsers } from '../live/live-events.ts';
 import type { RecordingsService } from './recordings.service.ts';
 import { sendVideoMessage } from './video-relay.ts';
-import { turnCredentials, VideoTokens, type VideoGrant } from './video-tokens.ts';
+import { turnCredentials, VideoTokens } from './video-tokens.ts';
+import type { JoinedConnection } from './joined-connection.ts';
 import { isUuid } from '../db/ids.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
@@ -90,12 +92,7 @@ export interface VideoVisitView {
   patientId: string | null;
 }
 
-/** A connection's person in a visit, once `join` succeeded. */
-export interface JoinedConnection {
-  connectionId: string;
-  grant: VideoGrant;
-  actor: AuditActor;
-}
+export type { JoinedConnection };
 
 export type JoinResult = { ok: true; joined: JoinedConnection } | { ok: false; reason: VideoRefusal };
 
@@ -656,17 +653,15 @@ export class VideoService implements AppointmentListener {
 
   async #reachableVisit(caller: Caller, appointmentId: string): Promise<VisitAppointment> {
     const reach: Reach<'visit'> = await authorize(this.#db, caller, 'visit:join');
-    const appointment = isUuid(appointmentId) ? await findVisitAppointment(this.#db, appointmentId) : undefined;
-    if (!appointment) throw notFound('videoMessages.notFound');
-    const own =
-      reach.kind === 'any' ||
-      (reach.field === 'providerId' ? appointment.providerId : appointment.patientAccountId) === reach.callerId;
-    if (!own) {
-      // Answered like a missing appointment (issue 24): no answer tells another's visit from an id never given.
-      await recordOutOfReach(this.#db, caller, 'visit:join', { appointmentIds: [appointmentId] });
-      throw notFound('videoMessages.notFound');
-    }
-    return appointment;
+    // Another's visit is answered like a missing appointment (issue 24): no answer tells it from an id never given.
+    return scopeOf(this.#db, caller).find('visit:join', appointmentId, {
+      load: findVisitAppointment,
+      within: (appointment) =>
+        reach.kind === 'any' ||
+        (reach.field === 'providerId' ? appointment.providerId : appointment.patientAccountId) === reach.callerId,
+      missing: 'videoMessages.notFound',
+      denial: { appointmentIds: [appointmentId] },
+    });
   }
 
   #view(caller: Caller, appointment: VisitAppointment): VideoVisitView {

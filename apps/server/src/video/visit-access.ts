@@ -1,10 +1,10 @@
 import { VIDEO_PROVIDER_EARLY_MINUTES, type MessageId, type VideoRefusal, type VideoRole } from '@telehealth/shared';
-import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import { authorize } from '../access/authorize.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Database } from '../db/client.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { findVisitAppointment, type VisitAppointment } from './video.repository.ts';
-import { isUuid } from '../db/ids.ts';
 
 /**
  * The appointment of a visit whose provider the caller must be: recordings and guests are the provider's alone
@@ -19,16 +19,14 @@ export async function requireVisitProvider(
   message: MessageId,
 ): Promise<VisitAppointment> {
   await authorize(db, caller, 'visit:join', { message });
-  const appointment = isUuid(appointmentId) ? await findVisitAppointment(db, appointmentId) : undefined;
-  if (appointment?.providerId === caller.user.id) return appointment;
-  if (appointment) {
-    await recordOutOfReach(db, caller, 'visit:join', {
-      appointmentIds: [appointmentId],
-      reason: 'not the provider of the appointment',
-    });
-    if (appointment.patientAccountId === caller.user.id) throw forbidden(message);
-  }
-  throw notFound('videoMessages.notFound');
+  return scopeOf(db, caller).find('visit:join', appointmentId, {
+    load: findVisitAppointment,
+    within: (appointment) => appointment.providerId === caller.user.id,
+    // The visit's own patient is told why; anyone else hears of no appointment.
+    missing: (appointment) =>
+      appointment?.patientAccountId === caller.user.id ? forbidden(message) : notFound('videoMessages.notFound'),
+    denial: { appointmentIds: [appointmentId], reason: 'not the provider of the appointment' },
+  });
 }
 
 /**

@@ -78,7 +78,22 @@ describe('server errors in the page language, by message id', () => {
       /en 5 minutos\.$/,
     );
     const problems = 'First name is required, Please enter a valid email address';
-    expect(describeError(withId(validationFailedMessage([problems]), 'messages.validationFailed', { problems }))).toBe(
+    // The problems are said from their ids (`extensions.fields`), never from the English list.
+    const refused = new GraphQLRequestError('graphql', [
+      {
+        message: validationFailedMessage([problems]),
+        extensions: {
+          code: 'BAD_USER_INPUT',
+          messageId: 'messages.validationFailed',
+          params: { problems },
+          fields: [
+            { field: 'firstName', messageId: 'fieldMessages.required', params: { label: 'First name' } },
+            { field: 'email', messageId: 'fieldMessages.emailInvalid', params: {} },
+          ],
+        },
+      },
+    ]);
+    expect(describeError(refused)).toBe(
       'Error de validación: El campo «Nombre» es obligatorio, Ingrese una dirección de correo electrónico válida',
     );
   });
@@ -89,7 +104,7 @@ describe('server errors in the page language, by message id', () => {
     expect(describeError(graphqlError(PATIENT_MESSAGES.notFound, 'NOT_FOUND'))).toBe(PATIENT_MESSAGES.notFound);
   });
 
-  it("says a sign-in result's refusal by its id, and the schema's own messages by their words", () => {
+  it("says a sign-in result's refusal by its id, the schema's own messages too", () => {
     const locked = {
       error: accountLockedMessage(4 * 60_000),
       errorMessage: { id: 'messages.accountLocked', params: [{ name: 'count', value: '4' }] },
@@ -101,9 +116,14 @@ describe('server errors in the page language, by message id', () => {
         errorMessage: { id: 'messages.invalidCredentials', params: [] },
       }),
     ).toBe('Credenciales no válidas');
-    expect(describeSignInError({ error: 'Email is required', errorMessage: null })).toBe(
-      'El correo electrónico es obligatorio',
-    );
+    expect(
+      describeSignInError({
+        error: 'Email is required',
+        errorMessage: { id: 'fieldMessages.emailRequired', params: [] },
+      }),
+    ).toBe('El correo electrónico es obligatorio');
+    // A server that names no id: its own words, never looked up.
+    expect(describeSignInError({ error: 'Email is required', errorMessage: null })).toBe('Email is required');
     expect(describeSignInError({ error: null, errorMessage: null })).toBeNull();
   });
 

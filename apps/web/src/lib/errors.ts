@@ -1,8 +1,9 @@
 import { ERROR_CODES } from '@telehealth/shared';
 import { ZodError } from 'zod';
 
+import { errorText } from './error-text.ts';
+import { fieldProblemsOf } from './form-errors.ts';
 import { isGraphQLRequestError, type GraphQLErrorEntry } from './graphql.ts';
-import { translateMessage } from './translate-message.ts';
 // The page's instance (lib/i18n-core.ts), so the public site's sign-in can use this too.
 import i18n from 'i18next';
 
@@ -25,22 +26,25 @@ export function translateServerError(entry: GraphQLErrorEntry): string {
   const values: Record<string, string | number> = isParams(params) ? { ...params } : {};
   const key = `shared:${messageId}`;
   if (!i18n.exists(key, values)) return entry.message;
-  // A refused input lists the shared schemas' messages, which the browser says as it says its own checks.
-  if (typeof values['problems'] === 'string') values['problems'] = translateMessage(values['problems']);
+  // A refused input lists its problems: each field's by id (`extensions.fields`), said as the form's own checks.
+  const problems = fieldProblemsOf(entry.extensions);
+  if (typeof values['problems'] === 'string' && problems.length > 0) {
+    values['problems'] = problems.map(({ field, message }) => errorText(message, { field })).join(', ');
+  }
   // The key comes from the server at run time, so it is not one of the typed keys.
   return (i18n.t as (key: string, options: Record<string, unknown>) => string)(key, values);
 }
 
 /**
  * Why the server did not sign the person in (a sign-in result's `error`), in the page's language: by the
- * result's `errorMessage` id; the shared schema's own messages (no id) as the browser says its own checks.
+ * result's `errorMessage` id (the server's own English only from a server that sends none).
  */
 export function describeSignInError(result: {
   error: string | null;
   errorMessage?: { id: string; params: readonly { name: string; value: string }[] } | null | undefined;
 }): string | null {
   if (result.error === null) return null;
-  if (!result.errorMessage) return translateMessage(result.error);
+  if (!result.errorMessage) return result.error;
   // Parameters travel as text in GraphQL; a number is a number again (plurals are chosen by `count`).
   const params = Object.fromEntries(
     result.errorMessage.params.map(({ name, value }) => [name, /^\d+$/.test(value) ? Number(value) : value]),

@@ -5,28 +5,35 @@ import { fieldErrorsFromServer, fieldErrorsFromZod, hasPublicMessage, isNotFound
 import { GraphQLRequestError } from './graphql.ts';
 
 describe('fieldErrorsFromServer', () => {
-  it('maps the server’s extensions.fieldErrors to the fields', () => {
+  it('maps the server’s extensions.fields to the fields, by message id and parameters', () => {
     const error = new GraphQLRequestError('graphql', [
       {
         message: 'Validation failed: Please enter a valid email address, Please choose a provider',
         extensions: {
           code: 'BAD_USER_INPUT',
           fieldErrors: { email: 'Please enter a valid email address', owner: 'Please choose a provider' },
+          fields: [
+            { field: 'email', messageId: 'fieldMessages.emailInvalid', params: {} },
+            { field: 'owner', messageId: 'fieldMessages.chooseProvider', params: {} },
+          ],
         },
       },
     ]);
     expect(fieldErrorsFromServer(error)).toEqual({
-      email: 'Please enter a valid email address',
-      owner: 'Please choose a provider',
+      email: { id: 'fieldMessages.emailInvalid', params: {} },
+      owner: { id: 'fieldMessages.chooseProvider', params: {} },
     });
   });
 
   it('keeps the first message of a field and ignores what is not a message', () => {
+    const first = { field: 'email', messageId: 'fieldMessages.required', params: { label: 'Email' } };
     const error = new GraphQLRequestError('graphql', [
-      { message: 'a', extensions: { code: 'BAD_USER_INPUT', fieldErrors: { email: 'first', phone: 42 } } },
-      { message: 'b', extensions: { code: 'BAD_USER_INPUT', fieldErrors: { email: 'second' } } },
+      { message: 'a', extensions: { code: 'BAD_USER_INPUT', fields: [first, { field: 'phone', messageId: 42 }] } },
+      { message: 'b', extensions: { code: 'BAD_USER_INPUT', fields: [{ ...first, messageId: 'x.y' }] } },
     ]);
-    expect(fieldErrorsFromServer(error)).toEqual({ email: 'first' });
+    expect(fieldErrorsFromServer(error)).toEqual({
+      email: { id: 'fieldMessages.required', params: { label: 'Email' } },
+    });
   });
 
   it('is null for errors that are not refused input', () => {
@@ -45,10 +52,10 @@ describe('fieldErrorsFromZod', () => {
     expect(parsed.success).toBe(false);
     if (parsed.success) return;
     expect(fieldErrorsFromZod(parsed.error)).toEqual({
-      firstName: 'First name must be at least 2 characters long',
-      lastName: 'Last name is required',
-      email: 'Please enter a valid email address',
-      dateOfBirth: 'Date of birth is required',
+      firstName: { id: 'fieldMessages.tooShort', params: { label: 'First name', min: 2 } },
+      lastName: { id: 'fieldMessages.required', params: { label: 'Last name' } },
+      email: { id: 'fieldMessages.emailInvalid', params: {} },
+      dateOfBirth: { id: 'fieldMessages.dateOfBirthRequired', params: {} },
     });
   });
 });

@@ -63,7 +63,7 @@ export const DEFAULT_NAMESPACE = 'common';
 
 /**
  * Sets up the page's i18next instance (the library's default one: a page has one language, and code shared by
- * the public site and the single-page app, such as lib/translate-message.ts, uses it without knowing which page
+ * the public site and the single-page app, such as lib/error-text.ts, uses it without knowing which page
  * it runs in) with `englishResources` bundled (English is the fallback of every other language, and the first
  * paint must not wait for it) and every other language loaded on demand. `ready` settles once the chosen
  * language's texts are in, so a page can wait for them instead of flashing English first.
@@ -86,6 +86,11 @@ export function createI18n(englishResources: Record<string, ResourceKey>): { i18
       returnNull: false,
       react: { useSuspense: false },
     });
+
+  // `{{label, lowercase}}`: a label inside an English sentence (lib/shared-texts.ts).
+  i18n.services.formatter?.add('lowercase', (value: unknown, lng: string | undefined) =>
+    String(value).toLocaleLowerCase(lng),
+  );
 
   i18n.on('languageChanged', (language) => {
     if (typeof document !== 'undefined') document.documentElement.lang = language;

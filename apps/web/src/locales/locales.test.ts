@@ -75,7 +75,7 @@ describe.each(OTHER_LANGUAGES)('the %s translation', (language) => {
 
   it.each(namespaces)('has the %s namespace whole, with the same placeholders', (namespace) => {
     const tree = translation(language, namespace);
-    expect(tree, `locales/${language}/${namespace}.json is missing`).toBeDefined();
+    expect(tree, `locales/${language}/${namespace}.json is missing`).toBeTypeOf('object');
     const source = flatten(english[namespace] ?? {});
     const target = flatten(tree ?? {});
 

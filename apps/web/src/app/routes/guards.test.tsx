@@ -113,7 +113,7 @@ describe('route guards', () => {
   it('sends a signed-in person away from / to the dashboard', async () => {
     signedInAs(provider);
     const router = renderAt('/');
-    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(goToLogin).not.toHaveBeenCalled();
   });
@@ -121,14 +121,14 @@ describe('route guards', () => {
   it('shows Access Denied with the administrator message to non-admins under /admin', async () => {
     signedInAs(provider);
     renderAt('/admin');
-    expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeDefined();
-    expect(screen.getByText('Administrator access required.')).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Go Back' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Access Denied' })).toBeVisible();
+    expect(screen.getByText('Administrator access required.')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeEnabled();
   });
 
   it('lets administrators into /admin', async () => {
     signedInAs({ ...provider, role: 'admin' });
     renderAt('/admin');
-    expect(await screen.findByRole('heading', { name: 'Console' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Console' })).toBeVisible();
   });
 });

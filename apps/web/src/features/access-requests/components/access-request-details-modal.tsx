@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { IconCheck } from '../../../components/icons.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import {
   accessRequestQueryOptions,
   providerOptionsQueryOptions,
@@ -167,7 +167,7 @@ function ReviewActions({ request, onClose }: { request: AccessRequest; onClose: 
         },
         onError: (error) => {
           const fieldErrors = fieldErrorsFromServer(error);
-          if (fieldErrors?.['ownerProviderId']) setProviderError(translateMessage(fieldErrors['ownerProviderId']));
+          if (fieldErrors?.['ownerProviderId']) setProviderError(errorText(fieldErrors['ownerProviderId']));
           setFailure(describeError(error));
         },
       },
@@ -274,8 +274,7 @@ function DeclineModal({
         },
         onError: (cause) => {
           const fieldErrors = fieldErrorsFromServer(cause);
-          if (fieldErrors?.['reason'])
-            setError(translateMessage(fieldErrors['reason'], { label: t('declineModal.reason') }));
+          if (fieldErrors?.['reason']) setError(errorText(fieldErrors['reason'], { label: t('declineModal.reason') }));
           else setFailure(describeError(cause));
         },
       },

@@ -118,16 +118,16 @@ describe('AccessRequestsScreen', () => {
     });
     renderRoutes([{ path: '/admin/access-requests', element: <AccessRequestsScreen /> }], '/admin/access-requests');
 
-    expect(await screen.findByText('Approved (4)')).toBeDefined();
+    expect(await screen.findByText('Approved (4)')).toBeVisible();
     expect(calls.find((call) => call.operationName === 'ListAccessRequests')?.variables).toMatchObject({
       status: 'new',
     });
     fireEvent.click(await screen.findByRole('button', { name: 'Review: Lena Moss' }));
 
     const dialog = await screen.findByRole('dialog');
-    expect(await within(dialog).findByText('Sleep')).toBeDefined();
+    expect(await within(dialog).findByText('Sleep')).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    expect(await within(dialog).findByText('Please choose a provider')).toBeDefined();
+    expect(await within(dialog).findByText('Please choose a provider')).toBeVisible();
     expect(calls.some((call) => call.operationName === 'ApproveAccessRequest')).toBe(false);
 
     fireEvent.click(within(dialog).getByRole('combobox', { name: /Primary provider/ }));
@@ -139,17 +139,17 @@ describe('AccessRequestsScreen', () => {
         ownerProviderId: OWNER,
       });
     });
-    expect(await screen.findByText('The request is approved and an invitation has been sent.')).toBeDefined();
+    expect(await screen.findByText('The request is approved and an invitation has been sent.')).toBeVisible();
   });
 
   it('shows the labels of the choices the requester made, not their codes', async () => {
     renderApproved({ ...APPROVED_PROVIDER, invitationPending: false, invitationExpiresAt: null });
     const dialog = await openApproved('Elena Marsh');
-    expect(await within(dialog).findByText('Telehealth practice')).toBeDefined();
-    expect(within(dialog).getByText('Practice type')).toBeDefined();
-    expect(within(dialog).getByText('6-10 years')).toBeDefined();
-    expect(within(dialog).getByText('Conference')).toBeDefined();
-    expect(within(dialog).getByText('Phone')).toBeDefined();
+    expect(await within(dialog).findByText('Telehealth practice')).toBeVisible();
+    expect(within(dialog).getByText('Practice type')).toBeVisible();
+    expect(within(dialog).getByText('6-10 years')).toBeVisible();
+    expect(within(dialog).getByText('Conference')).toBeVisible();
+    expect(within(dialog).getByText('Phone')).toBeVisible();
     expect(within(dialog).queryByText('telehealth')).toBeNull();
     expect(within(dialog).queryByText('conference')).toBeNull();
     // Nothing to resend once the account has a password.
@@ -160,17 +160,17 @@ describe('AccessRequestsScreen', () => {
   it('resends the invitation of an approved request whose account has no password yet', async () => {
     const { calls } = renderApproved(APPROVED_PROVIDER);
     const dialog = await openApproved('Elena Marsh');
-    expect(await within(dialog).findByText('Invitation pending')).toBeDefined();
+    expect(await within(dialog).findByText('Invitation pending')).toBeVisible();
     expect(
       within(dialog).getByText(/Elena Marsh has not set a password yet, and the invitation link expired on/),
-    ).toBeDefined();
+    ).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Resend invitation' }));
 
     expect(
       await screen.findByText('A new invitation was sent to elena@clinic.test. The previous link no longer works.'),
-    ).toBeDefined();
+    ).toBeVisible();
     expect(calls.find((call) => call.operationName === 'SendInvitation')?.variables).toEqual({ accountId: ACCOUNT });
-    expect(await within(dialog).findByText(/The invitation link works until/)).toBeDefined();
+    expect(await within(dialog).findByText(/The invitation link works until/)).toBeVisible();
     // The request is not read (and audited) again for that.
     expect(calls.filter((call) => call.operationName === 'GetAccessRequest')).toHaveLength(1);
   });
@@ -181,8 +181,8 @@ describe('AccessRequestsScreen', () => {
     }));
     const dialog = await openApproved('Elena Marsh');
     fireEvent.click(await within(dialog).findByRole('button', { name: 'Resend invitation' }));
-    expect(await within(dialog).findByText('The invitation could not be sent')).toBeDefined();
-    expect(within(dialog).getByText('Administrator access required.')).toBeDefined();
-    expect(within(dialog).getByText(/expired on/)).toBeDefined();
+    expect(await within(dialog).findByText('The invitation could not be sent')).toBeVisible();
+    expect(within(dialog).getByText('Administrator access required.')).toBeVisible();
+    expect(within(dialog).getByText(/expired on/)).toBeVisible();
   });
 });

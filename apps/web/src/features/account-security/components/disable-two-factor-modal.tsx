@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { DisableTwoFactorInputSchema } from '@telehealth/shared';
+import { DisableTwoFactorInputSchema, issueMessage } from '@telehealth/shared';
 import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useDisableTwoFactor } from '../api/two-factor-api.ts';
 
 type Field = 'code' | 'password';
@@ -31,7 +31,7 @@ export function DisableTwoFactorModal({ opened, onClose }: { opened: boolean; on
       const found: Partial<Record<Field, string>> = {};
       for (const issue of parsed.error.issues) {
         const field = issue.path[0];
-        if ((field === 'code' || field === 'password') && !found[field]) found[field] = translateMessage(issue.message);
+        if ((field === 'code' || field === 'password') && !found[field]) found[field] = errorText(issueMessage(issue));
       }
       setErrors(found);
       return;

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import { groupSecret } from '../../../lib/two-factor.ts';
 import { useConfirmTotpSetup, useStartTotpSetup } from '../api/two-factor-api.ts';
 
@@ -35,7 +35,7 @@ export function TotpSetupPanel({
     event.preventDefault();
     const parsed = TotpCodeSchema.safeParse(code);
     if (!parsed.success) {
-      setCodeError(translateMessage(parsed.error.issues[0]?.message ?? ''));
+      setCodeError(firstIssueText(parsed.error));
       inputRef.current?.focus();
       return;
     }

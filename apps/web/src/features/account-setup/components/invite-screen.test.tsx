@@ -35,7 +35,7 @@ describe('InviteScreen', () => {
     });
     renderInvite('/invite#tok-123');
 
-    expect(await screen.findByText(/Choose a password for new@example.test/)).toBeDefined();
+    expect(await screen.findByText(/Choose a password for new@example.test/)).toBeVisible();
     expect(calls.find((call) => call.operationName === 'InvitationStatus')?.variables).toEqual({ token: 'tok-123' });
 
     fillPasswords('short', 'short');
@@ -43,13 +43,13 @@ describe('InviteScreen', () => {
       await screen.findByText('Password must be at least 8 characters long', {
         selector: '.mantine-InputWrapper-error',
       }),
-    ).toBeDefined();
+    ).toBeVisible();
     fillPasswords(PASSWORD, `${PASSWORD}x`);
-    expect(await screen.findByText('The passwords do not match')).toBeDefined();
+    expect(await screen.findByText('The passwords do not match')).toBeVisible();
     expect(calls.some((call) => call.operationName === 'AcceptInvitation')).toBe(false);
 
     fillPasswords(PASSWORD, PASSWORD);
-    expect(await screen.findByRole('heading', { name: 'Your password is set' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Your password is set' })).toBeVisible();
     expect(calls.find((call) => call.operationName === 'AcceptInvitation')?.variables).toEqual({
       token: 'tok-123',
       password: PASSWORD,
@@ -67,7 +67,7 @@ describe('InviteScreen', () => {
       InvitationStatus: () => ({ invitationStatus: { status: 'expired', email: null, expiresAt: null } }),
     });
     renderInvite('/invite#old');
-    expect(await screen.findByRole('heading', { name: 'This invitation has expired' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'This invitation has expired' })).toBeVisible();
   });
 
   it('shows the used state when the server refuses the token as used', async () => {
@@ -84,14 +84,14 @@ describe('InviteScreen', () => {
     await screen.findByText(/Choose a password/);
     fillPasswords(PASSWORD, PASSWORD);
     await waitFor(() => {
-      expect(screen.getByRole('heading', { name: 'This invitation has already been used' })).toBeDefined();
+      expect(screen.getByRole('heading', { name: 'This invitation has already been used' })).toBeVisible();
     });
   });
 
   it('without a token, says the link is not valid without asking the server', async () => {
     const { calls } = mockGraphQL({ CurrentUser: () => ({ me: null }) });
     renderInvite('/invite');
-    expect(await screen.findByRole('heading', { name: 'This invitation link is not valid' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'This invitation link is not valid' })).toBeVisible();
     expect(calls.some((call) => call.operationName === 'InvitationStatus')).toBe(false);
   });
 
@@ -100,7 +100,11 @@ describe('InviteScreen', () => {
       errors: [
         {
           message: 'Password must contain a symbol',
-          extensions: { code: 'BAD_USER_INPUT', fieldErrors: { password: 'Password must contain a symbol' } },
+          extensions: {
+            code: 'BAD_USER_INPUT',
+            fieldErrors: { password: 'Password must contain a symbol' },
+            fields: [{ field: 'password', messageId: 'passwordMessages.symbol', params: {} }],
+          },
         },
       ],
     });
@@ -112,12 +116,12 @@ describe('InviteScreen', () => {
       AcceptInvitation: () => answer(),
     });
     renderInvite('/invite#tok');
-    expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeVisible();
 
     // The public site's language switcher is on the page.
     fireEvent.click(screen.getByRole('button', { name: 'Español' }));
-    expect(await screen.findByRole('heading', { name: 'Cree su contraseña' })).toBeDefined();
-    expect(screen.getByText('La contraseña debe contener una letra mayúscula')).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Cree su contraseña' })).toBeVisible();
+    expect(screen.getByText('La contraseña debe contener una letra mayúscula')).toBeVisible();
 
     const setPassword = () => {
       fireEvent.change(screen.getByLabelText(/^Nueva contraseña/), { target: { value: PASSWORD } });
@@ -130,12 +134,12 @@ describe('InviteScreen', () => {
       await screen.findByText('La contraseña debe tener al menos 8 caracteres', {
         selector: '.mantine-InputWrapper-error',
       }),
-    ).toBeDefined();
+    ).toBeVisible();
 
     setPassword();
     expect(
       await screen.findByText('La contraseña debe contener un símbolo', { selector: '.mantine-InputWrapper-error' }),
-    ).toBeDefined();
+    ).toBeVisible();
 
     answer = () => ({
       errors: [

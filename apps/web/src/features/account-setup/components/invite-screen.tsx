@@ -11,7 +11,12 @@ import { describeError } from '../../../lib/errors.ts';
 import { LOGIN_PATH } from '../../../lib/login-handoff.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
 import { invitationStatusQueryOptions, useAcceptInvitation } from '../api/account-setup-api.ts';
-import { tokenFailureReason, tokenFromHash, validateNewPassword } from '../utils/account-setup.ts';
+import {
+  tokenFailureReason,
+  tokenFromHash,
+  validateNewPassword,
+  type NewPasswordErrors,
+} from '../utils/account-setup.ts';
 import { AccountFrame } from './account-frame.tsx';
 import { GoToSignInButton } from './go-to-sign-in-button.tsx';
 import { PasswordFields } from './password-fields.tsx';
@@ -108,7 +113,7 @@ function AcceptForm({
   const accept = useAcceptInvitation();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const [errors, setErrors] = useState<NewPasswordErrors>({});
   // The error itself, worded when shown, so the words follow a change of language.
   const [failure, setFailure] = useState<unknown>(null);
 

@@ -3,7 +3,9 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { IconCheck } from '../../../components/icons.tsx';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import type { CodedMessage } from '@telehealth/shared';
+
+import { errorText } from '../../../lib/error-text.ts';
 import { passwordRules } from '../utils/account-setup.ts';
 
 export interface PasswordFieldsProps {
@@ -11,8 +13,8 @@ export interface PasswordFieldsProps {
   confirm: string;
   onPasswordChange: (value: string) => void;
   onConfirmChange: (value: string) => void;
-  /** A message of the shared password policy (English; said here in the page's language). */
-  passwordError?: string | null | undefined;
+  /** A message of the shared password policy, by id (said here in the page's language). */
+  passwordError?: CodedMessage | null | undefined;
   confirmError?: string | null | undefined;
 }
 
@@ -32,7 +34,7 @@ export function PasswordFields(props: PasswordFieldsProps) {
         onChange={(event) => {
           props.onPasswordChange(event.currentTarget.value);
         }}
-        error={props.passwordError ? translateMessage(props.passwordError, { label: t('password') }) : undefined}
+        error={props.passwordError ? errorText(props.passwordError, { label: t('password') }) : undefined}
         aria-describedby={rulesId}
       />
       <Stack gap={4} id={rulesId}>
@@ -42,7 +44,7 @@ export function PasswordFields(props: PasswordFieldsProps) {
         <List size="sm" spacing={2} listStyleType="none" aria-live="polite">
           {rules.map((rule) => (
             <List.Item
-              key={rule.message}
+              key={rule.message.id}
               c={rule.met ? 'teal.9' : 'gray.8'}
               icon={
                 rule.met ? (
@@ -55,7 +57,7 @@ export function PasswordFields(props: PasswordFieldsProps) {
               }
             >
               <VisuallyHidden>{rule.met ? t('policyMet') : t('policyMissing')}</VisuallyHidden>
-              {translateMessage(rule.message)}
+              {errorText(rule.message)}
             </List.Item>
           ))}
         </List>

@@ -45,24 +45,24 @@ describe('password reset in Spanish', () => {
       }),
     });
     renderAt('/forgot-password');
-    expect(await screen.findByRole('heading', { name: '¿Olvidó su contraseña?' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: '¿Olvidó su contraseña?' })).toBeVisible();
     fireEvent.change(screen.getByLabelText(/^Correo electrónico/), { target: { value: 'nope' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enviar código' }));
-    expect(await screen.findByText('Ingrese una dirección de correo electrónico válida')).toBeDefined();
+    expect(await screen.findByText('Ingrese una dirección de correo electrónico válida')).toBeVisible();
 
     fireEvent.change(screen.getByLabelText(/^Correo electrónico/), { target: { value: 'sam@example.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enviar código' }));
-    expect(await screen.findByText(/^Si existe una cuenta con este correo electrónico/)).toBeDefined();
+    expect(await screen.findByText(/^Si existe una cuenta con este correo electrónico/)).toBeVisible();
     // The e-mail is asked for in the page's language.
     expect(calls.find((call) => call.operationName === 'RequestPasswordReset')?.variables['locale']).toBe('es');
 
     fireEvent.change(screen.getByLabelText(/^Código de 6 dígitos/), { target: { value: '12' } });
     fillNewPassword(PASSWORD);
-    expect(await screen.findByText('Ingrese el código de 6 dígitos del correo electrónico')).toBeDefined();
+    expect(await screen.findByText('Ingrese el código de 6 dígitos del correo electrónico')).toBeVisible();
 
     fireEvent.change(screen.getByLabelText(/^Código de 6 dígitos/), { target: { value: '123456' } });
     fillNewPassword(PASSWORD);
-    expect(await screen.findByText('Su contraseña se cambió. Inicie sesión con su nueva contraseña.')).toBeDefined();
+    expect(await screen.findByText('Su contraseña se cambió. Inicie sesión con su nueva contraseña.')).toBeVisible();
     expect(followSignInLink(screen.getByRole('link', { name: 'Ir a iniciar sesión' }))).toEqual({
       email: 'sam@example.test',
     });
@@ -75,7 +75,7 @@ describe('password reset in Spanish', () => {
       }),
     });
     renderAt('/reset-password#tok-123');
-    expect(await screen.findByRole('heading', { name: 'Restablezca su contraseña' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Restablezca su contraseña' })).toBeVisible();
     fillNewPassword(PASSWORD);
     expect(followSignInLink(await screen.findByRole('link', { name: 'Ir a iniciar sesión' }))).toEqual({
       email: 'kim@example.test',
@@ -95,10 +95,10 @@ describe('password reset in Spanish', () => {
       }),
     });
     renderAt('/reset-password#tok');
-    expect(await screen.findByRole('heading', { name: 'Restablezca su contraseña' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Restablezca su contraseña' })).toBeVisible();
     fillNewPassword(PASSWORD);
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Este código o enlace caducó. Solicite uno nuevo.');
-    expect(screen.getByRole('link', { name: 'Solicitar un código nuevo' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Solicitar un código nuevo' })).toHaveAttribute('href', '/forgot-password');
   });
 });

@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import {
   EmailSchema,
+  issueMessage,
   PASSWORD_RESET_CODE_LENGTH,
-  PASSWORD_RESET_MESSAGES,
   PASSWORD_RESET_VALID_MINUTES,
   RequestPasswordResetInputSchema,
+  type CodedMessage,
 } from '@telehealth/shared';
 import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,9 +14,14 @@ import { Link, useLocation } from 'react-router';
 import { describeError } from '../../../lib/errors.ts';
 import { LOGIN_PATH } from '../../../lib/login-handoff.ts';
 import { fieldErrorsFromServer } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { coded, errorText, isCodedMessage } from '../../../lib/error-text.ts';
 import { useRequestPasswordReset, useResetPassword, type ResetPasswordVariables } from '../api/account-setup-api.ts';
-import { tokenFailureReason, tokenFromHash, validateNewPassword } from '../utils/account-setup.ts';
+import {
+  tokenFailureReason,
+  tokenFromHash,
+  validateNewPassword,
+  type NewPasswordErrors,
+} from '../utils/account-setup.ts';
 import { AccountFrame } from './account-frame.tsx';
 import { GoToSignInButton } from './go-to-sign-in-button.tsx';
 import { PasswordFields } from './password-fields.tsx';
@@ -26,7 +32,7 @@ function ResetDone({ email }: { email: string | null }) {
   return (
     <AccountFrame title={t('doneTitle')}>
       <Alert color="teal" variant="light" role="status">
-        {translateMessage(PASSWORD_RESET_MESSAGES.done)}
+        {errorText(coded('passwordResetMessages.done'))}
       </Alert>
       <GoToSignInButton email={email} />
     </AccountFrame>
@@ -38,7 +44,7 @@ export function ForgotPasswordScreen() {
   const { t, i18n } = useTranslation('account');
   const request = useRequestPasswordReset();
   const [email, setEmail] = useState('');
-  const [emailError, setEmailError] = useState<string | null>(null);
+  const [emailError, setEmailError] = useState<CodedMessage | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [done, setDone] = useState(false);
 
@@ -48,7 +54,7 @@ export function ForgotPasswordScreen() {
     return (
       <AccountFrame title={t('forgot.codeTitle')}>
         <Alert color="blue" variant="light" role="status">
-          {translateMessage(PASSWORD_RESET_MESSAGES.requested)}
+          {errorText(coded('passwordResetMessages.requested'))}
         </Alert>
         <NewPasswordForm
           proof={(newPassword, code) => ({ email: sentTo, code: code ?? '', newPassword })}
@@ -78,7 +84,7 @@ export function ForgotPasswordScreen() {
     if (request.isPending) return;
     const parsed = EmailSchema.safeParse(email);
     if (!parsed.success) {
-      setEmailError(parsed.error.issues[0]?.message ?? '');
+      setEmailError(issueMessage(parsed.error.issues[0]!));
       document.getElementById('reset-email')?.focus();
       return;
     }
@@ -109,7 +115,7 @@ export function ForgotPasswordScreen() {
               setEmail(event.currentTarget.value);
               setEmailError(null);
             }}
-            error={emailError ? translateMessage(emailError, { label: t('forgot.email') }) : undefined}
+            error={emailError ? errorText(emailError, { label: t('forgot.email') }) : undefined}
           />
           {request.isError ? (
             <Alert color="red" variant="light" role="alert">
@@ -176,20 +182,20 @@ function NewPasswordForm({
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<{ code?: string; password?: string; confirm?: string }>({});
+  const [errors, setErrors] = useState<NewPasswordErrors & { code?: CodedMessage }>({});
   // What went wrong, worded when shown (so the words follow a change of language).
   const [failure, setFailure] = useState<{ error: unknown; requestNew: boolean } | null>(null);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (reset.isPending) return;
-    const problems: { code?: string; password?: string; confirm?: string } = validateNewPassword(
+    const problems: NewPasswordErrors & { code?: CodedMessage } = validateNewPassword(
       password,
       confirm,
       t('passwordsDiffer'),
     );
     if (withCode && !new RegExp(`^\\d{${PASSWORD_RESET_CODE_LENGTH}}$`).test(code.trim())) {
-      problems.code = PASSWORD_RESET_MESSAGES.codeFormat;
+      problems.code = coded('passwordResetMessages.codeFormat');
     }
     setErrors(problems);
     const first = problems.code
@@ -212,7 +218,7 @@ function NewPasswordForm({
         const reason = tokenFailureReason(error);
         if (reason) {
           setFailure({
-            error: reason === 'expired' ? PASSWORD_RESET_MESSAGES.expired : PASSWORD_RESET_MESSAGES.invalid,
+            error: coded(reason === 'expired' ? 'passwordResetMessages.expired' : 'passwordResetMessages.invalid'),
             requestNew: true,
           });
           return;
@@ -246,7 +252,7 @@ function NewPasswordForm({
               setCode(event.currentTarget.value);
               setErrors(({ code: _code, ...rest }) => rest);
             }}
-            error={errors.code ? translateMessage(errors.code) : undefined}
+            error={errors.code ? errorText(errors.code) : undefined}
           />
         ) : null}
         <PasswordFields
@@ -267,7 +273,7 @@ function NewPasswordForm({
           <Alert color="red" variant="light" role="alert">
             <Stack gap={4}>
               <Text size="sm">
-                {typeof failure.error === 'string' ? translateMessage(failure.error) : describeError(failure.error)}
+                {isCodedMessage(failure.error) ? errorText(failure.error) : describeError(failure.error)}
               </Text>
               {failure.requestNew ? (
                 <Anchor component={Link} to="/forgot-password" size="sm" fw={600}>

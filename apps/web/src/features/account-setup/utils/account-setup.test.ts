@@ -1,4 +1,3 @@
-import { PASSWORD_MESSAGES } from '@telehealth/shared';
 import { describe, expect, it } from 'vitest';
 
 import { GraphQLRequestError } from '../../../lib/graphql.ts';
@@ -26,14 +25,22 @@ describe('passwordRules', () => {
       passwordRules('abcdefgh')
         .filter((rule) => !rule.met)
         .map((rule) => rule.message),
-    ).toEqual([PASSWORD_MESSAGES.uppercase, PASSWORD_MESSAGES.number, PASSWORD_MESSAGES.symbol]);
+    ).toEqual([
+      { id: 'passwordMessages.uppercase', params: {} },
+      { id: 'passwordMessages.number', params: {} },
+      { id: 'passwordMessages.symbol', params: {} },
+    ]);
   });
 });
 
 describe('validateNewPassword', () => {
   it('checks the policy first, then the confirmation', () => {
-    expect(validateNewPassword('', '', 'differ')).toEqual({ password: PASSWORD_MESSAGES.required });
-    expect(validateNewPassword('short', 'short', 'differ')).toEqual({ password: PASSWORD_MESSAGES.tooShort });
+    expect(validateNewPassword('', '', 'differ')).toEqual({
+      password: { id: 'passwordMessages.required', params: {} },
+    });
+    expect(validateNewPassword('short', 'short', 'differ')).toEqual({
+      password: { id: 'passwordMessages.tooShort', params: {} },
+    });
     expect(validateNewPassword('Abcdefg1!', 'Abcdefg1?', 'differ')).toEqual({ confirm: 'differ' });
     expect(validateNewPassword('Abcdefg1!', 'Abcdefg1!', 'differ')).toEqual({});
   });

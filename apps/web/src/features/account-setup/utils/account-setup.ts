@@ -1,4 +1,4 @@
-import { ERROR_CODES, PASSWORD_MESSAGES, PASSWORD_MIN_LENGTH, PasswordSchema } from '@telehealth/shared';
+import { ERROR_CODES, issueMessage, PASSWORD_MIN_LENGTH, PasswordSchema, type CodedMessage } from '@telehealth/shared';
 
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 
@@ -9,18 +9,23 @@ export function tokenFromHash(hash: string): string | null {
 }
 
 export interface PasswordRule {
-  message: string;
+  message: CodedMessage;
   met: boolean;
 }
+
+const rule = (key: 'tooShort' | 'lowercase' | 'uppercase' | 'number' | 'symbol', met: boolean): PasswordRule => ({
+  message: { id: `passwordMessages.${key}`, params: {} },
+  met,
+});
 
 /** Each rule of the password policy (the messages of @telehealth/shared) and whether `password` meets it. */
 export function passwordRules(password: string): PasswordRule[] {
   return [
-    { message: PASSWORD_MESSAGES.tooShort, met: password.length >= PASSWORD_MIN_LENGTH },
-    { message: PASSWORD_MESSAGES.lowercase, met: /[a-z]/.test(password) },
-    { message: PASSWORD_MESSAGES.uppercase, met: /[A-Z]/.test(password) },
-    { message: PASSWORD_MESSAGES.number, met: /[0-9]/.test(password) },
-    { message: PASSWORD_MESSAGES.symbol, met: /[^A-Za-z0-9]/.test(password) },
+    rule('tooShort', password.length >= PASSWORD_MIN_LENGTH),
+    rule('lowercase', /[a-z]/.test(password)),
+    rule('uppercase', /[A-Z]/.test(password)),
+    rule('number', /[0-9]/.test(password)),
+    rule('symbol', /[^A-Za-z0-9]/.test(password)),
   ];
 }
 
@@ -43,15 +48,18 @@ export function retryAfterSeconds(error: unknown): number | null {
   return typeof seconds === 'number' && seconds > 0 ? seconds : 60;
 }
 
+/** A new password's problems: the policy's (by id), and the confirmation's (already worded). */
+export interface NewPasswordErrors {
+  password?: CodedMessage;
+  confirm?: string;
+}
+
 /** Checks a new password against the policy and its confirmation; the messages to show at each field. */
-export function validateNewPassword(
-  password: string,
-  confirm: string,
-  passwordsDiffer: string,
-): { password?: string; confirm?: string } {
+export function validateNewPassword(password: string, confirm: string, passwordsDiffer: string): NewPasswordErrors {
   const parsed = PasswordSchema.safeParse(password);
-  const errors: { password?: string; confirm?: string } = {};
-  if (!parsed.success) errors.password = parsed.error.issues[0]?.message ?? PASSWORD_MESSAGES.required;
+  const errors: NewPasswordErrors = {};
+  const issue = parsed.error?.issues[0];
+  if (!parsed.success) errors.password = issue ? issueMessage(issue) : { id: 'passwordMessages.required', params: {} };
   else if (confirm !== password) errors.confirm = passwordsDiffer;
   return errors;
 }

@@ -42,13 +42,13 @@ describe('ConsoleStatsCards', () => {
 
   it('counts accounts by role in the singular and the plural', async () => {
     renderCards();
-    expect(await screen.findByText('1 administrator · 2 providers · 1 patient')).toBeTruthy();
-    expect(screen.getByText('1 inactive account')).toBeTruthy();
+    expect(await screen.findByText('1 administrator · 2 providers · 1 patient')).toBeVisible();
+    expect(screen.getByText('1 inactive account')).toBeVisible();
   });
 
   it('in Spanish too', async () => {
     await i18n.changeLanguage('es');
     renderCards();
-    expect(await screen.findByText('1 administrador · 2 profesionales · 1 paciente')).toBeTruthy();
+    expect(await screen.findByText('1 administrador · 2 profesionales · 1 paciente')).toBeVisible();
   });
 });

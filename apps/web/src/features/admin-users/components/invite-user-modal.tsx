@@ -19,7 +19,7 @@ import { IconCheck } from '../../../components/icons.tsx';
 import { useSpecialtyLabel } from '../../../hooks/use-specialty-label.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { invitablePatientsQueryOptions, useInviteUser } from '../api/admin-users-api.ts';
 
 interface Values {
@@ -90,7 +90,7 @@ export function InviteUserModal({ opened, onClose }: { opened: boolean; onClose:
     const text = errors[field];
     if (text === undefined) return undefined;
     if (field === 'patientId') return t('inviteForm.choosePatient');
-    return translateMessage(text, { label });
+    return errorText(text, { label });
   };
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {

@@ -9,7 +9,7 @@ import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import {
   availabilityQueryOptions,
   calendarFeedQueryOptions,
@@ -72,7 +72,7 @@ function WorkingHoursEditor({ availability }: { availability: Availability }) {
   const submit = () => {
     const parsed = SetWorkingHoursInputSchema.safeParse({ providerId: availability.providerId, intervals });
     if (!parsed.success) {
-      setProblem(translateMessage(parsed.error.issues[0]?.message ?? ''));
+      setProblem(firstIssueText(parsed.error));
       return;
     }
     save.mutate({ providerId: availability.providerId, intervals });

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 
 import { PhoneLinkedText } from '../../../components/phone-linked-text.tsx';
 import { describeError } from '../../../lib/errors.ts';
-import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
+import { fieldErrorsFromZod } from '../../../lib/form-errors.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import type { Appointment } from '../api/appointments-api.ts';
 import { useBookAppointment, type BookingPolicyView } from '../api/patient-booking-api.ts';
 import { MySlotPicker } from './my-slot-picker.tsx';
@@ -25,7 +25,7 @@ export function BookVisit({ policy, zone, onDone }: { policy: BookingPolicyView;
   const [date, setDate] = useState('');
   const [time, setTime] = useState('');
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [booked, setBooked] = useState<Appointment | null>(null);
 
   if (policy.appointmentTypes.length === 0) {
@@ -65,10 +65,10 @@ export function BookVisit({ policy, zone, onDone }: { policy: BookingPolicyView;
     event.preventDefault();
     const input = { appointmentType: type, date, time, reason };
     const parsed = BookAppointmentInputSchema.safeParse(input);
-    const problems: FieldErrors = {};
+    const problems: Record<string, string> = {};
     if (!parsed.success) {
       for (const [field, message] of Object.entries(fieldErrorsFromZod(parsed.error))) {
-        problems[field] = translateMessage(message);
+        problems[field] = errorText(message);
       }
     }
     if (!time && !problems['date']) problems['time'] = t('slots.pickTime');

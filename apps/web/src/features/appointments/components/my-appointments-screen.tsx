@@ -1,7 +1,6 @@
-import { Alert, Anchor, Button, Group, Modal, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import {
   addDays,
-  APPOINTMENT_MESSAGES,
   canReschedule,
   canTransition,
   changeDeadline,
@@ -25,17 +24,14 @@ import { describeError } from '../../../lib/errors.ts';
 import { useClinicZone } from '../../../hooks/use-clinic-zone.ts';
 import { formatDay, formatPracticeInstant, formatVisitTime } from '../../../lib/practice-dates.ts';
 import { telHref } from '../../../lib/tel-href.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
 import { appointmentsQueryOptions, type Appointment } from '../api/appointments-api.ts';
 import {
   bookingPolicyQueryOptions,
-  useCancelMyAppointment,
   useConfirmMyAppointment,
-  useRescheduleMyAppointment,
   type BookingPolicyView,
 } from '../api/patient-booking-api.ts';
 import { BookVisit } from './book-visit.tsx';
-import { MySlotPicker } from './my-slot-picker.tsx';
+import { CancelDialog, RescheduleDialog } from './my-appointment-dialogs.tsx';
 import { AppointmentStatusBadge } from './status-badge.tsx';
 
 const FINISHED: readonly string[] = ['cancelled', 'completed', 'no-show'];
@@ -324,116 +320,5 @@ function CallTheClinic({ hours, phone, children }: { hours: number; phone: strin
         </Anchor>
       )}
     </Stack>
-  );
-}
-
-function CancelDialog({
-  appointment,
-  summary,
-  onClose,
-  onDone,
-}: {
-  appointment: Appointment;
-  summary: string;
-  onClose: () => void;
-  onDone: () => void;
-}) {
-  const { t } = useTranslation(['my-appointments', 'common']);
-  const cancel = useCancelMyAppointment();
-  const [reason, setReason] = useState('');
-  return (
-    <Modal opened onClose={onClose} title={t('cancel.title')} closeButtonProps={{ 'aria-label': t('cancel.keep') }}>
-      <Stack gap="sm">
-        <Text>{summary}</Text>
-        <Textarea
-          label={t('cancel.reason')}
-          value={reason}
-          maxLength={500}
-          onChange={(event) => setReason(event.currentTarget.value)}
-          autosize
-          minRows={2}
-        />
-        {cancel.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            <PhoneLinkedText text={describeError(cancel.error)} />
-          </Alert>
-        ) : null}
-        <Group gap="sm" justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel.keep')}
-          </Button>
-          <Button
-            color="red"
-            loading={cancel.isPending}
-            onClick={() =>
-              afterMutation(cancel.mutateAsync({ id: appointment.id, reason: reason.trim() || null }), onDone)
-            }
-          >
-            {t('cancel.submit')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
-
-function RescheduleDialog({
-  appointment,
-  policy,
-  zone,
-  onClose,
-  onDone,
-}: {
-  appointment: Appointment;
-  policy: BookingPolicyView;
-  zone: string;
-  onClose: () => void;
-  onDone: (moved: Appointment) => void;
-}) {
-  const { t } = useTranslation(['my-appointments', 'common']);
-  const reschedule = useRescheduleMyAppointment();
-  const [date, setDate] = useState('');
-  const [time, setTime] = useState('');
-  const [missing, setMissing] = useState(false);
-  return (
-    <Modal opened onClose={onClose} title={t('reschedule.title')} closeButtonProps={{ 'aria-label': t('cancel.keep') }}>
-      <Stack gap="sm">
-        <MySlotPicker
-          policy={policy}
-          zone={zone}
-          date={date}
-          time={time}
-          onDate={setDate}
-          onTime={(value) => {
-            setTime(value);
-            setMissing(false);
-          }}
-          dateError={missing && !date ? translateMessage(APPOINTMENT_MESSAGES.selectDate) : null}
-          timeError={missing && date ? t('slots.pickTime') : null}
-        />
-        {reschedule.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            <PhoneLinkedText text={describeError(reschedule.error)} />
-          </Alert>
-        ) : null}
-        <Group gap="sm" justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel.keep')}
-          </Button>
-          <Button
-            loading={reschedule.isPending}
-            onClick={() => {
-              if (!date || !time) {
-                setMissing(true);
-                return;
-              }
-              afterMutation(reschedule.mutateAsync({ id: appointment.id, date, time }), onDone);
-            }}
-          >
-            {t('reschedule.submit')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

@@ -14,7 +14,6 @@ import {
 } from '@mantine/core';
 import {
   APPOINTMENT_DURATIONS,
-  APPOINTMENT_MESSAGES,
   APPOINTMENT_PRIORITIES,
   createAppointmentInputSchema,
   DEFAULT_APPOINTMENT_DURATION,
@@ -34,7 +33,7 @@ import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { coded, errorText } from '../../../lib/error-text.ts';
 import { useCreateAppointment } from '../api/appointments-api.ts';
 import { TimeSelect } from './time-select.tsx';
 
@@ -121,13 +120,13 @@ export function NewAppointmentScreen() {
     setErrors(({ [field]: _gone, ...rest }) => rest);
     create.reset();
   };
-  const message = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
+  const message = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
 
   const submit = (allowOutsideHours: boolean) => {
     const input = toInput(values, isAdmin, allowOutsideHours);
     const parsed = createAppointmentInputSchema(today).safeParse(input);
     const problems = parsed.success ? {} : fieldErrorsFromZod(parsed.error);
-    if (isAdmin && !values.providerId) problems['providerId'] = APPOINTMENT_MESSAGES.selectProvider;
+    if (isAdmin && !values.providerId) problems['providerId'] = coded('appointmentMessages.selectProvider');
     if (Object.keys(problems).length > 0) {
       setErrors(problems);
       return;
@@ -154,7 +153,7 @@ export function NewAppointmentScreen() {
   const failureText =
     failure && isGraphQLRequestError(failure) && failure.kind === 'graphql' && failure.code !== ERROR_CODES.internal
       ? describeError(failure)
-      : translateMessage(APPOINTMENT_MESSAGES.failed);
+      : errorText(coded('appointmentMessages.failed'));
 
   return (
     <Stack gap="md" maw={720}>

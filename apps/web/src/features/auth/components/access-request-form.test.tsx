@@ -33,8 +33,8 @@ describe('AccessRequestPanel', () => {
     const { calls } = mockGraphQL({});
     renderPanel('provider');
     fireEvent.click(screen.getByRole('button', { name: 'Submit Provider Request' }));
-    expect(await screen.findByText('Medical license number is required')).toBeTruthy();
-    expect(screen.getByText('Organization name is required')).toBeTruthy();
+    expect(await screen.findByText('Medical license number is required')).toBeVisible();
+    expect(screen.getByText('Organization name is required')).toBeVisible();
     expect(calls).toHaveLength(0);
   });
 
@@ -54,7 +54,7 @@ describe('AccessRequestPanel', () => {
     fireEvent.click(screen.getByLabelText(/I agree to be contacted/));
     expect((submit as HTMLButtonElement).disabled).toBe(false);
     fireEvent.click(submit);
-    expect(await screen.findByRole('heading', { name: 'Thank you, Maya!' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Thank you, Maya!' })).toBeVisible();
     await waitFor(() => {
       expect(calls).toHaveLength(1);
     });
@@ -90,7 +90,11 @@ describe('AccessRequestPanel', () => {
         errors: [
           {
             message: 'Validation failed: An account with this email already exists',
-            extensions: { code: 'BAD_USER_INPUT', fieldErrors: { email: 'An account with this email already exists' } },
+            extensions: {
+              code: 'BAD_USER_INPUT',
+              fieldErrors: { email: 'An account with this email already exists' },
+              fields: [{ field: 'email', messageId: 'accessRequestMessages.accountExists', params: {} }],
+            },
           },
         ],
       }),
@@ -105,7 +109,7 @@ describe('AccessRequestPanel', () => {
     fill(/^Years of experience/, '6-10');
     fill(/^Organization name/, 'Reyes Clinic');
     fireEvent.click(screen.getByRole('button', { name: 'Submit Provider Request' }));
-    expect(await screen.findByText('An account with this email already exists')).toBeTruthy();
+    expect(await screen.findByText('An account with this email already exists')).toBeVisible();
   });
 
   it('says the shared schema’s messages, the browser’s own and the server’s, in Spanish', async () => {
@@ -120,6 +124,10 @@ describe('AccessRequestPanel', () => {
                 email: 'Please enter a valid email address',
                 specialty: 'Please choose a valid specialty',
               },
+              fields: [
+                { field: 'email', messageId: 'fieldMessages.emailInvalid', params: {} },
+                { field: 'specialty', messageId: 'fieldMessages.chooseValid', params: { label: 'specialty' } },
+              ],
             },
           },
         ],
@@ -129,7 +137,7 @@ describe('AccessRequestPanel', () => {
     renderPanel('provider');
     const submit = await screen.findByRole('button', { name: 'Enviar solicitud de profesional' });
     fireEvent.click(submit);
-    expect(await screen.findByText('El campo «Número de licencia médica» es obligatorio')).toBeTruthy();
+    expect(await screen.findByText('El campo «Número de licencia médica» es obligatorio')).toBeVisible();
 
     fillField('firstName', 'Ana 2');
     fillField('phone', '123');
@@ -137,9 +145,9 @@ describe('AccessRequestPanel', () => {
     fireEvent.click(submit);
     expect(
       await screen.findByText('El campo «Nombre» solo puede contener letras, espacios, guiones y apóstrofos'),
-    ).toBeTruthy();
-    expect(screen.getByText('El número de teléfono debe tener entre 10 y 15 dígitos')).toBeTruthy();
-    expect(screen.getByText('Ingrese un código postal válido')).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByText('El número de teléfono debe tener entre 10 y 15 dígitos')).toBeVisible();
+    expect(screen.getByText('Ingrese un código postal válido')).toBeVisible();
 
     // Valid here; the server refuses two fields in its English words, shown in Spanish at the fields.
     fillField('firstName', 'Ana');
@@ -152,7 +160,7 @@ describe('AccessRequestPanel', () => {
     fillField('organizationName', 'Reyes Clinic');
     fillField('practiceZip', '02139');
     fireEvent.click(submit);
-    expect(await screen.findByText('Elija una opción válida en «Especialidad»')).toBeTruthy();
-    expect(screen.getByText('Ingrese una dirección de correo electrónico válida')).toBeTruthy();
+    expect(await screen.findByText('Elija una opción válida en «Especialidad»')).toBeVisible();
+    expect(screen.getByText('Ingrese una dirección de correo electrónico válida')).toBeVisible();
   });
 });

@@ -18,6 +18,7 @@ import {
   patientAccessRequestDefaults,
   PROVIDER_ACCESS_REQUEST_DEFAULTS,
   ProviderAccessRequestSchema,
+  type CodedMessage,
   type Locale,
 } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
@@ -28,7 +29,7 @@ import { CrisisLines } from '../../../components/crisis-lines/index.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { practiceHoursQueryOptions } from '../../../lib/practice-hours.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useSubmitAccessRequest, type AccessRequestKind } from '../api/access-requests.ts';
 import { clearDraft, readDraft, saveDraft } from '../utils/access-request-draft.ts';
 import { PATIENT_SECTIONS, PROVIDER_SECTIONS, type FieldSpec } from './access-request-fields.ts';
@@ -124,8 +125,8 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
 
   const label = (name: string) => t(`labels.${kind}.${name}`);
 
-  /** The shared schema's messages (the browser's own check or the server's) are English until shown. */
-  const translateError = (name: string, message: string) => translateMessage(message, { label: label(name) });
+  /** The shared schema's messages (the browser's own check or the server's), by id, under the field's label. */
+  const translateError = (name: string, message: CodedMessage) => errorText(message, { label: label(name) });
 
   const showErrors = (fieldErrors: FieldErrors) => {
     setErrors(fieldErrors);
@@ -172,7 +173,8 @@ export function AccessRequestForm({ kind, onSubmitted }: AccessRequestFormProps)
 
   const renderField = (field: FieldSpec) => {
     const id = fieldId(kind, field.name);
-    const error = errors[field.name] ? translateError(field.name, errors[field.name] ?? '') : undefined;
+    const fieldError = errors[field.name];
+    const error = fieldError ? translateError(field.name, fieldError) : undefined;
     const common = {
       id,
       name: field.name,

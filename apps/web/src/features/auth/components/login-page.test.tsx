@@ -39,8 +39,12 @@ function submitPassword() {
   fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
 }
 
-function signInResult(error: string) {
-  return () => ({ signIn: { success: false, user: null, error, nextStep: null } });
+/** A refused sign-in as the server answers it: its English `error`, and the message's id when it names one. */
+function signInResult(
+  error: string,
+  errorMessage: { id: string; params: { name: string; value: string }[] } | null = null,
+) {
+  return () => ({ signIn: { success: false, user: null, error, errorMessage, nextStep: null } });
 }
 
 // The request forms load on demand (Mantine and the form, several megabytes of source for a test worker to
@@ -120,7 +124,7 @@ describe('LoginPage', () => {
     // The shared schema checks the format first: nothing is sent.
     fireEvent.change(code, { target: { value: '12ab' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
-    expect(await screen.findByText(TWO_FACTOR_MESSAGES.codeFormat)).toBeTruthy();
+    expect(await screen.findByText(TWO_FACTOR_MESSAGES.codeFormat)).toBeVisible();
     expect(calls.filter((c) => c.operationName === 'ConfirmSignIn')).toHaveLength(0);
 
     fireEvent.change(code, { target: { value: '123 456' } });
@@ -236,22 +240,22 @@ describe('LoginPage', () => {
     window.history.replaceState(null, '', '/login');
     renderLogin();
     fireEvent.click(screen.getByRole('button', { name: "I'm a Patient" }));
-    expect(await screen.findByRole('heading', { name: 'Request patient access' }, { timeout: 15_000 })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Request patient access' }, { timeout: 15_000 })).toBeVisible();
     expect(window.location.pathname).toBe('/request-access/patient');
     expect(document.title).toContain('Request patient access');
     fireEvent.change(screen.getByLabelText(/^First name/), { target: { value: 'Nora' } });
 
     // The browser's Back: the sign-in form again, the patient form kept (hidden) with what was typed.
     window.history.back();
-    expect(await screen.findByRole('heading', { name: 'Sign in to your account' }, { timeout: 10_000 })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Sign in to your account' }, { timeout: 10_000 })).toBeVisible();
     expect(window.location.pathname).toBe('/login');
     expect(screen.queryByRole('heading', { name: 'Request patient access' })).toBeNull();
     window.history.forward();
-    expect(await screen.findByRole('heading', { name: 'Request patient access' }, { timeout: 10_000 })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Request patient access' }, { timeout: 10_000 })).toBeVisible();
     expect(screen.getByLabelText<HTMLInputElement>(/^First name/).value).toBe('Nora');
 
     fireEvent.click(screen.getAllByRole('button', { name: 'Back to Home' })[0]!);
-    expect(await screen.findByRole('heading', { name: 'Sign in to your account' }, { timeout: 10_000 })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Sign in to your account' }, { timeout: 10_000 })).toBeVisible();
     await waitFor(
       () => {
         expect(window.location.pathname).toBe('/login');
@@ -261,19 +265,19 @@ describe('LoginPage', () => {
   }, 30_000);
 
   it('says the shared schema’s messages and the server’s refusals in Spanish', async () => {
-    let answer = signInResult(MESSAGES.invalidCredentials);
+    let answer = signInResult(MESSAGES.invalidCredentials, { id: 'messages.invalidCredentials', params: [] });
     mockGraphQL({ SignIn: () => answer() });
     await i18n.changeLanguage('es');
     renderLogin();
 
     fireEvent.click(await screen.findByRole('button', { name: 'Iniciar sesión' }));
-    expect(await screen.findByText('El correo electrónico es obligatorio')).toBeDefined();
-    expect(screen.getByText('La contraseña es obligatoria')).toBeDefined();
+    expect(await screen.findByText('El correo electrónico es obligatorio')).toBeVisible();
+    expect(screen.getByText('La contraseña es obligatoria')).toBeVisible();
 
     fireEvent.change(screen.getByLabelText(/^Correo electrónico/), { target: { value: 'not-an-email' } });
     fireEvent.change(screen.getByLabelText(/^Contraseña/), { target: { value: 'x' } });
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
-    expect(await screen.findByText('Ingrese una dirección de correo electrónico válida')).toBeDefined();
+    expect(await screen.findByText('Ingrese una dirección de correo electrónico válida')).toBeVisible();
 
     fireEvent.change(screen.getByLabelText(/^Correo electrónico/), { target: { value: 'someone@example.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
@@ -283,7 +287,10 @@ describe('LoginPage', () => {
     });
     expect(alert.textContent).toContain('Error al iniciar sesión');
 
-    answer = signInResult(accountLockedMessage(5 * 60_000));
+    answer = signInResult(accountLockedMessage(5 * 60_000), {
+      id: 'messages.accountLocked',
+      params: [{ name: 'count', value: '5' }],
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
     await waitFor(() => {
       expect(screen.getByRole('alert').textContent).toContain(

@@ -40,7 +40,7 @@ export function TotpCodeStep({ onSignedIn, onRestart }: TotpCodeStepProps) {
         const checked = logic.validateSecondFactor(value, kind);
         if (!checked.ok) {
           setBusy(false);
-          setFieldError(logic.translateMessage(checked.error));
+          setFieldError(logic.errorText(checked.error));
           inputRef.current?.focus();
           return;
         }

@@ -49,7 +49,7 @@ export function TotpSetupStep({ onSignedIn, onRestart }: TotpSetupStepProps) {
           if (!current) return;
           // No set-up challenge any more (it expired, or another tab ended it): the sign-in starts again.
           const code = (error as { code?: unknown }).code;
-          if (code === 'UNAUTHENTICATED') restart(logic.translateMessage(logic.TWO_FACTOR_MESSAGES.challengeExpired));
+          if (code === 'UNAUTHENTICATED') restart(logic.errorText(logic.coded('twoFactorMessages.challengeExpired')));
           else setPhase({ name: 'failed', message: logic.describeError(error) });
         }
       },
@@ -152,7 +152,7 @@ function ScanAndConfirm({
         const checked = logic.validateSecondFactor(code, 'totp');
         if (!checked.ok) {
           setBusy(false);
-          setFieldError(logic.translateMessage(checked.error));
+          setFieldError(logic.errorText(checked.error));
           inputRef.current?.focus();
           return;
         }
@@ -174,7 +174,7 @@ function ScanAndConfirm({
             if (errorCode === 'UNAUTHENTICATED' || errorCode === 'TOO_MANY_REQUESTS') {
               onRestart(
                 errorCode === 'UNAUTHENTICATED'
-                  ? logic.translateMessage(logic.TWO_FACTOR_MESSAGES.challengeExpired)
+                  ? logic.errorText(logic.coded('twoFactorMessages.challengeExpired'))
                   : message,
               );
               return;

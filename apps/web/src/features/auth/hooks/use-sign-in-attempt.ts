@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { CodedMessage } from '@telehealth/shared';
 
 import type { SecondStep, SignInResultData } from '../../../lib/sign-in.ts';
 import { loadSignInLogic, useSignInLogic, type SignInLogic } from './use-sign-in-logic.ts';
@@ -59,10 +60,9 @@ export function useSignInAttempt(
     );
   };
 
-  // Messages stay in English (the shared schema's, the server's) and are said in the page's language when shown
-  // (there are none before the logic has arrived).
-  const say = (message: string, label?: string) =>
-    logic ? logic.translateMessage(message, label ? { label } : {}) : message;
+  // The form's own checks give message ids, said in the page's language when shown (there are none before the
+  // logic has arrived).
+  const say = (message: CodedMessage, label?: string) => (logic ? logic.errorText(message, { label }) : '');
 
   /** What went wrong, or null; `refusal` when the server refused without saying why. */
   const failure = (refusal: string): string | null => {

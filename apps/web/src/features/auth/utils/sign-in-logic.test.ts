@@ -1,4 +1,3 @@
-import { PASSWORD_MESSAGES } from '@telehealth/shared';
 import { describe, expect, it } from 'vitest';
 
 import { validateSignIn } from './sign-in-logic.ts';
@@ -7,11 +6,14 @@ describe('validateSignIn', () => {
   it('puts the shared schema messages at the fields', () => {
     expect(validateSignIn({ email: '', password: '' })).toEqual({
       ok: false,
-      errors: { email: 'Email is required', password: PASSWORD_MESSAGES.required },
+      errors: {
+        email: { id: 'fieldMessages.emailRequired', params: {} },
+        password: { id: 'passwordMessages.required', params: {} },
+      },
     });
     expect(validateSignIn({ email: 'not-an-email', password: 'x' })).toEqual({
       ok: false,
-      errors: { email: 'Please enter a valid email address' },
+      errors: { email: { id: 'fieldMessages.emailInvalid', params: {} } },
     });
   });
 

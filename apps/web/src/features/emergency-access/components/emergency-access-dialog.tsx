@@ -4,8 +4,10 @@ import { useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { describeError } from '../../../lib/errors.ts';
-import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import type { CodedMessage } from '@telehealth/shared';
+
+import { fieldErrorsFromZod } from '../../../lib/form-errors.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useRequestEmergencyAccess, type EmergencyGrant } from '../api/emergency-access-api.ts';
 
 /**
@@ -26,7 +28,7 @@ export function EmergencyAccessDialog({
   const { t } = useTranslation('emergency-access');
   const request = useRequestEmergencyAccess();
   const [values, setValues] = useState({ firstName: '', lastName: '', dateOfBirth: '', reason: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (field: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
 
   const close = () => {
@@ -35,16 +37,16 @@ export function EmergencyAccessDialog({
     onClose();
   };
 
-  // The schema's messages are English; each field's own translation is chosen by what is wrong, not by its text.
-  const messageFor = (field: string, message: string): string => {
+  // Each field's own wording where the dialog has one, chosen by what is wrong; else the schema's message by id.
+  const messageFor = (field: string, message: CodedMessage): string => {
     if (field === 'reason') {
       const reason = values.reason.trim();
       if (reason === '') return t('dialog.reasonRequired');
       if (reason.length < EMERGENCY_REASON_MIN) return t('dialog.reasonTooShort', { min: EMERGENCY_REASON_MIN });
-      return translateMessage(message);
+      return errorText(message);
     }
     if (!values[field as keyof typeof values].trim()) return t('dialog.identityRequired');
-    return translateMessage(message);
+    return errorText(message);
   };
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 
 import { translateServerError } from '../../../lib/errors.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import { uploadAttachment, UploadError, type MessageAttachment } from '../api/messages-api.ts';
 
 /**
@@ -56,7 +56,7 @@ export function useAttachmentPicker() {
     // is refused with the rule's message (and not shown, since it could read as another name).
     const name = AttachmentFileNameSchema.safeParse(file.name);
     if (!name.success) {
-      setError(translateMessage(name.error.issues[0]?.message ?? ''));
+      setError(firstIssueText(name.error));
       return;
     }
     if (file.size > MESSAGE_ATTACHMENT_MAX_BYTES) {

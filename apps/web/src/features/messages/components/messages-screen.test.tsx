@@ -63,7 +63,7 @@ describe('MessagesScreen', () => {
     renderRoutes([{ path: '/messages', element: <MessagesScreen side="patient" /> }], '/messages');
 
     const item = await screen.findByRole('button', { name: /Side effects/ });
-    expect(within(item).getByLabelText('1 unread message')).toBeTruthy();
+    expect(within(item).getByLabelText('1 unread message')).toBeVisible();
     fireEvent.click(item);
 
     const thread = await screen.findByRole('region', { name: 'Side effects' });
@@ -116,7 +116,7 @@ describe('MessagesScreen', () => {
     renderRoutes([{ path: '/messages', element: <MessagesScreen side="patient" /> }], '/messages');
     await screen.findByRole('button', { name: /Side effects/ });
     fireEvent.click(screen.getByRole('button', { name: 'Show more conversations' }));
-    expect(await screen.findByRole('button', { name: /Older one/ })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /Older one/ })).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Show more conversations' })).toBeNull();
     expect(graphql.calls.filter((c) => c.operationName === 'Conversations').map((c) => c.variables.nextToken)).toEqual([
       null,

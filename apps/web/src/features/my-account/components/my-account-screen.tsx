@@ -21,7 +21,7 @@ import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import {
   useChangePassword,
   useMyAccount,
@@ -98,7 +98,7 @@ function DetailsSection({ account }: { account: MyAccount }) {
       onError: (error) => setErrors(fieldErrorsFromServer(error) ?? {}),
     });
   };
-  const fieldError = (name: string) => (errors[name] ? translateMessage(errors[name]) : undefined);
+  const fieldError = (name: string) => (errors[name] ? errorText(errors[name]) : undefined);
   return (
     <Section id="account-details" title={t('details.title')}>
       <form onSubmit={submit} noValidate>
@@ -221,7 +221,7 @@ function PasswordSection() {
       },
     });
   };
-  const fieldError = (name: string) => (errors[name] ? translateMessage(errors[name]) : undefined);
+  const fieldError = (name: string) => (errors[name] ? errorText(errors[name]) : undefined);
   return (
     <Section id="account-password" title={t('password.title')}>
       <form onSubmit={submit} noValidate>

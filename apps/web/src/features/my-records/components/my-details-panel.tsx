@@ -13,7 +13,7 @@ import { LoadingLine } from '../../../components/loading-line.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
 import { formatInstantDate } from '../../../lib/practice-dates.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useMyCorrections, useRequestCorrection, type Correction, type MyRecord } from '../api/my-records-api.ts';
 
 /** A calendar date (YYYY-MM-DD) in the reader's language, never shifted by a time zone. */
@@ -187,7 +187,7 @@ function CorrectionModal({ opened, onClose }: { opened: boolean; onClose: () => 
               { value: '', label: t('correction.chooseField') },
               ...CORRECTION_FIELDS.map((f) => ({ value: f, label: t(`correction.fields.${f}`) })),
             ]}
-            error={errors['field'] ? translateMessage(errors['field']) : undefined}
+            error={errors['field'] ? errorText(errors['field']) : undefined}
           />
           <Textarea
             label={t('correction.request')}
@@ -198,7 +198,7 @@ function CorrectionModal({ opened, onClose }: { opened: boolean; onClose: () => 
             maxLength={CORRECTION_TEXT_MAX}
             value={text}
             onChange={(e) => setText(e.currentTarget.value)}
-            error={errors['request'] ? translateMessage(errors['request']) : undefined}
+            error={errors['request'] ? errorText(errors['request']) : undefined}
           />
           {request.error ? (
             <Alert color="red" variant="light" role="alert">

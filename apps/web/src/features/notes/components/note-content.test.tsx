@@ -18,7 +18,7 @@ describe('a note’s content', () => {
         />
       </MantineProvider>,
     );
-    expect(screen.getByRole('heading', { name: 'Plan' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Plan' })).toBeVisible();
     expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual(['one', 'two']);
     expect(container.querySelector('img, script, a, [onerror]')).toBeNull();
     expect(container.textContent).toContain('link');

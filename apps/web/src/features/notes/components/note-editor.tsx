@@ -15,7 +15,6 @@ import {
 } from '@mantine/core';
 import {
   NOTE_CATEGORIES,
-  NOTE_MESSAGES,
   NOTE_PRIORITIES,
   NoteInputSchema,
   normalizeTags,
@@ -34,7 +33,7 @@ import {
   hasPublicMessage,
   type FieldErrors,
 } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { coded, errorText } from '../../../lib/error-text.ts';
 import {
   useCreateNote,
   useNoteTemplates,
@@ -186,16 +185,16 @@ function EditorModal({ opened, note, patient, visitId = null, onClose, onSaved }
     else create.mutate(input, options);
   };
 
-  const message = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
+  const message = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
   const inline = failure ? fieldErrorsFromServer(failure) : null;
   const failureText =
     failure && !(inline && Object.keys(inline).length > 0)
       ? hasPublicMessage(failure)
         ? describeError(failure)
-        : translateMessage(NOTE_MESSAGES.saveFailed)
+        : errorText(coded('noteMessages.saveFailed'))
       : null;
   const requiredMessage =
-    errors['title'] === NOTE_MESSAGES.titleAndContentRequired ? translateMessage(errors['title']) : null;
+    errors['title']?.id === 'noteMessages.titleAndContentRequired' ? errorText(errors['title']) : null;
 
   const activeTemplates = (templates.data ?? []).filter((x) => x.isActive);
   if (visitTemplatePending && visitId && templates.data && appointments.data) {

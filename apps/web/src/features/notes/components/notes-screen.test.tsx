@@ -43,7 +43,7 @@ describe('NotesScreen', () => {
     expect(card.textContent).toContain('Open the note to read it');
     fireEvent.click(screen.getByRole('button', { name: 'Edit note Session notes' }));
     // The reader, not an empty editor: the content comes from getNote.
-    expect(await screen.findByText('Themes of the session')).toBeTruthy();
+    expect(await screen.findByText('Themes of the session')).toBeVisible();
     expect(screen.queryByRole('dialog', { name: 'Edit Note' })).toBeNull();
     expect(graphql.calls.filter((c) => c.operationName === 'GetNote')).toHaveLength(1);
   });

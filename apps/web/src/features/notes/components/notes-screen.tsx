@@ -1,13 +1,13 @@
 import { Alert, Button, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { NOTE_CATEGORIES, NOTE_MESSAGES, NOTE_PRIORITIES } from '@telehealth/shared';
+import { NOTE_CATEGORIES, NOTE_PRIORITIES } from '@telehealth/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { coded, errorText } from '../../../lib/error-text.ts';
 import { useDeleteNote, useNoteList, useNoteStats, type Note, type NoteListFilter } from '../api/notes-api.ts';
 import { NoteCard } from './note-card.tsx';
 import { NoteEditor } from './note-editor.tsx';
@@ -89,7 +89,7 @@ export function NotesScreen({
       ) : list.isError ? (
         <Alert color="red" role="alert" variant="light">
           <Stack gap="xs" align="flex-start">
-            <Text>{translateMessage(NOTE_MESSAGES.loadFailed)}</Text>
+            <Text>{errorText(coded('noteMessages.loadFailed'))}</Text>
             <Button size="xs" variant="default" onClick={() => void list.refetch()}>
               {t('tryAgain')}
             </Button>
@@ -204,7 +204,7 @@ function DeleteNoteModal({ note, onClose }: { note: Note | null; onClose: () => 
                   notifications.show({
                     color: 'red',
                     autoClose: false,
-                    message: translateMessage(NOTE_MESSAGES.deleteFailed),
+                    message: errorText(coded('noteMessages.deleteFailed')),
                   });
                   onClose();
                 },

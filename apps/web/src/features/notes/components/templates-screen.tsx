@@ -22,7 +22,7 @@ import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useNoteTemplates, useSaveTemplate, type NoteTemplate } from '../api/notes-api.ts';
 import { useTemplateText } from './template-text.ts';
 
@@ -113,7 +113,7 @@ function TemplateEditor({ template, onClose }: { template: NoteTemplate | null; 
     }
     save.mutate(values, { onSuccess: onClose });
   };
-  const message = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
+  const message = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
   return (
     <Modal
       opened

@@ -81,6 +81,13 @@ describe('New Patient Registration', () => {
               extensions: {
                 code: 'BAD_USER_INPUT',
                 fieldErrors: { insurancePolicyNumber: 'Policy number must be 5-20 characters long' },
+                fields: [
+                  {
+                    field: 'insurancePolicyNumber',
+                    messageId: 'fieldMessages.lengthBetween',
+                    params: { label: 'Policy number', min: 5, max: 20 },
+                  },
+                ],
               },
             },
           ],
@@ -151,7 +158,7 @@ describe('New Patient Registration', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create Patient' }));
     await screen.findByRole('alert');
     fireEvent.click(screen.getByRole('button', { name: 'Create Patient' }));
-    expect(await screen.findByRole('heading', { name: 'Patient list' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Patient list' })).toBeVisible();
 
     const keys = fetchMock.mock.calls
       .map(([, init]) => (init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'])
@@ -174,7 +181,11 @@ describe('New Patient Registration', () => {
             errors: [
               {
                 message: 'Validation failed: Please enter a valid email address',
-                extensions: { code: 'BAD_USER_INPUT', fieldErrors: { email: 'Please enter a valid email address' } },
+                extensions: {
+                  code: 'BAD_USER_INPUT',
+                  fieldErrors: { email: 'Please enter a valid email address' },
+                  fields: [{ field: 'email', messageId: 'fieldMessages.emailInvalid', params: {} }],
+                },
               },
             ],
           };
@@ -204,9 +215,9 @@ describe('New Patient Registration', () => {
 
     type('Email', 'leila.h@example.com');
     fireEvent.click(screen.getByRole('button', { name: 'Create Patient' }));
-    expect(await screen.findByRole('heading', { name: 'Patient list' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Patient list' })).toBeVisible();
     expect(router.state.location.pathname).toBe('/patients');
-    expect(screen.getByText('Leila Hashemi was registered as a patient.')).toBeDefined();
+    expect(screen.getByText('Leila Hashemi was registered as a patient.')).toBeVisible();
   });
 
   it('offers no primary provider to providers, and a choice to administrators', async () => {
@@ -236,14 +247,14 @@ describe('New Patient Registration', () => {
       expect(field('Primary provider').hasAttribute('disabled')).toBe(false);
     });
     fireEvent.click(field('Primary provider'));
-    expect(await screen.findByRole('option', { name: 'Maya Okafor · Psychiatry' })).toBeDefined();
+    expect(await screen.findByRole('option', { name: 'Maya Okafor · Psychiatry' })).toBeVisible();
   });
 
   it('refuses a patient account', () => {
     mockGraphQL({});
     renderForm('/patients/new', 'patient');
-    expect(screen.getByRole('heading', { name: 'Access Denied' })).toBeDefined();
-    expect(screen.getByText('You do not have permission to create patients')).toBeDefined();
+    expect(screen.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
+    expect(screen.getByText('You do not have permission to create patients')).toBeVisible();
   });
 });
 
@@ -261,7 +272,7 @@ describe('Edit Patient', () => {
     type('Phone', '');
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
 
-    expect(await screen.findByRole('heading', { name: 'Patient list' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Patient list' })).toBeVisible();
     expect(calls.find((call) => call.operationName === 'UpdatePatient')?.variables.input).toEqual({
       id: STORED.id,
       city: 'Portland',
@@ -273,7 +284,7 @@ describe('Edit Patient', () => {
     const { calls } = mockGraphQL({ GetPatient: () => ({ getPatient: STORED }) });
     renderForm(`/patients/${STORED.id}/edit`);
     fireEvent.click(await screen.findByRole('button', { name: 'Save Changes' }));
-    expect(screen.getByText('Nothing has changed yet.')).toBeDefined();
+    expect(screen.getByText('Nothing has changed yet.')).toBeVisible();
     expect(calls.some((call) => call.operationName === 'UpdatePatient')).toBe(false);
   });
 
@@ -282,7 +293,7 @@ describe('Edit Patient', () => {
       GetPatient: () => ({ errors: [{ message: 'Patient not found', extensions: { code: 'NOT_FOUND' } }] }),
     });
     renderForm(`/patients/${STORED.id}/edit`);
-    expect(await screen.findByRole('heading', { name: 'Patient not found' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Patient not found' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to patients' }).getAttribute('href')).toBe('/patients');
   });
 });

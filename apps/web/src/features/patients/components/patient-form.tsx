@@ -4,7 +4,6 @@ import {
   Grid,
   Group,
   Paper,
-  Select,
   SimpleGrid,
   Stack,
   Switch,
@@ -13,42 +12,20 @@ import {
   TextInput,
   type TextInputProps,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { MAX_AGE_YEARS, TEXT_LIMITS, todayIsoDate } from '@telehealth/shared';
-import { useMemo, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 
 import { CrisisLines } from '../../../components/crisis-lines/index.ts';
-import { IconCheck, IconShield } from '../../../components/icons.tsx';
-import { useSpecialtyLabel } from '../../../hooks/use-specialty-label.ts';
-import { describeError } from '../../../lib/errors.ts';
-import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
-import { useCreatePatient } from '../api/create-patient.ts';
-import type { Patient } from '../api/patient-schemas.ts';
-import { useProviderOptions } from '../api/provider-options.ts';
-import { useUpdatePatient } from '../api/update-patient.ts';
-import { patientFullName } from '../utils/format.ts';
-import {
-  emptyPatientFormValues,
-  firstInvalidField,
-  patientToFormValues,
-  REQUIRED_PATIENT_FIELDS,
-  validateCreatePatient,
-  validateUpdatePatient,
-  type PatientFormField,
-  type PatientFormValues,
-  type PatientTextField,
-} from '../utils/patient-form-values.ts';
+import { IconShield } from '../../../components/icons.tsx';
+import { patientFieldId, usePatientForm, type PatientFormMode } from '../hooks/use-patient-form.tsx';
+import { REQUIRED_PATIENT_FIELDS, type PatientTextField } from '../utils/patient-form-values.ts';
 import { FormSection } from './form-section.tsx';
+import { OwnerSelect } from './owner-select.tsx';
 import classes from './patient-form.module.css';
 
-export type PatientFormProps =
-  | { mode: 'create'; canAssignOwner: boolean; patient?: undefined }
-  | { mode: 'edit'; canAssignOwner: boolean; patient: Patient };
-
-type FormMessage = { kind: 'error' | 'info'; text: string } | null;
+export type PatientFormProps = PatientFormMode;
 
 const CLINICAL_LIMITS = {
   reasonForCare: TEXT_LIMITS.generic,
@@ -57,10 +34,6 @@ const CLINICAL_LIMITS = {
   medicalHistory: TEXT_LIMITS.medicalHistory,
 } as const;
 type ClinicalField = keyof typeof CLINICAL_LIMITS;
-
-function fieldId(field: PatientFormField): string {
-  return `patient-${field}`;
-}
 
 /** The earliest date of birth the form offers (the age limit), as YYYY-MM-DD. */
 function earliestDateOfBirth(): string {
@@ -74,109 +47,14 @@ function earliestDateOfBirth(): string {
  * above the buttons.
  */
 export function PatientForm(props: PatientFormProps) {
-  const { mode, canAssignOwner, patient } = props;
+  const { mode, canAssignOwner } = props;
   const { t } = useTranslation(['patients', 'shared']);
-  const navigate = useNavigate();
-  // The record as it was when the form opened: the changes are counted from here, so a background refresh of
-  // the record never turns someone else's newer value into "a change" of this person's.
-  const [initial] = useState<PatientFormValues>(() =>
-    patient ? patientToFormValues(patient) : emptyPatientFormValues(),
-  );
-  const [values, setValues] = useState<PatientFormValues>(initial);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<FormMessage>(null);
-  const createPatient = useCreatePatient();
-  const updatePatient = useUpdatePatient();
-  const saving = createPatient.isPending || updatePatient.isPending;
-  const permissions = { canAssignOwner };
-
+  const { values, message, saving, setField, errorFor, onSubmit } = usePatientForm(props);
   const label = (field: PatientTextField) => t(`shared:patientLabels.${field}`);
-  /** A field's message in the reader's language (the schemas and the server say it in English). */
-  const errorFor = (field: PatientFormField, fieldLabel?: string) => {
-    const text = errors[field];
-    return text === undefined ? undefined : translateMessage(text, { label: fieldLabel });
-  };
-
-  const setField = <F extends PatientFormField>(field: F, value: PatientFormValues[F]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    // A message belongs to the value it was about.
-    setErrors((current) => {
-      if (!(field in current)) return current;
-      const { [field]: _removed, ...rest } = current;
-      return rest;
-    });
-    if (message?.kind === 'info') setMessage(null);
-  };
-
-  const showErrors = (fieldErrors: FieldErrors, text: string) => {
-    setErrors(fieldErrors);
-    setMessage({ kind: 'error', text });
-    const first = firstInvalidField(fieldErrors);
-    if (first) document.getElementById(fieldId(first))?.focus();
-  };
-
-  const onServerError = (error: unknown, fallback: string) => {
-    const fieldErrors = fieldErrorsFromServer(error) ?? {};
-    const text = hasPublicMessage(error) ? describeError(error) : fallback;
-    if (Object.keys(fieldErrors).length > 0) showErrors(fieldErrors, text);
-    else setMessage({ kind: 'error', text });
-  };
-
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (saving) return;
-    if (mode === 'create') {
-      const result = validateCreatePatient(values, permissions);
-      if (!result.ok) {
-        showErrors(result.errors, t('form.fixErrors', { count: Object.keys(result.errors).length }));
-        return;
-      }
-      setMessage(null);
-      createPatient.mutate(result.data, {
-        onSuccess: (created) => {
-          notifications.show({
-            color: 'teal',
-            icon: <IconCheck size={18} />,
-            message: t('form.created', { name: patientFullName(created) }),
-          });
-          void navigate('/patients');
-        },
-        onError: (error) => {
-          onServerError(error, t('shared:patientMessages.createFailed'));
-        },
-      });
-      return;
-    }
-
-    const result = validateUpdatePatient(patient.id, initial, values, permissions);
-    if (result.changedCount === 0) {
-      setErrors({});
-      setMessage({ kind: 'info', text: t('form.noChanges') });
-      return;
-    }
-    if (!result.ok) {
-      showErrors(result.errors, t('form.fixErrors', { count: Object.keys(result.errors).length }));
-      return;
-    }
-    setMessage(null);
-    updatePatient.mutate(result.data, {
-      onSuccess: (updated) => {
-        notifications.show({
-          color: 'teal',
-          icon: <IconCheck size={18} />,
-          message: t('form.saved', { name: patientFullName(updated) }),
-        });
-        void navigate('/patients');
-      },
-      onError: (error) => {
-        onServerError(error, t('form.saveFailed'));
-      },
-    });
-  };
 
   /** The props every text input shares: id, label, value, message, required mark. */
   const textProps = (field: PatientTextField): TextInputProps => ({
-    id: fieldId(field),
+    id: patientFieldId(field),
     label: label(field),
     value: values[field],
     onChange: (event) => {
@@ -192,7 +70,7 @@ export function PatientForm(props: PatientFormProps) {
     const length = values[field].length;
     const max = CLINICAL_LIMITS[field];
     return {
-      id: fieldId(field),
+      id: patientFieldId(field),
       label: label(field),
       value: values[field],
       onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
@@ -255,7 +133,7 @@ export function PatientForm(props: PatientFormProps) {
                 ) : null}
                 {mode === 'edit' ? (
                   <Switch
-                    id={fieldId('isActive')}
+                    id={patientFieldId('isActive')}
                     label={t('form.isActive')}
                     description={t('form.isActiveHint')}
                     checked={values.isActive}
@@ -356,53 +234,5 @@ export function PatientForm(props: PatientFormProps) {
         </Stack>
       </Grid.Col>
     </Grid>
-  );
-}
-
-/** Administrators choose the primary provider from the practice's providers (value: the provider's account id). */
-function OwnerSelect({
-  value,
-  onChange,
-  error,
-}: {
-  value: string | null;
-  onChange: (owner: string | null) => void;
-  error: string | undefined;
-}) {
-  const { t } = useTranslation('patients');
-  const specialtyLabel = useSpecialtyLabel();
-  const providers = useProviderOptions(true);
-  const data = useMemo(() => {
-    const options = (providers.data ?? []).map((provider) => ({
-      value: provider.owner,
-      label: `${provider.firstName} ${provider.lastName} · ${specialtyLabel(provider.specialty)}${
-        provider.isActive ? '' : ` (${t('form.ownerInactive')})`
-      }`,
-    }));
-    // A provider that is no longer listed still shows as the current choice.
-    if (value && !options.some((option) => option.value === value)) options.push({ value, label: value });
-    return options;
-  }, [providers.data, value, t, specialtyLabel]);
-
-  return (
-    <Select
-      id={fieldId('owner')}
-      label={t('form.owner')}
-      description={t('form.ownerHint')}
-      placeholder={t('form.ownerPlaceholder')}
-      data={data}
-      value={value}
-      onChange={onChange}
-      clearable
-      clearButtonProps={{ 'aria-label': t('form.clearOwner') }}
-      searchable
-      nothingFoundMessage={t('form.noProviders')}
-      error={
-        error ??
-        (providers.isError ? t('form.ownerLoadFailed', { message: describeError(providers.error) }) : undefined)
-      }
-      disabled={providers.isPending}
-      maw={480}
-    />
   );
 }

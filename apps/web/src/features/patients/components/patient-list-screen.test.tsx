@@ -44,19 +44,19 @@ describe('PatientListScreen', () => {
     });
     renderList('provider');
 
-    expect(await screen.findByText('Showing 2 of 150 patients')).toBeDefined();
+    expect(await screen.findByText('Showing 2 of 150 patients')).toBeVisible();
     const card = screen.getByRole('article', { name: 'Amara Bello' });
-    expect(within(card).getByText('amara@example.com')).toBeDefined();
-    expect(within(card).getByText('Feb 29, 1984')).toBeDefined();
-    expect(within(card).getByText('Active')).toBeDefined();
-    expect(within(screen.getByRole('article', { name: 'Kenji Novak' })).getByText('Inactive')).toBeDefined();
+    expect(within(card).getByText('amara@example.com')).toBeVisible();
+    expect(within(card).getByText('Feb 29, 1984')).toBeVisible();
+    expect(within(card).getByText('Active')).toBeVisible();
+    expect(within(screen.getByRole('article', { name: 'Kenji Novak' })).getByText('Inactive')).toBeVisible();
     expect(within(card).getByRole('link', { name: 'Edit Amara Bello' }).getAttribute('href')).toBe(
       `/patients/${AMARA.id}/edit`,
     );
     expect(within(card).getByRole('link', { name: 'Amara Bello' }).getAttribute('href')).toBe(`/patients/${AMARA.id}`);
     expect(within(card).queryByRole('button', { name: 'Delete Amara Bello' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Add New Patient' })).toBeDefined();
-    expect(screen.getByRole('button', { name: 'Load more patients' })).toBeDefined();
+    expect(screen.getByRole('link', { name: 'Add New Patient' })).toHaveAttribute('href', '/patients/new');
+    expect(screen.getByRole('button', { name: 'Load more patients' })).toBeEnabled();
   });
 
   it('loads the next page with the nextToken when asked', async () => {
@@ -71,8 +71,8 @@ describe('PatientListScreen', () => {
 
     fireEvent.click(await screen.findByRole('button', { name: 'Load more patients' }));
 
-    expect(await screen.findByRole('article', { name: 'Kenji Novak' })).toBeDefined();
-    expect(screen.getByText('Showing 2 of 2 patients')).toBeDefined();
+    expect(await screen.findByRole('article', { name: 'Kenji Novak' })).toBeVisible();
+    expect(screen.getByText('Showing 2 of 2 patients')).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Load more patients' })).toBeNull();
     const lists = calls.filter((call) => call.operationName === 'ListPatients');
     expect(lists.map((call) => call.variables.nextToken)).toEqual([null, 'page-2']);
@@ -93,7 +93,7 @@ describe('PatientListScreen', () => {
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search patients' }), { target: { value: 'zz' } });
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search patients' }), { target: { value: 'zzq ' } });
 
-    expect(await screen.findByRole('heading', { name: 'No patients found' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'No patients found' })).toBeVisible();
     const searched = calls.filter((call) => JSON.stringify(call.variables).includes('zz'));
     // One list and one count for the settled text only, trimmed.
     expect(searched.map((call) => [call.operationName, call.variables.filter])).toEqual([
@@ -108,7 +108,7 @@ describe('PatientListScreen', () => {
       CountPatients: () => ({ countPatients: 0 }),
     });
     renderList('provider');
-    expect(await screen.findByRole('heading', { name: 'No patients yet' })).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'No patients yet' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Add First Patient' }).getAttribute('href')).toBe('/patients/new');
   });
 
@@ -123,11 +123,11 @@ describe('PatientListScreen', () => {
     });
     renderList('provider');
 
-    expect(await screen.findByRole('heading', { name: 'Failed to load patients' })).toBeDefined();
-    expect(screen.getByText('Permission denied: Cannot view patients')).toBeDefined();
+    expect(await screen.findByRole('heading', { name: 'Failed to load patients' })).toBeVisible();
+    expect(screen.getByText('Permission denied: Cannot view patients')).toBeVisible();
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
-    expect(await screen.findByRole('article', { name: 'Amara Bello' })).toBeDefined();
+    expect(await screen.findByRole('article', { name: 'Amara Bello' })).toBeVisible();
   });
 
   it('deletes after the confirmation, removes the card and says so in a notification', async () => {
@@ -146,14 +146,14 @@ describe('PatientListScreen', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Delete patient' });
     expect(
       within(dialog).getByText('Are you sure you want to delete patient Amara Bello? This action cannot be undone.'),
-    ).toBeDefined();
+    ).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete Patient' }));
 
-    expect(await screen.findByText('Patient deleted successfully')).toBeDefined();
+    expect(await screen.findByText('Patient deleted successfully')).toBeVisible();
     await waitFor(() => {
       expect(screen.queryByRole('article', { name: 'Amara Bello' })).toBeNull();
     });
-    expect(await screen.findByText('Showing 1 of 1 patients')).toBeDefined();
+    expect(await screen.findByText('Showing 1 of 1 patients')).toBeVisible();
     expect(calls.find((call) => call.operationName === 'DeletePatient')?.variables).toEqual({
       input: { id: AMARA.id },
     });
@@ -170,8 +170,8 @@ describe('PatientListScreen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Delete Amara Bello' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete Patient' }));
 
-    expect(await screen.findByText('Failed to delete patient: Patient not found')).toBeDefined();
-    expect(screen.getByRole('article', { name: 'Amara Bello' })).toBeDefined();
+    expect(await screen.findByText('Failed to delete patient: Patient not found')).toBeVisible();
+    expect(screen.getByRole('article', { name: 'Amara Bello' })).toBeVisible();
   });
 
   it('opens the details of a card (its Details button) with Edit Patient and Close', async () => {
@@ -201,8 +201,8 @@ describe('PatientListScreen', () => {
 
     fireEvent.click(await screen.findByRole('button', { name: 'Details of Amara Bello' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText(AMARA.id)).toBeDefined();
-    expect(await within(dialog).findByText('Low mood for several months')).toBeDefined();
+    expect(within(dialog).getByText(AMARA.id)).toBeVisible();
+    expect(await within(dialog).findByText('Low mood for several months')).toBeVisible();
     expect(within(dialog).getByRole('link', { name: 'Edit Patient' }).getAttribute('href')).toBe(
       `/patients/${AMARA.id}/edit`,
     );

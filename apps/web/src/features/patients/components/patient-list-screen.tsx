@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { can, PATIENT_MESSAGES, PatientFilterSchema, scopeOf, type Role } from '@telehealth/shared';
+import { can, PatientFilterSchema, scopeOf, type Role } from '@telehealth/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +41,10 @@ const SEARCH_MAX_LENGTH = 100;
 type StatusFilter = PatientListFilter['status'];
 
 function isInvalidTokenError(error: unknown): boolean {
-  return isGraphQLRequestError(error) && error.errors.some((entry) => entry.message === PATIENT_MESSAGES.invalidToken);
+  return (
+    isGraphQLRequestError(error) &&
+    error.errors.some((entry) => entry.extensions?.['messageId'] === 'patientMessages.invalidToken')
+  );
 }
 
 export interface PatientListScreenProps {

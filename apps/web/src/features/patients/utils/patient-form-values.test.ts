@@ -58,10 +58,10 @@ describe('validateCreatePatient', () => {
     expect(result).toEqual({
       ok: false,
       errors: {
-        firstName: 'First name is required',
-        lastName: 'Last name is required',
-        email: 'Email is required',
-        dateOfBirth: 'Date of birth is required',
+        firstName: { id: 'fieldMessages.required', params: { label: 'First name' } },
+        lastName: { id: 'fieldMessages.required', params: { label: 'Last name' } },
+        email: { id: 'fieldMessages.emailRequired', params: {} },
+        dateOfBirth: { id: 'fieldMessages.dateOfBirthRequired', params: {} },
       },
     });
   });
@@ -74,10 +74,10 @@ describe('validateCreatePatient', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toEqual({
-      phone: 'Phone number must be 10-15 digits long',
-      zipCode: 'Please enter a valid ZIP code',
-      insurancePolicyNumber: 'Policy number must be 5-20 characters long',
-      allergies: 'Allergies must be less than 1000 characters',
+      phone: { id: 'fieldMessages.phoneDigits', params: { min: 10, max: 15 } },
+      zipCode: { id: 'fieldMessages.zipInvalid', params: {} },
+      insurancePolicyNumber: { id: 'fieldMessages.lengthBetween', params: { label: 'Policy number', min: 5, max: 20 } },
+      allergies: { id: 'fieldMessages.tooLong', params: { label: 'Allergies', max: 1000 } },
     });
   });
 
@@ -145,7 +145,11 @@ describe('validateUpdatePatient', () => {
     // A stored value that today's rules would refuse is not the person's problem unless they touch it.
     const legacy = { ...initial, zipCode: 'OLD' };
     const result = validateUpdatePatient(STORED.id, legacy, { ...legacy, firstName: '' }, PROVIDER);
-    expect(result).toEqual({ ok: false, changedCount: 1, errors: { firstName: 'First name is required' } });
+    expect(result).toEqual({
+      ok: false,
+      changedCount: 1,
+      errors: { firstName: { id: 'fieldMessages.required', params: { label: 'First name' } } },
+    });
   });
 
   it('says when there is nothing to save', () => {
@@ -155,8 +159,9 @@ describe('validateUpdatePatient', () => {
 
 describe('firstInvalidField', () => {
   it('follows the order of the fields on screen', () => {
-    expect(firstInvalidField({ medicalHistory: 'x', email: 'y', owner: 'z' })).toBe('email');
-    expect(firstInvalidField({ zipCode: 'x', owner: 'z' })).toBe('owner');
+    const problem = { id: 'fieldMessages.invalid', params: {} };
+    expect(firstInvalidField({ medicalHistory: problem, email: problem, owner: problem })).toBe('email');
+    expect(firstInvalidField({ zipCode: problem, owner: problem })).toBe('owner');
     expect(firstInvalidField({})).toBeNull();
   });
 });

@@ -28,7 +28,7 @@ import { IconCheck } from '../../../components/icons.tsx';
 import { useSpecialtyLabel } from '../../../hooks/use-specialty-label.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, hasPublicMessage, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useCreateDoctor } from '../api/providers-api.ts';
 import {
   emptyProviderFormValues,
@@ -55,7 +55,7 @@ export function AddProviderModal({ opened, onClose }: { opened: boolean; onClose
   /** A field's message in the reader's language (the schema and the server say it in English). */
   const errorFor = (field: string, fieldLabel: string) => {
     const text = errors[field];
-    return text === undefined ? undefined : translateMessage(text, { label: fieldLabel });
+    return text === undefined ? undefined : errorText(text, { label: fieldLabel });
   };
   const [failure, setFailure] = useState<string | null>(null);
   const createDoctor = useCreateDoctor();

@@ -60,8 +60,8 @@ describe('ProvidersScreen invitations', () => {
   it('shows administrators who has not set a password, and sends a new invitation', async () => {
     const { calls } = renderScreen('admin', [MAYA, NADIA]);
     const nadia = await screen.findByRole('article', { name: 'Nadia Osei' });
-    expect(within(nadia).getByText('Invitation pending')).toBeDefined();
-    expect(within(nadia).getByText(/The invitation link expired on/)).toBeDefined();
+    expect(within(nadia).getByText('Invitation pending')).toBeVisible();
+    expect(within(nadia).getByText(/The invitation link expired on/)).toBeVisible();
     const maya = screen.getByRole('article', { name: 'Maya Okafor' });
     expect(within(maya).queryByText('Invitation pending')).toBeNull();
     expect(within(maya).queryByRole('button', { name: 'Send invitation' })).toBeNull();
@@ -69,11 +69,11 @@ describe('ProvidersScreen invitations', () => {
     fireEvent.click(within(nadia).getByRole('button', { name: 'Send invitation' }));
     expect(
       await screen.findByText('An invitation was sent to nadia@clinic.test. Any earlier link no longer works.'),
-    ).toBeDefined();
+    ).toBeVisible();
     expect(calls.find((call) => call.operationName === 'SendInvitation')?.variables).toEqual({
       accountId: NADIA.owner,
     });
-    expect(await within(nadia).findByText(/Invitation link works until/)).toBeDefined();
+    expect(await within(nadia).findByText(/Invitation link works until/)).toBeVisible();
   });
 
   it('says when no invitation was sent yet, and why sending failed', async () => {
@@ -83,11 +83,11 @@ describe('ProvidersScreen invitations', () => {
       }),
     });
     const nadia = await screen.findByRole('article', { name: 'Nadia Osei' });
-    expect(within(nadia).getByText('No invitation has been sent yet.')).toBeDefined();
+    expect(within(nadia).getByText('No invitation has been sent yet.')).toBeVisible();
     fireEvent.click(within(nadia).getByRole('button', { name: 'Send invitation' }));
     expect(
       await within(nadia).findByText('The invitation could not be sent: This account is not active'),
-    ).toBeDefined();
+    ).toBeVisible();
   });
 
   it('shows no invitation state or action to a provider', async () => {
@@ -133,7 +133,7 @@ describe('ProvidersScreen invitations', () => {
       await screen.findByText(
         'Ines Carvalho was added as a provider. An invitation to set a password was sent to ines@clinic.test.',
       ),
-    ).toBeDefined();
+    ).toBeVisible();
     expect(calls.find((call) => call.operationName === 'CreateDoctor')?.variables).toMatchObject({
       input: { email: 'ines@clinic.test', specialty: 'Neurology', sendInvitation: true },
     });
@@ -157,7 +157,7 @@ describe('ProvidersScreen invitations', () => {
       CreateDoctor: () => ({ createDoctor: { ...MAYA, id: 'd3', specialty: 'Neurology' } }),
     });
     const maya = await screen.findByRole('article', { name: 'Maya Okafor' });
-    expect(within(maya).getByText('Psiquiatría')).toBeDefined();
+    expect(within(maya).getByText('Psiquiatría')).toBeVisible();
     expect(within(maya).queryByText('Psychiatry')).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Agregar profesional' }));

@@ -7,10 +7,10 @@ describe('validateCreateDoctor', () => {
     expect(validateCreateDoctor(emptyProviderFormValues())).toEqual({
       ok: false,
       errors: {
-        firstName: 'First name is required',
-        lastName: 'Last name is required',
-        email: 'Email is required',
-        specialty: 'Please choose a specialty',
+        firstName: { id: 'fieldMessages.required', params: { label: 'First name' } },
+        lastName: { id: 'fieldMessages.required', params: { label: 'Last name' } },
+        email: { id: 'fieldMessages.emailRequired', params: {} },
+        specialty: { id: 'fieldMessages.chooseSpecialty', params: {} },
       },
     });
   });
@@ -62,6 +62,9 @@ describe('validateCreateDoctor', () => {
       specialty: 'Other',
       experience: 120,
     });
-    expect(result).toEqual({ ok: false, errors: { experience: 'Experience must be at most 80 years' } });
+    expect(result).toEqual({
+      ok: false,
+      errors: { experience: { id: 'fieldMessages.experienceTooHigh', params: { max: 80 } } },
+    });
   });
 });

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { downloadComplianceCsv, useGenerateComplianceReport } from '../api/reports-api.ts';
 import { ComplianceReportView } from './compliance-report-view.tsx';
 import { PracticeReports } from './practice-reports.tsx';
@@ -70,7 +70,7 @@ function PeriodForm({
     setErrors({});
     onApply(parsed.data);
   };
-  const error = (field: 'startDate' | 'endDate') => (errors[field] ? translateMessage(errors[field]) : undefined);
+  const error = (field: 'startDate' | 'endDate') => (errors[field] ? errorText(errors[field]) : undefined);
   return (
     <Paper withBorder p="md" component="form" onSubmit={submit} noValidate>
       <Stack gap="sm" component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>

@@ -84,7 +84,7 @@ describe('SettingsScreen', () => {
       input: { clinicPhone: '(503) 555-0142' },
     });
     expect(screen.getByTestId('setting-source-clinicPhone').textContent).toContain('Changed by Avery Admin');
-    expect(screen.getByRole('button', { name: 'Reset to default: Clinic phone' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reset to default: Clinic phone' })).toBeEnabled();
   }, 30_000);
 
   it('refuses a negative window before asking the server, and says when nothing changed', async () => {
@@ -97,7 +97,7 @@ describe('SettingsScreen', () => {
     fireEvent.change(screen.getByLabelText(/Change and cancellation window/), { target: { value: '-3' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => {
-      expect(screen.getByText('Please enter a whole number from 0 to 336')).toBeTruthy();
+      expect(screen.getByText('Please enter a whole number from 0 to 336')).toBeVisible();
     });
     expect(graphql.calls.some((call) => call.operationName === 'UpdatePracticeSettings')).toBe(false);
   }, 30_000);

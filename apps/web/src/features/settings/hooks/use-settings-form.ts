@@ -1,4 +1,5 @@
 import {
+  issueMessage,
   PRACTICE_SETTING_KEYS,
   UpdatePracticeSettingsInputSchema,
   type AppointmentType,
@@ -145,7 +146,7 @@ export function validateSettingsChange(
   const errors: FieldErrors = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path.length > 0 ? issue.path.join('.') : 'form';
-    errors[field] ??= issue.message;
+    errors[field] ??= issueMessage(issue);
   }
   return { ok: false, errors };
 }

@@ -1,11 +1,11 @@
 import { Alert, Button, Group, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { InviteVideoGuestInputSchema } from '@telehealth/shared';
+import { InviteVideoGuestInputSchema, issueMessage } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import { useInviteVideoGuest, videoGuestsQueryOptions } from '../api/video-api.ts';
 
 /**
@@ -27,7 +27,7 @@ export function GuestInvite({ appointmentId }: { appointmentId: string }) {
     if (!parsed.success) {
       const fields: { name?: string; email?: string } = {};
       for (const issue of parsed.error.issues) {
-        if (issue.path[0] === 'name') fields.name ??= translateMessage(issue.message);
+        if (issue.path[0] === 'name') fields.name ??= errorText(issueMessage(issue));
         if (issue.path[0] === 'email') fields.email ??= t('video:guests.emailInvalid');
       }
       setErrors(fields);

@@ -9,7 +9,7 @@ import { useLocation } from 'react-router';
 import { PublicPage } from '../../../components/public-site/public-page.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { firstIssueText } from '../../../lib/error-text.ts';
 import { isGraphQLRequestError } from '../../../lib/graphql.ts';
 import { useAppConfigValue } from '../../../lib/page-bootstrap.ts';
 import { formatDay } from '../../../lib/practice-dates.ts';
@@ -18,7 +18,8 @@ import { FinalError } from '../lib/signalling.ts';
 import { VideoCallSession } from '../lib/video-call-session.ts';
 import { DeviceCheck } from './device-check.tsx';
 import { JoinForm, useLocalMedia } from './join-form.tsx';
-import { CallScreens, Closed, ClosedVisit, ConnectionFailed } from './video-call-screen.tsx';
+import { Closed, ClosedVisit, ConnectionFailed } from './call-outcomes.tsx';
+import { CallScreens } from './video-call-screen.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { linkTokenFromHash } from '../../../lib/link-token.ts';
 
@@ -44,7 +45,7 @@ export function GuestVideoScreen() {
     if (!guestToken) return;
     const parsed = VideoNameSchema.safeParse(name);
     if (!parsed.success) {
-      setNameError(translateMessage(parsed.error.issues[0]?.message ?? ''));
+      setNameError(firstIssueText(parsed.error));
       return;
     }
     setNameError(null);

@@ -2,7 +2,8 @@ import { Alert, Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Text, Titl
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import type { CallSnapshot, VideoCallSession } from '../lib/video-call-session.ts';
+import type { CallSnapshot } from '../lib/call-snapshot.ts';
+import type { VideoCallSession } from '../lib/video-call-session.ts';
 import { DeviceSelect, useMediaDevices } from './device-select.tsx';
 import { GuestInvite } from './guest-invite.tsx';
 import { RecordingPanel } from './recording-panel.tsx';

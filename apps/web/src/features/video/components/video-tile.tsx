@@ -2,7 +2,7 @@ import { Badge, Box, Group, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import type { RemoteParticipant } from '../lib/video-call-session.ts';
+import type { RemoteParticipant } from '../lib/call-snapshot.ts';
 
 function useSrcObject(stream: MediaStream | null) {
   const ref = useRef<HTMLVideoElement>(null);

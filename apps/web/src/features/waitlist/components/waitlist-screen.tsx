@@ -32,7 +32,7 @@ import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { translateMessage } from '../../../lib/translate-message.ts';
+import { errorText } from '../../../lib/error-text.ts';
 import {
   useAddToWaitlist,
   useRemoveFromWaitlist,
@@ -97,7 +97,7 @@ function AddEntryForm({ providerId }: { providerId: string | null }) {
     setErrors(({ [field]: _gone, ...rest }) => rest);
     setAdded(false);
   };
-  const message = (field: string) => (errors[field] ? translateMessage(errors[field]) : undefined);
+  const message = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
 
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
