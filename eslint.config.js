@@ -103,24 +103,20 @@ const SERVER_SHARED_FOLDERS = [
   'search',
   'web',
 ];
-// Repositories every domain may use: the audit trail's writer, and accounts (users/ is the one place for the
-// queries on users, issue 26 point 2).
-const SERVER_SHARED_REPOSITORIES = ['audit', 'users'];
+// Repositories every domain may use: the audit trail's writer, accounts and patients (users/ and patients/ are the
+// one place for the queries on their tables, which every clinical domain hangs on: issue 26 point 2, decision 060).
+const SERVER_SHARED_REPOSITORIES = ['audit', 'users', 'patients'];
 // Imports of another domain's repository that were there when the rule came (decision 053). The list only
 // shrinks: the caller-bound scope (issue 26, point 1) replaces them. A new file, or a new import, is refused.
 /** @type {Record<string, string[]>} */
 const KNOWN_FOREIGN_REPOSITORIES = {
-  'access-requests/access-requests.service.ts': [
-    'patients/patients.repository.ts',
-    'providers/providers.repository.ts',
-  ],
-  'appointments/appointments.service.ts': ['patients/patients.repository.ts', 'providers/providers.repository.ts'],
+  'access-requests/access-requests.service.ts': ['providers/providers.repository.ts'],
+  'appointments/appointments.service.ts': ['providers/providers.repository.ts'],
   'appointments/calendar-feed.service.ts': ['providers/providers.repository.ts'],
-  'appointments/waitlist.service.ts': ['patients/patients.repository.ts', 'providers/providers.repository.ts'],
-  'measures/measures.service.ts': ['patients/patients.repository.ts'],
-  'notes/notes.service.ts': ['appointments/appointments.repository.ts', 'patients/patients.repository.ts'],
+  'appointments/waitlist.service.ts': ['providers/providers.repository.ts'],
+  'notes/notes.service.ts': ['appointments/appointments.repository.ts'],
   'patients/patients.service.ts': ['providers/providers.repository.ts'],
-  'portal-records/portal-records.service.ts': ['notes/notes.repository.ts', 'patients/patients.repository.ts'],
+  'portal-records/portal-records.service.ts': ['notes/notes.repository.ts'],
   'settings/settings.service.ts': ['auth/sessions.repository.ts'],
   'users/accounts.ts': ['providers/providers.repository.ts'],
   'users/admin-users.service.ts': ['auth/sessions.repository.ts'],

@@ -378,16 +378,3 @@ export async function claimReminder(
     .returning({ id: appointmentReminders.appointmentId });
   return rows.length > 0;
 }
-
-/** The patient record linked to an account (not deleted), with its primary provider. */
-export async function findLinkedPatient(
-  executor: Executor,
-  accountId: string,
-): Promise<{ id: string; ownerId: string | null } | undefined> {
-  const [row] = await executor
-    .select({ id: patients.id, ownerId: patients.ownerId })
-    .from(patients)
-    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)))
-    .limit(1);
-  return row;
-}

@@ -61,13 +61,12 @@ import {
 } from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { findLinkedPatient, findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
 import {
   appointmentExists,
   findOverlaps,
   findSeriesFrom,
-  findLinkedPatient,
   findVisibleAppointment,
   insertAppointmentHistory,
   insertAppointments,

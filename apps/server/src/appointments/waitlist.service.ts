@@ -22,7 +22,6 @@ import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { appointments, waitlistEntries, waitlistOffers } from './appointments.table.ts';
-import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { providers } from '../providers/providers.table.ts';
 import { AppError, fieldError, notFound, parseInput } from '../errors.ts';
@@ -43,6 +42,7 @@ import {
 import { weekdayOf } from './schedule.ts';
 import { isUuid } from '../db/ids.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
+import { userLanguageOrNullOf } from '../users/users.repository.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect & {
@@ -235,10 +235,9 @@ export class WaitlistService implements AppointmentListener {
         sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.waitlistOffer}, hashtext(${slot.providerId}))`,
       );
       const candidates = await tx
-        .select({ entry: waitlistEntries, email: patients.email, language: users.language })
+        .select({ entry: waitlistEntries, email: patients.email, language: userLanguageOrNullOf(patients.accountId) })
         .from(waitlistEntries)
         .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
-        .leftJoin(users, eq(users.id, patients.accountId))
         .where(
           and(
             eq(waitlistEntries.providerId, slot.providerId),
@@ -421,10 +420,9 @@ export class WaitlistService implements AppointmentListener {
   async #tellGone(tx: Executor, offers: { entryId: string; startsAt: Date }[]): Promise<void> {
     if (offers.length === 0) return;
     const rows = await tx
-      .select({ id: waitlistEntries.id, email: patients.email, language: users.language })
+      .select({ id: waitlistEntries.id, email: patients.email, language: userLanguageOrNullOf(patients.accountId) })
       .from(waitlistEntries)
       .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
-      .leftJoin(users, eq(users.id, patients.accountId))
       .where(
         inArray(
           waitlistEntries.id,

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { API_TOKEN_PREFIX } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { apiTokens } from './audit-trail.table.ts';
-import { users } from '../auth/auth.table.ts';
+import { userNameOrNullOf } from '../users/users.repository.ts';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;
 
@@ -56,13 +56,12 @@ export async function listApiTokens(executor: Executor): Promise<ApiTokenView[]>
       tokenHint: apiTokens.tokenHint,
       scopes: apiTokens.scopes,
       createdAt: apiTokens.createdAt,
-      createdByName: users.name,
+      createdByName: userNameOrNullOf(apiTokens.createdBy),
       expiresAt: apiTokens.expiresAt,
       revokedAt: apiTokens.revokedAt,
       lastUsedAt: apiTokens.lastUsedAt,
     })
     .from(apiTokens)
-    .leftJoin(users, eq(users.id, apiTokens.createdBy))
     .orderBy(desc(apiTokens.createdAt));
 }
 

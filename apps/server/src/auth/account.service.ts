@@ -1,9 +1,9 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ChangePasswordInputSchema, UpdateMyAccountInputSchema, type Locale } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { sessions, users } from './auth.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { setLinkedPatientPhone } from '../patients/patients.repository.ts';
+import { findMyAccountRow, updateUserFields, type AccountFieldsUpdate } from '../users/users.repository.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import { rateLimited } from '../rate-limit/rate-limiter.ts';
 import { actorFor, type ActiveSession, type AuthService, type RequestMeta } from './auth.service.ts';
@@ -45,26 +45,7 @@ export class AccountService {
   }
 
   async myAccount(session: ActiveSession): Promise<MyAccount> {
-    const [row] = await this.#db
-      .select({
-        email: users.email,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        role: users.role,
-        language: users.language,
-        languageChosen: users.languageChosen,
-        twoFactorEnabled: users.twoFactorEnabled,
-        otherSessions: sql<number>`(SELECT count(*) FROM ${sessions}
-          WHERE ${sessions.userId} = ${users.id} AND ${sessions.id} <> ${session.id} AND ${sessions.expiresAt} > now())::int`,
-        phone: patients.phone,
-        patientId: patients.id,
-      })
-      .from(users)
-      .leftJoin(
-        patients,
-        and(eq(patients.accountId, users.id), isNull(patients.deletedAt), sql`${users.role} = 'patient'`),
-      )
-      .where(eq(users.id, session.user.id));
+    const row = await findMyAccountRow(this.#db, session.user.id, session.id);
     if (!row) throw new Error('the session has no account');
     return {
       email: row.email,
@@ -93,7 +74,7 @@ export class AccountService {
     const actor = actorFor(session, meta);
     await this.#db.transaction(async (tx) => {
       const fields: string[] = [];
-      const values: Partial<typeof users.$inferInsert> = {};
+      const values: AccountFieldsUpdate = {};
       if (data.language) {
         values.language = data.language;
         values.languageChosen = true;
@@ -108,17 +89,10 @@ export class AccountService {
         fields.push('name');
       }
       if (fields.length > 0) {
-        await tx
-          .update(users)
-          .set({ ...values, updatedAt: new Date() })
-          .where(eq(users.id, session.user.id));
+        await updateUserFields(tx, session.user.id, values);
       }
       if (data.phone !== undefined && data.phone !== null && isPatient) {
-        const [record] = await tx
-          .update(patients)
-          .set({ phone: data.phone || null, updatedAt: new Date() })
-          .where(and(eq(patients.accountId, session.user.id), isNull(patients.deletedAt)))
-          .returning({ id: patients.id });
+        const record = await setLinkedPatientPhone(tx, session.user.id, data.phone || null);
         if (record) {
           fields.push('phone');
           await appendAuditEntry(tx, {

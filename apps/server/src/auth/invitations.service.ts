@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import {
   AcceptInvitationInputSchema,
   INVITATION_VALID_HOURS,
@@ -13,15 +13,13 @@ import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts'
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { accessRequests } from '../access-requests/access-requests.table.ts';
-import { accountTokens } from './account-tokens.table.ts';
-import { authAccounts, users } from './auth.table.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { invitationMail } from '../mail/templates.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { findTokenByLink, issueAccountToken, markTokenUsed, tokenState } from './account-tokens.ts';
 import type { Auth } from './auth.ts';
-import { findUserById } from '../users/users.repository.ts';
+import { findInvitationStateRows, findUserById } from '../users/users.repository.ts';
 import { hashPassword, hasPassword, storePasswordHash } from './passwords.ts';
 
 /** Failed link and code attempts (unknown token, wrong code) per client address share one bucket. */
@@ -124,24 +122,7 @@ export class InvitationsService {
   /** Whether each of these accounts still waits for its first password, and its newest open link's expiry. */
   async states(tx: Executor, accountIds: readonly string[]): Promise<Map<string, InvitationInfo>> {
     if (accountIds.length === 0) return new Map();
-    const rows = await tx
-      .select({
-        id: users.id,
-        isActive: users.isActive,
-        hasPassword: sql<boolean>`exists (select 1 from ${authAccounts} where ${and(
-          eq(authAccounts.userId, users.id),
-          eq(authAccounts.providerId, 'credential'),
-          sql`coalesce(${authAccounts.password}, '') <> ''`,
-        )})`,
-        expiresAt: sql<Date | null>`(select max(${accountTokens.expiresAt}) from ${accountTokens} where ${and(
-          eq(accountTokens.userId, users.id),
-          eq(accountTokens.kind, 'invitation'),
-          isNull(accountTokens.usedAt),
-          isNull(accountTokens.revokedAt),
-        )})`.mapWith(accountTokens.expiresAt),
-      })
-      .from(users)
-      .where(inArray(users.id, [...accountIds]));
+    const rows = await findInvitationStateRows(tx, accountIds);
     return new Map(
       rows.map((row) => [row.id, { pending: row.isActive && !row.hasPassword, expiresAt: row.expiresAt ?? null }]),
     );

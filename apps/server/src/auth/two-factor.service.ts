@@ -15,13 +15,13 @@ import {
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { twoFactors, users } from './auth.table.ts';
+import { twoFactors } from './auth.table.ts';
 import type { AppError } from '../errors.ts';
 import { badUserInput, notFound, parseInput, unauthenticated } from '../errors.ts';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { rateLimited } from '../rate-limit/rate-limiter.ts';
-import { findUserById, setTwoFactorEnabled } from '../users/users.repository.ts';
+import { findTwoFactorState, findUserById, setTwoFactorEnabled } from '../users/users.repository.ts';
 import {
   actorFor,
   type ActiveSession,
@@ -68,11 +68,7 @@ export class TwoFactorService {
 
   /** Whether the account has two-factor on, and how many recovery codes it has left. */
   async status(userId: string): Promise<TwoFactorStatus> {
-    const [row] = await this.#db
-      .select({ verified: twoFactors.verified, backupCodes: twoFactors.backupCodes, enabled: users.twoFactorEnabled })
-      .from(users)
-      .leftJoin(twoFactors, eq(twoFactors.userId, users.id))
-      .where(eq(users.id, userId));
+    const row = await findTwoFactorState(this.#db, userId);
     const enabled = !!row?.enabled && row.verified === true;
     return { enabled, recoveryCodesRemaining: enabled ? countCodes(row.backupCodes) : 0 };
   }

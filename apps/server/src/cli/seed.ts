@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
-import { patients } from '../patients/patients.table.ts';
 import { providers } from '../providers/providers.table.ts';
 import { createRandom, generatePatient } from '../demo/practice-data.ts';
-import { insertPatients } from '../patients/patients.repository.ts';
+import { countPatientRows, insertPatients } from '../patients/patients.repository.ts';
 import { seedSchedule } from '../demo/seed-schedule.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
@@ -46,7 +45,7 @@ await withCliRuntime(async ({ database, keyring, config }) => {
     if (count === 0) return 0;
   }
   const owners = (await db.select({ id: providers.id }).from(providers)).map((r) => r.id);
-  const [{ existing } = { existing: 0 }] = await db.select({ existing: sql<number>`count(*)::int` }).from(patients);
+  const existing = await countPatientRows(db);
   const random = createRandom(existing + 1);
   const actor = { sessionId: null, userId: 'cli', userRole: 'system', clientIp: null, userAgent: 'seed' };
   const started = Date.now();

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { addDays, todayIn, type AuditEvent, type Instrument } from '@telehealth/shared';
 import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 import type { Executor, Database } from '../db/client.ts';
 import { appointments, waitlistEntries } from '../appointments/appointments.table.ts';
 import { noteTemplates } from '../notes/notes.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { findActivePatientsOf, findLinkedPatient } from '../patients/patients.repository.ts';
 import { appointmentsEncrypted, waitlistEntriesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { insertAcknowledgedAlert, insertCompletedMeasure } from '../measures/measures.repository.ts';
@@ -63,10 +63,7 @@ export async function ensureDemoClinicalHistory(
     const admin = await findUserByEmail(tx, 'admin@demo.test');
     const patientAccount = await findUserByEmail(tx, 'patient@demo.test');
     if (!provider || !provider2 || !patientAccount) return;
-    const [demoPatient] = await tx
-      .select({ id: patients.id, ownerId: patients.ownerId })
-      .from(patients)
-      .where(and(eq(patients.accountId, patientAccount.id), isNull(patients.deletedAt)));
+    const demoPatient = await findLinkedPatient(tx, patientAccount.id);
     if (!demoPatient?.ownerId) return;
 
     const random = createRandom(2028);
@@ -204,11 +201,7 @@ class ClinicalSeed {
       { patientId: demoPatientId, ownerId: demoOwnerId, worsening: false },
     ];
     for (const ownerId of [providerId, provider2Id]) {
-      const own = await this.#tx
-        .select({ id: patients.id })
-        .from(patients)
-        .where(and(eq(patients.ownerId, ownerId), isNull(patients.deletedAt), eq(patients.isActive, true)))
-        .orderBy(asc(patients.lastName), asc(patients.firstName));
+      const own = await findActivePatientsOf(this.#tx, ownerId, ['lastName', 'firstName']);
       const others = own.filter((p) => p.id !== demoPatientId);
       for (let i = 0; i < MEASURED_PER_PROVIDER && others.length > 0; i++) {
         const [patient] = others.splice(this.#random.int(0, others.length - 1), 1);
@@ -318,11 +311,7 @@ class ClinicalSeed {
   async waitlist(providerIds: string[], demoPatientId: string, today: string) {
     let n = 0;
     for (const providerId of providerIds) {
-      const own = await this.#tx
-        .select({ id: patients.id })
-        .from(patients)
-        .where(and(eq(patients.ownerId, providerId), isNull(patients.deletedAt), eq(patients.isActive, true)))
-        .orderBy(asc(patients.firstName), asc(patients.lastName));
+      const own = await findActivePatientsOf(this.#tx, providerId, ['firstName', 'lastName']);
       for (const patient of own.filter((p) => p.id !== demoPatientId).slice(0, 2)) {
         const id = randomUUID();
         const createdAt = new Date(this.#now.getTime() - this.#random.int(1, 10) * DAY);

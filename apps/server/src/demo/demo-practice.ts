@@ -2,9 +2,8 @@ import { sql } from 'drizzle-orm';
 import { DEMO_ACCOUNTS } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { patients } from '../patients/patients.table.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { insertPatients } from '../patients/patients.repository.ts';
+import { countPatientRows, insertPatients } from '../patients/patients.repository.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 import { createRandom, generatePatient } from './practice-data.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
@@ -26,8 +25,7 @@ export async function ensureDemoPractice(db: Database, keyring: Keyring): Promis
       if (row) accounts.set(account.email, row.id);
     }
 
-    const [{ n } = { n: 0 }] = await tx.select({ n: sql<number>`count(*)::int` }).from(patients);
-    if (n > 0) return;
+    if ((await countPatientRows(tx)) > 0) return;
     const owners = ['provider@demo.test', 'provider2@demo.test']
       .map((e) => accounts.get(e))
       .filter((id): id is string => !!id);

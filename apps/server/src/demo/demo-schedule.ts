@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { addDays, APPOINTMENT_TIMES, minutesOf, todayIn, type AppointmentStatus } from '@telehealth/shared';
 import { insertAppointments, type NewAppointmentRow } from '../appointments/appointments.repository.ts';
 import { occurrence, weekdayOf } from '../appointments/schedule.ts';
 import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { findActivePatientsOf } from '../patients/patients.repository.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 import { createRandom } from './practice-data.ts';
@@ -50,11 +50,7 @@ export async function ensureDemoSchedule(
     for (const email of ['provider@demo.test', 'provider2@demo.test']) {
       const provider = await findUserByEmail(tx, email);
       if (!provider) continue;
-      const own = await tx
-        .select({ id: patients.id, accountId: patients.accountId })
-        .from(patients)
-        .where(and(eq(patients.ownerId, provider.id), isNull(patients.deletedAt), eq(patients.isActive, true)))
-        .orderBy(asc(patients.lastName));
+      const own = await findActivePatientsOf(tx, provider.id, ['lastName']);
       if (own.length === 0) continue;
       /** Minutes taken per date, so that the provider's visits never overlap. */
       const taken = new Map<string, [number, number][]>();

@@ -5,11 +5,10 @@ import { insertAppointments, type NewAppointmentRow } from '../appointments/appo
 import { occurrence, weekdayOf } from '../appointments/schedule.ts';
 import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { users } from '../auth/auth.table.ts';
-import { providers } from '../providers/providers.table.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
 import { createRandom, generatePatient } from './practice-data.ts';
+import { createAccount } from '../users/accounts.ts';
 
 const BATCH = 2000;
 const PATIENTS_PER_PROVIDER = 40;
@@ -28,23 +27,21 @@ export async function seedSchedule(
   const providerIds: string[] = [];
   const patientsOf = new Map<string, string[]>();
   for (let p = 0; p < options.providers; p++) {
-    const id = randomUUID();
     const tag = randomUUID().slice(0, 8);
-    await db.insert(users).values({
-      id,
-      email: `bench.provider.${tag}@example.net`,
-      name: `Bench Provider ${p + 1}`,
-      firstName: 'Bench',
-      lastName: `Provider ${p + 1}`,
-      role: 'provider',
-    });
-    await db.insert(providers).values({
-      id,
-      firstName: 'Bench',
-      lastName: `Provider ${p + 1}`,
-      email: `bench.provider.${tag}@example.net`,
-      specialty: 'Psychiatry',
-    });
+    // Like every account, through createAccount (decision 060): no password, so nobody can sign in to it.
+    const { id } = await db.transaction((tx) =>
+      createAccount(
+        tx,
+        {
+          email: `bench.provider.${tag}@example.net`,
+          firstName: 'Bench',
+          lastName: `Provider ${p + 1}`,
+          role: 'provider',
+          provider: { specialty: 'Psychiatry' },
+        },
+        { actor: options.actor, details: { reason: 'seed' } },
+      ),
+    );
     const rows = Array.from({ length: PATIENTS_PER_PROVIDER }, (_, i) => ({
       ...generatePatient(random, p * PATIENTS_PER_PROVIDER + i + 1),
       ownerId: id,

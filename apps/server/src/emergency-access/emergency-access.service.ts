@@ -21,6 +21,7 @@ import { isUuid } from '../db/ids.ts';
 import { auditEntries } from '../audit/audit.table.ts';
 import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
+import { findPatientOwner, findPatientsByNameAndBirth } from '../patients/patients.repository.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import { emergencyAccessGrantsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -310,29 +311,12 @@ export class EmergencyAccessService {
     caller: Caller,
     data: { patientId: string | null; firstName: string | null; lastName: string | null; dateOfBirth: string | null },
   ): Promise<{ id: string; ownerId: string | null }> {
-    const alive = isNull(patients.deletedAt);
     if (data.patientId) {
-      const [row] = isUuid(data.patientId)
-        ? await this.#db
-            .select({ id: patients.id, ownerId: patients.ownerId })
-            .from(patients)
-            .where(and(eq(patients.id, data.patientId), alive))
-        : [];
+      const row = isUuid(data.patientId) ? await findPatientOwner(this.#db, data.patientId) : undefined;
       if (!row) throw notFound('patientMessages.notFound');
       return row;
     }
-    const rows = await this.#db
-      .select({ id: patients.id, ownerId: patients.ownerId })
-      .from(patients)
-      .where(
-        and(
-          alive,
-          sql`lower(${patients.firstName}) = lower(${data.firstName})`,
-          sql`lower(${patients.lastName}) = lower(${data.lastName})`,
-          sql`${patients.dateOfBirth} = ${data.dateOfBirth}`,
-        ),
-      )
-      .limit(2);
+    const rows = await findPatientsByNameAndBirth(this.#db, data, 2);
     if (rows.length !== 1) {
       // A look-up that finds nobody (or two people) is recorded: looking for patients this way is not browsing.
       await scopeOf(this.#db, caller).recordOutOfReach('emergency-access:request', {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   AcknowledgeAlertInputSchema,
   MEASURE_LEAD_HOURS,
@@ -20,7 +20,6 @@ import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { appointments } from '../appointments/appointments.table.ts';
-import { users } from '../auth/auth.table.ts';
 import { measures, measureSchedules, safetyAlerts } from './measures.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
@@ -31,7 +30,8 @@ import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { safetyAlertEscalationMail, safetyAlertMail } from '../mail/templates.ts';
-import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { findPatientOwnerIds, findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { activeUsersContact, userNameOrNullOf } from '../users/users.repository.ts';
 import { storedAnswersOf, type StoredAnswers } from './measures.repository.ts';
 
 type MeasureRow = typeof measures.$inferSelect;
@@ -335,13 +335,7 @@ export class MeasuresService {
         .for('update');
       if (!alert) return;
       const providerIds = await this.#providersOf(tx, alert.patientId);
-      const recipients =
-        providerIds.length > 0
-          ? await tx
-              .select({ email: users.email, language: users.language })
-              .from(users)
-              .where(and(inArray(users.id, providerIds), eq(users.isActive, true)))
-          : [];
+      const recipients = providerIds.length > 0 ? await activeUsersContact(tx, providerIds) : [];
       const to = recipients.length > 0 ? recipients : await this.#mail.adminRecipients(tx);
       await this.#mail.enqueue(
         tx,
@@ -461,11 +455,7 @@ export class MeasuresService {
 
   /** The patient's primary provider (who sees and acknowledges their alerts). */
   async #providersOf(executor: Executor, patientId: string): Promise<string[]> {
-    const rows = await executor
-      .select({ ownerId: patients.ownerId })
-      .from(patients)
-      .where(and(eq(patients.id, patientId), sql`${patients.ownerId} IS NOT NULL`));
-    return rows.map((r) => r.ownerId!);
+    return findPatientOwnerIds(executor, patientId);
   }
 
   /** The patient's live channels learn that their questionnaires changed (the dashboard reads them again). */
@@ -508,12 +498,11 @@ export class MeasuresService {
         firstName: patients.firstName,
         lastName: patients.lastName,
         total: measures.total,
-        acknowledgedByName: users.name,
+        acknowledgedByName: userNameOrNullOf(safetyAlerts.acknowledgedBy),
       })
       .from(safetyAlerts)
       .innerJoin(patients, eq(patients.id, safetyAlerts.patientId))
       .innerJoin(measures, eq(measures.id, safetyAlerts.measureId))
-      .leftJoin(users, eq(users.id, safetyAlerts.acknowledgedBy))
       .$dynamic();
   }
 

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { ConversationKind, MessageAttachmentType, MessageSide } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { users } from '../auth/auth.table.ts';
 import { conversationArchives, conversations, messageAttachments, messages } from './messages.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { conversationsEncrypted, messageAttachmentsEncrypted, messagesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { onCareTeamOf } from './care-team.ts';
+import { userNameOf, userNameOrNullOf } from '../users/users.repository.ts';
 
 /**
  * Which conversations a caller reaches (decision 029):
@@ -67,7 +67,7 @@ function selectConversations(executor: Executor, reach: ConversationReach, calle
       conversation: conversations,
       patientFirstName: patients.firstName,
       patientLastName: patients.lastName,
-      providerName: sql<string | null>`(SELECT ${users.name} FROM ${users} WHERE ${users.id} = ${patients.ownerId})`,
+      providerName: userNameOrNullOf(patients.ownerId),
       unreadCount: sql<number>`(SELECT count(*) FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id}
         AND ${messages.senderSide} = ${unreadSide} AND ${messages.readAt} IS NULL)::int`,
       archived: sql<boolean>`EXISTS (SELECT 1 FROM ${conversationArchives}
@@ -310,9 +310,8 @@ export async function messagesOf(
   conversationId: string,
 ): Promise<MessageRecord[]> {
   const rows = await executor
-    .select({ message: messages, senderName: users.name })
+    .select({ message: messages, senderName: userNameOf(messages.senderId) })
     .from(messages)
-    .innerJoin(users, eq(users.id, messages.senderId))
     .where(eq(messages.conversationId, conversationId))
     .orderBy(asc(messages.createdAt), asc(messages.id));
   const ids = rows.map((r) => r.message.id);

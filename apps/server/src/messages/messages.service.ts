@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import {
   attachmentFileName,
   AttachmentUploadSchema,
@@ -24,7 +24,6 @@ import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
-import { users } from '../auth/auth.table.ts';
 import { conversations, messages } from './messages.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { AppError, badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
@@ -36,7 +35,8 @@ import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { messageWaitingMail } from '../mail/templates.ts';
 import { BlindIndex, MESSAGES_SEARCH_PURPOSE } from '../search/blind-index.ts';
-import { findActiveUsersWithRoles } from '../users/users.repository.ts';
+import { findPatientAccountId, findPatientWithAccount } from '../patients/patients.repository.ts';
+import { activeUsersContact, findActiveUsersWithRoles, userNameOrNullOf } from '../users/users.repository.ts';
 import { careTeamOf, onCareTeamOf } from './care-team.ts';
 import {
   attachmentDataContext,
@@ -174,9 +174,8 @@ export class MessagesService {
     let recipients: MessageRecipient[];
     if (reach.kind === 'patient') {
       const rows = await this.#db
-        .select({ patientId: patients.id, providerName: users.name })
+        .select({ patientId: patients.id, providerName: userNameOrNullOf(patients.ownerId, { activeOnly: true }) })
         .from(patients)
-        .leftJoin(users, and(eq(users.id, patients.ownerId), eq(users.isActive, true)))
         .where(and(eq(patients.accountId, reach.accountId), isNull(patients.deletedAt)));
       recipients = rows.flatMap((row) => [
         ...(row.providerName ? [{ patientId: row.patientId, kind: 'clinical' as const, name: row.providerName }] : []),
@@ -223,14 +222,7 @@ export class MessagesService {
         : [];
       if (own.length === 0) await authorize(this.#db, caller, 'message:office');
     }
-    const patient = isUuid(patientId)
-      ? (
-          await this.#db
-            .select({ id: patients.id, accountId: patients.accountId })
-            .from(patients)
-            .where(and(eq(patients.id, patientId), isNull(patients.deletedAt)))
-        )[0]
-      : undefined;
+    const patient = isUuid(patientId) ? await findPatientWithAccount(this.#db, patientId) : undefined;
     const careTeam = patient && data.kind === 'clinical' ? await careTeamOf(this.#db, patient.id) : [];
     const reachable =
       patient &&
@@ -615,15 +607,12 @@ export class MessagesService {
 
   /** Everyone on the conversation: the patient's account, and the care team or the office. */
   async #participants(tx: Executor, conversation: { patientId: string; kind: string }): Promise<string[]> {
-    const [patient] = await tx
-      .select({ accountId: patients.accountId })
-      .from(patients)
-      .where(eq(patients.id, conversation.patientId));
+    const patientAccount = await findPatientAccountId(tx, conversation.patientId);
     const practice =
       conversation.kind === 'clinical'
         ? await careTeamOf(tx, conversation.patientId)
         : (await findActiveUsersWithRoles(tx, rolesWith('message:office:any'))).map((u) => u.id);
-    return [...(patient?.accountId ? [patient.accountId] : []), ...practice];
+    return [...(patientAccount ? [patientAccount] : []), ...practice];
   }
 
   async #tellParticipants(
@@ -640,20 +629,10 @@ export class MessagesService {
     side: MessageSide,
   ): Promise<{ email: string; language: 'en' | 'es' }[]> {
     if (side === 'practice' && conversation.kind === 'office') return this.#mail.adminRecipients(tx);
+    const patientAccount = side === 'patient' ? await findPatientAccountId(tx, conversation.patientId) : null;
     const ids =
-      side === 'patient'
-        ? (
-            await tx
-              .select({ accountId: patients.accountId })
-              .from(patients)
-              .where(eq(patients.id, conversation.patientId))
-          ).flatMap((r) => (r.accountId ? [r.accountId] : []))
-        : await careTeamOf(tx, conversation.patientId);
-    if (ids.length === 0) return [];
-    const rows = await tx
-      .select({ email: users.email, language: users.language })
-      .from(users)
-      .where(and(inArray(users.id, ids), eq(users.isActive, true)));
+      side === 'patient' ? (patientAccount ? [patientAccount] : []) : await careTeamOf(tx, conversation.patientId);
+    const rows = await activeUsersContact(tx, ids);
     return rows.map((r) => ({ email: r.email, language: r.language === 'es' ? ('es' as const) : ('en' as const) }));
   }
 

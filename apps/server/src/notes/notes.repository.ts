@@ -15,6 +15,7 @@ import {
   noteVersionsEncrypted,
 } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
+import { userNameOf } from '../users/users.repository.ts';
 
 /**
  * Which notes a caller reaches (decision 027):
@@ -297,9 +298,8 @@ export async function insertAddendum(
 /** A note's addenda, oldest first, with their authors' names. */
 export async function addendaOf(executor: Executor, keyring: Keyring, noteId: string) {
   const rows = await executor
-    .select({ addendum: noteAddenda, authorName: users.name })
+    .select({ addendum: noteAddenda, authorName: userNameOf(noteAddenda.authorId) })
     .from(noteAddenda)
-    .innerJoin(users, eq(users.id, noteAddenda.authorId))
     .where(eq(noteAddenda.noteId, noteId))
     .orderBy(asc(noteAddenda.signedAt), asc(noteAddenda.id));
   return rows.map((r) => ({ ...noteAddendaEncrypted.open(keyring, r.addendum), authorName: r.authorName }));
@@ -308,15 +308,13 @@ export async function addendaOf(executor: Executor, keyring: Keyring, noteId: st
 /** Every signed version and unlock of a note, oldest first. */
 export async function historyOf(executor: Executor, keyring: Keyring, noteId: string) {
   const versions = await executor
-    .select({ version: noteVersions, signedByName: users.name })
+    .select({ version: noteVersions, signedByName: userNameOf(noteVersions.signedBy) })
     .from(noteVersions)
-    .innerJoin(users, eq(users.id, noteVersions.signedBy))
     .where(eq(noteVersions.noteId, noteId))
     .orderBy(asc(noteVersions.version));
   const unlocks = await executor
-    .select({ unlock: noteUnlocks, unlockedByName: users.name })
+    .select({ unlock: noteUnlocks, unlockedByName: userNameOf(noteUnlocks.unlockedBy) })
     .from(noteUnlocks)
-    .innerJoin(users, eq(users.id, noteUnlocks.unlockedBy))
     .where(eq(noteUnlocks.noteId, noteId))
     .orderBy(asc(noteUnlocks.version));
   return {

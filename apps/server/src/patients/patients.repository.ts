@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Reach } from '../access/authorize.ts';
 import { orEmergencyGrants } from '../access/emergency-grants.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
@@ -194,4 +194,166 @@ export async function updatePatientRow(
 
 export async function softDeletePatient(tx: Executor, id: string, deletedBy: string): Promise<void> {
   await tx.update(patients).set({ deletedAt: new Date(), deletedBy, isActive: false }).where(eq(patients.id, id));
+}
+
+// Queries other domains make about a patient record ------------------------------------------------------------
+
+/** The (not deleted) patient record linked to an account: the patient's own record in the portal. */
+export async function findLinkedPatient(
+  executor: Executor,
+  accountId: string,
+): Promise<{ id: string; ownerId: string | null } | undefined> {
+  const [row] = await executor
+    .select({ id: patients.id, ownerId: patients.ownerId })
+    .from(patients)
+    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+/** The account linked to the patient's record (deleted or not), if any: who is told of the record's news. */
+export async function findPatientAccountId(executor: Executor, patientId: string): Promise<string | null> {
+  const [row] = await executor
+    .select({ accountId: patients.accountId })
+    .from(patients)
+    .where(eq(patients.id, patientId));
+  return row?.accountId ?? null;
+}
+
+/** The (not deleted) record with its linked account, if any. */
+export async function findPatientWithAccount(
+  executor: Executor,
+  patientId: string,
+): Promise<{ id: string; accountId: string | null } | undefined> {
+  const [row] = await executor
+    .select({ id: patients.id, accountId: patients.accountId })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), isNull(patients.deletedAt)));
+  return row;
+}
+
+/** The patient's primary provider (deleted record or not), as a list: empty when it has none. */
+export async function findPatientOwnerIds(executor: Executor, patientId: string): Promise<string[]> {
+  const rows = await executor
+    .select({ ownerId: patients.ownerId })
+    .from(patients)
+    .where(and(eq(patients.id, patientId), sql`${patients.ownerId} IS NOT NULL`));
+  return rows.map((r) => r.ownerId!);
+}
+
+/** A patient's own phone (My account): on the record linked to the account. Answers the record's id, if any. */
+export async function setLinkedPatientPhone(
+  executor: Executor,
+  accountId: string,
+  phone: string | null,
+): Promise<{ id: string } | undefined> {
+  const [record] = await executor
+    .update(patients)
+    .set({ phone, updatedAt: new Date() })
+    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)))
+    .returning({ id: patients.id });
+  return record;
+}
+
+/** Every row of the table, deleted ones too (whether the demo practice was seeded; numbering seeded patients). */
+export async function countPatientRows(executor: Executor): Promise<number> {
+  const [row] = await executor.select({ n: sql<number>`count(*)::int` }).from(patients);
+  return row?.n ?? 0;
+}
+
+/** A provider's active (not deleted) patients, ordered by the given name columns (demo data picks from them). */
+export async function findActivePatientsOf(
+  executor: Executor,
+  ownerId: string,
+  order: readonly ('lastName' | 'firstName')[],
+): Promise<{ id: string; accountId: string | null }[]> {
+  return executor
+    .select({ id: patients.id, accountId: patients.accountId })
+    .from(patients)
+    .where(and(eq(patients.ownerId, ownerId), isNull(patients.deletedAt), eq(patients.isActive, true)))
+    .orderBy(...order.map((column) => asc(patients[column])));
+}
+
+/** The (not deleted) record with its primary provider. */
+export async function findPatientOwner(
+  executor: Executor,
+  id: string,
+): Promise<{ id: string; ownerId: string | null } | undefined> {
+  const [row] = await executor
+    .select({ id: patients.id, ownerId: patients.ownerId })
+    .from(patients)
+    .where(and(eq(patients.id, id), isNull(patients.deletedAt)));
+  return row;
+}
+
+/**
+ * The (not deleted) records whose name (either case) and date of birth are these, at most `limit` (emergency
+ * access looks a patient up this way, and wants to know whether exactly one matched).
+ */
+export async function findPatientsByNameAndBirth(
+  executor: Executor,
+  person: { firstName: string | null; lastName: string | null; dateOfBirth: string | null },
+  limit: number,
+): Promise<{ id: string; ownerId: string | null }[]> {
+  return executor
+    .select({ id: patients.id, ownerId: patients.ownerId })
+    .from(patients)
+    .where(
+      and(
+        isNull(patients.deletedAt),
+        sql`lower(${patients.firstName}) = lower(${person.firstName})`,
+        sql`lower(${patients.lastName}) = lower(${person.lastName})`,
+        sql`${patients.dateOfBirth} = ${person.dateOfBirth}`,
+      ),
+    )
+    .limit(limit);
+}
+
+/** Records without an account whose name or e-mail matches the LIKE pattern, in name order (inviting a patient). */
+export async function findInvitablePatients(
+  executor: Executor,
+  pattern: string,
+  limit: number,
+): Promise<{ id: string; firstName: string; lastName: string; email: string; dateOfBirth: string }[]> {
+  return executor
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      email: patients.email,
+      dateOfBirth: patients.dateOfBirth,
+    })
+    .from(patients)
+    .where(
+      and(
+        isNull(patients.deletedAt),
+        isNull(patients.accountId),
+        or(ilike(sql`${patients.firstName} || ' ' || ${patients.lastName}`, pattern), ilike(patients.email, pattern)),
+      ),
+    )
+    .orderBy(sql`lower(${patients.lastName})`, sql`lower(${patients.firstName})`, patients.id)
+    .limit(limit);
+}
+
+/** The (not deleted) record's name and account link, its row locked until the transaction ends (inviting its patient). */
+export async function lockPatientAccountLink(
+  executor: Executor,
+  id: string,
+): Promise<{ id: string; firstName: string; lastName: string; accountId: string | null } | undefined> {
+  const [record] = await executor
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      accountId: patients.accountId,
+    })
+    .from(patients)
+    .where(and(eq(patients.id, id), isNull(patients.deletedAt)))
+    .for('update');
+  return record;
+}
+
+/** Links the record to the patient's new account. */
+export async function linkPatientAccount(executor: Executor, patientId: string, accountId: string): Promise<void> {
+  await executor.update(patients).set({ accountId, updatedAt: new Date() }).where(eq(patients.id, patientId));
 }

@@ -7,18 +7,7 @@ import { patients } from '../patients/patients.table.ts';
 import { noteShares, recordCorrections } from './portal-records.table.ts';
 import { recordCorrectionsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
-
-/** The (not deleted) patient record linked to an account: the patient's own record in the portal. */
-export async function findLinkedPatient(
-  executor: Executor,
-  accountId: string,
-): Promise<{ id: string; ownerId: string | null } | undefined> {
-  const [row] = await executor
-    .select({ id: patients.id, ownerId: patients.ownerId })
-    .from(patients)
-    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)));
-  return row;
-}
+import { userNameOf, userNameOrNullOf } from '../users/users.repository.ts';
 
 // Note shares -----------------------------------------------------------------------------------------------
 
@@ -44,9 +33,8 @@ export async function deleteNoteShare(executor: Executor, noteId: string): Promi
 
 export async function findNoteShare(executor: Executor, noteId: string) {
   const [row] = await executor
-    .select({ sharedAt: noteShares.sharedAt, sharedByName: users.name })
+    .select({ sharedAt: noteShares.sharedAt, sharedByName: userNameOf(noteShares.sharedBy) })
     .from(noteShares)
-    .innerJoin(users, eq(users.id, noteShares.sharedBy))
     .where(eq(noteShares.noteId, noteId));
   return row;
 }
@@ -85,9 +73,8 @@ export async function insertCorrection(
 /** A patient's correction requests, newest first, with the name of whoever answered. */
 export async function correctionsOf(executor: Executor, keyring: Keyring, patientId: string) {
   const rows = await executor
-    .select({ correction: recordCorrections, answeredByName: users.name })
+    .select({ correction: recordCorrections, answeredByName: userNameOrNullOf(recordCorrections.answeredBy) })
     .from(recordCorrections)
-    .leftJoin(users, eq(users.id, recordCorrections.answeredBy))
     .where(eq(recordCorrections.patientId, patientId))
     .orderBy(desc(recordCorrections.createdAt), desc(recordCorrections.id));
   return rows.map((r): CorrectionRecord => ({

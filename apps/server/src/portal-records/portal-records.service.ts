@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   AnswerCorrectionInputSchema,
   CORRECTION_RESPONSE_DAYS,
@@ -15,14 +15,14 @@ import { sealAuditDetails } from '../audit/sealed-details.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
-import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { recordCorrectionWaitingMail } from '../mail/templates.ts';
 import { addendaOf, findNote, listNotesPage, noteExists, type NoteRecord } from '../notes/notes.repository.ts';
-import { patientExists } from '../patients/patients.repository.ts';
+import { findLinkedPatient, patientExists } from '../patients/patients.repository.ts';
+import { activeUsersContact } from '../users/users.repository.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import {
   accessLogPage,
@@ -30,7 +30,6 @@ import {
   correctionsOf,
   deleteNoteShare,
   findCorrectionForUpdate,
-  findLinkedPatient,
   findNoteShare,
   insertCorrection,
   insertNoteShare,
@@ -242,12 +241,7 @@ export class PortalRecordsService {
         patientIds: [linked.id],
         field: data.field,
       });
-      const provider = linked.ownerId
-        ? await tx
-            .select({ email: users.email, language: users.language })
-            .from(users)
-            .where(and(inArray(users.id, [linked.ownerId]), eq(users.isActive, true)))
-        : [];
+      const provider = linked.ownerId ? await activeUsersContact(tx, [linked.ownerId]) : [];
       const admins = await this.#mail.adminRecipients(tx);
       const to = [...new Map([...provider, ...admins].map((r) => [r.email, r])).values()];
       await this.#mail.enqueue(

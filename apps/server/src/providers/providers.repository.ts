@@ -1,8 +1,8 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { users } from '../auth/auth.table.ts';
 import { providers } from './providers.table.ts';
 import type { PatientCursor } from '../db/cursor.ts';
+import { isActiveUser } from '../users/users.repository.ts';
 
 export type ProviderRow = typeof providers.$inferSelect;
 export type NewProviderRow = typeof providers.$inferInsert;
@@ -15,8 +15,7 @@ export async function isActiveProvider(tx: Executor, id: string): Promise<boolea
   const [row] = await tx
     .select({ id: providers.id })
     .from(providers)
-    .innerJoin(users, eq(users.id, providers.id))
-    .where(and(eq(providers.id, id), eq(users.role, 'provider'), eq(users.isActive, true)));
+    .where(and(eq(providers.id, id), isActiveUser(providers.id, 'provider')));
   return row !== undefined;
 }
 

@@ -18,10 +18,10 @@ import { endSessionsWithoutTwoFactor } from '../auth/sessions.repository.ts';
 import type { Config, PracticeSettingsSource } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { NotificationListener } from '../db/notification-listener.ts';
-import { users } from '../auth/auth.table.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import { practiceSettings } from './settings.table.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
+import { userNameOrNullOf } from '../users/users.repository.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -129,10 +129,9 @@ export class SettingsService implements PracticeSettingsSource {
         key: practiceSettings.key,
         value: practiceSettings.value,
         updatedAt: practiceSettings.updatedAt,
-        updatedByName: users.name,
+        updatedByName: userNameOrNullOf(practiceSettings.updatedBy),
       })
       .from(practiceSettings)
-      .leftJoin(users, eq(users.id, practiceSettings.updatedBy))
       .orderBy(asc(practiceSettings.key));
     const stored = new Map<PracticeSettingKey, StoredSetting>();
     const snapshot = structuredClone(this.#defaults.values) as Record<PracticeSettingKey, unknown>;

@@ -1,4 +1,4 @@
-import { and, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   ChangeUserRoleInputSchema,
   INVITABLE_PATIENTS_LIMIT,
@@ -29,7 +29,6 @@ import {
 } from '../appointments/appointments.table.ts';
 import { signInFailures, twoFactors } from '../auth/auth.table.ts';
 import { notes } from '../notes/notes.table.ts';
-import { patients } from '../patients/patients.table.ts';
 import { providers } from '../providers/providers.table.ts';
 import { type AppError, badUserInput, fieldError, forbidden, notFound, parseInput } from '../errors.ts';
 import { createAccount, createProviderRecord } from './accounts.ts';
@@ -46,6 +45,7 @@ import {
   type UserListRow,
   type UserRow,
 } from './users.repository.ts';
+import { findInvitablePatients, linkPatientAccount, lockPatientAccountLink } from '../patients/patients.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -162,27 +162,7 @@ export class AdminUsersService {
     if (!term) return [];
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return this.#db.transaction(async (tx) => {
-      const rows = await tx
-        .select({
-          id: patients.id,
-          firstName: patients.firstName,
-          lastName: patients.lastName,
-          email: patients.email,
-          dateOfBirth: patients.dateOfBirth,
-        })
-        .from(patients)
-        .where(
-          and(
-            isNull(patients.deletedAt),
-            isNull(patients.accountId),
-            or(
-              ilike(sql`${patients.firstName} || ' ' || ${patients.lastName}`, pattern),
-              ilike(patients.email, pattern),
-            ),
-          ),
-        )
-        .orderBy(sql`lower(${patients.lastName})`, sql`lower(${patients.firstName})`, patients.id)
-        .limit(INVITABLE_PATIENTS_LIMIT);
+      const rows = await findInvitablePatients(tx, pattern, INVITABLE_PATIENTS_LIMIT);
       if (rows.length > 0) {
         await appendAuditEntry(tx, {
           event: 'PATIENT_VIEW',
@@ -209,16 +189,7 @@ export class AdminUsersService {
       let id: string;
       let patientId: string | null = null;
       if (data.role === 'patient') {
-        const [record] = await tx
-          .select({
-            id: patients.id,
-            firstName: patients.firstName,
-            lastName: patients.lastName,
-            accountId: patients.accountId,
-          })
-          .from(patients)
-          .where(and(eq(patients.id, data.patientId), isNull(patients.deletedAt)))
-          .for('update');
+        const record = await lockPatientAccountLink(tx, data.patientId);
         if (!record) throw fieldError('patientId', 'userMessages.patientNotFound');
         if (record.accountId) throw fieldError('patientId', 'userMessages.patientHasAccount');
         ({ id } = await createAccount(
@@ -232,7 +203,7 @@ export class AdminUsersService {
           },
           by,
         ));
-        await tx.update(patients).set({ accountId: id, updatedAt: new Date() }).where(eq(patients.id, record.id));
+        await linkPatientAccount(tx, record.id, id);
         patientId = record.id;
       } else if (data.role === 'provider') {
         const { email, firstName, lastName, language, specialty } = data;

@@ -1,13 +1,14 @@
-import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { SIGN_IN_LOCKOUT, type Role, type UserStatus } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { authAccounts, signInFailures, twoFactors, users } from '../auth/auth.table.ts';
+import { accountTokens } from '../auth/account-tokens.table.ts';
+import { authAccounts, sessions, signInFailures, twoFactors, users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
 
 /**
- * Accounts (the `users` table). Every query whose subject is an account lives here; better-auth reads and
- * writes the table through its own adapter, and statements about another table that only join an account's
- * column (the session check, invitation states, two-factor state, a reviewer's name) stay with that table.
+ * Accounts (the `users` table). Every query on the table lives here (decision 060); better-auth reads and
+ * writes it through its own adapter. Another domain that shows an account's name beside its own rows takes the
+ * column from `userNameOf` rather than joining the table.
  */
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -216,4 +217,109 @@ export async function findActiveAdministratorIds(executor: Executor): Promise<st
     .from(users)
     .where(and(eq(users.role, 'admin'), eq(users.isActive, true)));
   return rows.map((row) => row.id);
+}
+
+// Queries other domains make about accounts ---------------------------------------------------------------------
+
+/** The e-mail address and language of the active accounts among these ids (whom a notice is mailed to). */
+export async function activeUsersContact(
+  executor: Executor,
+  ids: readonly string[],
+): Promise<{ email: string; language: string }[]> {
+  if (ids.length === 0) return [];
+  return executor
+    .select({ email: users.email, language: users.language })
+    .from(users)
+    .where(and(inArray(users.id, [...ids]), eq(users.isActive, true)));
+}
+
+/**
+ * An account's name as a column of another table's query: `(SELECT name FROM users WHERE id = column)`. For a
+ * NOT NULL reference (who signed, wrote, shared); who signed, answered, shared or changed a row is shown by name
+ * through this or `userNameOrNullOf`, so no other domain joins `users` itself (decision 060).
+ */
+export function userNameOf(column: SQL | AnyColumn): SQL<string> {
+  return sql<string>`(SELECT ${users.name} FROM ${users} WHERE ${eq(users.id, column)})`;
+}
+
+/** The same for a reference that may be null (or, with `activeOnly`, null when the account is not active). */
+export function userNameOrNullOf(column: SQL | AnyColumn, options: { activeOnly?: boolean } = {}): SQL<string | null> {
+  const condition = options.activeOnly ? and(eq(users.id, column), eq(users.isActive, true)) : eq(users.id, column);
+  return sql<string | null>`(SELECT ${users.name} FROM ${users} WHERE ${condition})`;
+}
+
+/** The language of the account (null when there is none) as a column of another table's query. */
+export function userLanguageOrNullOf(column: SQL | AnyColumn): SQL<string | null> {
+  return sql<string | null>`(SELECT ${users.language} FROM ${users} WHERE ${eq(users.id, column)})`;
+}
+
+/** What My account shows of the signed-in account, with its patient record (a patient's) and other sessions. */
+export async function findMyAccountRow(executor: Executor, userId: string, sessionId: string) {
+  const [row] = await executor
+    .select({
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      role: users.role,
+      language: users.language,
+      languageChosen: users.languageChosen,
+      twoFactorEnabled: users.twoFactorEnabled,
+      otherSessions: sql<number>`(SELECT count(*) FROM ${sessions}
+          WHERE ${sessions.userId} = ${users.id} AND ${sessions.id} <> ${sessionId} AND ${sessions.expiresAt} > now())::int`,
+      phone: patients.phone,
+      patientId: patients.id,
+    })
+    .from(users)
+    .leftJoin(
+      patients,
+      and(eq(patients.accountId, users.id), isNull(patients.deletedAt), sql`${users.role} = 'patient'`),
+    )
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** What a person may change of their own account (My account). */
+export type AccountFieldsUpdate = Partial<
+  Pick<NewUserRow, 'language' | 'languageChosen' | 'firstName' | 'lastName' | 'name'>
+>;
+
+export async function updateUserFields(executor: Executor, id: string, values: AccountFieldsUpdate): Promise<void> {
+  await executor
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, id));
+}
+
+/** Whether the account has two-factor on, with its authenticator's state (if any). */
+export async function findTwoFactorState(executor: Executor, userId: string) {
+  const [row] = await executor
+    .select({ verified: twoFactors.verified, backupCodes: twoFactors.backupCodes, enabled: users.twoFactorEnabled })
+    .from(users)
+    .leftJoin(twoFactors, eq(twoFactors.userId, users.id))
+    .where(eq(users.id, userId));
+  return row;
+}
+
+/** For each of these accounts: active, has a password, and its newest open invitation link's expiry. */
+export async function findInvitationStateRows(executor: Executor, ids: readonly string[]) {
+  return executor
+    .select({
+      id: users.id,
+      isActive: users.isActive,
+      hasPassword: hasPasswordCondition,
+      expiresAt: sql<Date | null>`(select max(${accountTokens.expiresAt}) from ${accountTokens} where ${and(
+        eq(accountTokens.userId, users.id),
+        eq(accountTokens.kind, 'invitation'),
+        isNull(accountTokens.usedAt),
+        isNull(accountTokens.revokedAt),
+      )})`.mapWith(accountTokens.expiresAt),
+    })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+}
+
+/** A condition on another table's account column: the account is active (and, with `role`, holds that role). */
+export function isActiveUser(column: SQL | AnyColumn, role?: Role): SQL {
+  const conditions = [eq(users.id, column), eq(users.isActive, true), role ? eq(users.role, role) : undefined];
+  return sql`EXISTS (SELECT 1 FROM ${users} WHERE ${and(...conditions)})`;
 }
