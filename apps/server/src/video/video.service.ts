@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   appointmentIdOfRoom,
   ERROR_CODES,
-  InviteVideoGuestInputSchema,
-  videoGuestPath,
-  VideoNameSchema,
   VIDEO_MAX_PARTICIPANTS,
   VideoTokenRequestSchema,
   videoRoomName,
@@ -25,17 +22,13 @@ import type {
   AppointmentListener,
   AppointmentsService,
 } from '../appointments/appointments.service.ts';
-import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { videoGuests, videoParticipants } from './video.table.ts';
-import { videoGuestsEncrypted } from '../keys/encrypted-columns.ts';
+import { videoParticipants } from './video.table.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { videoGuestMail } from '../mail/templates.ts';
-import { formatWhen } from '../appointments/appointment-notifications.ts';
-import { requireVisitProvider, visitClosedReason, visitWindow } from './visit-access.ts';
-import { AppError, notFound, parseInput } from '../errors.ts';
+import { visitClosedReason, visitWindow } from './visit-access.ts';
+import { AppError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
   findVisitAppointment,
@@ -53,12 +46,12 @@ import { sendVideoMessage } from './video-relay.ts';
 import { turnCredentials, VideoTokens } from './video-tokens.ts';
 import type { JoinedConnection } from './joined-connection.ts';
 import { isUuid } from '../db/ids.ts';
+import { VideoGuests } from './video-guests.ts';
+import { TOKEN_SECONDS, type VideoVisitView } from './visit-view.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
-/** A token is good for this long; the page asks for a new one well before (which also keeps the session). */
-const TOKEN_SECONDS = 10 * 60;
 /** At most this many waiting people in one live message (a NOTIFY payload stays under 8,000 bytes). */
 const WAITING_SENT_MAX = 20;
 
@@ -74,25 +67,7 @@ export interface VideoServiceOptions {
   now?: () => Date;
 }
 
-/** The join screen's view of a visit: when it opens and closes, and whether the caller can join now. */
-export interface VideoVisitView {
-  appointmentId: string;
-  room: string;
-  role: VideoRole;
-  status: string;
-  appointmentType: string;
-  startsAt: Date;
-  endsAt: Date;
-  opensAt: Date;
-  closesAt: Date;
-  closedReason: VideoRefusal | null;
-  providerName: string;
-  patientName: string;
-  /** The patient record, for the visit's provider only (the note written after the visit). */
-  patientId: string | null;
-}
-
-export type { JoinedConnection };
+export type { JoinedConnection, VideoVisitView };
 
 export type JoinResult = { ok: true; joined: JoinedConnection } | { ok: false; reason: VideoRefusal };
 
@@ -108,10 +83,10 @@ export class VideoService implements AppointmentListener {
   readonly #config: Config;
   readonly #appointments: AppointmentsService;
   readonly #recordings: RecordingsService;
-  readonly #mail: MailService;
   readonly #log: Log;
   readonly #now: () => Date;
   readonly tokens: VideoTokens;
+  readonly #guests: VideoGuests;
 
   constructor(options: VideoServiceOptions) {
     this.#db = options.db;
@@ -119,10 +94,21 @@ export class VideoService implements AppointmentListener {
     this.#config = options.config;
     this.#appointments = options.appointments;
     this.#recordings = options.recordings;
-    this.#mail = options.mail;
     this.#log = options.log;
     this.#now = options.now ?? (() => new Date());
     this.tokens = new VideoTokens(options.secret, this.#now);
+    this.#guests = new VideoGuests({
+      ...options,
+      now: this.#now,
+      tokens: this.tokens,
+      rules: {
+        view: (caller, appointment) => this.#view(caller, appointment),
+        viewFor: (role, appointment) => this.#viewFor(role, appointment),
+        closed: (reason, view) => this.#closed(reason, view),
+        auditRefusal: (actor, url, appointment, reason) => this.#auditRefusal(actor, url, appointment, reason),
+        iceServers: (peerId) => this.iceServers(peerId),
+      },
+    });
   }
 
   // -- GraphQL ----------------------------------------------------------------------------------------------
@@ -222,132 +208,21 @@ export class VideoService implements AppointmentListener {
 
   // -- guests ---------------------------------------------------------------------------------------------
 
-  /**
-   * The provider invites a family member or a second clinician by e-mail: a link for this visit only, whose
-   * holder joins as a guest and waits to be let in. At most VIDEO_MAX_PARTICIPANTS people in all.
-   */
-  async inviteGuest(caller: Caller, input: unknown) {
-    const data = parseInput(InviteVideoGuestInputSchema, input);
-    const appointment = await requireVisitProvider(this.#db, caller, data.appointmentId, 'videoMessages.providerOnly');
-    const view = this.#view(caller, appointment);
-    if (view.closedReason && view.closedReason !== 'tooEarly') throw this.#closed(view.closedReason, view);
-    const token = newLinkToken();
-    const id = randomUUID();
-    await this.#db.transaction(async (tx) => {
-      await tx.execute(
-        sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.videoVisit}, hashtext(${appointment.id}))`,
-      );
-      const [{ n } = { n: 0 }] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(videoGuests)
-        .where(and(eq(videoGuests.appointmentId, appointment.id), isNull(videoGuests.revokedAt)));
-      // The provider and the patient, and the guests: at most VIDEO_MAX_PARTICIPANTS.
-      if (n >= VIDEO_MAX_PARTICIPANTS - 2) {
-        throw new AppError(ERROR_CODES.badUserInput, 'videoMessages.guestsFull', { max: VIDEO_MAX_PARTICIPANTS });
-      }
-      await tx.insert(videoGuests).values(
-        videoGuestsEncrypted.seal(this.#keyring, id, {
-          id,
-          appointmentId: appointment.id,
-          invitedBy: caller.user.id,
-          name: data.name,
-          email: data.email,
-          tokenHash: hashLinkToken(token),
-        }),
-      );
-      const language = data.language;
-      await this.#mail.enqueue(tx, [
-        {
-          to: data.email,
-          kind: 'video-guest-invitation',
-          language,
-          content: videoGuestMail(this.#mail.context, language, {
-            guestName: data.name,
-            providerName: appointment.providerName,
-            when: formatWhen(appointment.startsAt, this.#appointments.timeZone, language),
-            link: `${this.#config.publicUrl}${videoGuestPath(appointment.id)}#${token}`,
-          }),
-        },
-      ]);
-      await appendAuditEntry(tx, {
-        event: 'VIDEO_GUEST_INVITED',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { appointmentIds: [appointment.id], guestId: id },
-      });
-    });
-    return { id, name: data.name, email: data.email };
+  /** The provider invites a guest to a visit (VideoGuests.invite). */
+  inviteGuest(caller: Caller, input: unknown) {
+    return this.#guests.inviteGuest(caller, input);
   }
 
-  /** The guests invited to a visit (its provider). */
-  async guests(caller: Caller, appointmentId: string) {
-    const appointment = await requireVisitProvider(this.#db, caller, appointmentId, 'videoMessages.providerOnly');
-    const rows = await this.#db
-      .select()
-      .from(videoGuests)
-      .where(and(eq(videoGuests.appointmentId, appointment.id), isNull(videoGuests.revokedAt)))
-      .orderBy(videoGuests.createdAt);
-    return rows.map((row) => videoGuestsEncrypted.open(this.#keyring, row));
+  guests(caller: Caller, appointmentId: string) {
+    return this.#guests.guests(caller, appointmentId);
   }
 
-  /** A guest's link opened: the visit's window (no patient name: the guest may be a second clinician). */
-  async guestVisit(guestToken: string): Promise<VideoVisitView> {
-    const { appointment } = await this.#guestByToken(guestToken);
-    return { ...this.#viewFor('guest', appointment), patientName: '' };
+  guestVisit(guestToken: string): Promise<VideoVisitView> {
+    return this.#guests.guestVisit(guestToken);
   }
 
-  /** A guest's token request: the same shape, the invitation's token instead of a session. */
-  async requestGuestToken(input: { guestToken: string; identity: unknown }, actor: AuditActor) {
-    const identity = parseInput(VideoNameSchema, input.identity);
-    const { guest, appointment } = await this.#guestByToken(input.guestToken);
-    const view = this.#viewFor('guest', appointment);
-    if (view.closedReason) {
-      await this.#auditRefusal(actor, 'requestGuestVideoToken', appointment, view.closedReason);
-      throw this.#closed(view.closedReason, view);
-    }
-    const expiresAt = Math.floor(this.#now().getTime() / 1000) + TOKEN_SECONDS;
-    const peerId = this.tokens.peerIdOf(appointment.id, `guest:${guest.id}`);
-    const token = this.tokens.sign({
-      appointmentId: appointment.id,
-      peerId,
-      userId: null,
-      guestId: guest.id,
-      role: 'guest',
-      name: identity,
-      expiresAt,
-    });
-    return {
-      token,
-      room: view.room,
-      peerId,
-      role: 'guest' as const,
-      expiresAt: new Date(expiresAt * 1000),
-      iceServers: this.iceServers(peerId),
-    };
-  }
-
-  async #guestByToken(guestToken: string) {
-    const [guest] =
-      typeof guestToken === 'string' && guestToken.length >= 20 && guestToken.length <= 100
-        ? await this.#db
-            .select({ id: videoGuests.id, appointmentId: videoGuests.appointmentId })
-            .from(videoGuests)
-            .where(and(eq(videoGuests.tokenHash, hashLinkToken(guestToken)), isNull(videoGuests.revokedAt)))
-        : [];
-    const appointment = guest ? await findVisitAppointment(this.#db, guest.appointmentId) : undefined;
-    if (!guest || !appointment) throw notFound('videoMessages.guestLinkInvalid');
-    return { guest, appointment };
-  }
-
-  async #activeGuest(guestId: string) {
-    const [guest] = isUuid(guestId)
-      ? await this.#db
-          .select({ id: videoGuests.id, appointmentId: videoGuests.appointmentId })
-          .from(videoGuests)
-          .where(and(eq(videoGuests.id, guestId), isNull(videoGuests.revokedAt)))
-      : [];
-    return guest ?? null;
+  requestGuestToken(input: { guestToken: string; identity: unknown }, actor: AuditActor) {
+    return this.#guests.requestGuestToken(input, actor);
   }
 
   // -- the signalling socket --------------------------------------------------------------------------------
@@ -365,7 +240,7 @@ export class VideoService implements AppointmentListener {
     actor: AuditActor;
   }): Promise<JoinResult> {
     const grant = this.tokens.verify(options.token);
-    const guest = grant?.guestId ? await this.#activeGuest(grant.guestId) : null;
+    const guest = grant?.guestId ? await this.#guests.activeGuest(grant.guestId) : null;
     const genuine =
       grant !== null &&
       (options.sessionUserId === null
