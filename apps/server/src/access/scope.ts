@@ -4,7 +4,7 @@ import type { SessionUser } from '../auth/auth.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { notFound } from '../errors.ts';
-import type { IdempotentRequest } from '../idempotency/idempotency-keys.ts';
+import type { IdempotentRequest } from '../idempotency/idempotent-request.ts';
 import { authorize, recordOutOfReach, refuse, type Reach } from './authorize.ts';
 import { activeEmergencyGrants, type EmergencyGrant } from './emergency-grants.ts';
 import type { Caller } from './caller.ts';
