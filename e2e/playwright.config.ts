@@ -104,7 +104,11 @@ export default defineConfig({
   globalTeardown: './support/global-teardown.ts',
   use: {
     baseURL: MAIN_SERVER.url,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: each action's DOM before and after, the network and the console. Without the
+    // screencast (a JPEG of every frame the page paints, for the trace's film strip), which costs the browser and the
+    // runner CPU in every test, passed or not, on the two cores the servers and the server tests also need (decision
+    // 055); the failure's own screenshot is still taken.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     locale: 'en-US',
     timezoneId: 'America/New_York',

@@ -45,11 +45,45 @@ async function reachable(url) {
 }
 
 /**
- * Two test files at once can pass PostgreSQL's default of 100 connections (each runtime holds its pool, the job
- * queue's pool and its listeners, and a file keeps its runtimes until it ends): the embedded PostgreSQL is started
- * with 300 (test/global-setup.ts); on a machine's PostgreSQL with fewer, the files run one at a time.
+ * Two test files at once were seen holding up to 78 connections, and 100 with the PostgreSQL 15 pass at two files at
+ * once (each runtime holds its pool, the job queue's pool and its listeners, and a file keeps its runtimes until it
+ * ends): the embedded PostgreSQL is started with 300 (test/global-setup.ts), and `.ci/run` gives the machine's
+ * PostgreSQL 300 too; with fewer, that pass runs one file at a time. The pass prints the most connections it saw in
+ * use, so a file that needs more shows before it fails. TEST_SERVER_ONE_FILE_AT_A_TIME=1 runs it one file at a time
+ * anyway (a PostgreSQL shared with other work).
  */
 const CONNECTIONS_FOR_TWO_FILES = 300;
+const oneFileAtATimeAsked = process.env.TEST_SERVER_ONE_FILE_AT_A_TIME === '1';
+
+/**
+ * Samples the client connections of the server at `url` twice a second until stopped; answers the most seen. A
+ * sample that fails (the server busy or restarting) is skipped.
+ */
+function watchConnections(url) {
+  const client = new pg.Client({ connectionString: url });
+  let most = 0;
+  let stopped = false;
+  const sampling = (async () => {
+    await client.connect();
+    while (!stopped) {
+      try {
+        const { rows } = await client.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend'",
+        );
+        most = Math.max(most, rows[0].n);
+      } catch {
+        // skipped
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await client.end();
+  })().catch(() => undefined);
+  return async () => {
+    stopped = true;
+    await sampling;
+    return most;
+  };
+}
 
 const embeddedPass = {
   label: 'the embedded PostgreSQL',
@@ -60,16 +94,20 @@ const embeddedPass = {
 const server = await reachable(external);
 const passes = [embeddedPass];
 if (server) {
-  const oneFileAtATime = server.maxConnections < CONNECTIONS_FOR_TWO_FILES;
+  const oneFileAtATime = oneFileAtATimeAsked || server.maxConnections < CONNECTIONS_FOR_TWO_FILES;
   passes.push({
     label: `the external PostgreSQL (${new URL(external).host}${oneFileAtATime ? ', one file at a time' : ''})`,
     prefix: '[pg15]',
     env: { TEST_DATABASE_URL: external },
     args: oneFileAtATime ? ['--maxWorkers=1'] : [],
+    maxConnections: server.maxConnections,
   });
 } else {
   console.log(`\nNo PostgreSQL 15+ reachable at ${new URL(external).host}: the external pass is skipped.`);
 }
+
+const externalPass = passes.find((pass) => pass.maxConnections !== undefined);
+const stopWatching = externalPass ? watchConnections(external) : () => Promise.resolve(0);
 
 let results;
 if (sequential || passes.length === 1) {
@@ -86,5 +124,10 @@ if (sequential || passes.length === 1) {
 console.log('\nServer test passes:');
 for (const { label, code, seconds } of results) {
   console.log(`  ${code === 0 ? 'passed' : 'FAILED'} in ${seconds} s: ${label}`);
+}
+if (externalPass) {
+  console.log(
+    `  most connections in use on ${new URL(external).host}: ${await stopWatching()} of ${externalPass.maxConnections}`,
+  );
 }
 process.exit(results.some((result) => result.code !== 0) ? 1 : 0);

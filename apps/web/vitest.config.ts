@@ -1,6 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Budgets three times as long in CI, where the unit tests share the two cores with lint, the type check and the
+ * build (decision 055); vitest's default is 5 s. Tests wait for states; this only moves the point at which the
+ * waiting is given up.
+ */
+const SLOW_MACHINE = process.env.CI ? 3 : 1;
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -10,5 +17,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],
     restoreMocks: true,
+    testTimeout: 5_000 * SLOW_MACHINE,
+    // Read by src/testing/setup-tests.ts for testing-library's own waiting (findBy…, waitFor).
+    env: { TEST_SLOW_MACHINE: String(SLOW_MACHINE) },
   },
 });

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // jsdom lacks these; Mantine's components ask for them.
@@ -34,6 +34,10 @@ if (!('fonts' in document)) {
     value: { addEventListener: () => undefined, removeEventListener: () => undefined },
   });
 }
+
+// findBy… and waitFor give up after 1 s by default; in CI the unit tests share the two cores with lint, the type
+// check and the build (decision 055), and a screen that renders in 100 ms alone was seen taking longer there.
+configure({ asyncUtilTimeout: 1_000 * Number(import.meta.env.TEST_SLOW_MACHINE ?? 1) });
 
 afterEach(() => {
   cleanup();
