@@ -38,6 +38,15 @@ const errorOf = (response: GraphQLResponse) => ({
   message: response.errors?.[0]?.message,
 });
 
+/** The details of the UNAUTHORIZED_ACCESS entries whose `key` names `id`. */
+async function denialsNaming(key: string, id: string) {
+  const rows = await t.runtime.database.db
+    .select({ details: auditEntries.details })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), sql`${auditEntries.details}->${key} ? ${id}`));
+  return rows.map((r) => r.details);
+}
+
 beforeAll(async () => {
   t = await createTestApp({ SAFETY_ALERT_ESCALATION_MINUTES: '30' });
   ({ provider, provider2, providerId } = await demoClients(t));
@@ -91,6 +100,15 @@ describe('questionnaires', () => {
     const id = await sendQuestionnaire(provider, patientId, 'gad7');
     const stranger = await provider2.gql(SUBMIT, { input: { id, answers: [0, 0, 0, 0, 0, 0, 0] } });
     expect(errorOf(stranger).code).toBe('FORBIDDEN');
+    // Another patient is answered as if the questionnaire did not exist, and the attempt is recorded.
+    const { client: otherPatient } = await createPortalPatient(t, provider);
+    const other = await otherPatient.gql(SUBMIT, { input: { id, answers: [0, 0, 0, 0, 0, 0, 0] } });
+    expect(errorOf(other)).toEqual({ code: 'NOT_FOUND', message: MEASURE_MESSAGES.notFound });
+    expect(await denialsNaming('measureIds', id)).toEqual([
+      { permission: 'measure:respond:any', reason: "not in the caller's scope", measureIds: [id] },
+    ]);
+    const [row] = await t.runtime.database.db.select().from(measures).where(eq(measures.id, id));
+    expect(row!.status).toBe('pending');
   });
 
   it('goes out before each visit on a standing order, once per visit', async () => {
@@ -163,6 +181,12 @@ describe('the safety path', () => {
     );
     const other = await provider2.gql<{ safetyAlerts: { id: string }[] }>(ALERTS);
     expect(other.data!.safetyAlerts.map((a) => a.id)).not.toContain(alertId);
+    // Nor can another provider acknowledge it: answered as a missing alert, the attempt recorded.
+    const ack = await provider2.gql(ACK, { input: { id: alertId, note: 'Not my patient.' } });
+    expect(errorOf(ack)).toEqual({ code: 'NOT_FOUND', message: MEASURE_MESSAGES.alertNotFound });
+    expect(await denialsNaming('alertIds', alertId)).toEqual([
+      { permission: 'alert:acknowledge:any', reason: "not in the caller's scope", alertIds: [alertId] },
+    ]);
   });
 
   it('goes to the administrators when nobody acknowledged it in time, without clinical content', async () => {

@@ -1,7 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, APPOINTMENT_MESSAGES, DEMO_CLINIC_PHONE, messageText, todayIn } from '@telehealth/shared';
 import { appointments, waitlistEntries } from '../src/appointments/appointments.table.ts';
+import { auditEntries } from '../src/audit/audit.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { demoClients } from './factories/accounts.ts';
 import { createPatient } from './factories/patients.ts';
@@ -188,5 +189,28 @@ describe('the waitlist', () => {
       },
     });
     expect(noDays.errors?.[0]?.message).toContain(APPOINTMENT_MESSAGES.waitlistWeekdays);
+  });
+
+  it("keeps another provider's patient off a provider's waitlist: answered like a missing patient, and recorded", async () => {
+    const theirs = await createPatient(provider, WAITING);
+    const input = { fromDate: todayIn(ZONE), toDate: thursday(2), weekdays: [4], reason: 'x' };
+    const denied = await provider2.gql(ADD, { input: { ...input, patientId: theirs.id } });
+    const missing = await provider2.gql(ADD, { input: { ...input, patientId: crypto.randomUUID() } });
+    expect(denied.errors).toEqual(missing.errors);
+    expect(denied.errors?.[0]?.message).toBe(APPOINTMENT_MESSAGES.selectPatient);
+    const denials = await t.runtime.database.db
+      .select({ details: auditEntries.details })
+      .from(auditEntries)
+      .where(
+        and(eq(auditEntries.event, 'UNAUTHORIZED_ACCESS'), sql`${auditEntries.details}->'patientIds' ? ${theirs.id}`),
+      );
+    expect(denials.map((d) => d.details)).toEqual([
+      { permission: 'patient:read:any', reason: "not in the caller's scope", patientIds: [theirs.id] },
+    ]);
+    const entries = await t.runtime.database.db
+      .select()
+      .from(waitlistEntries)
+      .where(eq(waitlistEntries.patientId, theirs.id));
+    expect(entries).toEqual([]);
   });
 });

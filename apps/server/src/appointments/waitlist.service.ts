@@ -1,50 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import {
-  addToWaitlistInputSchema,
-  clinicContactMessage,
-  ERROR_CODES,
-  RecordIdSchema,
-  SLOT_HOLDING_STATUSES,
-  suitsTimeOfDay,
-  todayIn,
-  WAITLIST_OFFER_VALID_MINUTES,
-  WAITLIST_OFFERS_PER_SLOT,
-  zonedDateTime,
-  type Locale,
-  type WaitlistTimeOfDay,
-} from '@telehealth/shared';
-import { authorize, recordOutOfReach } from '../access/authorize.ts';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { addToWaitlistInputSchema, RecordIdSchema, todayIn } from '@telehealth/shared';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller, PublicCaller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
-import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { appointments, waitlistEntries, waitlistOffers } from './appointments.table.ts';
-import { patients } from '../patients/patients.table.ts';
-import { providers } from '../providers/providers.table.ts';
-import { AppError, fieldError, notFound, parseInput } from '../errors.ts';
+import { isUuid } from '../db/ids.ts';
+import { fieldError, notFound, parseInput } from '../errors.ts';
 import { addJob } from '../jobs/add-job.ts';
 import { waitlistEntriesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import type { MailService, OutgoingMail } from '../mail/mail.service.ts';
-import { waitlistGoneMail, waitlistOfferMail } from '../mail/templates.ts';
+import type { MailService } from '../mail/mail.service.ts';
+import { patients } from '../patients/patients.table.ts';
 import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { providers } from '../providers/providers.table.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
-import { formatWhen } from './appointment-notifications.ts';
-import {
-  AppointmentsService,
-  type AppointmentChange,
-  type AppointmentListener,
-  type FreedSlot,
-} from './appointments.service.ts';
-import { weekdayOf } from './schedule.ts';
-import { isUuid } from '../db/ids.ts';
-import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
-import { userLanguageOrNullOf } from '../users/users.repository.ts';
+import type { AppointmentChange, AppointmentListener, FreedSlot } from './appointment-listener.ts';
+import type { AppointmentsService } from './appointments.service.ts';
+import { waitlistEntries, waitlistOffers } from './appointments.table.ts';
+import { WaitlistOffers, type Log } from './waitlist-offers.ts';
 
-type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect & {
   patientFirstName: string;
   patientLastName: string;
@@ -52,23 +27,19 @@ export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect & {
   providerLastName: string;
 };
 
-/** No offer for a time that starts this soon: nobody could plan for it. */
-const OFFER_LEAD_MINUTES = 60;
-
 /**
  * The waitlist (decision 025). Staff put a patient on a provider's waitlist with the days, part of the day and
  * dates that suit them. When a cancellation or a reschedule frees a provider's time, a `waitlist:offer` job
  * offers it to the first matching patients (WAITLIST_OFFERS_PER_SLOT, oldest entry first) by an e-mailed link;
  * the first to claim it gets the appointment, atomically (the exclusion constraints decide a race), and the
- * others are told it is gone.
+ * others are told it is gone. The staff's entries are here; the offers and their links in `waitlist-offers.ts`,
+ * whose calls this service passes through.
  */
 export class WaitlistService implements AppointmentListener {
   readonly #db: Database;
   readonly #keyring: Keyring;
-  readonly #mail: MailService;
   readonly #config: Config;
-  readonly #appointments: AppointmentsService;
-  readonly #log: Log;
+  readonly #offers: WaitlistOffers;
 
   constructor(options: {
     db: Database;
@@ -80,22 +51,8 @@ export class WaitlistService implements AppointmentListener {
   }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
-    this.#mail = options.mail;
     this.#config = options.config;
-    this.#appointments = options.appointments;
-    this.#log = options.log;
-  }
-
-  /** An offer link that leads nowhere: the person is sent to the practice, by phone when it has one (decision 048). */
-  #offerNotFound(): AppError {
-    const { id, params } = clinicContactMessage('appointmentMessages.offerNotFound', this.#appointments.clinicPhone());
-    return new AppError(ERROR_CODES.notFound, id, params);
-  }
-
-  /** The time was taken or the offer expired. */
-  #offerGone(): AppError {
-    const { id, params } = clinicContactMessage('appointmentMessages.offerGone', this.#appointments.clinicPhone());
-    return new AppError(ERROR_CODES.badUserInput, id, params, { reason: 'gone' });
+    this.#offers = new WaitlistOffers(options);
   }
 
   async appointmentsChanged(
@@ -120,23 +77,22 @@ export class WaitlistService implements AppointmentListener {
   // -- staff -------------------------------------------------------------------------------------------------
 
   async add(caller: Caller, input: unknown): Promise<WaitlistEntryRow> {
-    const reach = await authorize(this.#db, caller, 'appointment:create');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('appointment:create');
     const data = parseInput(addToWaitlistInputSchema(todayIn(this.#config.settings.current().timeZone)), input);
     const providerId = data.providerId ?? (reach.kind === 'own' ? caller.user.id : null);
     if (!providerId) throw fieldError('providerId', 'appointmentMessages.selectProvider');
-    await authorize(this.#db, caller, 'appointment:create', { record: { providerId } });
+    await scope.reach('appointment:create', { record: { providerId } });
     if (!isUuid(providerId) || !(await isActiveProvider(this.#db, providerId))) {
       throw fieldError('providerId', 'appointmentMessages.selectProvider');
     }
-    const scope = await authorize(this.#db, caller, 'patient:read', { message: 'appointmentMessages.cannotCreate' });
-    const visible =
-      isUuid(data.patientId) && (await findVisiblePatient(this.#db, data.patientId, scope, this.#keyring));
-    if (!visible) {
-      if (isUuid(data.patientId) && (await patientExists(this.#db, data.patientId))) {
-        await recordOutOfReach(this.#db, caller, 'patient:read', { patientIds: [data.patientId] });
-      }
-      throw fieldError('patientId', 'appointmentMessages.selectPatient');
-    }
+    const patientReach = await scope.reach('patient:read', { message: 'appointmentMessages.cannotCreate' });
+    await scope.find('patient:read', data.patientId, {
+      read: (db) => findVisiblePatient(db, data.patientId, patientReach, this.#keyring),
+      exists: (db) => patientExists(db, data.patientId),
+      missing: () => fieldError('patientId', 'appointmentMessages.selectPatient'),
+      denial: { patientIds: [data.patientId] },
+    });
     const id = randomUUID();
     await this.#db.transaction(async (tx) => {
       await tx.insert(waitlistEntries).values(
@@ -154,13 +110,7 @@ export class WaitlistService implements AppointmentListener {
           createdBy: caller.user.id,
         }),
       );
-      await appendAuditEntry(tx, {
-        event: 'APPOINTMENT_CREATE',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { waitlistEntryIds: [id], patientIds: [data.patientId] },
-      });
+      await scope.audit(tx, 'APPOINTMENT_CREATE', { waitlistEntryIds: [id], patientIds: [data.patientId] });
     });
     const [row] = await this.#entries(this.#db, eq(waitlistEntries.id, id));
     return row!;
@@ -168,28 +118,27 @@ export class WaitlistService implements AppointmentListener {
 
   /** The waiting entries of a provider (the caller's own by default), oldest first. */
   async list(caller: Caller, providerId: string | null | undefined): Promise<WaitlistEntryRow[]> {
-    const reach = await authorize(this.#db, caller, 'appointment:create');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('appointment:create');
     const id = providerId ? parseInput(RecordIdSchema, providerId) : reach.kind === 'own' ? caller.user.id : null;
-    if (id) await authorize(this.#db, caller, 'appointment:create', { record: { providerId: id } });
+    if (id) await scope.reach('appointment:create', { record: { providerId: id } });
     if (id && !isUuid(id)) return [];
     return this.#db.transaction(async (tx) => {
       const rows = await this.#entries(
         tx,
         and(eq(waitlistEntries.status, 'waiting'), id ? eq(waitlistEntries.providerId, id) : undefined),
       );
-      await appendAuditEntry(tx, {
-        event: 'APPOINTMENT_VIEW',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { waitlistEntryIds: rows.map((r) => r.id), patientIds: [...new Set(rows.map((r) => r.patientId))] },
+      await scope.audit(tx, 'APPOINTMENT_VIEW', {
+        waitlistEntryIds: rows.map((r) => r.id),
+        patientIds: [...new Set(rows.map((r) => r.patientId))],
       });
       return rows;
     });
   }
 
   async remove(caller: Caller, entryId: string): Promise<WaitlistEntryRow> {
-    const reach = await authorize(this.#db, caller, 'appointment:update');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('appointment:update');
     const id = parseInput(RecordIdSchema, entryId);
     const [row] = isUuid(id)
       ? await this.#entries(
@@ -210,258 +159,30 @@ export class WaitlistService implements AppointmentListener {
         .update(waitlistOffers)
         .set({ status: 'gone', decidedAt: new Date() })
         .where(and(eq(waitlistOffers.entryId, id), eq(waitlistOffers.status, 'open')));
-      await appendAuditEntry(tx, {
-        event: 'APPOINTMENT_UPDATE',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { waitlistEntryIds: [id], patientIds: [row.patientId], removed: true },
+      await scope.audit(tx, 'APPOINTMENT_UPDATE', {
+        waitlistEntryIds: [id],
+        patientIds: [row.patientId],
+        removed: true,
       });
     });
     return { ...row, status: 'removed' };
   }
 
-  // -- offers ------------------------------------------------------------------------------------------------
+  // -- offers (waitlist-offers.ts) ----------------------------------------------------------------------------
 
   /** The `waitlist:offer` job: offers a freed time to the first matching waiting patients. */
-  async offerFreedSlot(slot: { providerId: string; startsAt: Date; endsAt: Date }): Promise<number> {
-    const zone = this.#config.settings.current().timeZone;
-    const { date, time } = zonedDateTime(slot.startsAt, zone);
-    const length = (slot.endsAt.getTime() - slot.startsAt.getTime()) / 60_000;
-    if (slot.startsAt.getTime() < Date.now() + OFFER_LEAD_MINUTES * 60_000) return 0;
-    return this.#db.transaction(async (tx) => {
-      // One offer round per provider at a time: two freed slots of one provider never race for an entry.
-      await tx.execute(
-        sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.waitlistOffer}, hashtext(${slot.providerId}))`,
-      );
-      const candidates = await tx
-        .select({ entry: waitlistEntries, email: patients.email, language: userLanguageOrNullOf(patients.accountId) })
-        .from(waitlistEntries)
-        .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
-        .where(
-          and(
-            eq(waitlistEntries.providerId, slot.providerId),
-            eq(waitlistEntries.status, 'waiting'),
-            isNull(patients.deletedAt),
-            sql`${waitlistEntries.fromDate} <= ${date}::date AND ${waitlistEntries.toDate} >= ${date}::date`,
-            sql`${weekdayOf(date)} = ANY(${waitlistEntries.weekdays})`,
-            sql`${waitlistEntries.duration} <= ${length}`,
-          ),
-        )
-        .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id));
-      const chosen: typeof candidates = [];
-      for (const candidate of candidates) {
-        if (chosen.length >= WAITLIST_OFFERS_PER_SLOT) break;
-        if (!suitsTimeOfDay(time, candidate.entry.timeOfDay as WaitlistTimeOfDay)) continue;
-        const endsAt = new Date(slot.startsAt.getTime() + candidate.entry.duration * 60_000);
-        if (!(await this.#isFree(tx, slot.providerId, candidate.entry.patientId, slot.startsAt, endsAt))) continue;
-        chosen.push(candidate);
-      }
-      if (chosen.length === 0) return 0;
-      const [provider] = await tx
-        .select({ firstName: providers.firstName, lastName: providers.lastName })
-        .from(providers)
-        .where(eq(providers.id, slot.providerId));
-      const providerName = `${provider?.firstName ?? ''} ${provider?.lastName ?? ''}`.trim();
-      const expiresAt = new Date(
-        Math.min(Date.now() + WAITLIST_OFFER_VALID_MINUTES * 60_000, slot.startsAt.getTime() - 30 * 60_000),
-      );
-      const mails: OutgoingMail[] = [];
-      let offered = 0;
-      for (const { entry, email, language } of chosen) {
-        const token = newLinkToken();
-        const inserted = await tx
-          .insert(waitlistOffers)
-          .values({
-            entryId: entry.id,
-            providerId: slot.providerId,
-            startsAt: slot.startsAt,
-            endsAt: new Date(slot.startsAt.getTime() + entry.duration * 60_000),
-            tokenHash: hashLinkToken(token),
-            expiresAt,
-          })
-          .onConflictDoNothing()
-          .returning({ id: waitlistOffers.id });
-        if (inserted.length === 0) continue;
-        offered++;
-        const locale: Locale = language === 'es' ? 'es' : 'en';
-        mails.push({
-          to: email,
-          kind: 'waitlist-offer',
-          language: locale,
-          content: waitlistOfferMail(this.#mail.context, locale, {
-            when: formatWhen(slot.startsAt, zone, locale),
-            providerName,
-            // In the fragment, like an invitation's: never sent to the server, so never in a log line.
-            link: `${this.#config.publicUrl}/waitlist/offer#${token}`,
-            validUntil: formatWhen(expiresAt, zone, locale),
-          }),
-        });
-      }
-      await this.#mail.enqueue(tx, mails);
-      this.#log.info({ providerId: slot.providerId, offered }, 'waitlist offers queued');
-      return offered;
-    });
+  offerFreedSlot(slot: { providerId: string; startsAt: Date; endsAt: Date }): Promise<number> {
+    return this.#offers.offerFreedSlot(slot);
   }
 
   /** Public: what an offer's link offers, and whether it can still be claimed. */
-  async offer(token: string) {
-    const [row] = await this.#db
-      .select({
-        offer: waitlistOffers,
-        entryStatus: waitlistEntries.status,
-        appointmentType: waitlistEntries.appointmentType,
-        providerFirstName: providers.firstName,
-        providerLastName: providers.lastName,
-      })
-      .from(waitlistOffers)
-      .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistOffers.entryId))
-      .innerJoin(providers, eq(providers.id, waitlistOffers.providerId))
-      .where(eq(waitlistOffers.tokenHash, hashLinkToken(token)));
-    if (!row) throw this.#offerNotFound();
-    const open = row.offer.status === 'open' && row.offer.expiresAt > new Date() && row.entryStatus === 'waiting';
-    const at = zonedDateTime(row.offer.startsAt, this.#config.settings.current().timeZone);
-    return {
-      status: row.offer.status === 'claimed' ? 'claimed' : open ? 'open' : 'gone',
-      providerName: `${row.providerFirstName} ${row.providerLastName}`,
-      date: at.date,
-      time: at.time,
-      duration: (row.offer.endsAt.getTime() - row.offer.startsAt.getTime()) / 60_000,
-      appointmentType: row.appointmentType,
-      expiresAt: row.offer.expiresAt,
-      timeZone: this.#config.settings.current().timeZone,
-    };
+  offer(token: string) {
+    return this.#offers.offer(token);
   }
 
-  /**
-   * Public: claims an offer by its link. The appointment, the claimed offer, the entry booked and the other
-   * offers of the time gone: one transaction. Claims of one provider's offers wait for each other, so the
-   * second finds its offer gone; a booking by staff in between is caught by the exclusion constraints, and that
-   * claim's transaction rolls back whole and is told the time is gone.
-   */
-  async claim(caller: PublicCaller, token: string): Promise<{ date: string; time: string }> {
-    const hash = hashLinkToken(token);
-    try {
-      return await this.#db.transaction(async (tx) => {
-        // Claims of one provider's times one at a time: the winner marks the others' offers gone while they
-        // wait here, rather than each holding its own offer and waiting for the other's insert (a deadlock).
-        const [target] = await tx
-          .select({ providerId: waitlistOffers.providerId })
-          .from(waitlistOffers)
-          .where(eq(waitlistOffers.tokenHash, hash));
-        if (!target) throw this.#offerNotFound();
-        await tx.execute(
-          sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.waitlistClaim}, hashtext(${target.providerId}))`,
-        );
-        const [found] = await tx
-          .select({ offer: waitlistOffers, entry: waitlistEntries })
-          .from(waitlistOffers)
-          .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistOffers.entryId))
-          .where(eq(waitlistOffers.tokenHash, hash))
-          .for('update');
-        if (!found) throw this.#offerNotFound();
-        const { offer, entry } = found;
-        if (offer.status !== 'open' || offer.expiresAt <= new Date() || entry.status !== 'waiting') {
-          throw this.#offerGone();
-        }
-        const reason = waitlistEntriesEncrypted.decryptValue(this.#keyring, entry.id, 'reason', entry.reason);
-        const appointmentId = await this.#appointments.bookClaimedOffer(
-          tx,
-          caller.actor,
-          {
-            patientId: entry.patientId,
-            providerId: offer.providerId,
-            startsAt: offer.startsAt,
-            endsAt: offer.endsAt,
-            duration: entry.duration,
-            appointmentType: entry.appointmentType,
-            reason,
-          },
-          { via: 'waitlist', waitlistEntryIds: [entry.id] },
-        );
-        const now = new Date();
-        await tx
-          .update(waitlistOffers)
-          .set({ status: 'claimed', appointmentId, decidedAt: now })
-          .where(eq(waitlistOffers.id, offer.id));
-        await tx
-          .update(waitlistEntries)
-          .set({ status: 'booked', appointmentId, updatedAt: now })
-          .where(eq(waitlistEntries.id, entry.id));
-        // The others who were offered this time are told it is gone; this patient's other offers end too.
-        const others = await tx
-          .update(waitlistOffers)
-          .set({ status: 'gone', decidedAt: now })
-          .where(
-            and(
-              eq(waitlistOffers.status, 'open'),
-              ne(waitlistOffers.id, offer.id),
-              sql`(${waitlistOffers.entryId} = ${entry.id} OR (${waitlistOffers.providerId} = ${offer.providerId} AND ${waitlistOffers.startsAt} < ${offer.endsAt.toISOString()}::timestamptz AND ${waitlistOffers.endsAt} > ${offer.startsAt.toISOString()}::timestamptz))`,
-            ),
-          )
-          .returning({ entryId: waitlistOffers.entryId, startsAt: waitlistOffers.startsAt });
-        await this.#tellGone(
-          tx,
-          others.filter((o) => o.entryId !== entry.id),
-        );
-        return zonedDateTime(offer.startsAt, this.#config.settings.current().timeZone);
-      });
-    } catch (error) {
-      if (!AppointmentsService.conflictOf(error)) throw error;
-    }
-    // The time was booked otherwise meanwhile: this offer is over.
-    await this.#db
-      .update(waitlistOffers)
-      .set({ status: 'gone', decidedAt: new Date() })
-      .where(and(eq(waitlistOffers.tokenHash, hash), eq(waitlistOffers.status, 'open')));
-    throw this.#offerGone();
-  }
-
-  async #tellGone(tx: Executor, offers: { entryId: string; startsAt: Date }[]): Promise<void> {
-    if (offers.length === 0) return;
-    const rows = await tx
-      .select({ id: waitlistEntries.id, email: patients.email, language: userLanguageOrNullOf(patients.accountId) })
-      .from(waitlistEntries)
-      .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
-      .where(
-        inArray(
-          waitlistEntries.id,
-          offers.map((o) => o.entryId),
-        ),
-      );
-    const mails: OutgoingMail[] = offers.flatMap((offer) => {
-      const row = rows.find((r) => r.id === offer.entryId);
-      if (!row) return [];
-      const locale: Locale = row.language === 'es' ? 'es' : 'en';
-      return [
-        {
-          to: row.email,
-          kind: 'waitlist-gone',
-          language: locale,
-          content: waitlistGoneMail(this.#mail.context, locale, {
-            when: formatWhen(offer.startsAt, this.#config.settings.current().timeZone, locale),
-          }),
-        },
-      ];
-    });
-    await this.#mail.enqueue(tx, mails);
-  }
-
-  /** Whether neither the provider nor the patient holds a slot that overlaps [startsAt, endsAt). */
-  async #isFree(tx: Executor, providerId: string, patientId: string, startsAt: Date, endsAt: Date): Promise<boolean> {
-    const [busy] = await tx
-      .select({ id: appointments.id })
-      .from(appointments)
-      .where(
-        and(
-          inArray(appointments.status, [...SLOT_HOLDING_STATUSES]),
-          sql`(${appointments.providerId} = ${providerId} OR ${appointments.patientId} = ${patientId})`,
-          lt(appointments.startsAt, endsAt),
-          gt(appointments.endsAt, startsAt),
-        ),
-      )
-      .limit(1);
-    return busy === undefined;
+  /** Public: claims an offer by its link (the appointment booked, the others told the time is gone). */
+  claim(caller: PublicCaller, token: string): Promise<{ date: string; time: string }> {
+    return this.#offers.claim(caller, token);
   }
 
   async #entries(executor: Executor, where: ReturnType<typeof and>): Promise<WaitlistEntryRow[]> {

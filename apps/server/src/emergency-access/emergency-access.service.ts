@@ -10,10 +10,8 @@ import {
   type EmergencyReviewFilter,
   type EmergencyReviewOutcome,
 } from '@telehealth/shared';
-import { authorize } from '../access/authorize.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry, type AuditRecord } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
@@ -98,7 +96,8 @@ export class EmergencyAccessService {
    * already reaches the patient is told to open the chart; one with an access in force gets that one again.
    */
   async request(caller: Caller, input: unknown): Promise<OwnEmergencyGrant> {
-    await authorize(this.#db, caller, 'emergency-access:request');
+    const scope = scopeOf(this.#db, caller);
+    await scope.reach('emergency-access:request');
     const data = parseInput(RequestEmergencyAccessInputSchema, input);
     const patient = await this.#findPatient(caller, data);
     if (patient.ownerId === caller.user.id) throw badUserInput('emergencyAccessMessages.alreadyReached');
@@ -121,15 +120,17 @@ export class EmergencyAccessService {
           endsAt,
         }),
       );
-      await appendAuditEntry(
+      await scope.audit(
         tx,
-        this.#record(caller, 'EMERGENCY_ACCESS_GRANTED', 'WARNING', {
+        'EMERGENCY_ACCESS_GRANTED',
+        {
           emergencyAccessId: id,
           patientIds: [patient.id],
           minutes,
           endsAt: endsAt.toISOString(),
           foundBy: data.patientId ? 'id' : 'name and date of birth',
-        }),
+        },
+        { level: 'WARNING' },
       );
       const admins = await this.#mail.adminRecipients(tx);
       await this.#mail.enqueue(
@@ -143,14 +144,14 @@ export class EmergencyAccessService {
       );
       await this.#tellReviewers(tx);
       // Later reads of this request see the new grant (the scope read the grants once, decision 054).
-      scopeOf(this.#db, caller).forgetEmergencyGrants();
+      scope.forgetEmergencyGrants();
       return { id, patientId: patient.id, startedAt, endsAt };
     });
   }
 
   /** The caller's access in force to this patient, if any (the chart's banner). */
   async current(caller: Caller, patientId: string): Promise<OwnEmergencyGrant | null> {
-    await authorize(this.#db, caller, 'emergency-access:request');
+    await scopeOf(this.#db, caller).reach('emergency-access:request');
     if (!isUuid(patientId)) return null;
     const [grant] = await this.#activeGrants(this.#db, caller.user.id, patientId);
     return grant ?? null;
@@ -158,7 +159,8 @@ export class EmergencyAccessService {
 
   /** The provider ends their access early ("I am done"). */
   async end(caller: Caller, id: string): Promise<boolean> {
-    await authorize(this.#db, caller, 'emergency-access:request');
+    const scope = scopeOf(this.#db, caller);
+    await scope.reach('emergency-access:request');
     if (!isUuid(id)) throw notFound('emergencyAccessMessages.notFound');
     return this.#db.transaction(async (tx) => {
       const [row] = await tx
@@ -174,18 +176,15 @@ export class EmergencyAccessService {
         )
         .returning({ patientId: emergencyAccessGrants.patientId });
       if (!row) throw notFound('emergencyAccessMessages.notFound');
-      await appendAuditEntry(
-        tx,
-        this.#record(caller, 'EMERGENCY_ACCESS_ENDED', 'INFO', { emergencyAccessId: id, patientIds: [row.patientId] }),
-      );
-      scopeOf(this.#db, caller).forgetEmergencyGrants();
+      await scope.audit(tx, 'EMERGENCY_ACCESS_ENDED', { emergencyAccessId: id, patientIds: [row.patientId] });
+      scope.forgetEmergencyGrants();
       return true;
     });
   }
 
   /** How many uses wait for an administrator's review (the console's alert). No patient data: not audited. */
   async awaitingCount(caller: Caller): Promise<number> {
-    await authorize(this.#db, caller, 'emergency-access:review');
+    await scopeOf(this.#db, caller).reach('emergency-access:review');
     const [row] = await this.#db
       .select({ n: sql<number>`count(*)::int` })
       .from(emergencyAccessGrants)
@@ -198,7 +197,8 @@ export class EmergencyAccessService {
     caller: Caller,
     args: { filter?: EmergencyReviewFilter | null; limit?: number | null; nextToken?: string | null },
   ): Promise<{ items: EmergencyGrantView[]; nextToken: string | null }> {
-    await authorize(this.#db, caller, 'emergency-access:review');
+    const scope = scopeOf(this.#db, caller);
+    await scope.reach('emergency-access:review');
     const limit = Math.min(Math.max(args.limit ?? PAGE_SIZE, 1), MAX_PAGE_SIZE);
     const after = args.nextToken ? this.#cursors.decode(args.nextToken) : null;
     const filter = args.filter ?? 'awaiting';
@@ -218,14 +218,11 @@ export class EmergencyAccessService {
       const shown = rows.slice(0, limit);
       const last = shown.at(-1);
       if (shown.length > 0) {
-        await appendAuditEntry(
-          tx,
-          this.#record(caller, 'EMERGENCY_ACCESS_VIEW', 'INFO', {
-            emergencyAccessIds: shown.map((r) => r.grant.id),
-            patientIds: [...new Set(shown.map((r) => r.grant.patientId))],
-            filter,
-          }),
-        );
+        await scope.audit(tx, 'EMERGENCY_ACCESS_VIEW', {
+          emergencyAccessIds: shown.map((r) => r.grant.id),
+          patientIds: [...new Set(shown.map((r) => r.grant.patientId))],
+          filter,
+        });
       }
       return {
         items: shown.map((r) => this.#toView(r)),
@@ -236,7 +233,8 @@ export class EmergencyAccessService {
 
   /** One use with what was opened during it (the audit entries that carry its id). Audited. */
   async get(caller: Caller, id: string): Promise<{ view: EmergencyGrantView; activity: EmergencyActivity[] }> {
-    await authorize(this.#db, caller, 'emergency-access:review');
+    const scope = scopeOf(this.#db, caller);
+    await scope.reach('emergency-access:review');
     if (!isUuid(id)) throw notFound('emergencyAccessMessages.notFound');
     return this.#db.transaction(async (tx) => {
       const [found] = await this.#select(tx).where(eq(emergencyAccessGrants.id, id));
@@ -256,20 +254,15 @@ export class EmergencyAccessService {
         )
         .orderBy(auditEntries.timestamp)
         .limit(500);
-      await appendAuditEntry(
-        tx,
-        this.#record(caller, 'EMERGENCY_ACCESS_VIEW', 'INFO', {
-          emergencyAccessIds: [id],
-          patientIds: [grant.patientId],
-        }),
-      );
+      await scope.audit(tx, 'EMERGENCY_ACCESS_VIEW', { emergencyAccessIds: [id], patientIds: [grant.patientId] });
       return { view, activity };
     });
   }
 
   /** An administrator records the review's outcome (once). */
   async review(caller: Caller, input: unknown): Promise<EmergencyGrantView> {
-    await authorize(this.#db, caller, 'emergency-access:review');
+    const scope = scopeOf(this.#db, caller);
+    await scope.reach('emergency-access:review');
     const { id, outcome, note } = parseInput(ReviewEmergencyAccessInputSchema, input);
     if (!isUuid(id)) throw notFound('emergencyAccessMessages.notFound');
     await this.#db.transaction(async (tx) => {
@@ -291,13 +284,11 @@ export class EmergencyAccessService {
           }),
         )
         .where(eq(emergencyAccessGrants.id, id));
-      await appendAuditEntry(
+      await scope.audit(
         tx,
-        this.#record(caller, 'EMERGENCY_ACCESS_REVIEWED', outcome === 'appropriate' ? 'INFO' : 'WARNING', {
-          emergencyAccessId: id,
-          outcome,
-          patientIds: [row.patientId],
-        }),
+        'EMERGENCY_ACCESS_REVIEWED',
+        { emergencyAccessId: id, outcome, patientIds: [row.patientId] },
+        { level: outcome === 'appropriate' ? 'INFO' : 'WARNING' },
       );
       await this.#tellReviewers(tx);
     });
@@ -391,14 +382,5 @@ export class EmergencyAccessService {
       admins.map((a) => a.id),
       { type: 'emergency-access-changed' },
     );
-  }
-
-  #record(
-    caller: Caller,
-    event: AuditRecord['event'],
-    level: AuditRecord['level'],
-    details: Record<string, unknown>,
-  ): AuditRecord {
-    return { event, level, actor: caller.actor, url: caller.operation, details };
   }
 }

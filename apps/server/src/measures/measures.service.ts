@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
-  AcknowledgeAlertInputSchema,
   MEASURE_LEAD_HOURS,
   MeasureScheduleInputSchema,
   needsSafetyPath,
   scoreAnswers,
   SendQuestionnaireInputSchema,
   SubmitQuestionnaireInputSchema,
-  type AuditEvent,
   type Instrument,
 } from '@telehealth/shared';
 import { emergencyAuditDetails, orEmergencyGrants } from '../access/emergency-grants.ts';
-import { authorize, recordOutOfReach, type Reach } from '../access/authorize.ts';
+import type { Reach } from '../access/authorize.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
+import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
@@ -24,15 +22,15 @@ import { measures, measureSchedules, safetyAlerts } from './measures.table.ts';
 import { patients } from '../patients/patients.table.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
-import { addJob } from '../jobs/add-job.ts';
-import { measuresEncrypted, safetyAlertsEncrypted } from '../keys/encrypted-columns.ts';
+import { measuresEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { safetyAlertEscalationMail, safetyAlertMail } from '../mail/templates.ts';
-import { findPatientOwnerIds, findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
-import { activeUsersContact, userNameOrNullOf } from '../users/users.repository.ts';
+import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
 import { storedAnswersOf, type StoredAnswers } from './measures.repository.ts';
+import { SafetyAlerts, type AlertView } from './safety-alerts.ts';
+
+export type { AlertView };
 
 type MeasureRow = typeof measures.$inferSelect;
 
@@ -42,42 +40,34 @@ export interface MeasureView {
   answers: StoredAnswers | null;
 }
 
-export interface AlertView {
-  alert: typeof safetyAlerts.$inferSelect;
-  firstName: string;
-  lastName: string;
-  total: number | null;
-  acknowledgedByName: string | null;
-}
-
 /**
  * Rating scales and the safety path (decision 028). A provider sends a PHQ-9 or GAD-7 to one of their patients,
  * or sets it to go out before each visit (the `measures:before-visits` job); the patient fills it in; the server
  * scores it. A PHQ-9 with item 9 above 0 raises a safety alert: the patient's provider sees it at once (live) and
  * is e-mailed within a minute (a job, no health information in the mail); if nobody acknowledges it in
- * SAFETY_ALERT_ESCALATION_MINUTES the administrators are e-mailed too (without clinical content).
+ * SAFETY_ALERT_ESCALATION_MINUTES the administrators are e-mailed too (without clinical content). The questionnaires
+ * are here; the alerts in `safety-alerts.ts`, whose calls this service passes through.
  */
 export class MeasuresService {
   readonly #db: Database;
   readonly #keyring: Keyring;
-  readonly #mail: MailService;
-  readonly #config: Config;
+  readonly #alerts: SafetyAlerts;
 
   constructor(options: { db: Database; keyring: Keyring; mail: MailService; config: Config }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
-    this.#mail = options.mail;
-    this.#config = options.config;
+    this.#alerts = new SafetyAlerts(options);
   }
 
   async send(caller: Caller, input: unknown): Promise<MeasureView> {
-    const reach = await authorize(this.#db, caller, 'measure:send');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('measure:send');
     const { patientId, instrument } = parseInput(SendQuestionnaireInputSchema, input);
     const patient = await this.#providersPatient(caller, reach, patientId);
     const id = randomUUID();
     await this.#db.transaction(async (tx) => {
       await tx.insert(measures).values({ id, patientId, instrument, requestedBy: caller.user.id });
-      await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_SENT', {
+      await scope.audit(tx, 'QUESTIONNAIRE_SENT', {
         measureId: id,
         instrument,
         patientIds: [patientId],
@@ -90,11 +80,12 @@ export class MeasuresService {
 
   /** A questionnaire the caller sent, answered again for a retried sendQuestionnaire (decision 044). Audited. */
   async sent(caller: Caller, id: string): Promise<MeasureView> {
-    const reach = await authorize(this.#db, caller, 'measure:send');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('measure:send');
     const [row] = isUuid(id) ? await this.#select(this.#db).where(eq(measures.id, id)) : [];
     if (!row) throw notFound('measureMessages.notFound');
     await this.#providersPatient(caller, reach, row.measure.patientId);
-    await this.#audit(this.#db, caller.actor, caller.operation, 'QUESTIONNAIRE_VIEW', {
+    await scope.audit(this.#db, 'QUESTIONNAIRE_VIEW', {
       patientIds: [row.measure.patientId],
       measureIds: [id],
     });
@@ -106,7 +97,8 @@ export class MeasuresService {
    * result and whether it raised the safety path, as the first answer said. Audited.
    */
   async submitted(caller: Caller, id: string): Promise<{ view: MeasureView; safetyAlert: boolean }> {
-    const reach = await authorize(this.#db, caller, 'measure:respond');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('measure:respond');
     const [row] = isUuid(id)
       ? await this.#select(this.#db).where(and(eq(measures.id, id), this.#reachCondition(reach)))
       : [];
@@ -115,7 +107,7 @@ export class MeasuresService {
       .select({ id: safetyAlerts.id })
       .from(safetyAlerts)
       .where(eq(safetyAlerts.measureId, id));
-    await this.#audit(this.#db, caller.actor, caller.operation, 'QUESTIONNAIRE_VIEW', {
+    await scope.audit(this.#db, 'QUESTIONNAIRE_VIEW', {
       patientIds: [row.measure.patientId],
       measureIds: [id],
     });
@@ -124,7 +116,8 @@ export class MeasuresService {
 
   /** Sets (or stops) the standing order: this questionnaire before each of the patient's visits. */
   async setSchedule(caller: Caller, input: unknown): Promise<Instrument[]> {
-    const reach = await authorize(this.#db, caller, 'measure:send');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('measure:send');
     const { patientId, instrument, beforeEachVisit } = parseInput(MeasureScheduleInputSchema, input);
     await this.#providersPatient(caller, reach, patientId);
     await this.#db.transaction(async (tx) => {
@@ -138,7 +131,7 @@ export class MeasuresService {
           .delete(measureSchedules)
           .where(and(eq(measureSchedules.patientId, patientId), eq(measureSchedules.instrument, instrument)));
       }
-      await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_SCHEDULED', {
+      await scope.audit(tx, 'QUESTIONNAIRE_SCHEDULED', {
         instrument,
         beforeEachVisit,
         patientIds: [patientId],
@@ -148,7 +141,7 @@ export class MeasuresService {
   }
 
   async schedules(caller: Caller, patientId: string): Promise<Instrument[]> {
-    await this.#providersPatient(caller, await authorize(this.#db, caller, 'measure:send'), patientId);
+    await this.#providersPatient(caller, await scopeOf(this.#db, caller).reach('measure:send'), patientId);
     return this.#schedulesOf(patientId);
   }
 
@@ -163,7 +156,7 @@ export class MeasuresService {
 
   /** The caller's questionnaires waiting to be filled in (a patient's own). */
   async pending(caller: Caller): Promise<MeasureView[]> {
-    const reach = await authorize(this.#db, caller, 'measure:respond');
+    const reach = await scopeOf(this.#db, caller).reach('measure:respond');
     const rows = await this.#select(this.#db)
       .where(and(this.#reachCondition(reach), eq(measures.status, 'pending')))
       .orderBy(asc(measures.createdAt));
@@ -176,8 +169,9 @@ export class MeasuresService {
    */
   async results(caller: Caller, patientId: string): Promise<MeasureView[]> {
     // Emergency access (decision 036) opens the results of that patient too.
-    const reach = await authorize(this.#db, caller, 'measure:read', { emergency: true });
-    await scopeOf(this.#db, caller).find('measure:read', patientId, {
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('measure:read', { emergency: true });
+    await scope.find('measure:read', patientId, {
       read: async (db) => {
         const [inReach] = await db
           .select({ id: patients.id })
@@ -193,7 +187,7 @@ export class MeasuresService {
       const rows = await this.#select(tx)
         .where(and(this.#reachCondition(reach), eq(measures.patientId, patientId), eq(measures.status, 'completed')))
         .orderBy(asc(measures.completedAt));
-      await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_VIEW', {
+      await scope.audit(tx, 'QUESTIONNAIRE_VIEW', {
         patientIds: [patientId],
         measureIds: rows.map((r) => r.measure.id),
         ...(reach.kind === 'own' ? emergencyAuditDetails(reach.emergency, [patientId]) : {}),
@@ -207,188 +201,72 @@ export class MeasuresService {
    * transaction (its e-mail and escalation are jobs added with it). An incomplete form is refused, never scored.
    */
   async submit(caller: Caller, input: unknown): Promise<{ view: MeasureView; safetyAlert: boolean }> {
-    const reach = await authorize(this.#db, caller, 'measure:respond');
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('measure:respond');
     const { id, answers, difficulty } = parseInput(SubmitQuestionnaireInputSchema, input);
-    let outOfReach = false;
-    let raised = false;
-    try {
-      await this.#db.transaction(async (tx) => {
-        const [found] = isUuid(id)
-          ? await this.#select(tx)
-              .where(and(eq(measures.id, id), this.#reachCondition(reach)))
-              .for('update', { of: measures })
-          : [];
-        if (!found) {
-          outOfReach = isUuid(id) && (await this.#exists(tx, id));
-          throw notFound('measureMessages.notFound');
-        }
-        const measure = found.measure;
-        if (measure.status !== 'pending') throw badUserInput('measureMessages.alreadyCompleted');
-        const instrument = measure.instrument as Instrument;
-        const score = scoreAnswers(instrument, answers);
-        if (!score) throw fieldError('answers', 'measureMessages.answerEveryItem');
-        const stored = storedAnswersOf(instrument, answers, difficulty);
-        await tx
-          .update(measures)
-          .set({
-            ...measuresEncrypted.seal(this.#keyring, id, { answers: JSON.stringify(stored) }),
-            status: 'completed',
-            total: score.total,
-            band: score.band,
-            completedAt: new Date(),
-          })
-          .where(eq(measures.id, id));
-        await this.#audit(tx, caller.actor, caller.operation, 'QUESTIONNAIRE_SUBMITTED', {
-          measureId: id,
-          instrument,
-          patientIds: [measure.patientId],
-        });
-        if (needsSafetyPath(instrument, answers)) {
-          raised = true;
-          await this.#raiseAlert(tx, caller, measure);
-        }
-        await recordIdempotencyKey(tx, caller, id);
+    const raised = await scope.transaction(async (tx, scoped) => {
+      const found = await scoped.find('measure:respond', id, {
+        read: async (db) => {
+          const [inReach] = await this.#select(db)
+            .where(and(eq(measures.id, id), this.#reachCondition(reach)))
+            .for('update', { of: measures });
+          return inReach;
+        },
+        exists: (db) => this.#exists(db, id),
+        missing: 'measureMessages.notFound',
+        denial: { measureIds: [id] },
       });
-    } catch (error) {
-      if (outOfReach) await recordOutOfReach(this.#db, caller, 'measure:respond', { measureIds: [id] });
-      throw error;
-    }
+      const measure = found.measure;
+      if (measure.status !== 'pending') throw badUserInput('measureMessages.alreadyCompleted');
+      const instrument = measure.instrument as Instrument;
+      const score = scoreAnswers(instrument, answers);
+      if (!score) throw fieldError('answers', 'measureMessages.answerEveryItem');
+      const stored = storedAnswersOf(instrument, answers, difficulty);
+      await tx
+        .update(measures)
+        .set({
+          ...measuresEncrypted.seal(this.#keyring, id, { answers: JSON.stringify(stored) }),
+          status: 'completed',
+          total: score.total,
+          band: score.band,
+          completedAt: new Date(),
+        })
+        .where(eq(measures.id, id));
+      await scope.audit(tx, 'QUESTIONNAIRE_SUBMITTED', {
+        measureId: id,
+        instrument,
+        patientIds: [measure.patientId],
+      });
+      const safetyPath = needsSafetyPath(instrument, answers);
+      if (safetyPath) await this.#alerts.raise(tx, scope, measure);
+      await recordIdempotencyKey(tx, caller, id);
+      return safetyPath;
+    });
     return { view: await this.#viewOf(id), safetyAlert: raised };
   }
 
+  // Safety alerts (safety-alerts.ts) -----------------------------------------------------------------------
+
   /** Open safety alerts of the caller's patients (or of one of them), newest first. Audited when any. */
-  async alerts(caller: Caller, options: { patientId?: string | null; includeAcknowledged?: boolean } = {}) {
-    const reach = await authorize(this.#db, caller, 'alert:acknowledge');
-    if (options.patientId && !isUuid(options.patientId)) return [];
-    return this.#db.transaction(async (tx) => {
-      const rows = await this.#selectAlerts(tx)
-        .where(
-          and(
-            reach.kind === 'own' ? eq(patients.ownerId, reach.callerId) : undefined,
-            options.patientId ? eq(safetyAlerts.patientId, options.patientId) : undefined,
-            options.includeAcknowledged ? undefined : isNull(safetyAlerts.acknowledgedAt),
-          ),
-        )
-        .orderBy(desc(safetyAlerts.createdAt))
-        .limit(100);
-      if (rows.length > 0) {
-        await this.#audit(tx, caller.actor, caller.operation, 'SAFETY_ALERT_VIEW', {
-          alertIds: rows.map((r) => r.alert.id),
-          patientIds: [...new Set(rows.map((r) => r.alert.patientId))],
-        });
-      }
-      return rows.map((r) => this.#openAlert(r));
-    });
+  alerts(caller: Caller, options: { patientId?: string | null; includeAcknowledged?: boolean } = {}) {
+    return this.#alerts.list(caller, options);
   }
 
-  async acknowledge(caller: Caller, input: unknown): Promise<AlertView> {
-    const reach = await authorize(this.#db, caller, 'alert:acknowledge');
-    const { id, note } = parseInput(AcknowledgeAlertInputSchema, input);
-    let outOfReach = false;
-    try {
-      await this.#db.transaction(async (tx) => {
-        const [row] = isUuid(id)
-          ? await this.#selectAlerts(tx)
-              .where(
-                and(eq(safetyAlerts.id, id), reach.kind === 'own' ? eq(patients.ownerId, reach.callerId) : undefined),
-              )
-              .for('update', { of: safetyAlerts })
-          : [];
-        if (!row) {
-          outOfReach =
-            isUuid(id) &&
-            (await tx.select({ id: safetyAlerts.id }).from(safetyAlerts).where(eq(safetyAlerts.id, id))).length > 0;
-          throw notFound('measureMessages.alertNotFound');
-        }
-        if (row.alert.acknowledgedAt) throw badUserInput('measureMessages.alertAlreadyAcknowledged');
-        await tx
-          .update(safetyAlerts)
-          .set({
-            ...safetyAlertsEncrypted.seal(this.#keyring, id, { acknowledgement: note }),
-            acknowledgedAt: new Date(),
-            acknowledgedBy: caller.user.id,
-          })
-          .where(eq(safetyAlerts.id, id));
-        await this.#audit(tx, caller.actor, caller.operation, 'SAFETY_ALERT_ACKNOWLEDGED', {
-          alertId: id,
-          patientIds: [row.alert.patientId],
-        });
-        await publishToUsers(tx, await this.#providersOf(tx, row.alert.patientId), { type: 'safety-alerts-changed' });
-      });
-    } catch (error) {
-      if (outOfReach) await recordOutOfReach(this.#db, caller, 'alert:acknowledge', { alertIds: [id] });
-      throw error;
-    }
-    const [row] = await this.#selectAlerts(this.#db).where(eq(safetyAlerts.id, id));
-    return this.#openAlert(row!);
+  acknowledge(caller: Caller, input: unknown): Promise<AlertView> {
+    return this.#alerts.acknowledge(caller, input);
   }
 
   // Jobs ---------------------------------------------------------------------------------------------------
+  // They act as SYSTEM, without a session, so their entries are written with `appendAuditEntry`.
 
   /** `safety-alert:notify`: e-mails the patient's provider (or, without one, the administrators). Once. */
-  async notifyAlert(alertId: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
-      const [alert] = await tx
-        .select()
-        .from(safetyAlerts)
-        .where(and(eq(safetyAlerts.id, alertId), isNull(safetyAlerts.notifiedAt)))
-        .for('update');
-      if (!alert) return;
-      const providerIds = await this.#providersOf(tx, alert.patientId);
-      const recipients = providerIds.length > 0 ? await activeUsersContact(tx, providerIds) : [];
-      const to = recipients.length > 0 ? recipients : await this.#mail.adminRecipients(tx);
-      await this.#mail.enqueue(
-        tx,
-        to.map((r) => {
-          const language = r.language === 'es' ? 'es' : 'en';
-          return {
-            to: r.email,
-            kind: 'safety-alert' as const,
-            language,
-            content: safetyAlertMail(this.#mail.context, language),
-          };
-        }),
-      );
-      await tx.update(safetyAlerts).set({ notifiedAt: new Date() }).where(eq(safetyAlerts.id, alertId));
-      await this.#audit(tx, SYSTEM_ACTOR, null, 'SAFETY_ALERT_NOTIFIED', {
-        alertId,
-        recipients: to.length,
-        to: recipients.length > 0 ? 'providers' : 'administrators',
-        patientIds: [alert.patientId],
-      });
-    });
+  notifyAlert(alertId: string): Promise<void> {
+    return this.#alerts.notify(alertId);
   }
 
   /** `safety-alert:escalate`: still not acknowledged, so the administrators are told. Once. */
-  async escalateAlert(alertId: string): Promise<void> {
-    await this.#db.transaction(async (tx) => {
-      const [alert] = await tx
-        .select()
-        .from(safetyAlerts)
-        .where(and(eq(safetyAlerts.id, alertId), isNull(safetyAlerts.acknowledgedAt), isNull(safetyAlerts.escalatedAt)))
-        .for('update');
-      if (!alert) return;
-      const admins = await this.#mail.adminRecipients(tx);
-      const minutes = this.#config.safetyAlertEscalationMinutes;
-      await this.#mail.enqueue(
-        tx,
-        admins.map((admin) => ({
-          to: admin.email,
-          kind: 'safety-alert-escalation' as const,
-          language: admin.language,
-          content: safetyAlertEscalationMail(this.#mail.context, admin.language, minutes),
-        })),
-      );
-      await tx.update(safetyAlerts).set({ escalatedAt: new Date() }).where(eq(safetyAlerts.id, alertId));
-      await this.#audit(
-        tx,
-        SYSTEM_ACTOR,
-        null,
-        'SAFETY_ALERT_ESCALATED',
-        { alertId, recipients: admins.length, afterMinutes: minutes, patientIds: [alert.patientId] },
-        'WARNING',
-      );
-    });
+  escalateAlert(alertId: string): Promise<void> {
+    return this.#alerts.escalate(alertId);
   }
 
   /**
@@ -418,11 +296,12 @@ export class MeasuresService {
         RETURNING id, patient_id, instrument,
           (SELECT account_id FROM ${patients} WHERE id = ${measures}.patient_id) AS account_id`);
       for (const row of inserted.rows) {
-        await this.#audit(tx, SYSTEM_ACTOR, null, 'QUESTIONNAIRE_SENT', {
-          measureId: row.id,
-          instrument: row.instrument,
-          beforeVisit: true,
-          patientIds: [row.patient_id],
+        await appendAuditEntry(tx, {
+          event: 'QUESTIONNAIRE_SENT',
+          level: 'INFO',
+          actor: SYSTEM_ACTOR,
+          url: null,
+          details: { measureId: row.id, instrument: row.instrument, beforeVisit: true, patientIds: [row.patient_id] },
         });
         await this.#tellPatient(tx, row.account_id);
       }
@@ -431,32 +310,6 @@ export class MeasuresService {
   }
 
   // ------------------------------------------------------------------------------------------------------
-
-  async #raiseAlert(tx: Executor, caller: Caller, measure: MeasureRow) {
-    const alertId = randomUUID();
-    await tx.insert(safetyAlerts).values({ id: alertId, patientId: measure.patientId, measureId: measure.id });
-    await this.#audit(
-      tx,
-      caller.actor,
-      caller.operation,
-      'SAFETY_ALERT_RAISED',
-      { alertId, measureId: measure.id, patientIds: [measure.patientId] },
-      'WARNING',
-    );
-    await addJob(tx, 'safety-alert:notify', { alertId }, { jobKey: `safety-alert:notify:${alertId}` });
-    await addJob(
-      tx,
-      'safety-alert:escalate',
-      { alertId },
-      { jobKey: `safety-alert:escalate:${alertId}`, delayMs: this.#config.safetyAlertEscalationMinutes * 60_000 },
-    );
-    await publishToUsers(tx, await this.#providersOf(tx, measure.patientId), { type: 'safety-alerts-changed' });
-  }
-
-  /** The patient's primary provider (who sees and acknowledges their alerts). */
-  async #providersOf(executor: Executor, patientId: string): Promise<string[]> {
-    return findPatientOwnerIds(executor, patientId);
-  }
 
   /** The patient's live channels learn that their questionnaires changed (the dashboard reads them again). */
   async #tellPatient(tx: Executor, accountId: string | null) {
@@ -491,26 +344,6 @@ export class MeasuresService {
       .innerJoin(patients, eq(patients.id, measures.patientId));
   }
 
-  #selectAlerts(executor: Executor) {
-    return executor
-      .select({
-        alert: safetyAlerts,
-        firstName: patients.firstName,
-        lastName: patients.lastName,
-        total: measures.total,
-        acknowledgedByName: userNameOrNullOf(safetyAlerts.acknowledgedBy),
-      })
-      .from(safetyAlerts)
-      .innerJoin(patients, eq(patients.id, safetyAlerts.patientId))
-      .innerJoin(measures, eq(measures.id, safetyAlerts.measureId))
-      .$dynamic();
-  }
-
-  /** The alert with its acknowledgement readable (decrypted only if a field asks for it). */
-  #openAlert(row: AlertView): AlertView {
-    return { ...row, alert: safetyAlertsEncrypted.open(this.#keyring, row.alert) };
-  }
-
   async #exists(executor: Executor, id: string) {
     return (await executor.select({ id: measures.id }).from(measures).where(eq(measures.id, id))).length > 0;
   }
@@ -529,16 +362,5 @@ export class MeasuresService {
         return measure.answers ? (JSON.parse(measure.answers) as StoredAnswers) : null;
       },
     };
-  }
-
-  #audit(
-    tx: Executor,
-    actor: AuditActor,
-    url: string | null,
-    event: AuditEvent,
-    details: Record<string, unknown>,
-    level: 'INFO' | 'WARNING' = 'INFO',
-  ) {
-    return appendAuditEntry(tx, { event, level, actor, url, details });
   }
 }

@@ -1,0 +1,112 @@
+import {
+  attachmentFileName,
+  AttachmentUploadSchema,
+  detectAttachmentType,
+  ERROR_CODES,
+  MESSAGE_ATTACHMENT_MAX_BYTES,
+  MESSAGE_PENDING_ATTACHMENTS_MAX,
+} from '@telehealth/shared';
+import { scopeOf } from '../access/scope.ts';
+import type { Caller } from '../access/caller.ts';
+import type { Database } from '../db/client.ts';
+import { AppError, badUserInput, parseInput } from '../errors.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import type { ConversationAccess } from './conversation-access.ts';
+import {
+  attachmentDataContext,
+  attachmentKind,
+  countPendingAttachments,
+  deleteUnsentAttachments,
+  findAttachment,
+  insertAttachment,
+  type AttachmentInfo,
+} from './messages.repository.ts';
+
+/** Attachments never sent are deleted after this long. */
+const UNSENT_ATTACHMENT_HOURS = 24;
+
+/**
+ * The files of secure messages (decision 029): an upload kept encrypted until a message carries it (its type decided
+ * by its content), its download by the participants of its conversation (and its uploader before it is sent), and
+ * the `message-attachments:prune` job that deletes those never sent. Built by MessagesService, which passes its
+ * calls through (the upload and download routes are `messages.routes.ts`).
+ */
+export class MessageAttachments {
+  readonly #db: Database;
+  readonly #keyring: Keyring;
+  readonly #access: ConversationAccess;
+
+  constructor(options: { db: Database; keyring: Keyring; access: ConversationAccess }) {
+    this.#db = options.db;
+    this.#keyring = options.keyring;
+    this.#access = options.access;
+  }
+
+  /**
+   * Keeps an uploaded file, encrypted, until it is sent with a message (or deleted unsent after a day). Its type
+   * is the one its content shows (PDF, PNG, JPEG), whatever its name says; anything else is refused.
+   */
+  async upload(caller: Caller, file: { bytes: Buffer; fileName: string }): Promise<AttachmentInfo> {
+    await this.#access.sendReach(caller);
+    // The name under the one text rule first (decision 022): refused with its field's message, never cleaned.
+    const { fileName } = parseInput(AttachmentUploadSchema, { fileName: file.fileName });
+    if (file.bytes.length === 0) throw badUserInput('secureMessageMessages.attachmentEmpty');
+    if (file.bytes.length > MESSAGE_ATTACHMENT_MAX_BYTES) throw attachmentTooLarge();
+    const mediaType = detectAttachmentType(file.bytes);
+    if (!mediaType) throw badUserInput('secureMessageMessages.attachmentWrongType');
+    // Unsent files are kept a day: a cap keeps one person from filling the database with them meanwhile.
+    if ((await countPendingAttachments(this.#db, caller.user.id)) >= MESSAGE_PENDING_ATTACHMENTS_MAX) {
+      throw badUserInput('secureMessageMessages.attachmentsPending');
+    }
+    return this.#db.transaction(async (tx) => {
+      const attachment = await insertAttachment(tx, this.#keyring, {
+        uploadedBy: caller.user.id,
+        fileName: attachmentFileName(fileName, mediaType),
+        mediaType,
+        bytes: file.bytes,
+      });
+      await scopeOf(this.#db, caller).audit(tx, 'MESSAGE_ATTACHMENT_UPLOAD', {
+        attachmentId: attachment.id,
+        mediaType,
+        sizeBytes: attachment.sizeBytes,
+        // Not yet sent: about no patient until a message carries it.
+        patientIds: [],
+      });
+      return attachment;
+    });
+  }
+
+  /**
+   * An attachment's bytes, for the participants of its conversation (and its uploader before it is sent). Out of
+   * reach it answers like a missing one; the attempt on an existing one is recorded with its conversation's kind.
+   */
+  async download(caller: Caller, id: string): Promise<AttachmentInfo & { data: Buffer }> {
+    const scope = scopeOf(this.#db, caller);
+    const reach = await this.#access.reach(caller);
+    const found = await scope.find('message:read', id, {
+      read: (db) => findAttachment(db, this.#keyring, id, reach, caller.user.id),
+      exists: (db) => attachmentKind(db, id),
+      missing: 'secureMessageMessages.attachmentNotFound',
+      denial: (existing) => ({ attachmentIds: [id], kind: existing.kind }),
+    });
+    const data = this.#keyring.decryptBytes(found.file.data, attachmentDataContext(id));
+    await scope.audit(this.#db, 'MESSAGE_ATTACHMENT_DOWNLOAD', {
+      attachmentId: id,
+      conversationId: found.conversationId,
+      patientIds: found.patientId ? [found.patientId] : [],
+    });
+    return { ...found.file, data };
+  }
+
+  /** `message-attachments:prune`: deletes the attachments uploaded but never sent. */
+  async pruneUnsent(): Promise<number> {
+    return deleteUnsentAttachments(this.#db, new Date(Date.now() - UNSENT_ATTACHMENT_HOURS * 3_600_000));
+  }
+}
+
+/** The refusal of a file over the limit (the upload route answers it with 413). */
+export function attachmentTooLarge(): AppError {
+  return new AppError(ERROR_CODES.payloadTooLarge, 'secureMessageMessages.attachmentTooLarge', {
+    maxMegabytes: MESSAGE_ATTACHMENT_MAX_BYTES / (1024 * 1024),
+  });
+}
