@@ -119,7 +119,6 @@ const KNOWN_FOREIGN_REPOSITORIES = {
   'portal-records/portal-records.service.ts': ['notes/notes.repository.ts'],
   'settings/settings.service.ts': ['auth/sessions.repository.ts'],
   'users/accounts.ts': ['providers/providers.repository.ts'],
-  'users/admin-users.service.ts': ['auth/sessions.repository.ts'],
 };
 
 /** @param {string} text */

@@ -7,9 +7,8 @@
 //   the bare route is the cost of the session and the audit entry.
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import { RateLimiter } from '../src/rate-limit/rate-limiter.ts';
-import { AuthService } from '../src/auth/auth.service.ts';
 import { createAuth } from '../src/auth/auth.ts';
+import { SessionLifetime } from '../src/auth/session-lifetime.ts';
 import { loadConfig } from '../src/config.ts';
 import { connectDatabase } from '../src/db/client.ts';
 import { Keyring } from '../src/keys/keyring.ts';
@@ -31,17 +30,11 @@ if (!secret) throw new Error('AUTH_SECRET is required: the audited floor checks 
 if (!config.dataEncryptionKeys) throw new Error('DATA_ENCRYPTION_KEY is required: the rows hold encrypted text');
 const keyring = new Keyring(config.dataEncryptionKeys);
 const { db } = connectDatabase(url);
-const authService = new AuthService({
-  auth: createAuth({ db, config, secret }),
-  db,
-  config,
-  secret,
-  limiter: new RateLimiter(secret),
-});
+const sessions = new SessionLifetime({ auth: createAuth({ db, config, secret }), db, config, secret });
 
 const app = Fastify({ logger: false });
 await app.register(cookie);
-await app.register(sessionPlugin, { authService });
+await app.register(sessionPlugin, { sessions });
 
 /**
  * The fields the benchmark's GraphQL query asks for. Serialising whole rows would decrypt the clinical text, which

@@ -93,8 +93,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   // (decision 018), WebSocket upgrades (origin check, sockets that close when their session ends), then the
   // session, resolved once per request for the routes that ask.
   await app.register(sameOriginPlugin, { publicUrl: config.publicUrl });
-  await app.register(websocketPlugin, { config, authService: deps.authService, pool: deps.pool });
-  await app.register(sessionPlugin, { authService: deps.authService });
+  await app.register(websocketPlugin, { config, sessions: deps.sessionLifetime, pool: deps.pool });
+  await app.register(sessionPlugin, { sessions: deps.sessionLifetime });
   // The caller's scope, once per request, from that session (decision 054).
   await app.register(scopePlugin, { db: deps.db });
 

@@ -2,15 +2,28 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, LIVE_CLOSE_CODES, LIVE_PATH } from '@telehealth/shared';
 import { auditEntries } from '../src/audit/audit.table.ts';
+import { buildApp } from '../src/app.ts';
 import { sessions, users } from '../src/auth/auth.table.ts';
+import { SessionLifetime, type RequestMeta } from '../src/auth/session-lifetime.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { requiredSession } from '../src/plugins/session.ts';
+import { appDependencies } from '../src/runtime.ts';
 import { createAccount, signedInAccount } from './factories/accounts.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 import { liveUrl, openLive, openLiveOrFail, type LiveTestSocket } from './live-helpers.ts';
 import { linkToken } from './mail-helpers.ts';
 
 const PASSWORD = 'Live-Channel-Pass-1!';
+
+/** A session keeper that counts how often a request's session is resolved. */
+class CountingSessions extends SessionLifetime {
+  resolutions = 0;
+
+  override resolveSession(meta: RequestMeta) {
+    this.resolutions++;
+    return super.resolveSession(meta);
+  }
+}
 
 /** A fresh patient account, so no test depends on (or disturbs) a demo account another test uses. */
 const newAccount = (t: TestApp) =>
@@ -280,27 +293,30 @@ describe('one session for GraphQL, /api routes and the live channel', () => {
   });
 
   it('resolves the session once per GraphQL request, and not at all for a body refused for its shape', async () => {
-    const client = new TestClient(t.app);
-    await client.signIn('admin@demo.test', DEMO_PASSWORD);
-    let resolutions = 0;
-    const original = t.runtime.authService.resolveSession.bind(t.runtime.authService);
-    t.runtime.authService.resolveSession = (meta) => {
-      resolutions++;
-      return original(meta);
-    };
+    // The same app and runtime around a session keeper that counts its resolutions (the plugin's one statement).
+    const counting = new CountingSessions({
+      auth: t.runtime.auth,
+      db: t.runtime.database.db,
+      config: t.runtime.config,
+      secret: t.runtime.secret,
+    });
+    const app = await buildApp({ ...appDependencies(t.runtime), sessionLifetime: counting });
     try {
+      const client = new TestClient(app);
+      await client.signIn('admin@demo.test', DEMO_PASSWORD);
+      const before = counting.resolutions;
       expect((await client.me())?.email).toBe('admin@demo.test');
-      expect(resolutions).toBe(1);
-      const malformed = await t.app.inject({
+      expect(counting.resolutions - before).toBe(1);
+      const malformed = await app.inject({
         method: 'POST',
         url: '/graphql',
         headers: { 'content-type': 'application/json', cookie: client.cookie ?? '' },
         payload: '{"query": ',
       });
       expect(malformed.statusCode).toBe(400);
-      expect(resolutions).toBe(1);
+      expect(counting.resolutions - before).toBe(1);
     } finally {
-      t.runtime.authService.resolveSession = original;
+      await app.close();
     }
   });
 });

@@ -1,13 +1,14 @@
 /**
  * The caller-bound scope (access/scope.ts, decision 054) against a real database: a record out of reach is
  * recorded once and answered like a missing one, a denial inside a transaction is recorded after it, and the
- * caller's emergency access grants are read at most once per request.
+ * caller's emergency access grants are read at most once per request; a caller without a session writes its audit
+ * entries in the same shape.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, ERROR_CODES } from '@telehealth/shared';
-import { RequestScope } from '../src/access/scope.ts';
+import { actorScope, RequestScope, systemScope } from '../src/access/scope.ts';
 import type { SessionUser } from '../src/auth/auth.service.ts';
 import { emergencyAccessGrants } from '../src/emergency-access/emergency-access.table.ts';
 import { AppError } from '../src/errors.ts';
@@ -207,6 +208,30 @@ describe('scope.audit', () => {
     await scope.audit(db(), 'PATIENT_VIEW', { patientIds: [patientId] }, { level: 'WARNING' });
     expect(await entriesOf('scopeAudit')).toEqual([
       { event: 'PATIENT_VIEW', level: 'WARNING', user_id: provider.id, details: { patientIds: [patientId] } },
+    ]);
+  });
+});
+
+describe('the scope of a caller without a session', () => {
+  it('writes the same shape of entry as a signed-in scope: its actor, its operation, INFO unless asked', async () => {
+    const actor = {
+      sessionId: null,
+      userId: 'anonymous',
+      userRole: 'unknown',
+      clientIp: '203.0.113.9',
+      userAgent: null,
+    };
+    const signedIn = requestOf(provider).as('actorScopeAudit');
+    const details = { accessRequestId: randomUUID() };
+    expect(actorScope(actor, 'actorScopeAudit').auditRecord('RATE_LIMITED', details, { level: 'WARNING' })).toEqual({
+      ...signedIn.auditRecord('RATE_LIMITED', details, { level: 'WARNING' }),
+      actor,
+    });
+    await actorScope(actor, 'actorScopeAudit').audit(db(), 'ACCESS_REQUEST_SUBMITTED', details);
+    await systemScope('actorScopeAudit').audit(db(), 'RECORDING_DELETED', details);
+    expect(await entriesOf('actorScopeAudit')).toEqual([
+      { event: 'ACCESS_REQUEST_SUBMITTED', level: 'INFO', user_id: 'anonymous', details },
+      { event: 'RECORDING_DELETED', level: 'INFO', user_id: 'system', details },
     ]);
   });
 });

@@ -18,7 +18,7 @@ import {
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller, PublicCaller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope, scopeOf } from '../access/scope.ts';
 import type { InvitationInfo, InvitationsService } from '../auth/invitations.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, fieldProblem, notFound, parseInput, validationFailed } from '../errors.ts';
@@ -101,6 +101,7 @@ export class AccessRequestsService {
     const { website: _website, locale: _locale, ...form } = data;
     const language = accessRequestLocale(kind, data);
     const address = caller.ip ?? 'unknown';
+    const scope = actorScope(caller.actor, caller.operation);
     const wait = await this.#db.transaction(async (tx) => {
       const refusedFor = await this.#limiter.consume(tx, SUBMISSIONS_BY_ADDRESS, address, this.#rateLimit);
       if (refusedFor > 0) return refusedFor;
@@ -117,13 +118,7 @@ export class AccessRequestsService {
         },
         this.#keyring,
       );
-      await appendAuditEntry(tx, {
-        event: 'ACCESS_REQUEST_SUBMITTED',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { accessRequestId: row.id, kind },
-      });
+      await scope.audit(tx, 'ACCESS_REQUEST_SUBMITTED', { accessRequestId: row.id, kind });
       const admins = await this.#mail.adminRecipients(tx);
       await this.#mail.enqueue(tx, [
         ...admins.map((admin) => ({
@@ -142,13 +137,7 @@ export class AccessRequestsService {
       return 0;
     });
     if (wait > 0) {
-      await appendAuditEntry(this.#db, {
-        event: 'RATE_LIMITED',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { bucket: SUBMISSIONS_BY_ADDRESS, kind },
-      });
+      await scope.audit(this.#db, 'RATE_LIMITED', { bucket: SUBMISSIONS_BY_ADDRESS, kind }, { level: 'WARNING' });
       throw rateLimited(wait);
     }
     return { message: ACCESS_REQUEST_MESSAGES.received };
@@ -163,12 +152,9 @@ export class AccessRequestsService {
     if (after && after[2] !== (status ?? '')) throw badUserInput('patientMessages.invalidToken');
     return this.#db.transaction(async (tx) => {
       const page = await listAccessRequestsPage(tx, { status: status ?? null, after, limit }, this.#keyring);
-      await appendAuditEntry(tx, {
-        event: 'ACCESS_REQUEST_VIEW',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { accessRequestIds: page.rows.map((r) => r.id), page: after ? 'next' : 'first' },
+      await scopeOf(this.#db, caller).audit(tx, 'ACCESS_REQUEST_VIEW', {
+        accessRequestIds: page.rows.map((r) => r.id),
+        page: after ? 'next' : 'first',
       });
       return {
         items: page.rows satisfies AccessRequestSummary[],
@@ -187,13 +173,7 @@ export class AccessRequestsService {
     return this.#db.transaction(async (tx) => {
       const row = isUuid(id) ? await findAccessRequest(tx, id, this.#keyring) : undefined;
       if (!row) throw notFound('accessRequestMessages.notFound');
-      await appendAuditEntry(tx, {
-        event: 'ACCESS_REQUEST_VIEW',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { accessRequestIds: [row.id], kind: row.kind },
-      });
+      await scopeOf(this.#db, caller).audit(tx, 'ACCESS_REQUEST_VIEW', { accessRequestIds: [row.id], kind: row.kind });
       return this.#detail(tx, row);
     });
   }
@@ -206,6 +186,7 @@ export class AccessRequestsService {
     await authorize(this.#db, caller, 'access-request:review');
     const { id, ownerProviderId } = parseInput(ApproveAccessRequestInputSchema, input);
     if (!isUuid(id)) throw notFound('accessRequestMessages.notFound');
+    const scope = scopeOf(this.#db, caller);
     const detail = await this.#db.transaction(async (tx) => {
       const request = await findAccessRequest(tx, id, this.#keyring, { lock: true });
       if (!request) throw notFound('accessRequestMessages.notFound');
@@ -259,7 +240,7 @@ export class AccessRequestsService {
           },
           this.#keyring,
         );
-        await this.#audit(tx, caller, 'PATIENT_CREATE', { patientIds: [patient.id], accessRequestId: id });
+        await scope.audit(tx, 'PATIENT_CREATE', { patientIds: [patient.id], accessRequestId: id });
       }
       await updateAccessRequest(
         tx,
@@ -272,7 +253,7 @@ export class AccessRequestsService {
         },
         this.#keyring,
       );
-      await this.#audit(tx, caller, 'ACCESS_REQUEST_APPROVED', { accessRequestId: id, kind: request.kind, accountId });
+      await scope.audit(tx, 'ACCESS_REQUEST_APPROVED', { accessRequestId: id, kind: request.kind, accountId });
       await this.#invitations.issue(tx, {
         userId: accountId,
         email: request.email,
@@ -310,7 +291,7 @@ export class AccessRequestsService {
         this.#keyring,
       );
       // The reason is the administrator's free text and may describe the person: it stays out of the audit trail.
-      await this.#audit(tx, caller, 'ACCESS_REQUEST_DECLINED', { accessRequestId: id, kind: request.kind });
+      await scopeOf(this.#db, caller).audit(tx, 'ACCESS_REQUEST_DECLINED', { accessRequestId: id, kind: request.kind });
       const updated = await findAccessRequest(tx, id, this.#keyring);
       if (!updated) throw new Error('declined request vanished');
       return this.#detail(tx, updated);
@@ -323,14 +304,5 @@ export class AccessRequestsService {
       ? ((await this.#invitations.states(tx, [row.accountId])).get(row.accountId) ?? null)
       : null;
     return { ...row, emailHasAccount: account !== undefined, invitation };
-  }
-
-  #audit(
-    tx: Executor,
-    caller: Caller,
-    event: 'PATIENT_CREATE' | 'ACCESS_REQUEST_APPROVED' | 'ACCESS_REQUEST_DECLINED',
-    details: Record<string, unknown>,
-  ) {
-    return appendAuditEntry(tx, { event, level: 'INFO', actor: caller.actor, url: caller.operation, details });
   }
 }

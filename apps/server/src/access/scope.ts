@@ -1,6 +1,6 @@
 import type { AuditEvent, MessageId, ResourceAction } from '@telehealth/shared';
-import { appendAuditEntry, type AuditActor, type AuditRecord } from '../audit/audit.repository.ts';
-import type { SessionUser } from '../auth/auth.service.ts';
+import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor, type AuditRecord } from '../audit/audit.repository.ts';
+import type { SessionUser } from '../auth/session-lifetime.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { notFound } from '../errors.ts';
@@ -184,12 +184,8 @@ export class Scope implements Caller {
   }
 
   /** The caller's audit entry of `event` (its actor and operation), as a record to write or to run in a statement. */
-  auditRecord(
-    event: AuditEvent,
-    details: Record<string, unknown>,
-    options: { level?: 'INFO' | 'WARNING' } = {},
-  ): AuditRecord {
-    return { event, level: options.level ?? 'INFO', actor: this.actor, url: this.operation, details };
+  auditRecord(event: AuditEvent, details: Record<string, unknown>, options: AuditOptions = {}): AuditRecord {
+    return auditRecordOf(this, event, details, options);
   }
 
   /** Writes the caller's audit entry of `event`, in `executor` (the transaction of the change it records). */
@@ -197,10 +193,64 @@ export class Scope implements Caller {
     executor: Executor,
     event: AuditEvent,
     details: Record<string, unknown>,
-    options: { level?: 'INFO' | 'WARNING' } = {},
+    options: AuditOptions = {},
   ): Promise<void> {
-    return appendAuditEntry(executor, this.auditRecord(event, details, options));
+    return appendAuditEntry(executor, auditRecordOf(this, event, details, options));
   }
+}
+
+/**
+ * The scope of a caller without a session (decision 054): a job acting as SYSTEM, a person on the video signalling
+ * socket (signed in or a guest), a public caller (a password reset, an access request, a sign-in). It reaches no
+ * record; it writes the caller's audit entries exactly as `Scope.audit` does: its actor, its operation as the url.
+ */
+export class ActorScope {
+  readonly actor: AuditActor;
+  /** The audit entries' url: the operation, or null for work no request asked for. */
+  readonly operation: string | null;
+
+  constructor(actor: AuditActor, operation: string | null) {
+    this.actor = actor;
+    this.operation = operation;
+  }
+
+  auditRecord(event: AuditEvent, details: Record<string, unknown>, options: AuditOptions = {}): AuditRecord {
+    return auditRecordOf(this, event, details, options);
+  }
+
+  /** Writes the caller's audit entry of `event`, in `executor` (the transaction of the change it records). */
+  audit(
+    executor: Executor,
+    event: AuditEvent,
+    details: Record<string, unknown>,
+    options: AuditOptions = {},
+  ): Promise<void> {
+    return appendAuditEntry(executor, auditRecordOf(this, event, details, options));
+  }
+}
+
+/** The scope of `actor` without a session, for `operation` (a public caller's, or a socket's fixed name). */
+export function actorScope(actor: AuditActor, operation: string | null): ActorScope {
+  return new ActorScope(actor, operation);
+}
+
+/** The server acting on its own (a job, start-up work): SYSTEM_ACTOR, with the operation's name if it has one. */
+export function systemScope(operation: string | null = null): ActorScope {
+  return new ActorScope(SYSTEM_ACTOR, operation);
+}
+
+interface AuditOptions {
+  level?: 'INFO' | 'WARNING';
+}
+
+/** The one shape of an audit entry a scope writes. */
+function auditRecordOf(
+  who: { readonly actor: AuditActor; readonly operation: string | null },
+  event: AuditEvent,
+  details: Record<string, unknown>,
+  options: AuditOptions,
+): AuditRecord {
+  return { event, level: options.level ?? 'INFO', actor: who.actor, url: who.operation, details };
 }
 
 export type { Reach };

@@ -102,7 +102,7 @@ builder.mutationFields((t) => ({
       });
       // The caller's own session (if it was this account's) ended with the others: the browser forgets it too.
       if (ctx.session?.user.id === accountId) {
-        void ctx.reply.header('set-cookie', await ctx.authService.clearCookieHeader());
+        void ctx.reply.header('set-cookie', await ctx.sessionLifetime.clearCookieHeader());
         ctx.session = null;
       }
       return { success: true, message, email };

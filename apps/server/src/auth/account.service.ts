@@ -6,10 +6,11 @@ import { setLinkedPatientPhone } from '../patients/patients.repository.ts';
 import { findMyAccountRow, updateUserFields, type AccountFieldsUpdate } from '../users/users.repository.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import { rateLimited } from '../rate-limit/rate-limiter.ts';
-import { actorFor, type ActiveSession, type AuthService, type RequestMeta } from './auth.service.ts';
+import { actorFor, type ActiveSession, type RequestMeta } from './auth.service.ts';
 import type { Auth } from './auth.ts';
 import { hashPassword, storePasswordHash, verifyPassword } from './passwords.ts';
 import { endSessions } from './sessions.repository.ts';
+import type { SignInLockout } from './sign-in-lockout.ts';
 
 export interface MyAccount {
   email: string;
@@ -36,12 +37,12 @@ export interface MyAccount {
 export class AccountService {
   readonly #db: Database;
   readonly #auth: Auth;
-  readonly #authService: AuthService;
+  readonly #lockout: SignInLockout;
 
-  constructor(options: { db: Database; auth: Auth; authService: AuthService }) {
+  constructor(options: { db: Database; auth: Auth; lockout: SignInLockout }) {
     this.#db = options.db;
     this.#auth = options.auth;
-    this.#authService = options.authService;
+    this.#lockout = options.lockout;
   }
 
   async myAccount(session: ActiveSession): Promise<MyAccount> {
@@ -126,16 +127,16 @@ export class AccountService {
     const data = parseInput(ChangePasswordInputSchema, input);
     const { user } = session;
     const actor = actorFor(session, meta);
-    const lockedFor = await this.#authService.lockRemainingMs(user.email);
+    const lockedFor = await this.#lockout.lockRemainingMs(user.email);
     if (lockedFor > 0) throw rateLimited(lockedFor, 'messages.accountLocked');
     if (!(await verifyPassword(this.#auth, this.#db, user.id, data.currentPassword))) {
-      const message = await this.#authService.recordFailure(user.email, meta, {
+      const message = await this.#lockout.recordFailure(user.email, meta, {
         reason: 'invalid current password',
         event: 'PASSWORD_CHANGE_FAILED',
         actor,
       });
       if (message.id !== 'messages.invalidCredentials') {
-        throw rateLimited(await this.#authService.lockRemainingMs(user.email), 'messages.accountLocked');
+        throw rateLimited(await this.#lockout.lockRemainingMs(user.email), 'messages.accountLocked');
       }
       throw badUserInput('portalRecordMessages.wrongCurrentPassword');
     }

@@ -5,6 +5,8 @@ import { createAuth, type Auth } from './auth.ts';
 import { AuthService } from './auth.service.ts';
 import { InvitationsService } from './invitations.service.ts';
 import { PasswordResetService } from './password-reset.service.ts';
+import { SessionLifetime } from './session-lifetime.ts';
+import { SignInLockout } from './sign-in-lockout.ts';
 import { TwoFactorService } from './two-factor.service.ts';
 
 const taskPayloads = {
@@ -21,6 +23,10 @@ declare module '../modules/services.ts' {
     /** better-auth, on the application's database. */
     auth: Auth;
     authService: AuthService;
+    /** The session after sign-in: the cookie, the sliding idle deadline, expiry (the session plugin, the sockets). */
+    sessionLifetime: SessionLifetime;
+    /** The lockout per e-mail and the limit per address, for every check of a password or a code. */
+    signInLockout: SignInLockout;
     invitations: InvitationsService;
     passwordReset: PasswordResetService;
     twoFactor: TwoFactorService;
@@ -36,16 +42,25 @@ export default defineModule({
   crontab: ['* * * * * sessions:sweep ?id=sessions-sweep&jobKey=cron:sessions-sweep&max=3'],
   create: ({ db, config, secret, mail, rateLimiter }) => {
     const auth = createAuth({ db, config, secret });
-    const authService = new AuthService({ auth, db, config, secret, limiter: rateLimiter });
+    const sessionLifetime = new SessionLifetime({ auth, db, config, secret });
+    const signInLockout = new SignInLockout({ db, limiter: rateLimiter });
+    const authService = new AuthService({
+      auth,
+      db,
+      config,
+      secret,
+      sessions: sessionLifetime,
+      lockout: signInLockout,
+    });
     const invitations = new InvitationsService({ auth, db, config, mail, limiter: rateLimiter, secret });
     const passwordReset = new PasswordResetService({ auth, db, config, mail, limiter: rateLimiter, secret });
-    const twoFactor = new TwoFactorService({ auth, db, config, authService, secret });
-    const account = new AccountService({ db, auth, authService });
+    const twoFactor = new TwoFactorService({ auth, db, config, authService, lockout: signInLockout, secret });
+    const account = new AccountService({ db, auth, lockout: signInLockout });
     return {
-      services: { auth, authService, invitations, passwordReset, twoFactor, account },
+      services: { auth, authService, sessionLifetime, signInLockout, invitations, passwordReset, twoFactor, account },
       tasks: {
         'sessions:sweep': async () => {
-          await authService.sweepExpiredSessions();
+          await sessionLifetime.sweepExpiredSessions();
         },
       },
     };

@@ -7,13 +7,12 @@ import {
   isTotpCode,
   SignInInputSchema,
   type Role,
-  type SessionEndReason,
   type SignInResult,
   type SignInStep,
   messageText,
   type MessageRef,
 } from '@telehealth/shared';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { signInFailures, twoFactors } from './auth.table.ts';
@@ -22,17 +21,16 @@ import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts
 import { SignInChallenges } from './sign-in-challenges.ts';
 import { findUserByEmail, findUserById, recordSignIn, type UserRow } from '../users/users.repository.ts';
 import { endSessions } from './sessions.repository.ts';
-import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import {
   actorFor,
-  SessionLifetime,
   toCurrentUser,
   toSessionUser,
   type ActiveSession,
   type RequestMeta,
+  type SessionLifetime,
 } from './session-lifetime.ts';
 import { codeWasJustUsed, recordSecondFactorUse, verifySecondFactor } from './second-factor-check.ts';
-import { lockedMessage, say, SignInLockout, type FailedAttempt } from './sign-in-lockout.ts';
+import { lockedMessage, say, type SignInLockout } from './sign-in-lockout.ts';
 
 // The request's caller and its session live in session-lifetime.ts; named here too, where callers found them.
 export { actorFor, toCurrentUser, type ActiveSession, type RequestMeta, type SessionUser } from './session-lifetime.ts';
@@ -67,8 +65,8 @@ type SecondFactor = 'totp' | 'recovery code' | 'totp set-up';
 
 /**
  * Sign-in: the password, the second step (a code, or setting up two-factor), sign-out. The session's life after
- * sign-in is SessionLifetime's and the lockout SignInLockout's; their methods that other parts call are passed
- * through here.
+ * sign-in is SessionLifetime's and the lockout SignInLockout's: the auth module builds both and hands them to this
+ * service and, as `sessionLifetime` and `signInLockout`, to everyone else who needs them.
  */
 export class AuthService {
   readonly #auth: Auth;
@@ -79,7 +77,14 @@ export class AuthService {
   readonly #sessions: SessionLifetime;
   readonly #lockout: SignInLockout;
 
-  constructor(options: { auth: Auth; db: Database; config: Config; secret: string; limiter: RateLimiter }) {
+  constructor(options: {
+    auth: Auth;
+    db: Database;
+    config: Config;
+    secret: string;
+    sessions: SessionLifetime;
+    lockout: SignInLockout;
+  }) {
     this.#auth = options.auth;
     this.#db = options.db;
     this.#config = options.config;
@@ -89,8 +94,8 @@ export class AuthService {
       secureCookies: options.config.secureCookies,
     });
     this.#recoveryCodes = recoveryCodeHasher(options.secret);
-    this.#sessions = new SessionLifetime(options);
-    this.#lockout = new SignInLockout({ db: options.db, limiter: options.limiter });
+    this.#sessions = options.sessions;
+    this.#lockout = options.lockout;
   }
 
   /** Checks email and password, enforces the lockout, creates the session and records it all in the audit trail. */
@@ -118,13 +123,8 @@ export class AuthService {
 
     const lockedFor = await this.#lockout.lockRemainingMs(email);
     if (lockedFor > 0) {
-      await appendAuditEntry(this.#db, {
-        event: 'FAILED_LOGIN',
-        level: 'WARNING',
-        actor: anonymous,
-        url: meta.url,
-        details: { email, reason: 'account locked' },
-      });
+      const details = { email, reason: 'account locked' };
+      await actorScope(anonymous, meta.url).audit(this.#db, 'FAILED_LOGIN', details, { level: 'WARNING' });
       return { result: failure(lockedMessage(lockedFor)), setCookies: [] };
     }
 
@@ -140,13 +140,9 @@ export class AuthService {
       if (token) await endSessions(this.#db, sql`s.token = ${token}`, 'ACCOUNT_DISABLED');
       // A challenge the plugin may have opened goes too; its cookie is not passed on.
       if (row) await this.#challenges.discardFor(row.id);
-      await appendAuditEntry(this.#db, {
-        event: 'FAILED_LOGIN',
-        level: 'WARNING',
-        actor: { ...anonymous, userId: row?.id ?? 'anonymous' },
-        url: meta.url,
-        details: { email, reason: row?.isActive === false ? 'account inactive' : 'no role' },
-      });
+      const details = { email, reason: row?.isActive === false ? 'account inactive' : 'no role' };
+      const actor = { ...anonymous, userId: row?.id ?? 'anonymous' };
+      await actorScope(actor, meta.url).audit(this.#db, 'FAILED_LOGIN', details, { level: 'WARNING' });
       return { result: failure(say('messages.accountDisabled')), setCookies: [] };
     }
     const account: ChallengedAccount = { id: row.id, email, role: row.role };
@@ -211,13 +207,8 @@ export class AuthService {
 
     const lockedFor = await this.#lockout.lockRemainingMs(email);
     if (lockedFor > 0) {
-      await appendAuditEntry(this.#db, {
-        event: 'FAILED_LOGIN',
-        level: 'WARNING',
-        actor,
-        url: meta.url,
-        details: { email, reason: 'account locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
-      });
+      const details = { email, reason: 'account locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' };
+      await actorScope(actor, meta.url).audit(this.#db, 'FAILED_LOGIN', details, { level: 'WARNING' });
       return { result: failure(lockedMessage(lockedFor)), setCookies: [] };
     }
 
@@ -250,13 +241,8 @@ export class AuthService {
             .select({ lockedUntil: twoFactors.lockedUntil })
             .from(twoFactors)
             .where(eq(twoFactors.userId, row.id));
-          await appendAuditEntry(this.#db, {
-            event: 'FAILED_LOGIN',
-            level: 'WARNING',
-            actor,
-            url: meta.url,
-            details: { email, reason: 'two-factor locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' },
-          });
+          const details = { email, reason: 'two-factor locked', step: 'CONFIRM_SIGN_IN_WITH_TOTP_CODE' };
+          await actorScope(actor, meta.url).audit(this.#db, 'FAILED_LOGIN', details, { level: 'WARNING' });
           const remaining = (state?.lockedUntil?.getTime() ?? Date.now()) - Date.now();
           return { result: failure(lockedMessage(remaining)), setCookies: [] };
         }
@@ -289,25 +275,23 @@ export class AuthService {
   async completeSetupSignIn(account: ChallengedAccount, meta: RequestMeta): Promise<SignInOutcome> {
     const row = await findUserById(this.#db, account.id);
     if (!row) throw new Error('the account of a set-up challenge disappeared');
-    const session = await this.#sessions.createSession(row.id, meta);
+    const idleSeconds = this.#sessions.idleSecondsNow();
+    const session = await this.#sessions.createSession(row.id, meta, idleSeconds);
     const cleared = await this.#challenges.discard(meta.cookies ?? {});
-    return this.#completeSignIn(row, session.token, meta, null, [...cleared, session.cookie], 'totp set-up');
+    const cookies = [...cleared, session.cookie];
+    return this.#completeSignIn(row, session.token, meta, null, cookies, 'totp set-up', idleSeconds);
   }
 
   /** Records that a password was right and which step remains. */
   async #recordChallenge(account: ChallengedAccount, step: SignInStep, meta: RequestMeta): Promise<void> {
-    await appendAuditEntry(this.#db, {
-      event: 'TWO_FACTOR_CHALLENGE',
-      level: 'INFO',
-      actor: { ...actorFor(null, meta), userId: account.id, userRole: account.role },
-      url: meta.url,
-      details: { email: account.email, nextStep: step },
-    });
+    const actor = { ...actorFor(null, meta), userId: account.id, userRole: account.role };
+    await actorScope(actor, meta.url).audit(this.#db, 'TWO_FACTOR_CHALLENGE', { email: account.email, nextStep: step });
   }
 
   /**
    * The end of every sign-in: the account is active with a role (else the new session goes), an earlier
-   * session of this browser ends, the failures are forgotten and the sign-in is recorded.
+   * session of this browser ends, the failures are forgotten and the sign-in is recorded. The idle time-out is
+   * read once (`idleSeconds`), so the cookie and the session's first deadline always agree.
    */
   async #completeSignIn(
     row: UserRow,
@@ -316,17 +300,14 @@ export class AuthService {
     current: ActiveSession | null,
     setCookies: string[],
     secondFactor: SecondFactor | null,
+    idleSeconds = this.#sessions.idleSecondsNow(),
   ): Promise<SignInOutcome> {
     const email = row.email;
     if (!row.isActive || !isRole(row.role)) {
       await endSessions(this.#db, sql`s.token = ${token}`, 'ACCOUNT_DISABLED');
-      await appendAuditEntry(this.#db, {
-        event: 'FAILED_LOGIN',
-        level: 'WARNING',
-        actor: { ...actorFor(null, meta), userId: row.id },
-        url: meta.url,
-        details: { email, reason: row.isActive ? 'no role' : 'account inactive' },
-      });
+      const details = { email, reason: row.isActive ? 'no role' : 'account inactive' };
+      const actor = { ...actorFor(null, meta), userId: row.id };
+      await actorScope(actor, meta.url).audit(this.#db, 'FAILED_LOGIN', details, { level: 'WARNING' });
       return {
         result: failure(say('messages.accountDisabled')),
         setCookies: [await this.#sessions.clearCookieHeader()],
@@ -335,25 +316,24 @@ export class AuthService {
     const created = await this.#sessions.findSessionId(token);
     if (current) await this.#sessions.endSession(current, meta, 'REPLACED');
     const user = toSessionUser(row, row.role);
-    const cookies = await this.#sessions.withIdleMaxAge(setCookies);
+    const cookies = await this.#sessions.withIdleMaxAge(setCookies, idleSeconds);
     await this.#db.transaction(async (tx) => {
-      await this.#sessions.setFirstDeadline(tx, token);
+      await this.#sessions.setFirstDeadline(tx, token, idleSeconds);
       await tx.delete(signInFailures).where(eq(signInFailures.email, email));
       await recordSignIn(tx, user.id);
-      await appendAuditEntry(tx, {
-        // An administrative sign-in: an account that manages other accounts.
-        event: hasPermission(user.role, 'user:manage:any') ? 'ADMIN_LOGIN' : 'LOGIN',
-        level: 'INFO',
-        actor: {
-          sessionId: created,
-          userId: user.id,
-          userRole: user.role,
-          clientIp: meta.ip,
-          userAgent: meta.userAgent,
-        },
-        url: meta.url,
-        details: secondFactor ? { email, secondFactor } : { email },
-      });
+      // The new session's own entry; an administrative sign-in (an account that manages others) is told apart.
+      const actor = {
+        sessionId: created,
+        userId: user.id,
+        userRole: user.role,
+        clientIp: meta.ip,
+        userAgent: meta.userAgent,
+      };
+      await actorScope(actor, meta.url).audit(
+        tx,
+        hasPermission(user.role, 'user:manage:any') ? 'ADMIN_LOGIN' : 'LOGIN',
+        secondFactor ? { email, secondFactor } : { email },
+      );
     });
     return {
       result: { success: true, user: toCurrentUser(user), error: null, errorMessage: null, nextStep: 'DONE' },
@@ -383,39 +363,6 @@ export class AuthService {
   /** Ends an account's half-finished sign-ins (its two-factor was turned off or reset). */
   discardChallengesOf(userId: string): Promise<void> {
     return this.#challenges.discardFor(userId);
-  }
-
-  // Passed through for the session plugin, the live sockets, the sweeper and the other auth services.
-  sessionCookieName(): Promise<string> {
-    return this.#sessions.sessionCookieName();
-  }
-
-  clearCookieHeader(): Promise<string> {
-    return this.#sessions.clearCookieHeader();
-  }
-
-  resolveSession(meta: RequestMeta): Promise<{ session: ActiveSession | null; expired: boolean }> {
-    return this.#sessions.resolveSession(meta);
-  }
-
-  refreshCookieHeader(rawCookie: string, session: ActiveSession): Promise<string> {
-    return this.#sessions.refreshCookieHeader(rawCookie, session);
-  }
-
-  sweepExpiredSessions(): Promise<number> {
-    return this.#sessions.sweepExpiredSessions();
-  }
-
-  reviewSessions(sessionIds: readonly string[]): Promise<Map<string, SessionEndReason>> {
-    return this.#sessions.reviewSessions(sessionIds);
-  }
-
-  lockRemainingMs(email: string): Promise<number> {
-    return this.#lockout.lockRemainingMs(email);
-  }
-
-  recordFailure(email: string, meta: RequestMeta, what?: FailedAttempt): Promise<MessageRef> {
-    return this.#lockout.recordFailure(email, meta, what);
   }
 }
 

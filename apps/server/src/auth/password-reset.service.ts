@@ -9,8 +9,8 @@ import {
   ResetPasswordInputSchema,
   type Locale,
 } from '@telehealth/shared';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { PublicCaller } from '../access/caller.ts';
+import { actorScope } from '../access/scope.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { signInFailures } from './auth.table.ts';
@@ -70,6 +70,7 @@ export class PasswordResetService {
   async request(caller: PublicCaller, input: unknown): Promise<{ message: string }> {
     const { email, locale } = parseInput(RequestPasswordResetInputSchema, input);
     const address = caller.ip ?? 'unknown';
+    const scope = actorScope(caller.actor, caller.operation);
     const refused = await this.#db.transaction(async (tx) => {
       for (const [bucket, key, limit] of [
         [REQUEST_BY_ADDRESS, address, PASSWORD_RESET_RATE_LIMITS.perAddress],
@@ -82,13 +83,9 @@ export class PasswordResetService {
       const eligible = account && account.isActive && isRole(account.role);
       if (eligible) {
         const id = await this.issue(tx, account, locale ?? (account.language === 'es' ? 'es' : 'en'));
-        await this.#audit(tx, caller, 'PASSWORD_RESET_REQUESTED', 'INFO', {
-          email,
-          accountId: account.id,
-          resetId: id,
-        });
+        await scope.audit(tx, 'PASSWORD_RESET_REQUESTED', { email, accountId: account.id, resetId: id });
       } else {
-        await this.#audit(tx, caller, 'PASSWORD_RESET_REQUESTED', 'INFO', {
+        await scope.audit(tx, 'PASSWORD_RESET_REQUESTED', {
           email,
           accountId: null,
           reason: account ? 'account inactive' : 'no account',
@@ -97,7 +94,7 @@ export class PasswordResetService {
       return null;
     });
     if (refused) {
-      await this.#audit(this.#db, caller, 'RATE_LIMITED', 'WARNING', { bucket: refused.bucket });
+      await scope.audit(this.#db, 'RATE_LIMITED', { bucket: refused.bucket }, { level: 'WARNING' });
       throw rateLimited(refused.wait);
     }
     return { message: PASSWORD_RESET_MESSAGES.requested };
@@ -110,6 +107,7 @@ export class PasswordResetService {
   async reset(caller: PublicCaller, input: unknown): Promise<{ accountId: string; email: string; message: string }> {
     const data = parseInput(ResetPasswordInputSchema, input);
     const address = caller.ip ?? 'unknown';
+    const scope = actorScope(caller.actor, caller.operation);
     const wait = await this.#limiter.check(
       this.#db,
       TOKEN_FAILURE_BUCKET,
@@ -117,7 +115,7 @@ export class PasswordResetService {
       PASSWORD_RESET_RATE_LIMITS.failedAttemptsPerAddress,
     );
     if (wait > 0) {
-      await this.#audit(this.#db, caller, 'RATE_LIMITED', 'WARNING', { bucket: TOKEN_FAILURE_BUCKET });
+      await scope.audit(this.#db, 'RATE_LIMITED', { bucket: TOKEN_FAILURE_BUCKET }, { level: 'WARNING' });
       throw rateLimited(wait);
     }
     const hash = await hashPassword(this.#auth, data.newPassword);
@@ -129,15 +127,20 @@ export class PasswordResetService {
         if (found.row && state === 'valid' && !found.codeOk)
           await recordWrongCode(tx, found.row.id, PASSWORD_RESET_MAX_CODE_ATTEMPTS);
         if (reason === 'invalid') await this.#limiter.record(tx, TOKEN_FAILURE_BUCKET, address);
-        await this.#audit(tx, caller, 'PASSWORD_RESET_FAILED', 'WARNING', {
-          reason:
-            found.row && state === 'valid'
-              ? 'wrong code'
-              : state === 'expired'
-                ? 'expired'
-                : 'unknown, used or replaced',
-          ...(found.row ? { accountId: found.row.userId, resetId: found.row.id } : {}),
-        });
+        await scope.audit(
+          tx,
+          'PASSWORD_RESET_FAILED',
+          {
+            reason:
+              found.row && state === 'valid'
+                ? 'wrong code'
+                : state === 'expired'
+                  ? 'expired'
+                  : 'unknown, used or replaced',
+            ...(found.row ? { accountId: found.row.userId, resetId: found.row.id } : {}),
+          },
+          { level: 'WARNING' },
+        );
         return { ok: false as const, reason };
       }
       const row = found.row;
@@ -149,17 +152,13 @@ export class PasswordResetService {
       const ended = await endAccountSessions(tx, row.userId, 'PASSWORD_RESET');
       // The person proved the mailbox: an earlier lockout of the address no longer protects anything.
       if (account) await tx.delete(signInFailures).where(eq(signInFailures.email, account.email));
-      await appendAuditEntry(tx, {
-        event: 'PASSWORD_RESET',
-        level: 'INFO',
-        actor: { ...caller.actor, userId: row.userId, userRole: account?.role ?? 'unknown' },
-        url: caller.operation,
-        details: {
-          accountId: row.userId,
-          resetId: row.id,
-          sessionsEnded: ended.length,
-          via: data.token ? 'link' : 'code',
-        },
+      // The entry names the account whose password was reset as its user.
+      const owner = { ...caller.actor, userId: row.userId, userRole: account?.role ?? 'unknown' };
+      await actorScope(owner, caller.operation).audit(tx, 'PASSWORD_RESET', {
+        accountId: row.userId,
+        resetId: row.id,
+        sessionsEnded: ended.length,
+        via: data.token ? 'link' : 'code',
       });
       return { ok: true as const, accountId: row.userId, email: account?.email ?? '' };
     });
@@ -204,15 +203,5 @@ export class PasswordResetService {
     if (!account) return { row: undefined, codeOk: false };
     const row = await findLatestOpenToken(tx, 'password_reset', account.id);
     return { row, codeOk: row ? codeMatches(this.#secret, row, data.code) : false };
-  }
-
-  #audit(
-    executor: Executor,
-    caller: PublicCaller,
-    event: 'PASSWORD_RESET_REQUESTED' | 'PASSWORD_RESET_FAILED' | 'RATE_LIMITED',
-    level: 'INFO' | 'WARNING',
-    details: Record<string, unknown>,
-  ) {
-    return appendAuditEntry(executor, { event, level, actor: caller.actor, url: caller.operation, details });
   }
 }

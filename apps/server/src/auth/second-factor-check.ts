@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { twoFactors } from './auth.table.ts';
 import type { Auth } from './auth.ts';
@@ -66,13 +67,8 @@ export async function recordSecondFactorUse(
       .select({ backupCodes: twoFactors.backupCodes })
       .from(twoFactors)
       .where(eq(twoFactors.userId, account.id));
-    await appendAuditEntry(db, {
-      event: 'RECOVERY_CODE_USED',
-      level: 'WARNING',
-      actor,
-      url: meta.url,
-      details: { email: account.email, recoveryCodesRemaining: countCodes(state?.backupCodes) },
-    });
+    const details = { email: account.email, recoveryCodesRemaining: countCodes(state?.backupCodes) };
+    await actorScope(actor, meta.url).audit(db, 'RECOVERY_CODE_USED', details, { level: 'WARNING' });
   }
 }
 

@@ -7,7 +7,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { sessions, users } from './auth.table.ts';
 import type { Auth } from './auth.ts';
 import type { CookieJar } from './sign-in-challenges.ts';
-import { endSessions, type EndedSession } from './sessions.repository.ts';
+import { endAccountSessions, endSessions, type EndedSession } from './sessions.repository.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -75,6 +75,14 @@ export class SessionLifetime {
     return this.#config.settings.current().sessionIdleMinutes * 60_000;
   }
 
+  /**
+   * The idle time-out in use now, in whole seconds (at least one), for a session starting now. A sign-in reads it
+   * once and gives it to the cookie and the session's first deadline alike (an administrator may change it).
+   */
+  idleSecondsNow(): number {
+    return Math.max(1, Math.round(this.idleMs / 1000));
+  }
+
   get maxMs(): number {
     return this.#config.sessionMaxHours * 3_600_000;
   }
@@ -93,16 +101,19 @@ export class SessionLifetime {
    * Starts a session that better-auth's own sign-in did not (after two-factor was set up first): answers its
    * token and the signed cookie to set.
    */
-  async createSession(userId: string, meta: RequestMeta): Promise<{ token: string; cookie: string }> {
+  async createSession(
+    userId: string,
+    meta: RequestMeta,
+    idleSeconds: number,
+  ): Promise<{ token: string; cookie: string }> {
     const ctx = await this.#auth.$context;
     const session = await ctx.internalAdapter.createSession(userId, false, {
       ipAddress: meta.ip ?? '',
       userAgent: meta.userAgent ?? '',
     });
-    const maxAge = Math.max(1, Math.round(this.idleMs / 1000));
     const secure = this.#config.secureCookies ? '; Secure' : '';
     const signed = `${session.token}.${createHmac('sha256', this.#secret).update(session.token).digest('base64')}`;
-    const cookie = `${await this.sessionCookieName()}=${encodeURIComponent(signed)}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+    const cookie = `${await this.sessionCookieName()}=${encodeURIComponent(signed)}; Max-Age=${idleSeconds}; Path=/; HttpOnly; SameSite=Lax${secure}`;
     return { token: session.token, cookie };
   }
 
@@ -113,11 +124,10 @@ export class SessionLifetime {
   }
 
   /**
-   * The new session's cookie lives as long as the idle time-out in use now, not the one better-auth was built
-   * with (an administrator may have changed it).
+   * The new session's cookie lives as long as the idle time-out in use now (`idleSecondsNow`), not the one
+   * better-auth was built with (an administrator may have changed it).
    */
-  async withIdleMaxAge(setCookies: string[]): Promise<string[]> {
-    const idleSeconds = Math.max(1, Math.round(this.idleMs / 1000));
+  async withIdleMaxAge(setCookies: string[], idleSeconds: number): Promise<string[]> {
     const sessionCookie = await this.sessionCookieName();
     return setCookies.map((cookie) =>
       cookie.startsWith(`${sessionCookie}=`) ? cookie.replace(/Max-Age=\d+/i, `Max-Age=${idleSeconds}`) : cookie,
@@ -125,8 +135,7 @@ export class SessionLifetime {
   }
 
   /** A new session's first deadline: the idle time-out in use now, never past the maximum session time. */
-  async setFirstDeadline(tx: Executor, token: string): Promise<void> {
-    const idleSeconds = Math.max(1, Math.round(this.idleMs / 1000));
+  async setFirstDeadline(tx: Executor, token: string, idleSeconds: number): Promise<void> {
     await tx
       .update(sessions)
       .set({
@@ -268,6 +277,14 @@ export class SessionLifetime {
       const ended = await endSessions(tx, sql`s.id = ANY(${sql.param(sessionIds)}::uuid[])`, 'ACCOUNT_DISABLED');
       await recordEndedSessions(tx, ended, 'LOGOUT', 'account inactive or without a role', meta);
     });
+  }
+
+  /**
+   * Ends every session of an account, in the transaction of the change that ends them (a new role, a
+   * deactivation); the caller records the change. Every instance closes the sessions' sockets on the notice.
+   */
+  endAccountSessions(tx: Executor, accountId: string, reason: SessionEndReason): Promise<EndedSession[]> {
+    return endAccountSessions(tx, accountId, reason);
   }
 
   /** Ends one session (signed out, or replaced by a new sign-in in the same browser) and records it. */

@@ -8,7 +8,8 @@ import {
   type MessageRef,
   type SignInStep,
 } from '@telehealth/shared';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
@@ -65,13 +66,12 @@ export class SignInLockout {
     if (!meta.ip) return null;
     const wait = await this.#limiter.check(this.#db, ADDRESS_FAILURES, meta.ip, SIGN_IN_ADDRESS_LIMIT);
     if (wait === 0) return null;
-    await appendAuditEntry(this.#db, {
-      event: 'FAILED_LOGIN',
-      level: 'WARNING',
-      actor,
-      url: meta.url,
-      details: { ...details, reason: 'too many failures from this address' },
-    });
+    await actorScope(actor, meta.url).audit(
+      this.#db,
+      'FAILED_LOGIN',
+      { ...details, reason: 'too many failures from this address' },
+      { level: 'WARNING' },
+    );
     return say('messages.tooManyRequests', { count: minutesToWait(wait) });
   }
 
@@ -104,26 +104,20 @@ export class SignInLockout {
       userId: account?.id ?? 'anonymous',
       userRole: account?.role ?? 'unknown',
     };
+    const scope = actorScope(actor, meta.url);
     await this.#db.transaction(async (tx) => {
       await tx.insert(signInFailures).values({ email });
       if (meta.ip) await this.#limiter.record(tx, ADDRESS_FAILURES, meta.ip);
-      await appendAuditEntry(tx, {
-        event: what.event,
-        level: 'WARNING',
-        actor,
-        url: meta.url,
-        details: { email, reason: what.reason },
-      });
+      await scope.audit(tx, what.event, { email, reason: what.reason }, { level: 'WARNING' });
     });
     const lockedFor = await this.lockRemainingMs(email);
     if (lockedFor <= 0) return say('messages.invalidCredentials');
-    await appendAuditEntry(this.#db, {
-      event: 'ACCOUNT_LOCKED',
-      level: 'WARNING',
-      actor,
-      url: meta.url,
-      details: { email, failedAttempts: SIGN_IN_LOCKOUT.maxAttempts, lockedForSeconds: Math.ceil(lockedFor / 1000) },
-    });
+    await scope.audit(
+      this.#db,
+      'ACCOUNT_LOCKED',
+      { email, failedAttempts: SIGN_IN_LOCKOUT.maxAttempts, lockedForSeconds: Math.ceil(lockedFor / 1000) },
+      { level: 'WARNING' },
+    );
     return lockedMessage(lockedFor);
   }
 }

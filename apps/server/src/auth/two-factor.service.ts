@@ -33,6 +33,7 @@ import { generateRecoveryCodes, type Auth } from './auth.ts';
 import { verifyPassword } from './passwords.ts';
 import { recoveryCodeHasher, type RecoveryCodeHasher } from './recovery-codes.ts';
 import { isUuid } from '../db/ids.ts';
+import type { SignInLockout } from './sign-in-lockout.ts';
 
 /** What confirming a set-up answers: the recovery codes (shown once) and, when it ended a sign-in, its cookies. */
 export interface TotpSetupConfirmation {
@@ -56,13 +57,22 @@ export class TwoFactorService {
   readonly #db: Database;
   readonly #config: Config;
   readonly #authService: AuthService;
+  readonly #lockout: SignInLockout;
   readonly #recoveryCodes: RecoveryCodeHasher;
 
-  constructor(options: { auth: Auth; db: Database; config: Config; authService: AuthService; secret: string }) {
+  constructor(options: {
+    auth: Auth;
+    db: Database;
+    config: Config;
+    authService: AuthService;
+    lockout: SignInLockout;
+    secret: string;
+  }) {
     this.#auth = options.auth;
     this.#db = options.db;
     this.#config = options.config;
     this.#authService = options.authService;
+    this.#lockout = options.lockout;
     this.#recoveryCodes = recoveryCodeHasher(options.secret);
   }
 
@@ -143,13 +153,13 @@ export class TwoFactorService {
 
     if (!(await this.#totpMatches(row.secret, code))) {
       if (signingIn) {
-        const message = await this.#authService.recordFailure(account.email, meta, {
+        const message = await this.#lockout.recordFailure(account.email, meta, {
           reason: 'invalid two-factor code',
           event: 'TWO_FACTOR_SETUP_FAILED',
           actor,
         });
         if (message.id !== 'messages.invalidCredentials')
-          throw lockedError(await this.#authService.lockRemainingMs(account.email));
+          throw lockedError(await this.#lockout.lockRemainingMs(account.email));
       } else {
         await appendAuditEntry(this.#db, {
           event: 'TWO_FACTOR_SETUP_FAILED',
@@ -224,13 +234,13 @@ export class TwoFactorService {
       ? await this.#totpMatches(row.secret, code.replace(/\s+/g, ''))
       : parseCodes(row.backupCodes).includes(this.#recoveryCodes.hash(code));
     if (!passwordRight || !codeRight) {
-      const message = await this.#authService.recordFailure(user.email, meta, {
+      const message = await this.#lockout.recordFailure(user.email, meta, {
         reason: passwordRight ? 'invalid two-factor code' : 'invalid password',
         event: 'TWO_FACTOR_DISABLE_FAILED',
         actor,
       });
       if (message.id !== 'messages.invalidCredentials')
-        throw lockedError(await this.#authService.lockRemainingMs(user.email));
+        throw lockedError(await this.#lockout.lockRemainingMs(user.email));
       throw badUserInput('twoFactorMessages.invalidPasswordOrCode');
     }
 
@@ -273,13 +283,13 @@ export class TwoFactorService {
       confirmed = !!row && (await this.#totpMatches(row.secret, code));
     }
     if (confirmed) return;
-    const message = await this.#authService.recordFailure(user.email, meta, {
+    const message = await this.#lockout.recordFailure(user.email, meta, {
       reason: password ? 'invalid password' : 'invalid two-factor code',
       event: 'NOTE_SIGN_FAILED',
       actor,
     });
     if (message.id !== 'messages.invalidCredentials')
-      throw lockedError(await this.#authService.lockRemainingMs(user.email));
+      throw lockedError(await this.#lockout.lockRemainingMs(user.email));
     throw badUserInput('noteMessages.identityNotConfirmed');
   }
 
@@ -329,7 +339,7 @@ export class TwoFactorService {
   }
 
   async #refuseWhileLocked(email: string): Promise<void> {
-    const lockedFor = await this.#authService.lockRemainingMs(email);
+    const lockedFor = await this.#lockout.lockRemainingMs(email);
     if (lockedFor > 0) throw lockedError(lockedFor);
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuditActor } from '../audit/audit.repository.ts';
-import { actorFor, type ActiveSession, type AuthService, type RequestMeta } from '../auth/auth.service.ts';
+import { actorFor, type ActiveSession, type RequestMeta, type SessionLifetime } from '../auth/session-lifetime.ts';
 import { unauthenticated } from '../errors.ts';
 import { logRefusal, requestErrorBody } from '../http/request-errors.ts';
 
@@ -45,13 +45,13 @@ interface Resolved {
 
 /**
  * The session, once per request, for GraphQL, every `/api/*` route and WebSocket upgrades alike: verify the
- * signed cookie, slide the idle deadline and load the user and role (one statement, AuthService.resolveSession),
+ * signed cookie, slide the idle deadline and load the user and role (one statement, SessionLifetime.resolveSession),
  * then re-send the cookie with its new lifetime, or clear a cookie that no longer opens a session.
  * Registered before the routes; a route opts in with `config: { session: 'optional' | 'required' }`.
  */
-export const sessionPlugin = fp<{ authService: AuthService }>(
-  async (app: FastifyInstance, { authService }) => {
-    const cookieName = await authService.sessionCookieName();
+export const sessionPlugin = fp<{ sessions: SessionLifetime }>(
+  async (app: FastifyInstance, { sessions }) => {
+    const cookieName = await sessions.sessionCookieName();
     // Keyed by the request object: nothing to clean up, and a request never sees another's session.
     const resolved = new WeakMap<FastifyRequest, Resolved>();
     const pending = new WeakMap<FastifyRequest, Promise<ActiveSession | null>>();
@@ -73,11 +73,11 @@ export const sessionPlugin = fp<{ authService: AuthService }>(
 
     const resolve = async (request: FastifyRequest, reply: FastifyReply): Promise<ActiveSession | null> => {
       const meta = readMeta(request);
-      const { session } = await authService.resolveSession(meta);
+      const { session } = await sessions.resolveSession(meta);
       if (session && meta.sessionCookie) {
-        void reply.header('set-cookie', await authService.refreshCookieHeader(meta.sessionCookie, session));
+        void reply.header('set-cookie', await sessions.refreshCookieHeader(meta.sessionCookie, session));
       } else if (meta.sessionCookie) {
-        void reply.header('set-cookie', await authService.clearCookieHeader());
+        void reply.header('set-cookie', await sessions.clearCookieHeader());
       }
       resolved.set(request, { session, meta });
       return session;

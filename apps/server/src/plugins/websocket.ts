@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { ERROR_CODES, LIVE_MAX_MESSAGE_BYTES } from '@telehealth/shared';
-import type { AuthService } from '../auth/auth.service.ts';
+import type { SessionLifetime } from '../auth/session-lifetime.ts';
 import { parseSessionEndedNotice } from '../auth/session-events.ts';
 import { SESSION_ENDED_CHANNEL } from '../auth/sessions.repository.ts';
 import { NotificationHub } from '../db/notification-hub.ts';
@@ -30,7 +30,7 @@ const HEARTBEAT_MS = 30_000;
 
 export interface WebsocketPluginOptions {
   config: Config;
-  authService: AuthService;
+  sessions: SessionLifetime;
   pool: pg.Pool;
 }
 
@@ -43,7 +43,7 @@ export interface WebsocketPluginOptions {
  * Registered before the session plugin and every route.
  */
 export const websocketPlugin = fp<WebsocketPluginOptions>(
-  async (app: FastifyInstance, { config, authService, pool }) => {
+  async (app: FastifyInstance, { config, sessions: sessionLifetime, pool }) => {
     const sockets = new LiveSockets();
     app.decorate('liveSockets', sockets);
 
@@ -77,7 +77,7 @@ export const websocketPlugin = fp<WebsocketPluginOptions>(
     let reviewing: Promise<void> | undefined;
     const review = () => {
       if (reviewing || sockets.size === 0) return;
-      reviewing = authService
+      reviewing = sessionLifetime
         .reviewSessions(sockets.sessionIds())
         .then((over) => {
           for (const [id, reason] of over) sockets.endSessions([id], reason);
@@ -113,7 +113,7 @@ export const websocketPlugin = fp<WebsocketPluginOptions>(
     });
     await listener.start();
 
-    // As often as the idle deadline moves (AuthService.resolveSession), and never busier than 4 times a second.
+    // As often as the idle deadline moves (SessionLifetime.resolveSession), and never busier than 4 times a second.
     const reviewEveryMs = Math.min(10_000, Math.max(250, (config.settings.current().sessionIdleMinutes * 60_000) / 20));
     const reviewTimer = setInterval(review, reviewEveryMs);
     reviewTimer.unref();

@@ -107,7 +107,7 @@ builder.mutationFields((t) => ({
       specialty: t.arg.string(),
     },
     resolve: (_root, args, ctx) =>
-      ctx.adminUsers.changeRole(
+      ctx.userAccess.changeRole(
         callerOf(ctx, 'changeUserRole'),
         defined({ accountId: String(args.accountId), role: args.role, specialty: args.specialty }),
       ),
@@ -117,13 +117,13 @@ builder.mutationFields((t) => ({
     description:
       'Administrators. The account cannot sign in, and every session of it ends at once (live channels too). Not your own, not the last active administrator.',
     args: { accountId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.adminUsers.deactivate(callerOf(ctx, 'deactivateUser'), String(args.accountId)),
+    resolve: (_root, args, ctx) => ctx.userAccess.deactivate(callerOf(ctx, 'deactivateUser'), String(args.accountId)),
   }),
   reactivateUser: t.field({
     type: AdminUserRef,
     description: 'Administrators. A deactivated account may sign in again.',
     args: { accountId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.adminUsers.reactivate(callerOf(ctx, 'reactivateUser'), String(args.accountId)),
+    resolve: (_root, args, ctx) => ctx.userAccess.reactivate(callerOf(ctx, 'reactivateUser'), String(args.accountId)),
   }),
   sendUserPasswordReset: t.field({
     type: AdminUserRef,

@@ -116,7 +116,7 @@ const lockoutWindowSeconds = SIGN_IN_LOCKOUT.windowMs / 1000;
 // Columns inside these subqueries go through eq()/gt(), which name their table: drizzle writes a bare column
 // interpolated into sql`` without it when the outer query reads one table, and "id" would then mean the inner one.
 
-/** The same rule as AuthService.lockRemainingMs, as a condition on `users`, plus two-factor's own lock. */
+/** The same rule as SignInLockout.lockRemainingMs, as a condition on `users`, plus two-factor's own lock. */
 const lockedCondition = sql<boolean>`((SELECT count(*) FROM ${signInFailures} WHERE ${and(
   eq(signInFailures.email, users.email),
   gt(signInFailures.failedAt, sql`now() - make_interval(secs => ${lockoutWindowSeconds})`),

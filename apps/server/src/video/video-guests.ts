@@ -8,10 +8,11 @@ import {
   VIDEO_MAX_PARTICIPANTS,
 } from '@telehealth/shared';
 import type { Caller } from '../access/caller.ts';
+import { actorScope, scopeOf } from '../access/scope.ts';
 import type { AppointmentsService } from '../appointments/appointments.service.ts';
 import { formatWhen } from '../appointments/appointment-notifications.ts';
 import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
@@ -29,8 +30,8 @@ import type { VideoTokens } from './video-tokens.ts';
 
 /**
  * A visit's guests (a family member, a second clinician): the provider's invitation by e-mail, the list, and
- * the guest's own link and token. Built by VideoService, which passes on its public methods; the rules of the
- * visit (window, refusal, audit) stay there and come in as `rules`.
+ * the guest's own link and token (`ctx.videoGuests`). The rules of the visit (window, refusal) are VideoService's
+ * and come in as `rules`; a guest has no session, so a refusal is recorded with the request's actor (`actorScope`).
  */
 export class VideoGuests {
   readonly #db: Database;
@@ -48,7 +49,7 @@ export class VideoGuests {
     config: Config;
     appointments: AppointmentsService;
     mail: MailService;
-    now: () => Date;
+    now?: () => Date;
     tokens: VideoTokens;
     rules: VisitRules;
   }) {
@@ -57,7 +58,7 @@ export class VideoGuests {
     this.#config = options.config;
     this.#appointments = options.appointments;
     this.#mail = options.mail;
-    this.#now = options.now;
+    this.#now = options.now ?? (() => new Date());
     this.#tokens = options.tokens;
     this.#rules = options.rules;
   }
@@ -109,12 +110,9 @@ export class VideoGuests {
           }),
         },
       ]);
-      await appendAuditEntry(tx, {
-        event: 'VIDEO_GUEST_INVITED',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { appointmentIds: [appointment.id], guestId: id },
+      await scopeOf(this.#db, caller).audit(tx, 'VIDEO_GUEST_INVITED', {
+        appointmentIds: [appointment.id],
+        guestId: id,
       });
     });
     return { id, name: data.name, email: data.email };
@@ -143,7 +141,10 @@ export class VideoGuests {
     const { guest, appointment } = await this.#guestByToken(input.guestToken);
     const view = this.#rules.viewFor('guest', appointment);
     if (view.closedReason) {
-      await this.#rules.auditRefusal(actor, 'requestGuestVideoToken', appointment, view.closedReason);
+      await actorScope(actor, 'requestGuestVideoToken').audit(this.#db, 'VIDEO_JOIN_REFUSED', {
+        appointmentIds: [appointment.id],
+        reason: view.closedReason,
+      });
       throw this.#rules.closed(view.closedReason, view);
     }
     const expiresAt = Math.floor(this.#now().getTime() / 1000) + TOKEN_SECONDS;

@@ -218,13 +218,13 @@ builder.queryFields((t) => ({
   videoGuests: t.field({
     type: [VideoGuestRef],
     args: { appointmentId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.video.guests(callerOf(ctx, 'videoGuests'), String(args.appointmentId)),
+    resolve: (_root, args, ctx) => ctx.videoGuests.guests(callerOf(ctx, 'videoGuests'), String(args.appointmentId)),
   }),
   guestVideoVisit: t.field({
     type: VideoVisitRef,
     description: "Public. The visit a guest's link opens (its window; no patient name).",
     args: { guestToken: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.video.guestVisit(args.guestToken),
+    resolve: (_root, args, ctx) => ctx.videoGuests.guestVisit(args.guestToken),
   }),
 }));
 
@@ -234,7 +234,7 @@ builder.mutationFields((t) => ({
     description: 'The provider invites a guest by e-mail: a link for this visit only; the guest waits to be let in.',
     args: { input: t.arg({ type: InviteVideoGuestInput, required: true }) },
     resolve: async (_root, args, ctx) => ({
-      ...(await ctx.video.inviteGuest(callerOf(ctx, 'inviteVideoGuest'), {
+      ...(await ctx.videoGuests.inviteGuest(callerOf(ctx, 'inviteVideoGuest'), {
         appointmentId: String(args.input.appointmentId),
         name: args.input.name,
         email: args.input.email,
@@ -248,6 +248,9 @@ builder.mutationFields((t) => ({
     description: "Public. A guest's token request: the link's token and the name given; a token out.",
     args: { input: t.arg({ type: GuestVideoTokenInput, required: true }) },
     resolve: (_root, args, ctx) =>
-      ctx.video.requestGuestToken({ guestToken: args.input.guestToken, identity: args.input.identity }, ctx.actor),
+      ctx.videoGuests.requestGuestToken(
+        { guestToken: args.input.guestToken, identity: args.input.identity },
+        ctx.actor,
+      ),
   }),
 }));

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { CronPayloadSchema } from '../jobs/tasks.ts';
 import { defineModule } from '../modules/domain-module.ts';
+import { RecordingFiles } from './recording-files.ts';
 import { RecordingsService } from './recordings.service.ts';
 import { registerVideoRoutes } from './video.routes.ts';
+import { VideoGuests } from './video-guests.ts';
+import { VideoSignalling } from './video-signalling.ts';
 import { VideoService } from './video.service.ts';
 
 const taskPayloads = {
@@ -19,7 +22,10 @@ declare module '../jobs/tasks.ts' {
 declare module '../modules/services.ts' {
   interface Services {
     video: VideoService;
+    videoGuests: VideoGuests;
+    videoSignalling: VideoSignalling;
     recordings: RecordingsService;
+    recordingFiles: RecordingFiles;
   }
 }
 
@@ -30,18 +36,31 @@ export default defineModule({
   taskPayloads,
   crontab: ['41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3'],
   create: ({ db, keyring, config, secret, appointments, mail, log }) => {
-    const recordings = new RecordingsService({ db, keyring, config, log });
-    const video = new VideoService({ db, keyring, config, secret, appointments, recordings, mail, log });
+    const recordings = new RecordingsService({ db, keyring, config });
+    const recordingFiles = new RecordingFiles({ db, keyring, log });
+    const video = new VideoService({ db, keyring, config, secret, appointments });
+    const { tokens } = video;
+    const videoGuests = new VideoGuests({ db, keyring, config, appointments, mail, tokens, rules: video });
+    const videoSignalling = new VideoSignalling({
+      db,
+      keyring,
+      config,
+      appointments,
+      recordings,
+      guests: videoGuests,
+      tokens,
+      log,
+    });
     // A cancelled appointment ends its visit (and its recording).
-    appointments.addListener(video);
+    appointments.addListener(videoSignalling);
     return {
-      services: { video, recordings },
+      services: { video, videoGuests, videoSignalling, recordings, recordingFiles },
       tasks: {
         'recording:finalize': async ({ recordingId }) => {
-          await recordings.finalize(recordingId);
+          await recordingFiles.finalize(recordingId);
         },
         'recordings:expire': async () => {
-          await recordings.deleteExpired();
+          await recordingFiles.deleteExpired();
         },
       },
     };

@@ -19,8 +19,10 @@ import { badRequest } from '../errors.ts';
 import { logRefusal, requestErrorBody } from '../http/request-errors.ts';
 import { callerOfRequest } from '../access/caller.ts';
 import { VideoRelay } from './video-relay.ts';
+import type { RecordingFiles } from './recording-files.ts';
 import type { RecordingsService } from './recordings.service.ts';
-import type { JoinedConnection, VideoService } from './video.service.ts';
+import type { JoinedConnection } from './joined-connection.ts';
+import type { VideoSignalling } from './video-signalling.ts';
 
 function send(socket: WebSocket, message: VideoServerMessage): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -35,9 +37,14 @@ function send(socket: WebSocket, message: VideoServerMessage): void {
  */
 export function registerVideoRoutes(
   app: FastifyInstance,
-  deps: { video: VideoService; recordings: RecordingsService; db: Database },
+  deps: {
+    videoSignalling: VideoSignalling;
+    recordings: RecordingsService;
+    recordingFiles: RecordingFiles;
+    db: Database;
+  },
 ): void {
-  registerRecordingRoutes(app, deps.recordings);
+  registerRecordingRoutes(app, deps.recordingFiles);
   const relay = new VideoRelay({ db: deps.db, notifications: app.notifications, log: app.log });
   app.addHook('onClose', () => relay.stop());
 
@@ -49,7 +56,7 @@ export function registerVideoRoutes(
     handler: upgradeRequired(VIDEO_SIGNAL_PATH),
     wsHandler: (socket, request) => {
       const session = requiredSession(request);
-      serveSignalling(socket, { sessionUserId: session.user.id, actor: request.actor }, deps.video, relay, request.log);
+      serveSignalling(socket, { sessionUserId: session.user.id, actor: request.actor }, deps, relay, request.log);
       app.liveSockets.add(session.id, socket);
     },
   });
@@ -60,7 +67,7 @@ export function registerVideoRoutes(
     config: { session: 'optional' },
     handler: upgradeRequired(VIDEO_GUEST_SIGNAL_PATH),
     wsHandler: (socket, request) => {
-      serveSignalling(socket, { sessionUserId: null, actor: request.actor }, deps.video, relay, request.log);
+      serveSignalling(socket, { sessionUserId: null, actor: request.actor }, deps, relay, request.log);
     },
   });
 }
@@ -69,7 +76,7 @@ export function registerVideoRoutes(
 function serveSignalling(
   socket: WebSocket,
   person: { sessionUserId: string | null; actor: AuditActor },
-  video: VideoService,
+  { videoSignalling: signalling, recordings }: { videoSignalling: VideoSignalling; recordings: RecordingsService },
   relay: VideoRelay,
   log: FastifyBaseLogger,
 ): void {
@@ -87,7 +94,7 @@ function serveSignalling(
     if (finished) return;
     if (message.type === 'ping') {
       send(socket, { type: 'pong' });
-      if (joined) await video.seen(joined);
+      if (joined) await signalling.seen(joined);
       return;
     }
     if (message.type === 'join') {
@@ -98,7 +105,7 @@ function serveSignalling(
           else send(socket, delivered);
         },
       });
-      const result = await video.join({
+      const result = await signalling.join({
         token: message.token,
         pageId: message.pageId,
         connectionId,
@@ -115,7 +122,7 @@ function serveSignalling(
     }
     switch (message.type) {
       case 'signal':
-        if (!(await video.signal(joined, message.to, message.data))) {
+        if (!(await signalling.signal(joined, message.to, message.data))) {
           send(socket, { type: 'error', code: 'NOT_ADMITTED' });
         }
         break;
@@ -123,23 +130,23 @@ function serveSignalling(
       case 'notice': {
         const outcome =
           message.type === 'admit'
-            ? await video.admit(joined, message.peerId)
-            : await video.notice(joined, message.peerId, message.text);
+            ? await signalling.admit(joined, message.peerId)
+            : await signalling.notice(joined, message.peerId, message.text);
         if (outcome !== 'ok') send(socket, { type: 'error', code: outcome });
         break;
       }
       case 'end': {
-        const outcome = await video.end(joined);
+        const outcome = await signalling.end(joined);
         if (outcome !== 'ok') send(socket, { type: 'error', code: outcome });
         break;
       }
       case 'recording-consent':
-        if (!(await video.consent(joined, message.recordingId, message.agree))) {
+        if (!(await recordings.consent(joined, message.recordingId, message.agree))) {
           send(socket, { type: 'error', code: 'NO_RECORDING' });
         }
         break;
       case 'leave':
-        await video.leave(joined);
+        await signalling.leave(joined);
         joined = null;
         finished = true;
         socket.close(1000, 'left');
@@ -166,7 +173,7 @@ function serveSignalling(
     chain = chain
       .then(async () => {
         relay.remove(connectionId);
-        if (joined) await video.disconnected(joined);
+        if (joined) await signalling.disconnected(joined);
       })
       .catch((error: unknown) => log.warn({ err: error }, 'video signalling: leaving failed'));
   });
@@ -176,7 +183,7 @@ function serveSignalling(
  * The recorder's uploads (PUT, raw WebM bytes) and playback (GET, with byte ranges so the player seeks), for the
  * appointment's provider only. The recording's id in the path names no one.
  */
-function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsService): void {
+function registerRecordingRoutes(app: FastifyInstance, files: RecordingFiles): void {
   void app.register((scope, _options, done) => {
     scope.addContentTypeParser(
       [...RECORDING_UPLOAD_TYPES],
@@ -193,12 +200,7 @@ function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsSer
           logRefusal(request.log, refused);
           return reply.code(400).send(requestErrorBody(refused));
         }
-        await recordings.appendChunk(
-          callerOfRequest(request, 'uploadRecordingChunk'),
-          request.params.id,
-          seq,
-          request.body,
-        );
+        await files.appendChunk(callerOfRequest(request, 'uploadRecordingChunk'), request.params.id, seq, request.body);
         return reply.code(204).send();
       },
     );
@@ -207,7 +209,7 @@ function registerRecordingRoutes(app: FastifyInstance, recordings: RecordingsSer
       { config: { session: 'required' }, logLevel: 'warn' },
       async (request, reply) => {
         const range = parseRange(request.headers.range);
-        const file = await recordings.read(callerOfRequest(request, 'playRecording'), request.params.id, range);
+        const file = await files.read(callerOfRequest(request, 'playRecording'), request.params.id, range);
         void reply
           .header('content-type', file.mimeType)
           .header('accept-ranges', 'bytes')

@@ -2,9 +2,12 @@ import { VIDEO_PROVIDER_EARLY_MINUTES, type MessageId, type VideoRefusal, type V
 import { authorize } from '../access/authorize.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
+import { eq } from 'drizzle-orm';
+import { appointments } from '../appointments/appointments.table.ts';
 import type { Database } from '../db/client.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { findVisitAppointment, type VisitAppointment } from './video.repository.ts';
+import { videoRecordings } from './video.table.ts';
 
 /**
  * The appointment of a visit whose provider the caller must be: recordings and guests are the provider's alone
@@ -27,6 +30,33 @@ export async function requireVisitProvider(
       appointment?.patientAccountId === caller.user.id ? forbidden(message) : notFound('videoMessages.notFound'),
     denial: { appointmentIds: [appointmentId], reason: 'not the provider of the appointment' },
   });
+}
+
+/**
+ * A recording of the caller's own visit. Anyone else (the patient too: recordings are the provider's alone) is
+ * answered exactly as if it did not exist (issue 24), and an attempt on an existing one is recorded. The
+ * permission is checked first, so that a caller without it is refused the same way for any id.
+ */
+export async function requireRecordingProvider(db: Database, caller: Caller, recordingId: string) {
+  await authorize(db, caller, 'visit:join', { message: 'videoMessages.recordingProviderOnly' });
+  const found = await scopeOf(db, caller).find('visit:join', recordingId, {
+    load: async (executor, id) => {
+      const [row] = await executor
+        .select({ recording: videoRecordings, providerId: appointments.providerId })
+        .from(videoRecordings)
+        .innerJoin(appointments, eq(appointments.id, videoRecordings.appointmentId))
+        .where(eq(videoRecordings.id, id));
+      return row;
+    },
+    within: (row) => row.providerId === caller.user.id,
+    missing: 'videoMessages.recordingNotFound',
+    denial: (row) => ({
+      appointmentIds: [row.recording.appointmentId],
+      recordingId,
+      reason: 'not the provider of the appointment',
+    }),
+  });
+  return found.recording;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Caller } from '../access/caller.ts';
 import type { AppError } from '../errors.ts';
 import type { VideoIceServer, VideoRefusal, VideoRole } from '@telehealth/shared';
@@ -25,11 +24,10 @@ export interface VideoVisitView {
   patientId: string | null;
 }
 
-/** What the guests' part (video-guests.ts) uses of the visit's rules, which VideoService keeps. */
+/** What the guests (video-guests.ts) use of the visit's rules, which VideoService keeps. */
 export interface VisitRules {
   view(caller: Caller, appointment: VisitAppointment): VideoVisitView;
   viewFor(role: VideoRole, appointment: VisitAppointment): VideoVisitView;
   closed(reason: VideoRefusal, view: VideoVisitView): AppError;
-  auditRefusal(actor: AuditActor, url: string, appointment: VisitAppointment, reason: VideoRefusal): Promise<void>;
   iceServers(peerId: string): VideoIceServer[];
 }
