@@ -109,16 +109,6 @@ export function canReschedule(status: AppointmentStatus): boolean {
   return status === 'scheduled' || status === 'pending' || status === 'confirmed';
 }
 
-/** Provider working hours when a provider has set none: Monday to Friday, 08:00-18:00 in the practice's zone. */
-export const DEFAULT_WORKING_HOURS: readonly WorkingHoursInterval[] = [1, 2, 3, 4, 5].map((weekday) => ({
-  weekday,
-  startTime: '08:00',
-  endTime: '18:00',
-}));
-
-/** ISO weekdays: 1 Monday ... 7 Sunday. */
-export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
-
 export const RECURRENCE_FREQUENCIES = ['weekly', 'biweekly', 'monthly'] as const;
 export type RecurrenceFrequency = (typeof RECURRENCE_FREQUENCIES)[number];
 /** A series reaches at most a year past its first visit. */
@@ -132,7 +122,6 @@ export type SeriesScope = (typeof SERIES_SCOPES)[number];
 export const APPOINTMENT_REASON_MAX = 500;
 export const APPOINTMENT_NOTES_MAX = 2000;
 export const CANCEL_REASON_MAX = 500;
-export const TIME_OFF_LABEL_MAX = 100;
 
 /** The messages of scheduling, in English; the browser translates them by id (appointmentMessages.*). */
 export const APPOINTMENT_MESSAGES = {
@@ -247,12 +236,12 @@ export const AppointmentDurationSchema = z
     error: appointmentMessage.error('durationOffList'),
   });
 
-const PatientIdSchema = z
+export const PatientIdSchema = z
   .string({ error: appointmentMessage.error('selectPatient') })
   .trim()
   .min(1, { error: appointmentMessage.error('selectPatient') })
   .pipe(RecordIdSchema);
-const ProviderIdSchema = z
+export const ProviderIdSchema = z
   .string({ error: appointmentMessage.error('selectProvider') })
   .trim()
   .min(1, { error: appointmentMessage.error('selectProvider') })
@@ -264,7 +253,7 @@ export const ReasonSchema = z
   .min(1, { error: appointmentMessage.error('provideReason') })
   .pipe(textSchema({ label: 'Reason for Visit', kind: 'free', max: APPOINTMENT_REASON_MAX }));
 const NotesSchema = textSchema({ label: 'Additional Notes', kind: 'free', max: APPOINTMENT_NOTES_MAX });
-const TypeSchema = z.enum(APPOINTMENT_TYPES, { error: appointmentMessage.error('selectType') });
+export const AppointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: appointmentMessage.error('selectType') });
 const PrioritySchema = z.enum(APPOINTMENT_PRIORITIES, { error: appointmentMessage.error('selectPriority') });
 
 export const RecurrenceInputSchema = z
@@ -290,7 +279,7 @@ const appointmentFields = {
   date: AppointmentDateSchema,
   time: AppointmentTimeSchema,
   duration: AppointmentDurationSchema.default(DEFAULT_APPOINTMENT_DURATION),
-  appointmentType: TypeSchema.default(DEFAULT_APPOINTMENT_TYPE),
+  appointmentType: AppointmentTypeSchema.default(DEFAULT_APPOINTMENT_TYPE),
   reason: ReasonSchema,
   notes: NotesSchema.nullish(),
   priority: PrioritySchema.default('normal'),
@@ -341,7 +330,7 @@ export function updateAppointmentInputSchema(today: string) {
       date: AppointmentDateSchema.optional(),
       time: AppointmentTimeSchema.optional(),
       duration: AppointmentDurationSchema.optional(),
-      appointmentType: TypeSchema.optional(),
+      appointmentType: AppointmentTypeSchema.optional(),
       reason: ReasonSchema.optional(),
       notes: NotesSchema.nullish(),
       priority: PrioritySchema.optional(),
@@ -391,148 +380,3 @@ export const AvailableSlotsInputSchema = z.object({
   date: AppointmentDateSchema,
   duration: AppointmentDurationSchema.default(DEFAULT_APPOINTMENT_DURATION),
 });
-
-export interface WorkingHoursInterval {
-  /** ISO weekday: 1 Monday ... 7 Sunday. */
-  weekday: number;
-  startTime: string;
-  endTime: string;
-}
-
-const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-
-export const SetWorkingHoursInputSchema = z
-  .object({
-    providerId: ProviderIdSchema,
-    intervals: z
-      .array(
-        z
-          .object({
-            weekday: z.number().int().min(1).max(7),
-            startTime: ClockTimeSchema,
-            endTime: ClockTimeSchema,
-          })
-          .refine((i) => i.startTime < i.endTime, {
-            ...appointmentMessage.issue('workingHoursOrder'),
-            path: ['endTime'],
-          }),
-      )
-      .max(28),
-  })
-  .superRefine((input, ctx) => {
-    for (const weekday of WEEKDAYS) {
-      const day = input.intervals
-        .filter((i) => i.weekday === weekday)
-        .sort((a, b) => (a.startTime < b.startTime ? -1 : 1));
-      for (let i = 1; i < day.length; i++) {
-        if (day[i]!.startTime < day[i - 1]!.endTime) {
-          ctx.addIssue({
-            code: 'custom',
-            ...appointmentMessage.issue('workingHoursOverlap', { weekday: WEEKDAY_NAMES[weekday - 1]! }),
-            path: ['intervals'],
-          });
-          return;
-        }
-      }
-    }
-  });
-export type SetWorkingHoursInput = z.input<typeof SetWorkingHoursInputSchema>;
-
-export const AddTimeOffInputSchema = z
-  .object({
-    providerId: ProviderIdSchema,
-    startDate: AppointmentDateSchema,
-    endDate: AppointmentDateSchema,
-    label: textSchema({ label: 'Label', kind: 'short', max: TIME_OFF_LABEL_MAX }).nullish(),
-  })
-  .refine((t) => t.startDate <= t.endDate, { ...appointmentMessage.issue('timeOffOrder'), path: ['endDate'] });
-export type AddTimeOffInput = z.input<typeof AddTimeOffInputSchema>;
-
-/** The instant at which a practice date and time begin in `zone` (an hour that does not exist moves forward). */
-export function zonedInstant(date: string, time: string, zone: string): Date {
-  const zoned = Temporal.PlainDateTime.from(`${date}T${time}`).toZonedDateTime(zone, { disambiguation: 'compatible' });
-  return new Date(zoned.epochMilliseconds);
-}
-
-/** An instant as a date (YYYY-MM-DD) and time (HH:MM) in `zone`. */
-export function zonedDateTime(instant: Date, zone: string): { date: string; time: string; weekday: number } {
-  const zoned = Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(zone);
-  return {
-    date: zoned.toPlainDate().toString(),
-    time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
-    weekday: zoned.dayOfWeek,
-  };
-}
-
-/** Today's date in `zone`. */
-export function todayIn(zone: string, now: Date = new Date()): string {
-  return zonedDateTime(now, zone).date;
-}
-
-/** The date `days` after `date` (negative: before). */
-export function addDays(date: string, days: number): string {
-  return Temporal.PlainDate.from(date).add({ days }).toString();
-}
-
-/** Whether `zone` is an IANA time zone name this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    Temporal.Now.zonedDateTimeISO(zone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Minutes since midnight of an HH:MM time. */
-export function minutesOf(time: string): number {
-  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-}
-
-/** Parts of the day a waitlisted patient can ask for (in the practice's zone). */
-export const WAITLIST_TIMES_OF_DAY = ['any', 'morning', 'afternoon'] as const;
-export type WaitlistTimeOfDay = (typeof WAITLIST_TIMES_OF_DAY)[number];
-/** Morning: a start before 12:00; afternoon: from 12:00. */
-export const AFTERNOON_FROM = '12:00';
-/** How many waiting patients one freed slot is offered to at once; the first to claim it gets it. */
-export const WAITLIST_OFFERS_PER_SLOT = 3;
-/** How long an offer's link can be claimed. */
-export const WAITLIST_OFFER_VALID_MINUTES = 120;
-
-export const WAITLIST_STATUSES = ['waiting', 'booked', 'removed'] as const;
-export const WAITLIST_OFFER_STATUSES = ['open', 'claimed', 'gone'] as const;
-
-/** addToWaitlist: who, with whom, which days and times, between which dates. */
-export function addToWaitlistInputSchema(today: string) {
-  return z
-    .object({
-      patientId: PatientIdSchema,
-      providerId: ProviderIdSchema.nullish(),
-      fromDate: AppointmentDateSchema,
-      toDate: AppointmentDateSchema,
-      weekdays: z
-        .array(z.number().int().min(1).max(7), { error: appointmentMessage.error('waitlistWeekdays') })
-        .min(1, { error: appointmentMessage.error('waitlistWeekdays') })
-        .max(7)
-        .transform((days) => [...new Set(days)].sort()),
-      timeOfDay: z.enum(WAITLIST_TIMES_OF_DAY).default('any'),
-      duration: AppointmentDurationSchema.default(DEFAULT_APPOINTMENT_DURATION),
-      appointmentType: TypeSchema.default(DEFAULT_APPOINTMENT_TYPE),
-      reason: ReasonSchema,
-    })
-    .superRefine((input, ctx) => {
-      if (input.toDate < input.fromDate) {
-        ctx.addIssue({ code: 'custom', ...appointmentMessage.issue('waitlistRange'), path: ['toDate'] });
-      }
-      if (input.toDate < today) {
-        ctx.addIssue({ code: 'custom', ...appointmentMessage.issue('dateInPast'), path: ['toDate'] });
-      }
-    });
-}
-export type AddToWaitlistInput = z.input<ReturnType<typeof addToWaitlistInputSchema>>;
-
-/** Whether a start time suits a waitlist entry's part of the day. */
-export function suitsTimeOfDay(time: string, timeOfDay: WaitlistTimeOfDay): boolean {
-  if (timeOfDay === 'any') return true;
-  return timeOfDay === 'morning' ? time < AFTERNOON_FROM : time >= AFTERNOON_FROM;
-}

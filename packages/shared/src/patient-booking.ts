@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  addDays,
   appointmentMessage,
   APPOINTMENT_TYPES,
   AppointmentDateSchema,
@@ -9,6 +8,7 @@ import {
   type AppointmentDuration,
   type AppointmentType,
 } from './appointments.ts';
+import { addDays } from './practice-dates.ts';
 import { RecordIdSchema, textSchema } from './text.ts';
 
 /*

@@ -1,13 +1,8 @@
 import { messageSection } from './field-messages.ts';
 import { z } from 'zod';
-import {
-  APPOINTMENT_DURATIONS,
-  APPOINTMENT_TYPES,
-  ClockTimeSchema,
-  isTimeZone,
-  WEEKDAYS,
-  type WorkingHoursInterval,
-} from './appointments.ts';
+import { APPOINTMENT_DURATIONS, APPOINTMENT_TYPES, ClockTimeSchema } from './appointments.ts';
+import { isTimeZone } from './practice-dates.ts';
+import { WEEKDAYS, type WorkingHoursInterval } from './working-hours.ts';
 import { BOOKING_MODES, type BookingPolicy } from './patient-booking.ts';
 import { PhoneSchema } from './patients.ts';
 import { ROLES, type Role } from './roles.ts';

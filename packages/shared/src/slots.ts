@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import { minutesOf, type WorkingHoursInterval } from './appointments.ts';
+import { minutesOf } from './practice-dates.ts';
+import type { WorkingHoursInterval } from './working-hours.ts';
 import { PREFERRED_APPOINTMENT_TIMES, type PreferredAppointmentTime } from './options.ts';
 
 /*
