@@ -104,22 +104,55 @@ const SERVER_SHARED_FOLDERS = [
   'web',
 ];
 // Repositories every domain may use: the audit trail's writer, accounts and patients (users/ and patients/ are the
-// one place for the queries on their tables, which every clinical domain hangs on: issue 26 point 2, decision 060).
-const SERVER_SHARED_REPOSITORIES = ['audit', 'users', 'patients'];
+// one place for the queries on their tables, which every clinical domain hangs on: issue 26 point 2, decision 060),
+// and providers (a provider record is the provider account's other half, with the account's id: decision 020;
+// whether an id is an active provider is asked by every domain that names one).
+const SERVER_SHARED_REPOSITORIES = ['audit', 'users', 'patients', 'providers'];
+// Single repositories every domain may use: ending sessions (every path that ends one goes through it, and it tells
+// every instance's sockets; decision 017).
+const SERVER_SHARED_REPOSITORY_FILES = ['auth/sessions.repository.ts'];
 // Imports of another domain's repository that were there when the rule came (decision 053). The list only
 // shrinks: the caller-bound scope (issue 26, point 1) replaces them. A new file, or a new import, is refused.
 /** @type {Record<string, string[]>} */
 const KNOWN_FOREIGN_REPOSITORIES = {
-  'access-requests/access-requests.service.ts': ['providers/providers.repository.ts'],
-  'appointments/appointments.service.ts': ['providers/providers.repository.ts'],
-  'appointments/calendar-feed.service.ts': ['providers/providers.repository.ts'],
-  'appointments/waitlist.service.ts': ['providers/providers.repository.ts'],
   'notes/notes.service.ts': ['appointments/appointments.repository.ts'],
-  'patients/patients.service.ts': ['providers/providers.repository.ts'],
   'portal-records/portal-records.service.ts': ['notes/notes.repository.ts'],
-  'settings/settings.service.ts': ['auth/sessions.repository.ts'],
-  'users/accounts.ts': ['providers/providers.repository.ts'],
 };
+
+// The tables whose every query lives in their owner's repository (decision 060): `patients` (patients/) and
+// `users` (declared in auth/auth.table.ts beside better-auth's tables, queried in users/). Another file may name
+// them only to declare a foreign key (*.table.ts); it composes the repositories' building blocks instead
+// (`patientRecords`, `userAccounts`, `userNameOf`, ...).
+const OWNED_TABLE_FOLDERS = ['users', 'patients'];
+const OWNED_TABLE_PATTERNS = [
+  {
+    regex: '(^|/)patients/[^/]+\\.table\\.ts$',
+    message:
+      'The patients table is queried in patients/patients.repository.ts only: compose its building blocks (patientRecords, patientIdsOfAccount, ...) or call it (decision 060).',
+  },
+  {
+    regex: '(^|/)auth\\.table\\.ts$',
+    importNames: ['users'],
+    message:
+      'The users table is queried in users/users.repository.ts only: compose its building blocks (userAccounts, userNameOf, isActiveUser, ...) or call it (decision 060).',
+  },
+];
+// Files that still name `users` or `patients` outside their owners, and why (decision 060). The list only shrinks.
+const KNOWN_OWNED_TABLE_IMPORTS = [
+  // better-auth's adapter reads and writes its tables, `users` among them, through this schema.
+  'auth/auth.ts',
+  // The registries of every table's sealed columns and typed text: they name each table's columns, query none.
+  'keys/encrypted-columns.ts',
+  'stored-text/stored-text.ts',
+  // Split on another branch (issue 26 point 5) while this moved: each join is still to become patientRecords (and
+  // patientIdsOfAccount / onCareTeamOf); the parts split out of them carry the same joins.
+  'appointments/waitlist.service.ts',
+  'appointments/waitlist-offers.ts',
+  'measures/measures.service.ts',
+  'measures/safety-alerts.ts',
+  'messages/messages.service.ts',
+  'messages/conversation-access.ts',
+];
 
 /** @param {string} text */
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -127,14 +160,17 @@ const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * The server's import layers for the files of one domain (or one file of it): another domain's repository is
  * out of reach (but for `allowed`); GraphQL and route files also reach no repository, table, `db/` or query
- * builder (type-only imports of their own domain's row shapes are fine: they read no data).
+ * builder (type-only imports of their own domain's row shapes are fine: they read no data); with `ownedTables`,
+ * the `users` and `patients` tables are out of reach too.
  * @param {string} domain
  * @param {string[]} allowed
- * @param {boolean} apiLayer
+ * @param {{ apiLayer?: boolean, ownedTables?: boolean }} options
  */
-function serverLayerPatterns(domain, allowed, apiLayer) {
+function serverLayerPatterns(domain, allowed, { apiLayer = false, ownedTables = false }) {
   const ownOrShared = [domain, ...SERVER_SHARED_REPOSITORIES].map(escapeRegex).join('|');
-  const known = allowed.length > 0 ? `(?!(?:${allowed.map(escapeRegex).join('|')})$)` : '';
+  const reachable = [...allowed, ...SERVER_SHARED_REPOSITORY_FILES];
+  const known = `(?!(?:${reachable.map(escapeRegex).join('|')})$)`;
+  /** @type {{ regex: string, message: string, allowTypeImports?: boolean, importNames?: string[] }[]} */
   const patterns = [
     {
       regex: `^\\.\\./(?!(?:${ownOrShared})/)${known}[^/]+/[^/]+\\.repository\\.ts$`,
@@ -149,29 +185,53 @@ function serverLayerPatterns(domain, allowed, apiLayer) {
       message:
         'GraphQL and route files reach data through the services only: no repository, table, db/ or query builder import (decision 053).',
     });
+  if (ownedTables && !OWNED_TABLE_FOLDERS.includes(domain)) patterns.push(...OWNED_TABLE_PATTERNS);
   return patterns;
 }
 
 const serverDomains = listFolders(SERVER_SRC).filter((folder) => !SERVER_SHARED_FOLDERS.includes(folder));
 const API_FILES = ['*.graphql.ts', '*.routes.ts'];
 const serverLayerConfigs = serverDomains.flatMap((domain) => {
-  const known = Object.entries(KNOWN_FOREIGN_REPOSITORIES).filter(([file]) => file.startsWith(`${domain}/`));
-  const rule = (/** @type {string[]} */ allowed, /** @type {boolean} */ apiLayer) => ({
-    '@typescript-eslint/no-restricted-imports': ['error', { patterns: serverLayerPatterns(domain, allowed, apiLayer) }],
+  const inDomain = (/** @type {string} */ file) => file.startsWith(`${domain}/`);
+  const knownFiles = [
+    ...new Set([...Object.keys(KNOWN_FOREIGN_REPOSITORIES), ...KNOWN_OWNED_TABLE_IMPORTS].filter(inDomain)),
+  ];
+  const rule = (
+    /** @type {string[]} */ allowed,
+    /** @type {{ apiLayer?: boolean, ownedTables?: boolean }} */ options,
+  ) => ({
+    '@typescript-eslint/no-restricted-imports': ['error', { patterns: serverLayerPatterns(domain, allowed, options) }],
   });
   return [
-    { name: `telehealth/server-layers/${domain}`, files: [`${SERVER_SRC}/${domain}/**/*.ts`], rules: rule([], false) },
-    ...known.map(([file, allowed]) => ({
+    {
+      name: `telehealth/server-layers/${domain}`,
+      files: [`${SERVER_SRC}/${domain}/**/*.ts`],
+      rules: rule([], { ownedTables: true }),
+    },
+    {
+      // A table may name `users` or `patients` to declare a foreign key.
+      name: `telehealth/server-layers/${domain}/tables`,
+      files: [`${SERVER_SRC}/${domain}/**/*.table.ts`],
+      rules: rule([], {}),
+    },
+    ...knownFiles.map((file) => ({
       name: `telehealth/server-layers/${file}`,
       files: [`${SERVER_SRC}/${file}`],
-      rules: rule(allowed, false),
+      rules: rule(KNOWN_FOREIGN_REPOSITORIES[file] ?? [], { ownedTables: !KNOWN_OWNED_TABLE_IMPORTS.includes(file) }),
     })),
     {
       name: `telehealth/server-layers/${domain}/api`,
       files: API_FILES.map((pattern) => `${SERVER_SRC}/${domain}/${pattern}`),
-      rules: rule([], true),
+      rules: rule([], { apiLayer: true, ownedTables: true }),
     },
   ];
+});
+// The folders that are not domains (and the files at the top of src/) name neither table either.
+serverLayerConfigs.push({
+  name: 'telehealth/server-layers/shared-folders',
+  files: [`${SERVER_SRC}/*.ts`, ...SERVER_SHARED_FOLDERS.map((folder) => `${SERVER_SRC}/${folder}/**/*.ts`)],
+  ignores: [`${SERVER_SRC}/**/*.table.ts`, ...KNOWN_OWNED_TABLE_IMPORTS.map((file) => `${SERVER_SRC}/${file}`)],
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: OWNED_TABLE_PATTERNS }] },
 });
 
 export default defineConfig(

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import type { AccessRequestStatus } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { accessRequests } from './access-requests.table.ts';
-import { users } from '../auth/auth.table.ts';
 import { accessRequestsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
+import { userAccounts } from '../users/users.repository.ts';
 
 type StoredAccessRequest = typeof accessRequests.$inferSelect;
 /** A request as the service sees it: the form is the validated object (stored as encrypted JSON). */
@@ -24,7 +23,7 @@ export type AccessRequestSummary = Omit<AccessRequestView, 'form' | 'clientIpHas
 /** Where a page ended: created_at as PostgreSQL wrote it (microseconds kept), id, and the status filter. */
 export type AccessRequestCursor = readonly [string, string, string];
 
-const reviewer = alias(users, 'reviewer');
+const reviewer = userAccounts('reviewer');
 const reviewerName = sql<string | null>`nullif(btrim(${reviewer.firstName} || ' ' || ${reviewer.lastName}), '')`;
 
 /** The form and the decline reason are stored encrypted, so reads and writes of them take the keyring. */

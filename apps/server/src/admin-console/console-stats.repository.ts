@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { CONSOLE_RECENT_ACTIVITY } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
+import { patientRecords } from '../patients/patients.repository.ts';
+import { userAccounts } from '../users/users.repository.ts';
 
 /** Accounts of one role (null: no role) in one state. */
 export interface AccountCount {
@@ -90,8 +92,8 @@ export async function readConsoleStats(executor: Executor, periods: ConsolePerio
     SELECT
       (SELECT coalesce(json_agg(json_build_object('role', role, 'active', is_active, 'count', n)
                                 ORDER BY role NULLS LAST, is_active DESC), '[]'::json)
-         FROM (SELECT role, is_active, count(*)::int AS n FROM users GROUP BY role, is_active) a) AS accounts,
-      (SELECT count(*)::int FROM patients WHERE deleted_at IS NULL AND is_active) AS active_patients,
+         FROM (SELECT role, is_active, count(*)::int AS n FROM ${userAccounts('u')} GROUP BY role, is_active) a) AS accounts,
+      (SELECT count(*)::int FROM ${patientRecords('p')} WHERE deleted_at IS NULL AND is_active) AS active_patients,
       (SELECT count(*)::int FROM appointments
         WHERE starts_at >= ${periods.todayStart.toISOString()}::timestamptz
           AND starts_at < ${periods.tomorrowStart.toISOString()}::timestamptz
@@ -119,7 +121,7 @@ export async function readConsoleStats(executor: Executor, periods: ConsolePerio
                       -- Staff by name; a patient's name would say who is in care here (health information).
                       CASE WHEN u.role IN ('admin', 'provider') THEN u.name END AS name
                  FROM audit_entries e
-                 LEFT JOIN users u
+                 LEFT JOIN ${userAccounts('u')}
                    ON u.id = CASE WHEN e.user_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
                                   THEN e.user_id::uuid END
                 ORDER BY e.timestamp DESC, e.id DESC

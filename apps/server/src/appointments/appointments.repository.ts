@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { alias } from 'drizzle-orm/pg-core';
 import { and, asc, eq, getTableColumns, gt, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { SLOT_HOLDING_STATUSES, type AppointmentStatus } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
@@ -7,11 +6,11 @@ import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository
 import type { Executor } from '../db/client.ts';
 import { pickColumns } from '../db/pick-columns.ts';
 import { appointmentHistory, appointmentReminders, appointments } from './appointments.table.ts';
-import { users } from '../auth/auth.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { patientIdsOfAccount, patientRecords } from '../patients/patients.repository.ts';
 import { providers } from '../providers/providers.table.ts';
 import { appointmentsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
+import { userAccounts, userNameOrNullOf } from '../users/users.repository.ts';
 
 export type AppointmentRow = typeof appointments.$inferSelect;
 export type NewAppointmentRow = typeof appointments.$inferInsert;
@@ -41,16 +40,15 @@ export interface AppointmentQuery {
   statuses?: readonly AppointmentStatus[] | null;
 }
 
+const patient = patientRecords('patient');
+
 const HOLDING = sql.raw(`(${SLOT_HOLDING_STATUSES.map((s) => `'${s}'`).join(', ')})`);
 
 function reachCondition(reach: AppointmentReach): SQL | undefined {
   if (reach.kind === 'any') return undefined;
   if (reach.field === 'providerId') return eq(appointments.providerId, reach.callerId);
   // A patient's own: the appointments of the record linked to their account.
-  return inArray(
-    appointments.patientId,
-    sql`(SELECT ${patients.id} FROM ${patients} WHERE ${patients.accountId} = ${reach.callerId} AND ${patients.deletedAt} IS NULL)`,
-  );
+  return inArray(appointments.patientId, patientIdsOfAccount(reach.callerId));
 }
 
 function queryCondition(query: AppointmentQuery): SQL[] {
@@ -65,8 +63,8 @@ function queryCondition(query: AppointmentQuery): SQL[] {
 
 const viewColumns = {
   ...getTableColumns(appointments),
-  patientFirstName: patients.firstName,
-  patientLastName: patients.lastName,
+  patientFirstName: patient.firstName,
+  patientLastName: patient.lastName,
   providerFirstName: providers.firstName,
   providerLastName: providers.lastName,
 };
@@ -75,7 +73,7 @@ function selectViews(executor: Executor) {
   return executor
     .select(viewColumns)
     .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(patient, eq(patient.id, appointments.patientId))
     .innerJoin(providers, eq(providers.id, appointments.providerId));
 }
 
@@ -89,8 +87,8 @@ function selectPageViews(executor: Executor, columns: ReadonlySet<keyof Appointm
       ...pickColumns(
         {
           ...getTableColumns(appointments),
-          patientFirstName: sql<string>`${patients.firstName}`.as('patient_first_name'),
-          patientLastName: sql<string>`${patients.lastName}`.as('patient_last_name'),
+          patientFirstName: sql<string>`${patient.firstName}`.as('patient_first_name'),
+          patientLastName: sql<string>`${patient.lastName}`.as('patient_last_name'),
           providerFirstName: sql<string>`${providers.firstName}`.as('provider_first_name'),
           providerLastName: sql<string>`${providers.lastName}`.as('provider_last_name'),
         },
@@ -102,7 +100,7 @@ function selectPageViews(executor: Executor, columns: ReadonlySet<keyof Appointm
       startsAt: appointments.startsAt,
     })
     .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(patient, eq(patient.id, appointments.patientId))
     .innerJoin(providers, eq(providers.id, appointments.providerId));
 }
 
@@ -116,7 +114,7 @@ export async function findVisibleAppointment(
   keyring: Keyring,
   options: { forUpdate?: boolean } = {},
 ): Promise<AppointmentView | undefined> {
-  const where = and(eq(appointments.id, id), isNull(patients.deletedAt), reachCondition(reach));
+  const where = and(eq(appointments.id, id), isNull(patient.deletedAt), reachCondition(reach));
   const query = selectViews(executor).where(where);
   const [row] = options.forUpdate ? await query.for('update', { of: appointments }) : await query;
   return row && open(keyring)(row);
@@ -151,7 +149,7 @@ export async function listAppointmentsPage(
   keyring: Keyring,
 ): Promise<{ rows: AppointmentView[]; next: AppointmentCursor | null }> {
   const { reach, query, after, limit, audit, columns } = options;
-  const conditions = [isNull(patients.deletedAt), ...queryCondition(query)];
+  const conditions = [isNull(patient.deletedAt), ...queryCondition(query)];
   const own = reachCondition(reach);
   if (own) conditions.push(own);
   if (after) {
@@ -251,7 +249,7 @@ export async function listAppointmentHistory(executor: Executor, appointmentId: 
   return executor
     .select({
       ...getTableColumns(appointmentHistory),
-      actorName: sql<string | null>`(SELECT u.name FROM users u WHERE u.id = ${appointmentHistory.actorId})`,
+      actorName: userNameOrNullOf(appointmentHistory.actorId),
     })
     .from(appointmentHistory)
     .where(eq(appointmentHistory.appointmentId, appointmentId))
@@ -337,14 +335,14 @@ export async function findProviderBusy(
 
 /** An appointment with the addresses and languages its mails go to, locked until the transaction ends. */
 export async function lockAppointmentForMail(tx: Executor, id: string) {
-  const patientAccount = alias(users, 'patient_account');
-  const providerAccount = alias(users, 'provider_account');
+  const patientAccount = userAccounts('patient_account');
+  const providerAccount = userAccounts('provider_account');
   const [row] = await tx
     .select({
       appointment: appointments,
-      patientFirstName: patients.firstName,
-      patientLastName: patients.lastName,
-      patientEmail: patients.email,
+      patientFirstName: patient.firstName,
+      patientLastName: patient.lastName,
+      patientEmail: patient.email,
       patientLanguage: patientAccount.language,
       providerFirstName: providers.firstName,
       providerLastName: providers.lastName,
@@ -352,13 +350,35 @@ export async function lockAppointmentForMail(tx: Executor, id: string) {
       providerLanguage: providerAccount.language,
     })
     .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(patient, eq(patient.id, appointments.patientId))
     .innerJoin(providers, eq(providers.id, appointments.providerId))
     .innerJoin(providerAccount, eq(providerAccount.id, providers.id))
-    .leftJoin(patientAccount, eq(patientAccount.id, patients.accountId))
+    .leftJoin(patientAccount, eq(patientAccount.id, patient.accountId))
     .where(eq(appointments.id, id))
     .for('update', { of: appointments });
   return row;
+}
+
+/** A provider's appointments starting in [from, to), with the patient's name, in start order (the calendar feed). */
+export async function findFeedAppointments(executor: Executor, providerId: string, from: Date, to: Date) {
+  return executor
+    .select({
+      id: appointments.id,
+      patientId: appointments.patientId,
+      startsAt: appointments.startsAt,
+      endsAt: appointments.endsAt,
+      sequence: appointments.sequence,
+      status: appointments.status,
+      appointmentType: appointments.appointmentType,
+      firstName: patient.firstName,
+      lastName: patient.lastName,
+    })
+    .from(appointments)
+    .innerJoin(patient, eq(patient.id, appointments.patientId))
+    .where(
+      and(eq(appointments.providerId, providerId), gte(appointments.startsAt, from), lt(appointments.startsAt, to)),
+    )
+    .orderBy(asc(appointments.startsAt));
 }
 
 /** Records the SEQUENCE whose invitation was queued (not a change of the appointment: updated_at stays). */

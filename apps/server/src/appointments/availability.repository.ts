@@ -2,10 +2,13 @@ import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { SLOT_HOLDING_STATUSES, type WorkingHoursInterval } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { appointments, providerSchedules, providerTimeOff, providerWorkingHours } from './appointments.table.ts';
-import { users } from '../auth/auth.table.ts';
 import { providers } from '../providers/providers.table.ts';
+import { userAccounts } from '../users/users.repository.ts';
 
 export type TimeOffRow = typeof providerTimeOff.$inferSelect;
+
+/** The provider's account: who is active with the provider role. */
+const account = userAccounts('account');
 
 /**
  * A provider's weekly hours: their own once they have set them, else the practice's default week (`defaults`, the
@@ -44,7 +47,7 @@ export async function findActiveProviderWeeks(
   const active = await executor
     .select({ id: providers.id, custom: providerSchedules.providerId })
     .from(providers)
-    .innerJoin(users, and(eq(users.id, providers.id), eq(users.role, 'provider'), eq(users.isActive, true)))
+    .innerJoin(account, and(eq(account.id, providers.id), eq(account.role, 'provider'), eq(account.isActive, true)))
     .leftJoin(providerSchedules, eq(providerSchedules.providerId, providers.id));
   if (active.length === 0) return [defaults.map((interval) => ({ ...interval }))];
   const customIds = active.flatMap((row) => (row.custom ? [row.id] : []));
@@ -149,8 +152,8 @@ export async function findDaySchedule(
     time_off: [string, string][];
     busy: [number, number][];
   }>(sql`SELECT
-    EXISTS (SELECT 1 FROM ${providers} JOIN ${users} ON ${users.id} = ${providers.id}
-      WHERE ${providers.id} = ${providerId} AND ${users.role} = 'provider' AND ${users.isActive}) AS active,
+    EXISTS (SELECT 1 FROM ${providers} JOIN ${account} ON ${account.id} = ${providers.id}
+      WHERE ${providers.id} = ${providerId} AND ${account.role} = 'provider' AND ${account.isActive}) AS active,
     EXISTS (SELECT 1 FROM ${providerSchedules} WHERE ${providerSchedules.providerId} = ${providerId}) AS custom,
     (SELECT coalesce(json_agg(json_build_array(${providerWorkingHours.weekday}, ${providerWorkingHours.startTime},
         ${providerWorkingHours.endTime}) ORDER BY ${providerWorkingHours.weekday}, ${providerWorkingHours.startTime}), '[]')

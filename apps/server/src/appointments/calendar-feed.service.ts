@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { addDays, RecordIdSchema, todayIn } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
@@ -6,8 +6,8 @@ import { appendAuditEntry } from '../audit/audit.repository.ts';
 import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { appointments, calendarFeeds } from './appointments.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { findFeedAppointments } from './appointments.repository.ts';
+import { calendarFeeds } from './appointments.table.ts';
 import { providers } from '../providers/providers.table.ts';
 import { notFound, parseInput } from '../errors.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
@@ -93,28 +93,7 @@ export class CalendarFeedService {
     const from = occurrence(addDays(today, -FEED_PAST_DAYS), '00:00', 15, zone).startsAt;
     const to = occurrence(addDays(today, FEED_FUTURE_DAYS), '00:00', 15, zone).startsAt;
     return this.#db.transaction(async (tx) => {
-      const rows = await tx
-        .select({
-          id: appointments.id,
-          patientId: appointments.patientId,
-          startsAt: appointments.startsAt,
-          endsAt: appointments.endsAt,
-          sequence: appointments.sequence,
-          status: appointments.status,
-          appointmentType: appointments.appointmentType,
-          firstName: patients.firstName,
-          lastName: patients.lastName,
-        })
-        .from(appointments)
-        .innerJoin(patients, eq(patients.id, appointments.patientId))
-        .where(
-          and(
-            eq(appointments.providerId, feed.providerId),
-            gte(appointments.startsAt, from),
-            lt(appointments.startsAt, to),
-          ),
-        )
-        .orderBy(asc(appointments.startsAt));
+      const rows = await findFeedAppointments(tx, feed.providerId, from, to);
       await tx
         .update(calendarFeeds)
         .set({ lastReadAt: new Date() })

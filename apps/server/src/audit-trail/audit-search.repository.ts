@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AuditSearchFilter } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { auditChain, auditEntries } from '../audit/audit.table.ts';
-import { users } from '../auth/auth.table.ts';
+import { findPeopleByIds, findUserIdsByEmail } from '../users/users.repository.ts';
 
 /** One audit entry as the search answers it, with its place in the chain once sealed. */
 export interface AuditEntryView {
@@ -100,11 +100,7 @@ export function searchConditions(filter: AuditSearchFilter, personIds: string[] 
 export async function resolvePerson(executor: Executor, person: string | undefined): Promise<string[] | null> {
   if (!person) return null;
   if (!person.includes('@')) return [person];
-  const rows = await executor
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${person})`);
-  return rows.map((r) => r.id);
+  return findUserIdsByEmail(executor, person);
 }
 
 /**
@@ -151,13 +147,8 @@ export async function findPeople(
   executor: Executor,
   userIds: string[],
 ): Promise<Map<string, { name: string; email: string }>> {
-  const ids = [...new Set(userIds)].filter((id) => /^[0-9a-f-]{36}$/i.test(id));
-  if (ids.length === 0) return new Map();
-  const rows = await executor
-    .select({ id: users.id, name: users.name, email: users.email })
-    .from(users)
-    .where(inArray(users.id, ids));
-  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email }]));
+  const people = await findPeopleByIds(executor, userIds);
+  return new Map([...people].map(([id, { name, email }]) => [id, { name, email }]));
 }
 
 /** The last verification of the chain (AUDIT_CHAIN_VERIFIED or AUDIT_CHAIN_BROKEN), recorded by the server. */

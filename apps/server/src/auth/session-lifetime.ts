@@ -4,10 +4,11 @@ import { isRole, type CurrentUser, type Role, type SessionEndReason } from '@tel
 import { ANONYMOUS_ACTOR, appendAuditEntry, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
-import { sessions, users } from './auth.table.ts';
+import { sessions } from './auth.table.ts';
 import type { Auth } from './auth.ts';
 import type { CookieJar } from './sign-in-challenges.ts';
 import { endAccountSessions, endSessions, type EndedSession } from './sessions.repository.ts';
+import { userAccounts } from '../users/users.repository.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -181,7 +182,7 @@ export class SessionLifetime {
       )
       SELECT current.id AS session_id, coalesce(slid.expires_at, current.expires_at) AS expires_at,
              u.id, u.email, u.first_name, u.last_name, u.name, u.role, u.is_active
-      FROM current LEFT JOIN slid ON slid.id = current.id JOIN ${users} u ON u.id = current.user_id`);
+      FROM current LEFT JOIN slid ON slid.id = current.id JOIN ${userAccounts('u')} ON u.id = current.user_id`);
     const row = result.rows[0];
     if (!row) {
       const expired = await this.#expireSessions(sql`s.token = ${token}`, meta);
@@ -235,7 +236,7 @@ export class SessionLifetime {
     const found = await this.#db.execute<{ id: string; past: boolean; is_active: boolean; role: string | null }>(sql`
       SELECT s.id, u.is_active, u.role,
              s.expires_at <= now() OR s.created_at + make_interval(secs => ${maxSeconds}) <= now() AS past
-      FROM ${sessions} s JOIN ${users} u ON u.id = s.user_id
+      FROM ${sessions} s JOIN ${userAccounts('u')} ON u.id = s.user_id
       WHERE s.id = ANY(${sql.param([...sessionIds])}::uuid[])`);
     const byId = new Map(found.rows.map((row) => [row.id, row]));
     const past: string[] = [];

@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SessionEndReason } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { sessions, users } from './auth.table.ts';
+import { sessions } from './auth.table.ts';
+import { userAccounts } from '../users/users.repository.ts';
 
 /** The PostgreSQL channel on which every instance hears which sessions ended (decision 017). */
 export const SESSION_ENDED_CHANNEL = 'session_ended';
@@ -28,7 +29,7 @@ export interface EndedSession {
  */
 export async function endSessions(executor: Executor, where: SQL, reason: SessionEndReason): Promise<EndedSession[]> {
   const result = await executor.execute<{ id: string; user_id: string; role: string | null }>(sql`
-    DELETE FROM ${sessions} s USING ${users} u
+    DELETE FROM ${sessions} s USING ${userAccounts('u')}
     WHERE u.id = s.user_id AND (${where})
     RETURNING s.id, s.user_id, u.role`);
   const ended = result.rows.map((row) => ({ id: row.id, userId: row.user_id, role: row.role }));

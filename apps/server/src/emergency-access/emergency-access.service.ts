@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import {
   MAX_PAGE_SIZE,
   PAGE_SIZE,
@@ -17,16 +16,14 @@ import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
 import { auditEntries } from '../audit/audit.table.ts';
-import { users } from '../auth/auth.table.ts';
-import { patients } from '../patients/patients.table.ts';
-import { findPatientOwner, findPatientsByNameAndBirth } from '../patients/patients.repository.ts';
+import { findPatientOwner, findPatientsByNameAndBirth, patientRecords } from '../patients/patients.repository.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import { emergencyAccessGrantsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { emergencyAccessUsedMail } from '../mail/templates.ts';
-import { findActiveUsersWithRoles } from '../users/users.repository.ts';
+import { findActiveUsersWithRoles, userAccounts } from '../users/users.repository.ts';
 import { emergencyAccessGrants, type EmergencyGrantRow } from './emergency-access.table.ts';
 
 /** A grant as the provider sees it (the banner): when it ends. No reason, no review. */
@@ -55,8 +52,9 @@ export interface EmergencyActivity {
   url: string | null;
 }
 
-const reviewer = alias(users, 'reviewer');
-const provider = alias(users, 'provider');
+const reviewer = userAccounts('reviewer');
+const provider = userAccounts('provider');
+const patient = patientRecords('patient');
 
 /** A row of `#select`. */
 interface SelectedGrant {
@@ -346,8 +344,8 @@ export class EmergencyAccessService {
         grant: emergencyAccessGrants,
         providerName: provider.name,
         providerEmail: provider.email,
-        firstName: patients.firstName,
-        lastName: patients.lastName,
+        firstName: patient.firstName,
+        lastName: patient.lastName,
         reviewedByName: reviewer.name,
         cursorTime: sql<string>`${emergencyAccessGrants.startedAt}::text`,
         activityCount: sql<number>`(SELECT count(*) FROM ${auditEntries}
@@ -358,7 +356,7 @@ export class EmergencyAccessService {
       })
       .from(emergencyAccessGrants)
       .innerJoin(provider, eq(provider.id, emergencyAccessGrants.providerId))
-      .innerJoin(patients, eq(patients.id, emergencyAccessGrants.patientId))
+      .innerJoin(patient, eq(patient.id, emergencyAccessGrants.patientId))
       .leftJoin(reviewer, eq(reviewer.id, emergencyAccessGrants.reviewedBy))
       .$dynamic();
   }

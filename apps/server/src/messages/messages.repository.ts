@@ -3,10 +3,9 @@ import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { ConversationKind, MessageAttachmentType, MessageSide } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { conversationArchives, conversations, messageAttachments, messages } from './messages.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { onCareTeamOf, patientIdsOfAccount, patientRecords } from '../patients/patients.repository.ts';
 import { conversationsEncrypted, messageAttachmentsEncrypted, messagesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { onCareTeamOf } from './care-team.ts';
 import { userNameOf, userNameOrNullOf } from '../users/users.repository.ts';
 
 /**
@@ -31,8 +30,7 @@ export function otherSide(side: MessageSide): MessageSide {
 export function reachCondition(reach: ConversationReach): SQL {
   switch (reach.kind) {
     case 'patient':
-      return sql`${conversations.patientId} IN (SELECT ${patients.id} FROM ${patients}
-        WHERE ${patients.accountId} = ${reach.accountId} AND ${patients.deletedAt} IS NULL)`;
+      return sql`${conversations.patientId} IN ${patientIdsOfAccount(reach.accountId)}`;
     case 'careTeam':
       return and(eq(conversations.kind, 'clinical'), onCareTeamOf(sql`${conversations.patientId}`, reach.providerId))!;
     case 'office':
@@ -60,14 +58,16 @@ export interface ConversationRecord {
   cursorTime: string;
 }
 
+const patient = patientRecords('patient');
+
 function selectConversations(executor: Executor, reach: ConversationReach, callerId: string) {
   const unreadSide = otherSide(sideOf(reach));
   return executor
     .select({
       conversation: conversations,
-      patientFirstName: patients.firstName,
-      patientLastName: patients.lastName,
-      providerName: userNameOrNullOf(patients.ownerId),
+      patientFirstName: patient.firstName,
+      patientLastName: patient.lastName,
+      providerName: userNameOrNullOf(patient.ownerId),
       unreadCount: sql<number>`(SELECT count(*) FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id}
         AND ${messages.senderSide} = ${unreadSide} AND ${messages.readAt} IS NULL)::int`,
       archived: sql<boolean>`EXISTS (SELECT 1 FROM ${conversationArchives}
@@ -79,7 +79,7 @@ function selectConversations(executor: Executor, reach: ConversationReach, calle
       cursorTime: sql<string>`${conversations.lastMessageAt}::text`,
     })
     .from(conversations)
-    .innerJoin(patients, eq(patients.id, conversations.patientId));
+    .innerJoin(patient, eq(patient.id, conversations.patientId));
 }
 
 type ConversationRow = Awaited<ReturnType<ReturnType<typeof selectConversations>['execute']>>[number];

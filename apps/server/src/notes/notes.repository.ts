@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { HIGH_NOTE_PRIORITIES, type NoteCategory, type NotePriority } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { orEmergencyGrants, type EmergencyGrant } from '../access/emergency-grants.ts';
-import { users } from '../auth/auth.table.ts';
 import { noteAddenda, notes, noteUnlocks, noteVersions } from './notes.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { patientIdsOwnedBy, patientRecords } from '../patients/patients.repository.ts';
 import { noteShares } from '../portal-records/portal-records.table.ts';
 import {
   noteAddendaEncrypted,
@@ -15,7 +13,7 @@ import {
   noteVersionsEncrypted,
 } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { userNameOf } from '../users/users.repository.ts';
+import { userAccounts, userNameOf } from '../users/users.repository.ts';
 
 /**
  * Which notes a caller reaches (decision 027):
@@ -44,8 +42,10 @@ export interface NoteListFilter {
   searchTokens?: readonly string[];
 }
 
-const signer = alias(users, 'signer');
-const author = alias(users, 'author');
+const signer = userAccounts('signer');
+const author = userAccounts('author');
+const patient = patientRecords('patient');
+const sharedWith = patientRecords('shared_with');
 
 export function reachCondition(reach: NoteReach): SQL {
   if (reach.kind === 'index') return and(isNull(notes.deletedAt), eq(notes.isPrivate, false))!;
@@ -64,8 +64,8 @@ export function reachCondition(reach: NoteReach): SQL {
       eq(notes.isPrivate, false),
       isNotNull(notes.signedAt),
       sql`${notes.id} IN (SELECT ${noteShares.noteId} FROM ${noteShares}
-        JOIN ${patients} ON ${patients.id} = ${noteShares.patientId}
-        WHERE ${patients.accountId} = ${reach.accountId} AND ${patients.deletedAt} IS NULL
+        JOIN ${sharedWith} ON ${sharedWith.id} = ${noteShares.patientId}
+        WHERE ${sharedWith.accountId} = ${reach.accountId} AND ${sharedWith.deletedAt} IS NULL
           AND ${noteShares.patientId} = ${notes.patientId})`,
     )!;
   }
@@ -76,8 +76,7 @@ export function reachCondition(reach: NoteReach): SQL {
       and(
         eq(notes.isPrivate, false),
         orEmergencyGrants(
-          sql`${notes.patientId} IN (SELECT ${patients.id} FROM ${patients}
-          WHERE ${patients.ownerId} = ${reach.callerId} AND ${patients.deletedAt} IS NULL)`,
+          sql`${notes.patientId} IN ${patientIdsOwnedBy(reach.callerId)}`,
           notes.patientId,
           reach.emergency,
         ),
@@ -108,8 +107,8 @@ const noteSelection = {
   note: notes,
   authorName: author.name,
   signedByName: signer.name,
-  patientFirstName: patients.firstName,
-  patientLastName: patients.lastName,
+  patientFirstName: patient.firstName,
+  patientLastName: patient.lastName,
   /** The updated time as PostgreSQL writes it (microseconds): the page cursor. */
   cursorTime: sql<string>`${notes.updatedAt}::text`,
   addendumCount: sql<number>`(SELECT count(*) FROM ${noteAddenda} WHERE ${noteAddenda.noteId} = ${notes.id})::int`,
@@ -130,7 +129,7 @@ function selectNotes(executor: Executor) {
     .from(notes)
     .innerJoin(author, eq(author.id, notes.authorId))
     .leftJoin(signer, eq(signer.id, notes.signedBy))
-    .leftJoin(patients, eq(patients.id, notes.patientId));
+    .leftJoin(patient, eq(patient.id, notes.patientId));
 }
 
 function toRecord(keyring: Keyring, row: Awaited<ReturnType<ReturnType<typeof selectNotes>['execute']>>[number]) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Reach } from '../access/authorize.ts';
 import { orEmergencyGrants } from '../access/emergency-grants.ts';
 import { auditEntryInsertSql, type AuditRecord } from '../audit/audit.repository.ts';
@@ -9,6 +10,7 @@ import { patients } from './patients.table.ts';
 import { patientsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { PatientCursor } from '../db/cursor.ts';
+import { userAccounts } from '../users/users.repository.ts';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type NewPatientRow = typeof patients.$inferInsert;
@@ -194,6 +196,84 @@ export async function updatePatientRow(
 
 export async function softDeletePatient(tx: Executor, id: string, deletedBy: string): Promise<void> {
   await tx.update(patients).set({ deletedAt: new Date(), deletedBy, isActive: false }).where(eq(patients.id, id));
+}
+
+// Building blocks of other domains' queries (decision 060) --------------------------------------------------------
+
+/**
+ * The patient records as another domain's query joins them (a patient's name beside an appointment, a note, a
+ * conversation; the record's account and primary provider for a reach check): `(SELECT id, first_name, ... FROM
+ * patients) <alias>`, with only the columns other domains read, deleted records included (each caller says
+ * whether it wants them: `isNull(patient.deletedAt)`). PostgreSQL pulls such a subquery up into the join, so the
+ * plan is the one of a join on `patients` itself. No clinical field leaves here this way: those are encrypted and
+ * read through this repository's own functions.
+ */
+export function patientRecords<TAlias extends string>(alias: TAlias) {
+  return new QueryBuilder()
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      email: patients.email,
+      accountId: patients.accountId,
+      ownerId: patients.ownerId,
+      isActive: patients.isActive,
+      deletedAt: patients.deletedAt,
+    })
+    .from(patients)
+    .as(alias);
+}
+
+/** The ids of the (not deleted) records linked to this account, as a subquery: `column IN <this>`. */
+export function patientIdsOfAccount(accountId: string): SQL {
+  return sql`(SELECT ${patients.id} FROM ${patients} WHERE ${patients.accountId} = ${accountId} AND ${patients.deletedAt} IS NULL)`;
+}
+
+/** The ids of the (not deleted) records whose primary provider this is, as a subquery: `column IN <this>`. */
+export function patientIdsOwnedBy(providerId: string): SQL {
+  return sql`(SELECT ${patients.id} FROM ${patients} WHERE ${patients.ownerId} = ${providerId} AND ${patients.deletedAt} IS NULL)`;
+}
+
+/**
+ * A condition on a `patient_id` column: the patient is one whose care team the provider is on. Today that is the
+ * primary provider (`patients.ownerId`); a wider team (covering providers, a therapist beside the psychiatrist)
+ * changes only this and `findCareTeam`, and every check that follows the care team follows (decision 029).
+ */
+export function onCareTeamOf(patientIdColumn: SQL | { name: string }, providerId: string): SQL {
+  return sql`${patientIdColumn} IN ${patientIdsOwnedBy(providerId)}`;
+}
+
+/** The active providers on the patient's care team (account ids). */
+export async function findCareTeam(executor: Executor, patientId: string): Promise<string[]> {
+  const owner = userAccounts('owner');
+  const rows = await executor
+    .select({ id: owner.id })
+    .from(patients)
+    .innerJoin(owner, eq(owner.id, patients.ownerId))
+    .where(and(eq(patients.id, patientId), isNull(patients.deletedAt), eq(owner.isActive, true)));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A page of whole (not deleted) records in id order after `after`, as stored (the clinical text still sealed):
+ * the FHIR export, which reads no clinical field. With `patientId`, only that record.
+ */
+export async function findExportablePatientRows(
+  executor: Executor,
+  options: { after: string; patientId?: string | undefined; limit: number },
+): Promise<PatientRow[]> {
+  return executor
+    .select()
+    .from(patients)
+    .where(
+      and(
+        isNull(patients.deletedAt),
+        gt(patients.id, options.after),
+        options.patientId ? eq(patients.id, options.patientId) : undefined,
+      ),
+    )
+    .orderBy(asc(patients.id))
+    .limit(options.limit);
 }
 
 // Queries other domains make about a patient record ------------------------------------------------------------

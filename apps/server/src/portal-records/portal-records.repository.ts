@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
-import { users } from '../auth/auth.table.ts';
 import { notes } from '../notes/notes.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { patientRecords } from '../patients/patients.repository.ts';
 import { noteShares, recordCorrections } from './portal-records.table.ts';
 import { recordCorrectionsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { userNameOf, userNameOrNullOf } from '../users/users.repository.ts';
+import { userAccounts, userNameOf, userNameOrNullOf } from '../users/users.repository.ts';
 
 // Note shares -----------------------------------------------------------------------------------------------
 
@@ -85,11 +84,12 @@ export async function correctionsOf(executor: Executor, keyring: Keyring, patien
 
 /** One correction request with its patient's primary provider, locked for an answer. */
 export async function findCorrectionForUpdate(executor: Executor, id: string) {
+  const patient = patientRecords('patient');
   const [row] = await executor
-    .select({ correction: recordCorrections, ownerId: patients.ownerId })
+    .select({ correction: recordCorrections, ownerId: patient.ownerId })
     .from(recordCorrections)
-    .innerJoin(patients, eq(patients.id, recordCorrections.patientId))
-    .where(and(eq(recordCorrections.id, id), isNull(patients.deletedAt)))
+    .innerJoin(patient, eq(patient.id, recordCorrections.patientId))
+    .where(and(eq(recordCorrections.id, id), isNull(patient.deletedAt)))
     .for('update', { of: recordCorrections });
   return row;
 }
@@ -168,7 +168,7 @@ export async function accessLogPage(
       LIMIT ${options.limit + 1}
     ) e
     -- The page's actors by primary key (an actor id that is not a uuid joins nobody instead of failing the cast).
-    LEFT JOIN ${users} u ON u.id = CASE WHEN e.user_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+    LEFT JOIN ${userAccounts('u')} ON u.id = CASE WHEN e.user_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
       THEN e.user_id::uuid END
     ORDER BY e.id DESC`);
   return result.rows.map((r) => ({

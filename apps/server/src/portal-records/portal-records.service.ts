@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import {
   AnswerCorrectionInputSchema,
   CORRECTION_RESPONSE_DAYS,
@@ -15,13 +14,12 @@ import { sealAuditDetails } from '../audit/sealed-details.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
-import { patients } from '../patients/patients.table.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { recordCorrectionWaitingMail } from '../mail/templates.ts';
 import { addendaOf, findNote, listNotesPage, noteExists, type NoteRecord } from '../notes/notes.repository.ts';
-import { findLinkedPatient, patientExists } from '../patients/patients.repository.ts';
+import { findLinkedPatient, findPatientOwnerIds, patientExists } from '../patients/patients.repository.ts';
 import { activeUsersContact } from '../users/users.repository.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import {
@@ -395,10 +393,6 @@ export class PortalRecordsService {
   ): Promise<boolean> {
     if (!(await patientExists(executor, patientId))) return false;
     if (reach.kind === 'any') return true;
-    const [row] = await executor
-      .select({ id: patients.id })
-      .from(patients)
-      .where(and(eq(patients.id, patientId), eq(patients.ownerId, reach.callerId)));
-    return row !== undefined;
+    return (await findPatientOwnerIds(executor, patientId)).includes(reach.callerId);
   }
 }

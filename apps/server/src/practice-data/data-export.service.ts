@@ -11,7 +11,7 @@ import type { Database } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
 import { measures } from '../measures/measures.table.ts';
 import { notes } from '../notes/notes.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { findExportablePatientRows, patientRecords } from '../patients/patients.repository.ts';
 import { providers } from '../providers/providers.table.ts';
 import { notFound } from '../errors.ts';
 import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../keys/encrypted-columns.ts';
@@ -48,18 +48,20 @@ export interface BulkManifest {
 
 type Tx = NodePgDatabase;
 
+const patient = patientRecords('patient');
+
 /** The rows each resource type exports, and the patient each belongs to. */
 const exportable = {
-  Patient: () => isNull(patients.deletedAt),
-  Appointment: () => isNull(patients.deletedAt),
-  Observation: () => and(eq(measures.status, 'completed'), isNull(patients.deletedAt)),
+  Patient: () => isNull(patient.deletedAt),
+  Appointment: () => isNull(patient.deletedAt),
+  Observation: () => and(eq(measures.status, 'completed'), isNull(patient.deletedAt)),
   DocumentReference: () =>
     and(
       isNotNull(notes.signedAt),
       eq(notes.isPrivate, false),
       isNull(notes.deletedAt),
       isNotNull(notes.patientId),
-      isNull(patients.deletedAt),
+      isNull(patient.deletedAt),
     ),
 };
 
@@ -83,27 +85,27 @@ export class DataExportService {
   async #counts(tx: Tx): Promise<Record<FhirResourceType, number>> {
     const one = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n ?? 0;
     return {
-      Patient: await one(tx.select({ n: count() }).from(patients).where(exportable.Patient())),
+      Patient: await one(tx.select({ n: count() }).from(patient).where(exportable.Patient())),
       Practitioner: await one(tx.select({ n: count() }).from(providers)),
       Appointment: await one(
         tx
           .select({ n: count() })
           .from(appointments)
-          .innerJoin(patients, eq(patients.id, appointments.patientId))
+          .innerJoin(patient, eq(patient.id, appointments.patientId))
           .where(exportable.Appointment()),
       ),
       Observation: await one(
         tx
           .select({ n: count() })
           .from(measures)
-          .innerJoin(patients, eq(patients.id, measures.patientId))
+          .innerJoin(patient, eq(patient.id, measures.patientId))
           .where(exportable.Observation()),
       ),
       DocumentReference: await one(
         tx
           .select({ n: count() })
           .from(notes)
-          .innerJoin(patients, eq(patients.id, notes.patientId))
+          .innerJoin(patient, eq(patient.id, notes.patientId))
           .where(exportable.DocumentReference()),
       ),
     };
@@ -157,7 +159,7 @@ export class DataExportService {
       query.then((rows) => rows.map((r) => r.id).filter((id): id is string => id !== null));
     switch (type) {
       case 'Patient':
-        return ids(tx.select({ id: patients.id }).from(patients).where(exportable.Patient()));
+        return ids(tx.select({ id: patient.id }).from(patient).where(exportable.Patient()));
       case 'Practitioner':
         return [];
       case 'Appointment':
@@ -165,7 +167,7 @@ export class DataExportService {
           tx
             .selectDistinct({ id: appointments.patientId })
             .from(appointments)
-            .innerJoin(patients, eq(patients.id, appointments.patientId))
+            .innerJoin(patient, eq(patient.id, appointments.patientId))
             .where(exportable.Appointment()),
         );
       case 'Observation':
@@ -173,7 +175,7 @@ export class DataExportService {
           tx
             .selectDistinct({ id: measures.patientId })
             .from(measures)
-            .innerJoin(patients, eq(patients.id, measures.patientId))
+            .innerJoin(patient, eq(patient.id, measures.patientId))
             .where(exportable.Observation()),
         );
       case 'DocumentReference':
@@ -181,7 +183,7 @@ export class DataExportService {
           tx
             .selectDistinct({ id: notes.patientId })
             .from(notes)
-            .innerJoin(patients, eq(patients.id, notes.patientId))
+            .innerJoin(patient, eq(patient.id, notes.patientId))
             .where(exportable.DocumentReference()),
         );
     }
@@ -203,12 +205,7 @@ export class DataExportService {
     const pageOf = async (): Promise<Resource[]> => {
       switch (type) {
         case 'Patient': {
-          const rows = await tx
-            .select()
-            .from(patients)
-            .where(and(exportable.Patient(), gt(patients.id, after), onlyPatient(patients.id, patientId)))
-            .orderBy(asc(patients.id))
-            .limit(PAGE);
+          const rows = await findExportablePatientRows(tx, { after, patientId, limit: PAGE });
           return rows.map(patientResource);
         }
         case 'Practitioner': {
@@ -224,7 +221,7 @@ export class DataExportService {
           const rows = await tx
             .select({ a: appointments })
             .from(appointments)
-            .innerJoin(patients, eq(patients.id, appointments.patientId))
+            .innerJoin(patient, eq(patient.id, appointments.patientId))
             .where(
               and(exportable.Appointment(), gt(appointments.id, after), onlyPatient(appointments.patientId, patientId)),
             )
@@ -239,7 +236,7 @@ export class DataExportService {
           const rows = await tx
             .select({ m: measures })
             .from(measures)
-            .innerJoin(patients, eq(patients.id, measures.patientId))
+            .innerJoin(patient, eq(patient.id, measures.patientId))
             .where(and(exportable.Observation(), gt(measures.id, after), onlyPatient(measures.patientId, patientId)))
             .orderBy(asc(measures.id))
             .limit(PAGE);
@@ -256,7 +253,7 @@ export class DataExportService {
           const rows = await tx
             .select({ n: notes })
             .from(notes)
-            .innerJoin(patients, eq(patients.id, notes.patientId))
+            .innerJoin(patient, eq(patient.id, notes.patientId))
             .where(and(exportable.DocumentReference(), gt(notes.id, after), onlyPatient(notes.patientId, patientId)))
             .orderBy(asc(notes.id))
             .limit(PAGE);

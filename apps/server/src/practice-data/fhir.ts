@@ -10,7 +10,7 @@ import { INSTRUMENT_DEFINITIONS, type Instrument } from '@telehealth/shared';
 import type { appointments } from '../appointments/appointments.table.ts';
 import type { measures } from '../measures/measures.table.ts';
 import type { notes } from '../notes/notes.table.ts';
-import type { patients } from '../patients/patients.table.ts';
+import type { PatientRow } from '../patients/patients.repository.ts';
 import type { providers } from '../providers/providers.table.ts';
 
 // The practice's records as FHIR R4 resources (decision 037), with the types of @medplum/fhirtypes. References
@@ -29,7 +29,6 @@ export type FhirResourceType = (typeof FHIR_RESOURCE_TYPES)[number];
 const LOINC = 'http://loinc.org';
 const EMAIL = 'email';
 
-type PatientRow = typeof patients.$inferSelect;
 type ProviderRow = typeof providers.$inferSelect;
 type AppointmentRow = typeof appointments.$inferSelect;
 type MeasureRow = typeof measures.$inferSelect;

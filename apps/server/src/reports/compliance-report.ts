@@ -11,7 +11,7 @@ import {
   type RiskSeverity,
 } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { isUuid } from '../db/ids.ts';
+import { findPeopleByIds } from '../users/users.repository.ts';
 
 // The specification's compliance report (generateComplianceReport), computed by PostgreSQL over the audit
 // trail of a period (decision 035): every figure is an aggregate of one indexed range of audit_entries.
@@ -268,13 +268,10 @@ function indicator(type: RiskIndicatorType, count: number, rows: GroupRow[]): Ri
 
 /** Fills in each named account's name, e-mail and role (one query for the whole report). */
 async function nameThePeople(executor: Executor, indicators: RiskIndicator[]): Promise<void> {
-  const ids = [...new Set(indicators.flatMap((i) => i.people.map((p) => p.userId)))].filter(
-    (id): id is string => id !== null && isUuid(id),
+  const byId = await findPeopleByIds(
+    executor,
+    indicators.flatMap((i) => i.people.map((p) => p.userId)),
   );
-  if (ids.length === 0) return;
-  const result = await executor.execute<{ id: string; name: string; email: string; role: string | null }>(sql`
-    SELECT id::text, name, email, role FROM users WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[])`);
-  const byId = new Map(result.rows.map((row) => [row.id, row]));
   for (const person of indicators.flatMap((i) => i.people)) {
     const account = person.userId ? byId.get(person.userId) : undefined;
     if (!account) continue;

@@ -1,6 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { SIGN_IN_LOCKOUT, type Role, type UserStatus } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
+import { isUuid } from '../db/ids.ts';
 import { accountTokens } from '../auth/account-tokens.table.ts';
 import { authAccounts, sessions, signInFailures, twoFactors, users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
@@ -316,6 +318,54 @@ export async function findInvitationStateRows(executor: Executor, ids: readonly 
     })
     .from(users)
     .where(inArray(users.id, [...ids]));
+}
+
+/**
+ * The accounts as another domain's query joins them (who signed, reviewed, is mailed): `(SELECT id, name, ...
+ * FROM users) <alias>`, with only the columns other domains read. PostgreSQL pulls such a subquery up into the
+ * join, so the plan is the one of a join on `users` itself (decision 060). One alias per join of the query.
+ */
+export function userAccounts<TAlias extends string>(alias: TAlias) {
+  return new QueryBuilder()
+    .select({
+      id: users.id,
+      name: users.name,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      language: users.language,
+      role: users.role,
+      isActive: users.isActive,
+      twoFactorEnabled: users.twoFactorEnabled,
+    })
+    .from(users)
+    .as(alias);
+}
+
+/** The ids of the accounts with this address, in either case (the audit search's person filter). */
+export async function findUserIdsByEmail(executor: Executor, email: string): Promise<string[]> {
+  const rows = await executor
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The people named by these actor ids (the audit trail's `user_id`, which may also be `system`, `anonymous` or
+ * `api-token:…`): name, e-mail and role by account id, for the audit screens and the compliance report.
+ */
+export async function findPeopleByIds(
+  executor: Executor,
+  actorIds: readonly (string | null)[],
+): Promise<Map<string, { name: string; email: string; role: string | null }>> {
+  const ids = [...new Set(actorIds)].filter((id): id is string => id !== null && isUuid(id));
+  if (ids.length === 0) return new Map();
+  const rows = await executor
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role })
+    .from(users)
+    .where(inArray(users.id, ids));
+  return new Map(rows.map(({ id, ...person }) => [id, person]));
 }
 
 /** A condition on another table's account column: the account is active (and, with `role`, holds that role). */

@@ -2,11 +2,13 @@ import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { VideoPresence, VideoRole } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { patientRecords } from '../patients/patients.repository.ts';
 import { providers } from '../providers/providers.table.ts';
 import { videoParticipants } from './video.table.ts';
 import { videoParticipantsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
+
+const patient = patientRecords('patient');
 
 /** An appointment as a video visit sees it: who may join, when, and whether it is still on. */
 export interface VisitAppointment {
@@ -34,15 +36,15 @@ export async function findVisitAppointment(db: Executor, id: string): Promise<Vi
       endsAt: appointments.endsAt,
       providerId: appointments.providerId,
       patientId: appointments.patientId,
-      patientAccountId: patients.accountId,
-      patientOwnerId: patients.ownerId,
+      patientAccountId: patient.accountId,
+      patientOwnerId: patient.ownerId,
       providerName: sql<string>`${providers.firstName} || ' ' || ${providers.lastName}`,
-      patientName: sql<string>`${patients.firstName} || ' ' || ${patients.lastName}`,
+      patientName: sql<string>`${patient.firstName} || ' ' || ${patient.lastName}`,
     })
     .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(patient, eq(patient.id, appointments.patientId))
     .innerJoin(providers, eq(providers.id, appointments.providerId))
-    .where(and(eq(appointments.id, id), isNull(patients.deletedAt)));
+    .where(and(eq(appointments.id, id), isNull(patient.deletedAt)));
   return row;
 }
 
@@ -105,12 +107,12 @@ export async function findWaiting(db: Executor, providerId: string, since: Date,
     .select({
       participant: videoParticipants,
       startsAt: appointments.startsAt,
-      patientFirstName: patients.firstName,
-      patientLastName: patients.lastName,
+      patientFirstName: patient.firstName,
+      patientLastName: patient.lastName,
     })
     .from(videoParticipants)
     .innerJoin(appointments, eq(appointments.id, videoParticipants.appointmentId))
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
+    .innerJoin(patient, eq(patient.id, appointments.patientId))
     .where(
       and(
         eq(appointments.providerId, providerId),
