@@ -1,14 +1,14 @@
-import { APPOINTMENT_MESSAGES, seesRecordPart, type WorkingHoursInterval } from '@telehealth/shared';
+import { seesRecordPart, type WorkingHoursInterval } from '@telehealth/shared';
 import { practiceDateTime } from './practice-time.ts';
 import type { AppointmentView } from './appointments.repository.ts';
 import type { PracticeHours } from './appointments.service.ts';
 import type { TimeOffRow } from './availability.repository.ts';
-import type { WaitlistEntryRow } from './waitlist.service.ts';
 import type { SlotState } from './schedule.ts';
 import { builder } from '../graphql/builder.ts';
+import { plainInput } from '../graphql/plain-input.ts';
 import { idempotent } from '../graphql/idempotent.ts';
 import { columnsFor, requestedFields } from '../graphql/selection.ts';
-import { callerOf, publicCallerOf, type GraphQLContext } from '../graphql/context.ts';
+import { callerOf, type GraphQLContext } from '../graphql/context.ts';
 import { DeletedRecordRef } from '../patients/patients.graphql.ts';
 
 type ChangeRow = Awaited<ReturnType<GraphQLContext['appointments']['history']>>[number];
@@ -286,8 +286,6 @@ const AddTimeOffInput = builder.inputType('AddTimeOffInput', {
   fields: (t) => ({ providerId: t.id(), startDate: t.string(), endDate: t.string(), label: t.string() }),
 });
 
-/** GraphQL hands absent fields as missing keys and explicit nulls as null; both reach the schemas as they are. */
-const plain = (input: object) => JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
 const first = <T>(rows: T[]): T => rows[0]!;
 
 builder.queryFields((t) => ({
@@ -301,7 +299,7 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx, info) =>
       ctx.appointments.list(
         callerOf(ctx, 'listAppointments'),
-        { ...args, filter: args.filter ? plain(args.filter) : null },
+        { ...args, filter: args.filter ? plainInput(args.filter) : null },
         { columns: columnsFor(requestedFields(info, ['items']), APPOINTMENT_FIELD_KEYS) },
       ),
   }),
@@ -338,7 +336,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateAppointmentInput, required: true }) },
     resolve: idempotent('createAppointment', {
       run: async (caller, args: { input: object }, ctx) =>
-        first(await ctx.appointments.create(caller, plain(args.input))),
+        first(await ctx.appointments.create(caller, plainInput(args.input))),
       replay: (caller, id, _args, ctx) => ctx.appointments.get(caller, id),
     }),
   }),
@@ -348,7 +346,7 @@ builder.mutationFields((t) => ({
       "A provider's unscheduled video visit with one of their own patients, starting now for the practice's visit length (decision 046). Answers the appointment; its room is /video-call/start/{id}. PROVIDER_BUSY or PATIENT_BUSY when either has another visit then.",
     args: { input: t.arg({ type: SeeNowInput, required: true }) },
     resolve: idempotent('seeNow', {
-      run: (caller, args: { input: object }, ctx) => ctx.appointments.seeNow(caller, plain(args.input)),
+      run: (caller, args: { input: object }, ctx) => ctx.appointments.seeNow(caller, plainInput(args.input)),
       replay: (caller, id, _args, ctx) => ctx.appointments.get(caller, id),
     }),
   }),
@@ -356,30 +354,31 @@ builder.mutationFields((t) => ({
     type: AppointmentRef,
     args: { input: t.arg({ type: UpdateAppointmentInput, required: true }) },
     resolve: async (_root, args, ctx) =>
-      first(await ctx.appointments.update(callerOf(ctx, 'updateAppointment'), plain(args.input))),
+      first(await ctx.appointments.update(callerOf(ctx, 'updateAppointment'), plainInput(args.input))),
   }),
   cancelAppointment: t.field({
     type: AppointmentRef,
     args: { input: t.arg({ type: CancelAppointmentInput, required: true }) },
     resolve: async (_root, args, ctx) =>
-      first(await ctx.appointments.cancel(callerOf(ctx, 'cancelAppointment'), plain(args.input))),
+      first(await ctx.appointments.cancel(callerOf(ctx, 'cancelAppointment'), plainInput(args.input))),
   }),
   setAppointmentStatus: t.field({
     type: AppointmentRef,
     args: { input: t.arg({ type: SetAppointmentStatusInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.appointments.setStatus(callerOf(ctx, 'setAppointmentStatus'), plain(args.input)),
+    resolve: (_root, args, ctx) =>
+      ctx.appointments.setStatus(callerOf(ctx, 'setAppointmentStatus'), plainInput(args.input)),
   }),
   setWorkingHours: t.field({
     type: ProviderAvailabilityRef,
     description: 'Replaces the weekly hours (an empty list: no hours at all).',
     args: { input: t.arg({ type: SetWorkingHoursInput, required: true }) },
     resolve: (_root, args, ctx) =>
-      ctx.appointments.setWorkingHours(callerOf(ctx, 'setWorkingHours'), plain(args.input)),
+      ctx.appointments.setWorkingHours(callerOf(ctx, 'setWorkingHours'), plainInput(args.input)),
   }),
   addTimeOff: t.field({
     type: TimeOffRef,
     args: { input: t.arg({ type: AddTimeOffInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.appointments.addTimeOff(callerOf(ctx, 'addTimeOff'), plain(args.input)),
+    resolve: (_root, args, ctx) => ctx.appointments.addTimeOff(callerOf(ctx, 'addTimeOff'), plainInput(args.input)),
   }),
   removeTimeOff: t.field({
     type: DeletedRecordRef,
@@ -389,147 +388,5 @@ builder.mutationFields((t) => ({
         providerId: String(args.providerId),
         id: String(args.id),
       }),
-  }),
-}));
-
-const WaitlistEntryRef = builder.objectRef<WaitlistEntryRow>('WaitlistEntry').implement({
-  description: 'A patient waiting for an earlier visit with a provider. Protected health information.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    patientId: t.exposeID('patientId'),
-    patient: t.string({ resolve: (e) => `${e.patientFirstName} ${e.patientLastName}` }),
-    providerId: t.exposeID('providerId'),
-    providerName: t.string({ resolve: (e) => `${e.providerFirstName} ${e.providerLastName}` }),
-    fromDate: t.exposeString('fromDate'),
-    toDate: t.exposeString('toDate'),
-    weekdays: t.exposeIntList('weekdays', { description: 'ISO weekdays: 1 Monday ... 7 Sunday.' }),
-    timeOfDay: t.exposeString('timeOfDay', { description: 'any, morning (before 12:00) or afternoon.' }),
-    duration: t.exposeInt('duration'),
-    appointmentType: t.exposeString('appointmentType'),
-    reason: t.string({ resolve: (e) => e.reason }),
-    status: t.exposeString('status', { description: 'waiting, booked or removed.' }),
-    appointmentId: t.exposeID('appointmentId', { nullable: true }),
-    createdAt: t.string({ resolve: (e) => e.createdAt.toISOString() }),
-  }),
-});
-
-type OfferView = Awaited<ReturnType<GraphQLContext['waitlist']['offer']>>;
-const WaitlistOfferRef = builder.objectRef<OfferView>('WaitlistOffer').implement({
-  description: 'What a waitlist offer link offers: the time and the provider, nothing about the patient.',
-  fields: (t) => ({
-    status: t.exposeString('status', { description: 'open, claimed or gone (taken by another, or expired).' }),
-    providerName: t.exposeString('providerName'),
-    date: t.exposeString('date'),
-    time: t.exposeString('time'),
-    duration: t.exposeInt('duration'),
-    appointmentType: t.exposeString('appointmentType'),
-    timeZone: t.exposeString('timeZone'),
-    expiresAt: t.string({ resolve: (o) => o.expiresAt.toISOString() }),
-  }),
-});
-
-const ClaimWaitlistOfferResultRef = builder
-  .objectRef<{ success: boolean; message: string; date: string; time: string }>('ClaimWaitlistOfferResult')
-  .implement({
-    fields: (t) => ({
-      success: t.exposeBoolean('success'),
-      message: t.exposeString('message'),
-      date: t.exposeString('date'),
-      time: t.exposeString('time'),
-    }),
-  });
-
-const AddToWaitlistInput = builder.inputType('AddToWaitlistInput', {
-  fields: (t) => ({
-    patientId: t.id(),
-    providerId: t.id({ description: "Default: the calling provider's own." }),
-    fromDate: t.string(),
-    toDate: t.string(),
-    weekdays: t.intList({ description: 'ISO weekdays that suit the patient.' }),
-    timeOfDay: t.string({ description: 'any (default), morning or afternoon.' }),
-    duration: t.int(),
-    appointmentType: t.string(),
-    reason: t.string(),
-  }),
-});
-
-builder.queryFields((t) => ({
-  listWaitlist: t.field({
-    type: [WaitlistEntryRef],
-    description:
-      "The waiting entries of a provider (the caller's own by default; administrators: all when none given).",
-    args: { providerId: t.arg.id() },
-    resolve: (_root, args, ctx) =>
-      ctx.waitlist.list(callerOf(ctx, 'listWaitlist'), args.providerId == null ? null : String(args.providerId)),
-  }),
-  waitlistOffer: t.field({
-    type: WaitlistOfferRef,
-    description: "Public. What the offer link's token offers, and whether it can still be claimed.",
-    args: { token: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.waitlist.offer(args.token),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  addToWaitlist: t.field({
-    type: WaitlistEntryRef,
-    args: { input: t.arg({ type: AddToWaitlistInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.waitlist.add(callerOf(ctx, 'addToWaitlist'), plain(args.input)),
-  }),
-  removeFromWaitlist: t.field({
-    type: WaitlistEntryRef,
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.waitlist.remove(callerOf(ctx, 'removeFromWaitlist'), String(args.id)),
-  }),
-  claimWaitlistOffer: t.field({
-    type: ClaimWaitlistOfferResultRef,
-    description:
-      'Public. Books the offered time for the waitlisted patient; the first claim wins. Failures: NOT_FOUND (no such offer), BAD_USER_INPUT with extensions.reason gone (taken by another, or expired).',
-    args: { token: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const at = await ctx.waitlist.claim(publicCallerOf(ctx, 'claimWaitlistOffer'), args.token);
-      return { success: true, message: APPOINTMENT_MESSAGES.offerClaimed, ...at };
-    },
-  }),
-}));
-
-const CalendarFeedStatusRef = builder
-  .objectRef<{ active: boolean; createdAt: Date | null }>('CalendarFeedStatus')
-  .implement({
-    fields: (t) => ({
-      active: t.exposeBoolean('active'),
-      createdAt: t.string({ nullable: true, resolve: (f) => f.createdAt?.toISOString() ?? null }),
-    }),
-  });
-
-const CalendarFeedLinkRef = builder.objectRef<{ url: string; createdAt: Date }>('CalendarFeedLink').implement({
-  fields: (t) => ({
-    url: t.exposeString('url', { description: 'Shown once: keep it private. Making a new one ends the old.' }),
-    createdAt: t.string({ resolve: (f) => f.createdAt.toISOString() }),
-  }),
-});
-
-builder.queryField('calendarFeed', (t) =>
-  t.field({
-    type: CalendarFeedStatusRef,
-    description: "Whether the provider's private calendar feed is on.",
-    args: { providerId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.calendarFeeds.status(callerOf(ctx, 'calendarFeed'), String(args.providerId)),
-  }),
-);
-
-builder.mutationFields((t) => ({
-  createCalendarFeed: t.field({
-    type: CalendarFeedLinkRef,
-    description: 'A new private feed URL for another calendar application; an earlier URL stops working.',
-    args: { providerId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) =>
-      ctx.calendarFeeds.create(callerOf(ctx, 'createCalendarFeed'), String(args.providerId)),
-  }),
-  revokeCalendarFeed: t.boolean({
-    description: "Ends the provider's feed URL.",
-    args: { providerId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) =>
-      ctx.calendarFeeds.revoke(callerOf(ctx, 'revokeCalendarFeed'), String(args.providerId)),
   }),
 }));

@@ -1,6 +1,7 @@
 import type { BookingPolicy } from '@telehealth/shared';
 import { AppointmentRef, AppointmentSlotRef } from './appointments.graphql.ts';
 import { builder } from '../graphql/builder.ts';
+import { plainInput } from '../graphql/plain-input.ts';
 import { idempotent } from '../graphql/idempotent.ts';
 import { callerOf } from '../graphql/context.ts';
 
@@ -50,9 +51,6 @@ const CancelMyAppointmentInput = builder.inputType('CancelMyAppointmentInput', {
   fields: (t) => ({ id: t.id({ required: true }), reason: t.string({ description: 'Optional.' }) }),
 });
 
-/** GraphQL hands absent fields as missing keys and explicit nulls as null; both reach the schemas as they are. */
-const plain = (input: object) => JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
-
 builder.queryFields((t) => ({
   bookingPolicy: t.field({
     type: BookingPolicyRef,
@@ -81,7 +79,7 @@ builder.mutationFields((t) => ({
     description: 'A patient books a visit with their own provider: confirmed, or pending in request mode.',
     args: { input: t.arg({ type: BookAppointmentInput, required: true }) },
     resolve: idempotent('bookAppointment', {
-      run: (caller, args: { input: object }, ctx) => ctx.appointments.bookOwn(caller, plain(args.input)),
+      run: (caller, args: { input: object }, ctx) => ctx.appointments.bookOwn(caller, plainInput(args.input)),
       replay: (caller, id, _args, ctx) => ctx.appointments.get(caller, id),
     }),
   }),
@@ -95,13 +93,14 @@ builder.mutationFields((t) => ({
     type: AppointmentRef,
     description: "A patient cancels their own visit, until the policy's window before it.",
     args: { input: t.arg({ type: CancelMyAppointmentInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.appointments.cancelOwn(callerOf(ctx, 'cancelMyAppointment'), plain(args.input)),
+    resolve: (_root, args, ctx) =>
+      ctx.appointments.cancelOwn(callerOf(ctx, 'cancelMyAppointment'), plainInput(args.input)),
   }),
   rescheduleMyAppointment: t.field({
     type: AppointmentRef,
     description: "A patient moves their own visit, until the policy's window before it.",
     args: { input: t.arg({ type: RescheduleMyAppointmentInput, required: true }) },
     resolve: (_root, args, ctx) =>
-      ctx.appointments.rescheduleOwn(callerOf(ctx, 'rescheduleMyAppointment'), plain(args.input)),
+      ctx.appointments.rescheduleOwn(callerOf(ctx, 'rescheduleMyAppointment'), plainInput(args.input)),
   }),
 }));

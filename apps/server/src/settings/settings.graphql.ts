@@ -1,6 +1,7 @@
 import type { BookingPolicy, PracticeSettings, WorkingHoursInterval } from '@telehealth/shared';
 import type { PracticeSettingSourceView, PracticeSettingsView } from './settings.service.ts';
 import { builder } from '../graphql/builder.ts';
+import { plainInput } from '../graphql/plain-input.ts';
 import { callerOf } from '../graphql/context.ts';
 
 /* The practice's settings at /admin/settings (decision 032): administrators only. */
@@ -97,9 +98,6 @@ const UpdatePracticeSettingsInput = builder.inputType('UpdatePracticeSettingsInp
   }),
 });
 
-/** GraphQL hands absent fields as missing keys and explicit nulls as null; both reach the schema as they are. */
-const plain = (input: object) => JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
-
 builder.queryField('practiceSettings', (t) =>
   t.field({
     type: PracticeSettingsRef,
@@ -114,7 +112,7 @@ builder.mutationFields((t) => ({
     description:
       'Administrators: changes the settings given, used at once by every instance. Audited (SETTING_UPDATE, old and new value). A refused value changes nothing.',
     args: { input: t.arg({ type: UpdatePracticeSettingsInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.settings.update(callerOf(ctx, 'updatePracticeSettings'), plain(args.input)),
+    resolve: (_root, args, ctx) => ctx.settings.update(callerOf(ctx, 'updatePracticeSettings'), plainInput(args.input)),
   }),
   resetPracticeSetting: t.field({
     type: PracticeSettingsRef,
