@@ -4,7 +4,7 @@
  * the name rules ask), so tests run in any order and in parallel against one server.
  */
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
-import { addDays, DEMO_PASSWORD, todayIn } from '@telehealth/shared';
+import { addDays, DEMO_PASSWORD, todayIn, zonedDateTime } from '@telehealth/shared';
 import { uniqueLetters } from './access-requests.ts';
 import { demoAccount } from './fixtures.ts';
 import { graphqlCall, graphqlData } from './graphql.ts';
@@ -163,4 +163,42 @@ export async function bookVisit(
     }
   }
   throw new Error('no free time in the next 30 days');
+}
+
+const PRACTICE_ZONE = '{ appConfig { practiceTimeZone } }';
+const HALF_HOUR = 1_800_000;
+
+/**
+ * A visit at the first free half hour from `from` (now unless given) on, in the server's practice time zone,
+ * booked by the person signed in on `request` outside the working hours if need be: a video visit of 30 minutes
+ * unless `fields` says otherwise (an administrator names the provider with `fields.providerId`). A half hour the
+ * patient or the provider already holds is refused, and the next one is tried, twelve in all. Answers the
+ * appointment's id, and the date and time asked for (in the practice's zone, as `HH:MM`).
+ */
+export async function bookHalfHour(
+  request: APIRequestContext,
+  origin: string,
+  patientId: string,
+  options: { from?: Date; fields?: Record<string, unknown> } = {},
+): Promise<{ id: string; date: string; time: string }> {
+  origin = originOf(origin);
+  const { appConfig } = await graphqlData<{ appConfig: { practiceTimeZone: string } }>(request, origin, PRACTICE_ZONE);
+  const first = Math.ceil((options.from ?? new Date()).getTime() / HALF_HOUR) * HALF_HOUR;
+  for (let k = 0; k < 12; k++) {
+    const at = zonedDateTime(new Date(first + k * HALF_HOUR), appConfig.practiceTimeZone);
+    const booked = await graphqlCall<{ createAppointment: { id: string } }>(request, origin, CREATE_APPOINTMENT, {
+      input: {
+        patientId,
+        date: at.date,
+        time: at.time,
+        duration: 30,
+        appointmentType: 'video',
+        reason: 'Follow-up',
+        allowOutsideHours: true,
+        ...options.fields,
+      },
+    });
+    if (booked.data) return { id: booked.data.createAppointment.id, date: at.date, time: at.time };
+  }
+  throw new Error('no free half hour to book');
 }

@@ -1,12 +1,15 @@
 import type { Page } from '@playwright/test';
-import { todayIn, zonedDateTime } from '@telehealth/shared';
+import { todayIn } from '@telehealth/shared';
 import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
+import { bookHalfHour, createPatientRecord, createPortalPatient } from '../support/records.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 
+// Each test makes the patients it relies on (support/records.ts): a record of the first demo provider, or one
+// with a portal account where the patient answers a questionnaire, so no test reads or changes the demo patient.
 const ORIGIN = MAIN_SERVER.url;
 
 /** Narrows the window to a phone's and checks that nothing is wider. */
@@ -23,19 +26,12 @@ test('a provider writes a note from a template, filters and searches, signs it a
   test.slow();
   await signInByApi(page, 'provider@demo.test', ORIGIN);
   const suffix = uniqueLetters();
-  const patient = await graphqlData<{ createPatient: { id: string } }>(
-    page.request,
-    ORIGIN,
-    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-    {
-      input: {
-        firstName: 'Nora',
-        lastName: `Notes${suffix}`,
-        email: `nora.${suffix}@example.net`,
-        dateOfBirth: '1988-03-04',
-      },
-    },
-  );
+  const patient = await createPatientRecord(page.request, ORIGIN, {
+    firstName: 'Nora',
+    lastName: `Notes${suffix}`,
+    email: `nora.${suffix}@example.net`,
+    dateOfBirth: '1988-03-04',
+  });
 
   await page.goto('/notes');
   await expect(page.getByRole('heading', { level: 1, name: 'Clinical Notes' })).toBeVisible();
@@ -112,7 +108,7 @@ test('a provider writes a note from a template, filters and searches, signs it a
   await expect(page.getByText('No notes match these filters.')).toBeVisible();
 
   // The patient's chart lists it too.
-  await page.goto(`/patients/${patient.createPatient.id}`);
+  await page.goto(`/patients/${patient.id}`);
   await expect(page.getByRole('heading', { level: 1, name: `Nora Notes${suffix}` })).toBeVisible();
   await expect(page.getByRole('article', { name: `Initial evaluation ${suffix}` })).toBeVisible();
   await page.goto('/notes');
@@ -129,17 +125,14 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
   // Two people, two axe runs and a phone check over some forty steps: on two busy cores it passed 60 s (CI under
   // load, every step green).
   test.slow();
+  // A patient of the provider's with a portal account, made for this test.
+  const patient = await createPortalPatient(ORIGIN);
+  const patientId = patient.id;
   await signInByApi(page, 'provider@demo.test', ORIGIN);
-  const found = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
-    page.request,
-    ORIGIN,
-    'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
-  );
-  const patientId = found.listPatients.items[0]!.id;
 
   // The provider sends a PHQ-9 from the patient's chart.
   await page.goto(`/patients/${patientId}`);
-  await expect(page.getByRole('heading', { level: 1, name: 'Jordan Patel' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: patient.name })).toBeVisible();
   await page.getByRole('button', { name: 'Send now: PHQ-9' }).click();
   await expect(page.getByText('Sent. The patient sees it on their dashboard.')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
@@ -149,7 +142,7 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
   // The patient, on a phone, fills it in from the dashboard.
   const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: { width: 390, height: 844 } });
   const phone = await context.newPage();
-  await signInByApi(phone, 'patient@demo.test', ORIGIN);
+  await signInByApi(phone, patient.email, ORIGIN, patient.password);
   await phone.goto('/dashboard');
   await phone.getByRole('link', { name: 'Fill in the PHQ-9 (depression)' }).first().click();
   await expect(phone.getByRole('heading', { level: 1, name: 'PHQ-9 (depression)' })).toBeVisible();
@@ -175,13 +168,18 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
 
   // The provider's dashboard shows the alert without a reload, and the provider acknowledges it.
   const alerts = page.getByRole('region', { name: /Safety alerts/ });
-  const alert = alerts.getByTestId('safety-alert').filter({ hasText: 'Jordan Patel' });
+  const alert = alerts.getByTestId('safety-alert').filter({ hasText: patient.name });
   await expect(alert.first()).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   const openBefore = await alert.count();
-  await alert.first().getByRole('button', { name: 'Acknowledge the alert for Jordan Patel' }).click();
+  await alert
+    .first()
+    .getByRole('button', { name: `Acknowledge the alert for ${patient.name}` })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Acknowledge the safety alert' });
-  await dialog.getByRole('textbox', { name: 'What you did' }).fill('Called Jordan; safety plan reviewed.');
+  await dialog
+    .getByRole('textbox', { name: 'What you did' })
+    .fill(`Called ${patient.firstName}; safety plan reviewed.`);
   await dialog.getByRole('button', { name: 'Acknowledge Alert' }).click();
   await expect(alert).toHaveCount(openBefore - 1);
 
@@ -197,18 +195,14 @@ test('a patient’s PHQ-9 with item 9 above 0 shows the crisis lines at once and
 
 test('notes and questionnaires speak Spanish', async ({ page, browser, baseURL }) => {
   await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
+  const patient = await createPortalPatient(ORIGIN);
   await signInByApi(page, 'provider@demo.test', ORIGIN);
-  const found = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
-    page.request,
-    ORIGIN,
-    'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
-  );
   await graphqlData(
     page.request,
     ORIGIN,
     'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id } }',
     {
-      input: { patientId: found.listPatients.items[0]!.id, instrument: 'gad7' },
+      input: { patientId: patient.id, instrument: 'gad7' },
     },
   );
   await page.goto('/notes');
@@ -226,7 +220,7 @@ test('notes and questionnaires speak Spanish', async ({ page, browser, baseURL }
   const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: { width: 390, height: 844 } });
   const phone = await context.newPage();
   await phone.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
-  await signInByApi(phone, 'patient@demo.test', ORIGIN);
+  await signInByApi(phone, patient.email, ORIGIN, patient.password);
   await phone.goto('/dashboard');
   await phone.getByRole('link', { name: 'Rellenar el GAD-7 (ansiedad)' }).first().click();
   await expect(phone.getByText('Se ha sentido nervioso(a), ansioso(a) o con los nervios de punta')).toBeVisible();
@@ -274,19 +268,12 @@ test('a note from a template gets its structured sections and a title from the v
 }) => {
   await signInByApi(page, 'provider@demo.test', ORIGIN);
   const suffix = uniqueLetters();
-  const { createPatient } = await graphqlData<{ createPatient: { id: string } }>(
-    page.request,
-    ORIGIN,
-    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
-    {
-      input: {
-        firstName: 'Vera',
-        lastName: `Visits${suffix}`,
-        email: `vera.${suffix}@example.net`,
-        dateOfBirth: '1979-06-01',
-      },
-    },
-  );
+  const patient = await createPatientRecord(page.request, ORIGIN, {
+    firstName: 'Vera',
+    lastName: `Visits${suffix}`,
+    email: `vera.${suffix}@example.net`,
+    dateOfBirth: '1979-06-01',
+  });
   const { appConfig } = await graphqlData<{ appConfig: { practiceTimeZone: string } }>(
     page.request,
     ORIGIN,
@@ -294,31 +281,8 @@ test('a note from a template gets its structured sections and a title from the v
   );
   const zone = appConfig.practiceTimeZone;
   const today = todayIn(zone);
-  /** Books a visit with the patient at the first free half hour from `from` on; answers its date and time. */
-  const book = async (from: Date) => {
-    for (let k = 0; k < 12; k++) {
-      const at = zonedDateTime(new Date(Math.ceil(from.getTime() / 1_800_000) * 1_800_000 + k * 1_800_000), zone);
-      const response = await page.request.post('/graphql', {
-        headers: { origin: ORIGIN },
-        data: {
-          query: 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
-          variables: {
-            input: {
-              patientId: createPatient.id,
-              date: at.date,
-              time: at.time,
-              duration: 30,
-              reason: 'Follow-up',
-              appointmentType: 'video',
-              allowOutsideHours: true,
-            },
-          },
-        },
-      });
-      if (((await response.json()) as { data?: unknown }).data) return at;
-    }
-    throw new Error('no free half hour to book');
-  };
+  /** A visit with the patient at the first free half hour from `from` on: its date and time. */
+  const book = (from: Date) => bookHalfHour(page.request, ORIGIN, patient.id, { from });
   const day = 86_400_000;
   // Booked furthest first, so that neither the order of booking nor the server's order gives the answer.
   const later = await book(new Date(Date.now() + 20 * day));
@@ -371,7 +335,7 @@ test('a note from a template gets its structured sections and a title from the v
   // In Spanish, on a phone, from the patient's chart.
   await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
   await page.setViewportSize(PHONE);
-  await page.goto(`/patients/${createPatient.id}`);
+  await page.goto(`/patients/${patient.id}`);
   await page
     .getByRole('button', { name: /^Nueva nota/ })
     .first()

@@ -1,7 +1,8 @@
 /**
  * Measures for clinicians (issue 25, point 3; decision 028): the provider opens a submitted PHQ-9 on the chart and
  * reads every answer, item by item in their language, item 9 marked when above 0, and what was done about its
- * safety alert; the patient sees their own score neutrally, with what it means and what happens next.
+ * safety alert; the patient sees their own score neutrally, with what it means and what happens next. Each test
+ * makes its own patient of the first demo provider, with a portal account (support/records.ts).
  */
 import { INSTRUMENT_DEFINITIONS } from '@telehealth/shared';
 import { uniqueLetters } from '../support/access-requests.ts';
@@ -9,6 +10,7 @@ import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { createPortalPatient } from '../support/records.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 
 const ORIGIN = MAIN_SERVER.url;
@@ -48,13 +50,9 @@ for (const words of Object.values(LANGUAGES)) {
     baseURL,
   }) => {
     await page.addInitScript((language) => localStorage.setItem('telehealth.language', language), words.language);
+    const patient = await createPortalPatient(ORIGIN);
+    const patientId = patient.id;
     await signInByApi(page, 'provider@demo.test', ORIGIN);
-    const found = await graphqlData<{ listPatients: { items: { id: string }[] } }>(
-      page.request,
-      ORIGIN,
-      'query { listPatients(filter: { search: "patient@demo.test" }) { items { id } } }',
-    );
-    const patientId = found.listPatients.items[0]!.id;
     const sent = await graphqlData<{ sendQuestionnaire: { id: string } }>(
       page.request,
       ORIGIN,
@@ -67,7 +65,7 @@ for (const words of Object.values(LANGUAGES)) {
     const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: PHONE });
     const phone = await context.newPage();
     await phone.addInitScript((language) => localStorage.setItem('telehealth.language', language), words.language);
-    await signInByApi(phone, 'patient@demo.test', ORIGIN);
+    await signInByApi(phone, patient.email, ORIGIN, patient.password);
     await phone.goto(`/questionnaires/${questionnaireId}`);
     const items = phone.getByRole('radiogroup');
     await expect(items.first()).toBeVisible();

@@ -67,8 +67,15 @@ async function createPatientByApi(request: APIRequestContext, baseURL: string, i
   return data.createPatient.id;
 }
 
+/**
+ * Types a search. The list follows it once the 300 ms debounce and the server's answer are in, whatever the first
+ * page was doing (patient-list-screen.test.tsx), so a test then waits for the filtered state it expects; the box
+ * is checked to hold the text, so that a lost search would show here rather than as a list that never filters.
+ */
 async function searchPatients(page: Page, text: string): Promise<void> {
-  await page.getByRole('searchbox', { name: 'Search patients' }).fill(text);
+  const box = page.getByRole('searchbox', { name: 'Search patients' });
+  await box.fill(text);
+  await expect(box).toHaveValue(text);
 }
 
 function card(page: Page, name: string) {

@@ -1,5 +1,5 @@
 import type { Role } from '@telehealth/shared';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { mockGraphQL } from '../../../testing/graphql-mock.ts';
@@ -211,4 +211,52 @@ describe('PatientListScreen', () => {
       expect(screen.queryByRole('dialog')).toBeNull();
     });
   });
+
+  // A search typed while the first page (everyone) is still on its way: the list and the count follow the search,
+  // whichever answer arrives first. A browser test on a loaded machine (decision 055) waited for a filtered list
+  // here; a late answer for the unfiltered filter must not stand in for the search's.
+  // The debounce and two answers take more than findBy's second on a busy machine.
+  const SETTLED = { timeout: 5_000 };
+  for (const order of ['the search answers first', 'the first page answers first'] as const) {
+    it(`filters a search typed while the first page loads (${order})`, async () => {
+      let releaseFirstPage = () => {};
+      const firstPageHeld = new Promise<void>((resolve) => {
+        releaseFirstPage = resolve;
+      });
+      const searchOf = (variables: Record<string, unknown>) => (variables.filter as { search?: string }).search;
+      const { calls } = mockGraphQL({
+        ListPatients: async (variables) => {
+          if (searchOf(variables)) return { listPatients: { items: [KENJI], nextToken: null } };
+          await firstPageHeld;
+          return { listPatients: { items: [AMARA, KENJI], nextToken: 'page-2' } };
+        },
+        CountPatients: async (variables) => {
+          if (searchOf(variables)) return { countPatients: 1 };
+          await firstPageHeld;
+          return { countPatients: 150 };
+        },
+      });
+      renderList('provider');
+      expect((await screen.findAllByText('Loading patients…', {}, SETTLED))[0]).toBeVisible();
+      await waitFor(() => {
+        expect(calls.map((call) => call.operationName)).toContain('ListPatients');
+      });
+
+      fireEvent.change(screen.getByRole('searchbox', { name: 'Search patients' }), { target: { value: 'Novak' } });
+      if (order === 'the first page answers first') {
+        releaseFirstPage();
+        expect(await screen.findByText('Showing 2 of 150 patients', {}, SETTLED)).toBeVisible();
+      }
+      expect(await screen.findByText('Showing 1 of 1 patients', {}, SETTLED)).toBeVisible();
+      expect(screen.getByRole('article', { name: 'Kenji Novak' })).toBeVisible();
+      // The unfiltered answers, late or already in, change nothing.
+      await act(async () => {
+        releaseFirstPage();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      });
+      expect(screen.getByText('Showing 1 of 1 patients')).toBeVisible();
+      expect(screen.queryByRole('article', { name: 'Amara Bello' })).toBeNull();
+      expect(screen.getByRole('searchbox', { name: 'Search patients' })).toHaveValue('Novak');
+    }, 20_000);
+  }
 });
