@@ -13,14 +13,22 @@ import { DeletedRecordRef } from '../patients/patients.graphql.ts';
 
 type ChangeRow = Awaited<ReturnType<GraphQLContext['appointments']['history']>>[number];
 
-/** The practice date and time of an appointment, worked out once per row (date and time both ask). */
-const practiceTimes = new WeakMap<AppointmentView, ReturnType<typeof practiceDateTime>>();
+/**
+ * The practice date and time of an appointment, worked out once per row: date and time both ask, one after the
+ * other, so the last row's answer is kept (a pure function of the start and the zone, checked both).
+ */
+let lastPracticeTime: {
+  row: AppointmentView;
+  zone: string;
+  startsAt: Date;
+  at: ReturnType<typeof practiceDateTime>;
+} | null = null;
 function practiceTime(a: AppointmentView, ctx: GraphQLContext) {
-  let at = practiceTimes.get(a);
-  if (!at) {
-    at = practiceDateTime(a.startsAt, ctx.appointments.timeZone);
-    practiceTimes.set(a, at);
-  }
+  const zone = ctx.appointments.timeZone;
+  const last = lastPracticeTime;
+  if (last && last.row === a && last.zone === zone && last.startsAt === a.startsAt) return last.at;
+  const at = practiceDateTime(a.startsAt, zone);
+  lastPracticeTime = { row: a, zone, startsAt: a.startsAt, at };
   return at;
 }
 

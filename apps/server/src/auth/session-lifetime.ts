@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { isRole, type CurrentUser, type Role, type SessionEndReason } from '@telehealth/shared';
 import { ANONYMOUS_ACTOR, appendAuditEntry, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
@@ -9,6 +9,7 @@ import type { Auth } from './auth.ts';
 import type { CookieJar } from './sign-in-challenges.ts';
 import { endAccountSessions, endSessions, type EndedSession } from './sessions.repository.ts';
 import { userAccounts } from '../users/users.repository.ts';
+import { NamedStatement } from '../db/named-statement.ts';
 
 /** What the server knows of the caller of one request. */
 export interface RequestMeta {
@@ -53,6 +54,41 @@ export function actorFor(session: ActiveSession | null, meta: RequestMeta): Audi
   };
 }
 
+interface SessionRow {
+  session_id: string;
+  expires_at: string;
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  name: string;
+  role: string | null;
+  is_active: boolean;
+}
+
+/**
+ * Finds the caller's session and slides its idle deadline (SessionLifetime.resolveSession): the statement of every
+ * signed-in request, so a named prepared statement (parsed and planned once per pooled connection).
+ */
+const RESOLVE_SESSION = new NamedStatement<SessionRow>(
+  'session:resolve',
+  sql`
+      WITH current AS (
+        SELECT id, user_id, expires_at, updated_at FROM ${sessions}
+        WHERE token = ${sql.placeholder('token')} AND expires_at > now() AND created_at + make_interval(secs => ${sql.placeholder('maxSeconds')}) > now()
+      ), slid AS (
+        UPDATE ${sessions} s
+        SET expires_at = least(now() + make_interval(secs => ${sql.placeholder('idleSeconds')}), s.created_at + make_interval(secs => ${sql.placeholder('maxSeconds')})),
+            updated_at = now()
+        FROM current
+        WHERE s.id = current.id AND current.updated_at <= now() - make_interval(secs => ${sql.placeholder('refreshSeconds')})
+        RETURNING s.id, s.expires_at
+      )
+      SELECT current.id AS session_id, coalesce(slid.expires_at, current.expires_at) AS expires_at,
+             u.id, u.email, u.first_name, u.last_name, u.name, u.role, u.is_active
+      FROM current LEFT JOIN slid ON slid.id = current.id JOIN ${userAccounts('u')} ON u.id = current.user_id`,
+);
+
 /**
  * A session's life after sign-in: the signed cookie, the idle deadline that slides with each request, the
  * maximum age, and the end of sessions whose time is up or whose account was disabled (each recorded).
@@ -62,14 +98,15 @@ export class SessionLifetime {
   readonly #auth: Auth;
   readonly #db: Database;
   readonly #config: Config;
-  readonly #secret: string;
+  /** The auth secret as a KeyObject: the cookie's HMAC key is prepared once, not on every request. */
+  readonly #cookieKey: KeyObject;
   #cookieName: string | undefined;
 
   constructor(options: { auth: Auth; db: Database; config: Config; secret: string }) {
     this.#auth = options.auth;
     this.#db = options.db;
     this.#config = options.config;
-    this.#secret = options.secret;
+    this.#cookieKey = createSecretKey(Buffer.from(options.secret, 'utf8'));
   }
 
   get idleMs(): number {
@@ -113,7 +150,7 @@ export class SessionLifetime {
       userAgent: meta.userAgent ?? '',
     });
     const secure = this.#config.secureCookies ? '; Secure' : '';
-    const signed = `${session.token}.${createHmac('sha256', this.#secret).update(session.token).digest('base64')}`;
+    const signed = `${session.token}.${createHmac('sha256', this.#cookieKey).update(session.token).digest('base64')}`;
     const cookie = `${await this.sessionCookieName()}=${encodeURIComponent(signed)}; Max-Age=${idleSeconds}; Path=/; HttpOnly; SameSite=Lax${secure}`;
     return { token: session.token, cookie };
   }
@@ -158,32 +195,7 @@ export class SessionLifetime {
     // The deadline is written at most once per refresh interval (it moves by that much at most), so most
     // requests only read; a statement that changes no row costs no WAL flush.
     const refreshSeconds = Math.min(10, idleSeconds / 20);
-    const result = await this.#db.execute<{
-      session_id: string;
-      expires_at: string;
-      id: string;
-      email: string;
-      first_name: string;
-      last_name: string;
-      name: string;
-      role: string | null;
-      is_active: boolean;
-    }>(sql`
-      WITH current AS (
-        SELECT id, user_id, expires_at, updated_at FROM ${sessions}
-        WHERE token = ${token} AND expires_at > now() AND created_at + make_interval(secs => ${maxSeconds}) > now()
-      ), slid AS (
-        UPDATE ${sessions} s
-        SET expires_at = least(now() + make_interval(secs => ${idleSeconds}), s.created_at + make_interval(secs => ${maxSeconds})),
-            updated_at = now()
-        FROM current
-        WHERE s.id = current.id AND current.updated_at <= now() - make_interval(secs => ${refreshSeconds})
-        RETURNING s.id, s.expires_at
-      )
-      SELECT current.id AS session_id, coalesce(slid.expires_at, current.expires_at) AS expires_at,
-             u.id, u.email, u.first_name, u.last_name, u.name, u.role, u.is_active
-      FROM current LEFT JOIN slid ON slid.id = current.id JOIN ${userAccounts('u')} ON u.id = current.user_id`);
-    const row = result.rows[0];
+    const [row] = await RESOLVE_SESSION.run(this.#db, { token, idleSeconds, maxSeconds, refreshSeconds });
     if (!row) {
       const expired = await this.#expireSessions(sql`s.token = ${token}`, meta);
       return { session: null, expired: expired > 0 };
@@ -309,7 +321,7 @@ export class SessionLifetime {
     if (dot <= 0) return null;
     const token = raw.slice(0, dot);
     const given = Buffer.from(raw.slice(dot + 1), 'base64');
-    const expected = createHmac('sha256', this.#secret).update(token).digest();
+    const expected = createHmac('sha256', this.#cookieKey).update(token).digest();
     return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
   }
 }

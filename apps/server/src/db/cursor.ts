@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { badUserInput } from '../errors.ts';
 
 /** Where a page ended, in the list's own order: lower(last name), lower(first name), id. */
@@ -10,12 +10,13 @@ export type PatientCursor = readonly [string, string, string];
  * else. Give each list its own secret suffix, so that one list's token is refused by another.
  */
 export class CursorCodec<Cursor extends readonly string[] = PatientCursor> {
-  readonly #key: Buffer;
+  /** A KeyObject: the HMAC key is prepared once, not on every token. */
+  readonly #key: KeyObject;
   readonly #length: number;
 
   /** `length`: how many values a cursor of this list holds. */
   constructor(secret: string, length: Cursor['length'] = 3) {
-    this.#key = createHmac('sha256', secret).update('patients.nextToken').digest();
+    this.#key = createSecretKey(createHmac('sha256', secret).update('patients.nextToken').digest());
     this.#length = length;
   }
 

@@ -12,6 +12,14 @@ import { videoGuests, videoParticipants } from '../video/video.table.ts';
 import type { Keyring } from './keyring.ts';
 import { emergencyAccessGrants } from '../emergency-access/emergency-access.table.ts';
 
+/** Where an opened row keeps its stored values and those read so far (not enumerable: no copy or JSON sees it). */
+const SEALED = Symbol('sealed values');
+interface SealedValues {
+  keyring: Keyring;
+  stored: Partial<Record<string, string>>;
+  plaintext: Partial<Record<string, string>>;
+}
+
 /**
  * The encrypted columns of one table, for its repository: `seal` encrypts the values about to be written,
  * `open` makes a row read back readable. Each value is bound to its table, column and row id, so the row id
@@ -25,6 +33,8 @@ export class EncryptedColumns<Field extends string> {
   readonly tableName: string;
   readonly idColumn: PgColumn;
   readonly columns: readonly { field: Field; column: PgColumn; name: string; constraint: string }[];
+  /** Per encrypted field, the getter `open` gives every row. */
+  readonly #readers: readonly { field: Field; getter: (this: { id: string; [SEALED]: SealedValues }) => string }[];
 
   constructor(table: PgTable, idColumn: PgColumn, columns: Record<Field, PgColumn>) {
     this.table = table;
@@ -35,6 +45,18 @@ export class EncryptedColumns<Field extends string> {
       column,
       name: column.name,
       constraint: `${this.tableName}_${column.name}_encrypted`,
+    }));
+    const tableName = this.tableName;
+    this.#readers = this.columns.map(({ field, name }) => ({
+      field,
+      getter(this: { id: string; [SEALED]: SealedValues }): string {
+        const sealed = this[SEALED];
+        return (sealed.plaintext[field] ??= sealed.keyring.decrypt(sealed.stored[field]!, {
+          table: tableName,
+          column: name,
+          id: this.id,
+        }));
+      },
     }));
   }
 
@@ -52,18 +74,19 @@ export class EncryptedColumns<Field extends string> {
   /**
    * The row with its encrypted fields readable. Each is decrypted when first read (and then kept), so a list
    * that shows no clinical text decrypts nothing; a value that fails throws EncryptedValueError at that read.
+   * Each field is an own enumerable getter shared by every row (the stored values sit in a hidden property of
+   * the row), so the rows of a list keep one shape and no closure is made per row.
    */
   open<T extends { id: string } & Partial<Record<Field, unknown>>>(keyring: Keyring, row: T): T {
-    for (const { field, name } of this.columns) {
+    let sealed: SealedValues | undefined;
+    for (const { field, getter } of this.#readers) {
       const stored = row[field];
       if (typeof stored !== 'string') continue;
-      let plaintext: string | undefined;
-      Object.defineProperty(row, field, {
-        enumerable: true,
-        configurable: true,
-        get: () => (plaintext ??= keyring.decrypt(stored, { table: this.tableName, column: name, id: row.id })),
-      });
+      sealed ??= { keyring, stored: {}, plaintext: {} };
+      sealed.stored[field] = stored;
+      Object.defineProperty(row, field, { enumerable: true, configurable: true, get: getter });
     }
+    if (sealed) Object.defineProperty(row, SEALED, { value: sealed, configurable: true });
     return row;
   }
 
