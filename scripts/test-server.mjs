@@ -45,12 +45,11 @@ async function reachable(url) {
 }
 
 /**
- * Two test files at once were seen holding up to 78 connections, and 100 with the PostgreSQL 15 pass at two files at
- * once (each runtime holds its pool, the job queue's pool and its listeners, and a file keeps its runtimes until it
- * ends): the embedded PostgreSQL is started with 300 (test/global-setup.ts), and `.ci/run` gives the machine's
- * PostgreSQL 300 too; with fewer, that pass runs one file at a time. The pass prints the most connections it saw in
- * use, so a file that needs more shows before it fails. TEST_SERVER_ONE_FILE_AT_A_TIME=1 runs it one file at a time
- * anyway (a PostgreSQL shared with other work).
+ * Two test files at once can pass PostgreSQL's default of 100 connections (each runtime holds its pool, the job
+ * queue's pool and its listeners, and a file keeps its runtimes until it ends; two files at once on PostgreSQL 15 were
+ * measured reaching 100): the embedded PostgreSQL is started with 300 (test/global-setup.ts); on a machine's
+ * PostgreSQL with fewer, the files run one at a time. The pass prints the most connections it saw in use.
+ * TEST_SERVER_ONE_FILE_AT_A_TIME=1 runs that pass one file at a time on any server (decision 055).
  */
 const CONNECTIONS_FOR_TWO_FILES = 300;
 const oneFileAtATimeAsked = process.env.TEST_SERVER_ONE_FILE_AT_A_TIME === '1';
