@@ -293,6 +293,9 @@ async function slotRowHeight(page: Page): Promise<number> {
 
 /** Drags an event down by `dy` pixels, in steps, as a person's pointer would. */
 async function drag(page: Page, event: ReturnType<Page['locator']>, dy: number): Promise<void> {
+  // In the middle of the window first: the page may have scrolled the event out of sight (a trace showed the press at
+  // y = -189, which started a text selection instead of a drag), and the sticky header covers the top edge.
+  await event.evaluate((element) => element.scrollIntoView({ block: 'center' }));
   const box = await event.boundingBox();
   if (!box) throw new Error('event not on screen');
   const x = box.x + box.width / 2;
