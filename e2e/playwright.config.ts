@@ -10,16 +10,9 @@ import {
   SHORT_SESSION_SERVER,
   VIDEO_SERVER,
 } from './support/servers.ts';
+import { SLOW_MACHINE } from './support/budget.ts';
 
 const isCI = !!process.env.CI;
-/**
- * How much longer than on an idle machine a step may take before it counts as hung: three times as long in CI, where
- * the two cores are shared with the server tests (decision 055) and may be with other work. Beside other people's
- * builds and `stress-ng --cpu 2`, tests failed on their 60 s budget or a 10 s expectation with every state arriving
- * late, never wrong. Tests still wait for states, never for times: this only moves the point at which the waiting is
- * given up.
- */
-const SLOW_MACHINE = isCI ? 3 : 1;
 
 /**
  * One fresh folder per run holds both servers' data (their embedded PostgreSQL clusters). Playwright loads

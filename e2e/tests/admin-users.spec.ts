@@ -3,6 +3,7 @@ import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
 import { expectFitsPhone } from '../support/phone.ts';
+import { within } from '../support/budget.ts';
 
 const PASSWORD = 'Invited-Provider-2026!';
 
@@ -19,7 +20,7 @@ test('an administrator invites a provider, who sets a password; the administrato
   await signInAs('admin');
   await page.goto('/admin/users');
   // The first load of the lazy screen can take a while on a busy machine.
-  await expect(page.getByRole('heading', { name: 'User Management', level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'User Management', level: 1 })).toBeVisible(within(30_000));
   await expect(page.getByText('Loading accounts…')).toBeHidden();
   expect(await seriousViolations(page)).toEqual([]);
 
@@ -47,7 +48,7 @@ test('an administrator invites a provider, who sets a password; the administrato
   await person.getByRole('button', { name: 'Set password' }).click();
   await person.getByRole('link', { name: 'Go to Sign In' }).click();
   await submitSignInForm(person, email, PASSWORD);
-  await expect(person.getByRole('heading', { name: 'Provider Dashboard' })).toBeVisible({ timeout: 30_000 });
+  await expect(person.getByRole('heading', { name: 'Provider Dashboard' })).toBeVisible(within(30_000));
 
   // The administrator finds them by name, with their last sign-in.
   await page.goto('/admin/users');
@@ -84,7 +85,7 @@ test('an administrator invites a provider, who sets a password; the administrato
   await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/admin/users');
-  await expect(page.getByRole('heading', { name: 'Gestión de usuarios', level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: 'Gestión de usuarios', level: 1 })).toBeVisible(within(30_000));
   await page.getByRole('searchbox', { name: 'Buscar por nombre o correo electrónico' }).fill(lastName);
   await expect(
     page.getByRole('listitem').filter({ hasText: email }).getByText('Desactivada', { exact: true }),

@@ -5,6 +5,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
+import { within } from '../support/budget.ts';
 
 const ORIGIN = MAIN_SERVER.url;
 
@@ -101,7 +102,7 @@ test('a provider schedules a video visit through the form and sees it in month, 
   await page.getByRole('textbox', { name: 'Reason for Visit' }).fill('Medication follow-up');
   await page.getByRole('button', { name: 'Schedule Appointment' }).click();
   await expect(page.getByRole('heading', { name: 'Appointment Scheduled!' })).toBeVisible();
-  await expect(page).toHaveURL(/\/calendar$/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/calendar$/, within(5000));
 
   // Month: the name on its day. Day (the day's number is a link): the visit. Week: the same visit.
   await openDay(page, date);
@@ -180,7 +181,7 @@ test('dragging a visit moves it, a busy time is refused with the reason, and a v
   );
   await dialog.getByRole('button', { name: 'Copy' }).click();
   await expect(dialog.getByRole('button', { name: 'Copied!' })).toBeVisible();
-  await expect(dialog.getByRole('button', { name: 'Copy' })).toBeVisible({ timeout: 4000 });
+  await expect(dialog.getByRole('button', { name: 'Copy' })).toBeVisible(within(4000));
   await page.keyboard.press('Escape');
 
   // Cancel it, with a reason.
@@ -197,16 +198,13 @@ test('dragging a visit moves it, a busy time is refused with the reason, and a v
   const admin = await browser.newPage();
   await signInByApi(admin, 'admin@demo.test', ORIGIN);
   await expect
-    .poll(
-      async () => {
-        await admin.goto('/admin/outbox');
-        // The list renders after its query: look once the first mail is there, not at the page still loading.
-        await admin.getByTestId('outbox-mail').first().waitFor();
-        const mails = admin.getByTestId('outbox-mail').filter({ hasText: `To: ${danaEmail}` });
-        return mails.allInnerTexts();
-      },
-      { timeout: 15_000 },
-    )
+    .poll(async () => {
+      await admin.goto('/admin/outbox');
+      // The list renders after its query: look once the first mail is there, not at the page still loading.
+      await admin.getByTestId('outbox-mail').first().waitFor();
+      const mails = admin.getByTestId('outbox-mail').filter({ hasText: `To: ${danaEmail}` });
+      return mails.allInnerTexts();
+    }, within(15_000))
     .toEqual([
       expect.stringContaining('Attachment: invite.ics (CANCEL)'),
       expect.stringContaining('Attachment: invite.ics (REQUEST)'),
@@ -235,7 +233,7 @@ test('a visit request on the provider’s dashboard opens that appointment in th
   await signInByApi(page, 'provider2@demo.test', ORIGIN);
   await page.goto('/dashboard');
   const requests = page.getByRole('region', { name: 'Visit requests' });
-  await expect(requests).toBeVisible({ timeout: 30_000 });
+  await expect(requests).toBeVisible(within(30_000));
   await expect(requests.getByText('Open each in the calendar')).toHaveCount(0);
   const link = requests.getByRole('link').first();
   const name = (await link.textContent()) ?? '';
@@ -243,7 +241,7 @@ test('a visit request on the provider’s dashboard opens that appointment in th
   await expect(page).toHaveURL(/\/calendar\?date=\d{4}-\d{2}-\d{2}&appointment=[0-9a-f-]{36}$/);
   const details = page.getByRole('dialog', { name: 'Appointment details' });
   // The first state after a navigation: the calendar's chunk is large, and this machine is shared.
-  await expect(details.getByRole('button', { name: 'Confirm request' })).toBeVisible({ timeout: 30_000 });
+  await expect(details.getByRole('button', { name: 'Confirm request' })).toBeVisible(within(30_000));
   await expect(details.getByRole('button', { name: 'Decline request' })).toBeVisible();
   // The same patient as the line clicked.
   const patientName = name.split(' · ')[1] ?? '';
@@ -259,7 +257,7 @@ test('a visit request on the provider’s dashboard opens that appointment in th
   await page.evaluate(() => localStorage.setItem('telehealth.language', 'es'));
   await page.goto('/dashboard');
   const solicitudes = page.getByRole('region', { name: 'Solicitudes de consulta' });
-  await expect(solicitudes.getByRole('link').first()).toBeVisible({ timeout: 30_000 });
+  await expect(solicitudes.getByRole('link').first()).toBeVisible(within(30_000));
   await expect(solicitudes).toContainText('Abra una para confirmarla o rechazarla.');
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);

@@ -6,6 +6,7 @@ import { clippedFields, withWideTimeFont } from '../support/fields.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { within } from '../support/budget.ts';
 
 /*
  * Decision 050. The browser tests' practice is in New York (PRACTICE_TIME_ZONE's default): its times carry the zone's
@@ -13,7 +14,7 @@ import { expectFitsPhone, PHONE } from '../support/phone.ts';
  */
 
 /** The first state after a navigation on a shared machine. */
-const SETTLED = { timeout: 30_000 };
+const SETTLED = within(30_000);
 /** A visit's time as the practice wrote it, with New York's short name: EST/EDT in English, GMT-5/-4 in Spanish. */
 const LABELLED = { en: /^\d\d:\d\d (EST|EDT)$/, es: /^\d\d:\d\d GMT-[45]$/ } as const;
 const CLOCK_LABELLED = { en: / (EST|EDT)$/, es: / GMT-[45]$/ } as const;

@@ -5,6 +5,7 @@ import { demoAccount, expect, fullName, signInByApi, test, type DemoAccount } fr
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
+import { within } from '../support/budget.ts';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -64,7 +65,7 @@ test('the demo patient’s chart opens with signed notes and a PHQ-9 trend over 
     .getByRole('article')
     .filter({ hasText: new RegExp(`Signed by ${escapeRegExp(fullName(provider))} on `) });
   // The chart's route loads the charting bundle first: on a busy machine that takes longer than one check.
-  await expect(signed.first()).toBeVisible({ timeout: 30_000 });
+  await expect(signed.first()).toBeVisible(within(30_000));
   await expect(page.getByRole('article', { name: 'Risk assessment after PHQ-9' })).toBeVisible();
   // The PHQ-9's chart, and its results over the months in the table beside it.
   await expect(page.getByTestId('measure-chart-phq9').first()).toBeVisible();

@@ -4,6 +4,7 @@ import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone } from '../support/phone.ts';
+import { within } from '../support/budget.ts';
 
 test('a provider breaks the glass for another provider’s patient under the banner; an administrator reviews it in Spanish on a phone', async ({
   page,
@@ -44,7 +45,7 @@ test('a provider breaks the glass for another provider’s patient under the ban
   const provider = await providerContext.newPage();
   await signInByApi(provider, 'provider@demo.test', origin);
   await provider.goto(`/patients/${createPatient.id}`);
-  await expect(provider.getByText('Patient not found')).toBeVisible({ timeout: 45_000 });
+  await expect(provider.getByText('Patient not found')).toBeVisible(within(45_000));
   await provider.getByRole('button', { name: 'Emergency access' }).click();
   const dialog = provider.getByRole('dialog', { name: 'Emergency access' });
   await dialog.getByRole('button', { name: 'Open the record' }).click();
@@ -68,7 +69,7 @@ test('a provider breaks the glass for another provider’s patient under the ban
   await admin.goto('/admin');
   await expect(admin.getByTestId('emergency-access-alert')).toContainText(
     /Accesos de emergencia pendientes de revisión \(\d+\)/,
-    { timeout: 45_000 },
+    within(45_000),
   );
   await admin.getByRole('link', { name: 'Revisar los accesos de emergencia' }).click();
   await expect(admin).toHaveURL(/\/admin\/security\?tab=emergency$/);

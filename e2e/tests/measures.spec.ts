@@ -12,6 +12,7 @@ import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { createPortalPatient } from '../support/records.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
+import { within } from '../support/budget.ts';
 
 const ORIGIN = MAIN_SERVER.url;
 const PHQ9 = INSTRUMENT_DEFINITIONS.phq9;
@@ -105,7 +106,7 @@ for (const words of Object.values(LANGUAGES)) {
     await page.goto(`/patients/${patientId}`);
     const acknowledgement = page.getByTestId('alert-acknowledgement').filter({ hasText: note });
     // The chart's route loads the charting bundle first: on a busy machine that takes longer than one check.
-    await expect(acknowledgement).toBeVisible({ timeout: 30_000 });
+    await expect(acknowledgement).toBeVisible(within(30_000));
     await expect(acknowledgement).toContainText(words.whatYouDid);
     const row = page.locator(`[data-questionnaire-id="${questionnaireId}"]`);
     await row.getByRole('button', { name: words.answersOf }).click();

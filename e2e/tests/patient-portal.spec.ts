@@ -6,11 +6,12 @@ import { demoAccount, expect, fullName, signInByApi, test } from '../support/fix
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { bookVisit, createPatientRecord, createPortalPatient, signedInRequest } from '../support/records.ts';
 import { SHORT_SESSION_SERVER } from '../support/servers.ts';
+import { within } from '../support/budget.ts';
 
 // Each test makes its own patient of the first demo provider, with visits booked by that provider.
 const CLINICIAN = fullName(demoAccount('provider'));
 /** The first state after a navigation: the calendar's chunk is large, and this machine is shared. */
-const SETTLED = { timeout: 30_000 };
+const SETTLED = within(30_000);
 
 async function inSpanish(page: Page): Promise<void> {
   await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));

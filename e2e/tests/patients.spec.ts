@@ -5,6 +5,7 @@ import { demoAccount, expect, signInByApi, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { createPatientRecord } from '../support/records.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { within } from '../support/budget.ts';
 
 // Every test makes its own patients with names no other test uses, so tests run in any order and in
 // parallel against the one demo server, whose ~40 demo patients are spread over provider@ and provider2@.
@@ -428,7 +429,7 @@ test('a patient’s name in the list is a link to the chart, by pointer and by k
   await expect(async () => {
     await page.keyboard.press('Tab');
     await expect(keyboardLink).toBeFocused({ timeout: 100 });
-  }).toPass({ timeout: 10_000 });
+  }).toPass(within(10_000));
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/patients/${id}$`));
 

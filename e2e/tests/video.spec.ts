@@ -5,6 +5,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
 import { expectFitsPhone } from '../support/phone.ts';
 import { VIDEO_SERVER } from '../support/servers.ts';
+import { within } from '../support/budget.ts';
 
 /**
  * Video visits with two headless Chromiums (fake camera and microphone) against the real server: the waiting
@@ -107,14 +108,12 @@ async function bookVisit(admin: Page, firstSlot = 0, providerEmail = 'provider2@
 /** The other person's picture keeps moving: its time advances and it has a size. */
 async function expectMovingPicture(page: Page): Promise<void> {
   const video = page.getByTestId('remote-video');
-  await expect(video).toHaveAttribute('data-connection-state', 'connected', { timeout: 20_000 });
+  await expect(video).toHaveAttribute('data-connection-state', 'connected', within(20_000));
   const first = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
   // A decoded picture (WebRTC lowers the resolution on a busy machine, so any size counts).
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), within(15_000)).toBeGreaterThan(0);
   await expect
-    .poll(() => video.evaluate((v: HTMLVideoElement) => v.videoWidth), { timeout: 15_000 })
-    .toBeGreaterThan(0);
-  await expect
-    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 })
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), within(15_000))
     .toBeGreaterThan(first + 1);
 }
 
@@ -202,7 +201,7 @@ test('See now: a provider starts an unscheduled video visit from the chart (Span
 
   await provider.page.goto(`/patients/${patientId}`);
   const seeNow = provider.page.getByRole('button', { name: 'Atender ahora (video)' });
-  await expect(seeNow).toBeVisible({ timeout: 30_000 });
+  await expect(seeNow).toBeVisible(within(30_000));
   expect(await seriousViolations(provider.page)).toEqual([]);
   await expectFitsPhone(provider.page);
   await seeNow.click();
@@ -222,7 +221,7 @@ test('See now: a provider starts an unscheduled video visit from the chart (Span
   await patient.page.goto('/my/appointments');
   const upcoming = patient.page.getByRole('region', { name: 'Upcoming' });
   const join = upcoming.locator(`a[href="/video-call/${id}"]`);
-  await expect(join).toBeVisible({ timeout: 30_000 });
+  await expect(join).toBeVisible(within(30_000));
   await join.click();
   await expect(patient.page.getByRole('heading', { name: 'Video Consultation', level: 1 })).toBeVisible();
 
@@ -259,7 +258,7 @@ test('a visit ended before its start time moves to Past on the patient’s My ap
       .getByTestId('my-appointment')
       .filter({ hasText: ended.getAppointment.time })
       .filter({ hasText: 'Completed' });
-  await expect(card('Past')).toHaveCount(1, { timeout: 30_000 });
+  await expect(card('Past')).toHaveCount(1, within(30_000));
   await expect(card('Upcoming')).toHaveCount(0);
   expect(await seriousViolations(patient.page)).toEqual([]);
   for (const p of [admin, patient, provider]) await p.context.close();
@@ -300,7 +299,7 @@ test('an early patient waits; the provider lets them in from the dashboard; both
   await expectMovingPicture(provider.page);
   await expectSound(patient.page);
   await expectSound(provider.page);
-  await expect(provider.page.getByLabel('Connection quality')).toContainText(/Good|Fair|Poor/, { timeout: 15_000 });
+  await expect(provider.page.getByLabel('Connection quality')).toContainText(/Good|Fair|Poor/, within(15_000));
   expect(await seriousViolations(provider.page)).toEqual([]);
   const inProgress = await data<{ getAppointment: { status: string } }>(
     admin.page,
@@ -350,7 +349,7 @@ test('an early patient waits; the provider lets them in from the dashboard; both
             { id },
           )
         ).videoRecordings[0]?.status,
-      { timeout: 30_000 },
+      within(30_000),
     )
     .toBe('ready');
   await provider.page.goto('/calendar');
@@ -437,9 +436,11 @@ test('End Call asks first; the provider steps out and rejoins; the controls stay
   await expect(patient.page).toHaveTitle(/^Sala de espera — videoconsulta con \S/);
 
   await startAndAdmit(provider.page, id);
-  await expect(provider.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
-    timeout: 45_000,
-  });
+  await expect(provider.page.getByTestId('remote-video')).toHaveAttribute(
+    'data-connection-state',
+    'connected',
+    within(45_000),
+  );
   await expect(provider.page).toHaveTitle(/^Video visit with \S.* — in call/);
   await expect(provider.page.getByRole('heading', { level: 1, name: /^Video visit with \S/ })).toBeVisible();
   await expect(patient.page).toHaveTitle(/^Videoconsulta con \S.* — en llamada/);
@@ -475,12 +476,16 @@ test('End Call asks first; the provider steps out and rejoins; the controls stay
   await expect(patient.page.getByTestId('provider-stepped-out')).toContainText('Su profesional salió un momento');
   expect(await appointmentStatus(admin.page, id)).toBe('in-progress');
   await provider.page.getByRole('button', { name: 'Rejoin the visit' }).click();
-  await expect(provider.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
-    timeout: 45_000,
-  });
-  await expect(patient.page.getByTestId('remote-video')).toHaveAttribute('data-connection-state', 'connected', {
-    timeout: 45_000,
-  });
+  await expect(provider.page.getByTestId('remote-video')).toHaveAttribute(
+    'data-connection-state',
+    'connected',
+    within(45_000),
+  );
+  await expect(patient.page.getByTestId('remote-video')).toHaveAttribute(
+    'data-connection-state',
+    'connected',
+    within(45_000),
+  );
   await expect(patient.page.getByTestId('provider-stepped-out')).toHaveCount(0);
 
   // Ending: each side reads its own message.
@@ -564,9 +569,9 @@ test('a guest the provider invites by e-mail opens the link without an account, 
   await provider.page.getByRole('button', { name: 'Let in' }).first().click();
   await expect(provider.page.getByTestId('waiting-person')).toHaveCount(1);
   await provider.page.getByRole('button', { name: 'Let in' }).click();
-  await expect(guest.getByTestId('remote-video')).toHaveCount(2, { timeout: 20_000 });
+  await expect(guest.getByTestId('remote-video')).toHaveCount(2, within(20_000));
   for (const video of await guest.getByTestId('remote-video').all()) {
-    await expect(video).toHaveAttribute('data-connection-state', 'connected', { timeout: 20_000 });
+    await expect(video).toHaveAttribute('data-connection-state', 'connected', within(20_000));
   }
   await expect(provider.page.getByTestId('remote-video')).toHaveCount(2);
   for (const p of [admin, provider, patient]) await p.context.close();
@@ -599,9 +604,7 @@ test('a call forced through the TURN relay (coturn) connects with relay candidat
     await expectMovingPicture(patient.page);
     await expectMovingPicture(provider.page);
     for (const page of [patient.page, provider.page]) {
-      await expect(page.getByTestId('remote-video')).toHaveAttribute('data-candidates', 'relay/relay', {
-        timeout: 15_000,
-      });
+      await expect(page.getByTestId('remote-video')).toHaveAttribute('data-candidates', 'relay/relay', within(15_000));
     }
 
     // The patient's signalling socket drops (as on a network change): it comes back by itself with the same
@@ -612,9 +615,7 @@ test('a call forced through the TURN relay (coturn) connects with relay candidat
       }
     });
     await expect(patient.page.getByText('Connection to the server lost; reconnecting.')).toBeVisible();
-    await expect(patient.page.getByText('Connection to the server lost; reconnecting.')).toHaveCount(0, {
-      timeout: 20_000,
-    });
+    await expect(patient.page.getByText('Connection to the server lost; reconnecting.')).toHaveCount(0, within(20_000));
     await expectMovingPicture(provider.page);
     await expectMovingPicture(patient.page);
     await expect(provider.page.getByTestId('remote-video')).toHaveCount(1);
@@ -622,9 +623,11 @@ test('a call forced through the TURN relay (coturn) connects with relay candidat
     // The network between them goes away for 10 seconds (the relay stops answering): the connection is lost,
     // the browsers restart ICE, and the picture comes back without anyone reloading.
     coturn.kill('SIGSTOP');
-    await expect(patient.page.getByTestId('remote-video')).not.toHaveAttribute('data-connection-state', 'connected', {
-      timeout: 20_000,
-    });
+    await expect(patient.page.getByTestId('remote-video')).not.toHaveAttribute(
+      'data-connection-state',
+      'connected',
+      within(20_000),
+    );
     await patient.page.waitForTimeout(10_000);
     coturn.kill('SIGCONT');
     await expectMovingPicture(patient.page);
