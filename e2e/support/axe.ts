@@ -6,11 +6,14 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** The serious and critical WCAG 2.1 AA violations on the page as it is, one line per element: what and where. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Judge the page as people see it once settled: text still fading in (the landing page's entrance) has, for a
-  // moment, less contrast than it will have. Endless animations (spinners) are not waited for.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  // moment, less contrast than it will have. Endless animations (spinners) are not waited for. Nor is a part of the
+  // page still loading (`aria-busy`): the patient list, dimmed while a search runs, failed contrast when judged then.
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[aria-busy="true"]') === null &&
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
   );
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return results.violations

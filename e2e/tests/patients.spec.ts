@@ -438,6 +438,8 @@ test('a patient’s name in the list is a link to the chart, by pointer and by k
   await page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
   await page.goto('/patients');
   await page.getByRole('searchbox', { name: 'Buscar pacientes' }).fill(lastName);
+  // The search has answered (the unfiltered first page may already show the card, and dims while the search runs).
+  await expect(page.getByText('Se muestran 1 de 1 pacientes')).toBeVisible();
   await expect(card(page, name).getByRole('button', { name: `Detalles de ${name}` })).toBeVisible();
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
