@@ -14,6 +14,9 @@ export default defineConfig({
     name: 'web',
     root: import.meta.dirname,
     environment: 'jsdom',
+    // Each file still runs in a context of its own, but jsdom is built once per worker instead of once per file:
+    // building it 47 times was 38% of the run (vitest's own report). `npm run test:unit` went from 114 s to about 42 s.
+    pool: 'vmThreads',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/testing/setup-tests.ts'],
     restoreMocks: true,
