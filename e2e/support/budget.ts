@@ -14,3 +14,8 @@ export const SLOW_MACHINE = process.env.CI ? 3 : 1;
 export function within(milliseconds: number): { timeout: number } {
   return { timeout: milliseconds * SLOW_MACHINE };
 }
+
+/** A whole test's budget, scaled the same way: `test.setTimeout(scaled(120_000))` (the default is 60 s, 180 s in CI). */
+export function scaled(milliseconds: number): number {
+  return milliseconds * SLOW_MACHINE;
+}

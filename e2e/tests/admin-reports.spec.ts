@@ -4,6 +4,7 @@ import { addDays, DEFAULT_PRACTICE_TIME_ZONE, todayIn } from '@telehealth/shared
 import { seriousViolations } from '../support/axe.ts';
 import { demoAccount, expect, fullName, signInByApi, test } from '../support/fixtures.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { scaled } from '../support/budget.ts';
 
 test('an administrator generates a compliance report, downloads it as CSV, prints it and sees the practice charts; on a phone in Spanish', async ({
   page,
@@ -11,7 +12,7 @@ test('an administrator generates a compliance report, downloads it as CSV, print
   signInAs,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(scaled(240_000));
   const origin = new URL(baseURL ?? '').origin;
   const admin = await signInAs('admin');
   // The last thirty days, today included: the sign-in just made (ADMIN_LOGIN) is in the period.

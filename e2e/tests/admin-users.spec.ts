@@ -3,7 +3,7 @@ import { uniqueLetters } from '../support/access-requests.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
 import { expectFitsPhone } from '../support/phone.ts';
-import { within } from '../support/budget.ts';
+import { scaled, within } from '../support/budget.ts';
 
 const PASSWORD = 'Invited-Provider-2026!';
 
@@ -14,7 +14,7 @@ test('an administrator invites a provider, who sets a password; the administrato
   signInAs,
 }) => {
   // One person's whole path through two browsers (invite, set a password, sign in, deactivation, phone, Spanish).
-  test.setTimeout(240_000);
+  test.setTimeout(scaled(240_000));
   const lastName = `Invitee${uniqueLetters()}`;
   const email = `${lastName.toLowerCase()}@example.test`;
   await signInAs('admin');

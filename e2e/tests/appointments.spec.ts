@@ -5,7 +5,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
-import { within } from '../support/budget.ts';
+import { scaled, within } from '../support/budget.ts';
 
 const ORIGIN = MAIN_SERVER.url;
 
@@ -228,7 +228,7 @@ test('a visit request on the provider’s dashboard opens that appointment in th
   page,
 }) => {
   // The calendar page is heavy and axe reads all of it; this machine is shared.
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   // The demo schedule holds patients' requests (pending visits) for each provider in the coming weeks.
   await signInByApi(page, 'provider2@demo.test', ORIGIN);
   await page.goto('/dashboard');

@@ -4,7 +4,7 @@ import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone } from '../support/phone.ts';
-import { within } from '../support/budget.ts';
+import { scaled, within } from '../support/budget.ts';
 
 test('a provider breaks the glass for another provider’s patient under the banner; an administrator reviews it in Spanish on a phone', async ({
   page,
@@ -12,7 +12,7 @@ test('a provider breaks the glass for another provider’s patient under the ban
   baseURL,
 }) => {
   // Three people in three browsers; the first screen of each may take a while on a busy machine.
-  test.setTimeout(180_000);
+  test.setTimeout(scaled(180_000));
   const origin = new URL(baseURL ?? '').origin;
   const suffix = uniqueLetters();
   // The patient and a note belong to another provider (set up through the API).

@@ -6,6 +6,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { mailTextFromOutbox } from '../support/outbox.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { scaled } from '../support/budget.ts';
 
 const PASSWORD = 'Portal-Pass-2026!';
 
@@ -16,7 +17,7 @@ test('a patient on a phone fills in a questionnaire from My Records, reads a sha
   baseURL,
 }) => {
   // One patient's whole journey across three browsers (an account of its own is set up first): longer than most.
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   const origin = new URL(baseURL ?? '').origin;
   const suffix = uniqueLetters();
   // A patient of our own (the demo patient's account is shared with other tests): a request, approved with Maya

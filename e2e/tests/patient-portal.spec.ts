@@ -6,7 +6,7 @@ import { demoAccount, expect, fullName, signInByApi, test } from '../support/fix
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { bookVisit, createPatientRecord, createPortalPatient, signedInRequest } from '../support/records.ts';
 import { SHORT_SESSION_SERVER } from '../support/servers.ts';
-import { within } from '../support/budget.ts';
+import { scaled, within } from '../support/budget.ts';
 
 // Each test makes its own patient of the first demo provider, with visits booked by that provider.
 const CLINICIAN = fullName(demoAccount('provider'));
@@ -25,7 +25,7 @@ test.describe('the portal names the clinician', () => {
       page,
       baseURL,
     }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(scaled(120_000));
       const origin = new URL(baseURL ?? '').origin;
       const patient = await createPortalPatient(origin);
       const provider = await signedInRequest(origin, demoAccount('provider').email);
@@ -70,7 +70,7 @@ test.describe('the portal names the clinician', () => {
 
 test.describe('pages a role cannot use answer Access Denied', () => {
   test.use({ viewport: PHONE });
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
 
   test('a patient typing a staff address gets Access Denied, not a failed load', async ({ page, signInAs }) => {
     await signInAs('patient');

@@ -5,7 +5,7 @@ import { demoAccount, expect, signInByApi, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { createPatientRecord } from '../support/records.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
-import { within } from '../support/budget.ts';
+import { scaled, within } from '../support/budget.ts';
 
 // Every test makes its own patients with names no other test uses, so tests run in any order and in
 // parallel against the one demo server, whose ~40 demo patients are spread over provider@ and provider2@.
@@ -350,7 +350,7 @@ test('the list pages with nextToken: scrolling near the end, or "Load more patie
   baseURL,
   signInAs,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   const base = baseURL ?? '';
   const lastName = uniqueName('Paged');
   await signInAs('admin');
@@ -455,7 +455,7 @@ test('/patients, its dialogs and /patients/new have no serious or critical acces
   signInAs,
 }) => {
   // Six scans of a page full of cards: slow on a busy two-core machine.
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   // The list as a provider sees it (their own patients, edit only).
   const provider = await signedInContext(browser, baseURL ?? '', 'provider');
   await provider.page.goto('/patients');

@@ -5,7 +5,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
 import { expectFitsPhone } from '../support/phone.ts';
 import { VIDEO_SERVER } from '../support/servers.ts';
-import { within } from '../support/budget.ts';
+import { scaled, within } from '../support/budget.ts';
 
 /**
  * Video visits with two headless Chromiums (fake camera and microphone) against the real server: the waiting
@@ -416,7 +416,7 @@ test('End Call asks first; the provider steps out and rejoins; the controls stay
   browser,
 }) => {
   // One call walked through every step, with axe five times over live video: longer than one visit's test.
-  test.setTimeout(300_000);
+  test.setTimeout(scaled(300_000));
   const admin = await person(browser, 'admin@demo.test');
   // The demo patient's own provider, who reaches the chart where the note is written.
   const id = await bookVisit(admin.page, 0, 'provider@demo.test');
