@@ -511,6 +511,31 @@ describe('the e-mail that a message waits', () => {
       expect(mail!.text).not.toContain(secret);
       expect(mail!.html).not.toContain(secret);
     }
+    // The job's own audit entry: the server acting as SYSTEM, for no operation, naming whose conversation it was.
+    const notified = await t.runtime.database.db
+      .select({
+        level: auditEntries.level,
+        userId: auditEntries.userId,
+        userRole: auditEntries.userRole,
+        url: auditEntries.url,
+        details: auditEntries.details,
+      })
+      .from(auditEntries)
+      .where(
+        and(
+          eq(auditEntries.event, 'MESSAGE_NOTIFIED'),
+          sql`${auditEntries.details}->>'conversationId' = ${started.id}`,
+        ),
+      );
+    expect(notified).toEqual([
+      {
+        level: 'INFO',
+        userId: 'system',
+        userRole: 'system',
+        url: null,
+        details: { conversationId: started.id, side: 'practice', recipients: 1, patientIds: [someone.patientId] },
+      },
+    ]);
 
     // Read, then written to again: a new mail; written to again unread: none.
     data(await provider.client.gql(READ, { id: started.id }));

@@ -11,9 +11,8 @@ import {
 } from '@telehealth/shared';
 import { emergencyAuditDetails, orEmergencyGrants } from '../access/emergency-grants.ts';
 import type { Reach } from '../access/authorize.ts';
-import { scopeOf } from '../access/scope.ts';
+import { scopeOf, systemScope } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
@@ -257,7 +256,7 @@ export class MeasuresService {
   }
 
   // Jobs ---------------------------------------------------------------------------------------------------
-  // They act as SYSTEM, without a session, so their entries are written with `appendAuditEntry`.
+  // They act as SYSTEM, without a session: their entries are written through `systemScope()`.
 
   /** `safety-alert:notify`: e-mails the patient's provider (or, without one, the administrators). Once. */
   notifyAlert(alertId: string): Promise<void> {
@@ -296,12 +295,11 @@ export class MeasuresService {
         RETURNING id, patient_id, instrument,
           (SELECT account_id FROM ${patients} WHERE id = ${measures}.patient_id) AS account_id`);
       for (const row of inserted.rows) {
-        await appendAuditEntry(tx, {
-          event: 'QUESTIONNAIRE_SENT',
-          level: 'INFO',
-          actor: SYSTEM_ACTOR,
-          url: null,
-          details: { measureId: row.id, instrument: row.instrument, beforeVisit: true, patientIds: [row.patient_id] },
+        await systemScope().audit(tx, 'QUESTIONNAIRE_SENT', {
+          measureId: row.id,
+          instrument: row.instrument,
+          beforeVisit: true,
+          patientIds: [row.patient_id],
         });
         await this.#tellPatient(tx, row.account_id);
       }

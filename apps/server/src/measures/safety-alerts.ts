@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { AcknowledgeAlertInputSchema } from '@telehealth/shared';
-import { scopeOf, type Scope } from '../access/scope.ts';
+import { scopeOf, systemScope, type Scope } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
@@ -131,7 +130,7 @@ export class SafetyAlerts {
   }
 
   // Jobs ---------------------------------------------------------------------------------------------------
-  // They act as SYSTEM, without a session, so their entries are written with `appendAuditEntry`.
+  // They act as SYSTEM, without a session: their entries are written through `systemScope()`.
 
   /** `safety-alert:notify`: e-mails the patient's provider (or, without one, the administrators). Once. */
   async notify(alertId: string): Promise<void> {
@@ -158,17 +157,11 @@ export class SafetyAlerts {
         }),
       );
       await tx.update(safetyAlerts).set({ notifiedAt: new Date() }).where(eq(safetyAlerts.id, alertId));
-      await appendAuditEntry(tx, {
-        event: 'SAFETY_ALERT_NOTIFIED',
-        level: 'INFO',
-        actor: SYSTEM_ACTOR,
-        url: null,
-        details: {
-          alertId,
-          recipients: to.length,
-          to: recipients.length > 0 ? 'providers' : 'administrators',
-          patientIds: [alert.patientId],
-        },
+      await systemScope().audit(tx, 'SAFETY_ALERT_NOTIFIED', {
+        alertId,
+        recipients: to.length,
+        to: recipients.length > 0 ? 'providers' : 'administrators',
+        patientIds: [alert.patientId],
       });
     });
   }
@@ -194,13 +187,12 @@ export class SafetyAlerts {
         })),
       );
       await tx.update(safetyAlerts).set({ escalatedAt: new Date() }).where(eq(safetyAlerts.id, alertId));
-      await appendAuditEntry(tx, {
-        event: 'SAFETY_ALERT_ESCALATED',
-        level: 'WARNING',
-        actor: SYSTEM_ACTOR,
-        url: null,
-        details: { alertId, recipients: admins.length, afterMinutes: minutes, patientIds: [alert.patientId] },
-      });
+      await systemScope().audit(
+        tx,
+        'SAFETY_ALERT_ESCALATED',
+        { alertId, recipients: admins.length, afterMinutes: minutes, patientIds: [alert.patientId] },
+        { level: 'WARNING' },
+      );
     });
   }
 

@@ -1,7 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { rolesWith, type ConversationKind, type MessageSide } from '@telehealth/shared';
-import type { Scope } from '../access/scope.ts';
-import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
+import { systemScope, type Scope } from '../access/scope.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
@@ -107,7 +106,7 @@ export class MessageDelivery {
    * `message:notify`: e-mails one side of a conversation that a message waits, unless it was read by now, or that
    * side was already e-mailed since it last read the conversation (one mail per unread burst). The mail says only
    * that there is a message, with a link to /messages. A job acting as SYSTEM, without a session: its entry is
-   * written with `appendAuditEntry`.
+   * written through `systemScope()`.
    */
   async notify(conversationId: string, side: MessageSide): Promise<void> {
     await this.#db.transaction(async (tx) => {
@@ -145,12 +144,11 @@ export class MessageDelivery {
         .update(conversations)
         .set(side === 'patient' ? { patientNotifiedAt: new Date() } : { practiceNotifiedAt: new Date() })
         .where(eq(conversations.id, conversationId));
-      await appendAuditEntry(tx, {
-        event: 'MESSAGE_NOTIFIED',
-        level: 'INFO',
-        actor: SYSTEM_ACTOR,
-        url: null,
-        details: { conversationId, side, recipients: to.length, patientIds: [conversation.patientId] },
+      await systemScope().audit(tx, 'MESSAGE_NOTIFIED', {
+        conversationId,
+        side,
+        recipients: to.length,
+        patientIds: [conversation.patientId],
       });
     });
   }
