@@ -2,7 +2,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@telehealth/shared';
 import { SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Database } from '../db/client.ts';
-import { createAccountWithPassword, type NewAccount, type ProviderProfile } from '../users/accounts.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { createAccount, type NewAccount, type ProviderProfile } from '../users/accounts.ts';
 import { findUserByEmail } from '../users/users.repository.ts';
 
 type DemoProviderEmail = Extract<(typeof DEMO_ACCOUNTS)[number], { role: 'provider' }>['email'];
@@ -23,6 +24,13 @@ const DEMO_PROVIDER_PROFILES: Record<DemoProviderEmail, ProviderProfile> = {
   },
 };
 
+/**
+ * The demo password's hash, made once per process and shared by every demo account: the password is published on
+ * the sign-in page, so one salt for all of them hides nothing, and each scrypt costs a tenth of a second of CPU (a
+ * server test file starts several runtimes, each with the demo accounts).
+ */
+let demoPasswordHash: Promise<string> | undefined;
+
 /** Creates the demo accounts that do not exist yet (a provider with its provider record); safe at every start. */
 export async function ensureDemoAccounts(auth: Auth, db: Database): Promise<void> {
   for (const { label: _label, ...account } of DEMO_ACCOUNTS) {
@@ -32,7 +40,14 @@ export async function ensureDemoAccounts(auth: Auth, db: Database): Promise<void
     ];
     // The profiles are keyed by the demo providers' addresses, so a provider account always gets its record.
     const demo = { ...account, provider } as NewAccount;
-    await createAccountWithPassword(auth, db, { ...demo, password: DEMO_PASSWORD, emailVerified: true }, SYSTEM_ACTOR);
+    demoPasswordHash ??= hashPassword(auth, DEMO_PASSWORD).catch((error: unknown) => {
+      demoPasswordHash = undefined;
+      throw error;
+    });
+    const passwordHash = await demoPasswordHash;
+    await db.transaction((tx) =>
+      createAccount(tx, { ...demo, passwordHash, emailVerified: true }, { actor: SYSTEM_ACTOR }),
+    );
   }
 }
 
