@@ -23,6 +23,7 @@ import {
   TEST_DATA_KEY,
   TestClient,
   type TestApp,
+  TWO_CLI_STARTS,
 } from './helpers.ts';
 
 const actor = { sessionId: 's1', userId: 'u1', userRole: 'provider', clientIp: '127.0.0.1', userAgent: 'test' };
@@ -579,9 +580,7 @@ describe('npm run audit:verify', () => {
 
   // Each start of the command opens the whole runtime; under load one takes many seconds, so each test below starts
   // it at most twice (one test starting it five times outlived its budget beside the browser tests), and a test that
-  // starts it twice gets twice the configured budget (in CI both ran out of their 90 s, each start taking over 45 s
-  // beside the browser tests and three other test files).
-  const TWO_STARTS = { timeout: 2 * (process.env.CI ? 90_000 : 30_000) };
+  // starts it twice gets TWO_CLI_STARTS.
   it('says a missing anchors file is only a note before the chain was ever anchored (issue 24)', async () => {
     const { url, db } = await freshDatabase();
     const wrongDir = tempDir();
@@ -606,7 +605,7 @@ describe('npm run audit:verify', () => {
 
   it(
     'fails when the database shows the chain was anchored and the anchors file is missing (issue 24)',
-    TWO_STARTS,
+    TWO_CLI_STARTS,
     async () => {
       const { url, serverDir, wrongDir, serverFile } = await anchoredChain();
       // Run with another DATA_DIR: it says where it looked and where the server anchored, and exits 1.
@@ -626,7 +625,7 @@ describe('npm run audit:verify', () => {
 
   it(
     "verifies an anchored chain without its anchors only when told, and in full with the server's DATA_DIR",
-    TWO_STARTS,
+    TWO_CLI_STARTS,
     async () => {
       const { url, serverDir, wrongDir } = await anchoredChain();
       // --without-anchors says that it checks less, and then verifies the chain alone.

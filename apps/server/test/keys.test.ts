@@ -9,7 +9,15 @@ import { ENCRYPTED_TABLES } from '../src/keys/encrypted-columns.ts';
 import { EncryptedValueError, Keyring, parseDataKeys } from '../src/keys/keyring.ts';
 import { rotateDataKeys } from '../src/keys/reencrypt.ts';
 import { serializeError } from '../src/log-redaction.ts';
-import { createTestApp, createTestDatabase, runNode, TEST_DATA_KEY, TestClient, type TestApp } from './helpers.ts';
+import {
+  createTestApp,
+  createTestDatabase,
+  runNode,
+  TEST_DATA_KEY,
+  TWO_CLI_STARTS,
+  TestClient,
+  type TestApp,
+} from './helpers.ts';
 import { gqlFrom } from './mail-helpers.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
@@ -554,24 +562,28 @@ describe('key rotation', () => {
     expect((await admin.gql(LIST_REQUESTS)).errors).toBe(undefined);
   });
 
-  it('runs as npm run keys:rotate: progress, a summary, and nothing to do the second time', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-keys-'));
-    afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const env = {
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
-      DATA_ENCRYPTION_KEY: `${newKey('k3')},${k2}`,
-      LOG_LEVEL: 'silent',
-    };
-    const first = await runNode(path.join(SERVER_ROOT, 'src/cli/keys-rotate.ts'), env);
-    expect(first.code, first.output).toBe(0);
-    expect(first.output).toContain('Current data key: "k3"; older keys held: "k2".');
-    expect(first.output).toMatch(/patients: \d+ of \d+ rows/);
-    expect(first.output).toMatch(/Done: \d+ rows re-encrypted; every encrypted value is under "k3"\./);
-    expect(first.output).toContain('No value needs "k2" any more');
-    const second = await runNode(path.join(SERVER_ROOT, 'src/cli/keys-rotate.ts'), env);
-    expect(second.code).toBe(0);
-    expect(second.output).toContain('Nothing to do: every encrypted value is already under "k3".');
-  });
+  it(
+    'runs as npm run keys:rotate: progress, a summary, and nothing to do the second time',
+    TWO_CLI_STARTS,
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-keys-'));
+      afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+      const env = {
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        AUTH_SECRET: 'test-secret-that-is-long-enough-0123456789',
+        DATA_ENCRYPTION_KEY: `${newKey('k3')},${k2}`,
+        LOG_LEVEL: 'silent',
+      };
+      const first = await runNode(path.join(SERVER_ROOT, 'src/cli/keys-rotate.ts'), env);
+      expect(first.code, first.output).toBe(0);
+      expect(first.output).toContain('Current data key: "k3"; older keys held: "k2".');
+      expect(first.output).toMatch(/patients: \d+ of \d+ rows/);
+      expect(first.output).toMatch(/Done: \d+ rows re-encrypted; every encrypted value is under "k3"\./);
+      expect(first.output).toContain('No value needs "k2" any more');
+      const second = await runNode(path.join(SERVER_ROOT, 'src/cli/keys-rotate.ts'), env);
+      expect(second.code).toBe(0);
+      expect(second.output).toContain('Nothing to do: every encrypted value is already under "k3".');
+    },
+  );
 });
