@@ -7,9 +7,9 @@
 export const SLOW_MACHINE = process.env.CI ? 3 : 1;
 
 /**
- * The options for a wait longer than the default expectation's, scaled like every other budget: `within(30_000)` is
- * 30 s here and 90 s in CI. A budget written as a bare number would stay 30 s on the busy machine, where the default
- * budgets grow past it (a mail poll with 15 s failed in CI while its default neighbours had 30).
+ * The options for a wait with a budget of its own, scaled like every other budget: `within(30_000)` is 30 s here and
+ * 90 s in CI. A budget written as a bare number would stay as it is on the busy machine, where the default budgets
+ * grow past it (a mail poll with 15 s failed in CI while its default neighbours had 30).
  */
 export function within(milliseconds: number): { timeout: number } {
   return { timeout: milliseconds * SLOW_MACHINE };
