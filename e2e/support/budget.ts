@@ -12,7 +12,7 @@ export const SLOW_MACHINE = process.env.CI ? 3 : 1;
  * grow past it (a mail poll with 15 s failed in CI while its default neighbours had 30).
  */
 export function within(milliseconds: number): { timeout: number } {
-  return { timeout: milliseconds * SLOW_MACHINE };
+  return { timeout: scaled(milliseconds) };
 }
 
 /** A whole test's budget, scaled the same way: `test.setTimeout(scaled(120_000))` (the default is 60 s, 180 s in CI). */

@@ -11,6 +11,7 @@ import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
 import { createAccountWithPassword } from '../src/users/accounts.ts';
+import { TEST_BUDGET_MS } from './budget.ts';
 
 export const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
@@ -250,7 +251,7 @@ export function sleep(ms: number): Promise<void> {
  * configured one. Each start opens the whole runtime, and beside the browser tests one start was seen taking over
  * 45 s, so two outlived CI's 90 s while every step was right (decision 055).
  */
-export const TWO_CLI_STARTS = { timeout: 2 * (process.env.CI ? 90_000 : 30_000) };
+export const TWO_CLI_STARTS = { timeout: 2 * TEST_BUDGET_MS };
 
 /** Runs a script of the server on the project's Node with `env` added, and answers its exit code and output. */
 export function runNode(
