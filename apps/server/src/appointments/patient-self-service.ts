@@ -19,7 +19,7 @@ import { authorize, refuse } from '../access/authorize.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import { AppError, fieldExtensions, fieldProblem, parseInput, type ErrorCode } from '../errors.ts';
-import { findLinkedPatient } from '../patients/patients.repository.ts';
+import { findLinkedPatient } from '../patients/patient-accounts.repository.ts';
 import type { AppointmentChanges } from './appointment-changes.ts';
 import { appointmentExists, findVisibleAppointment, type AppointmentView } from './appointments.repository.ts';
 import { ruleError, type BookingCore } from './booking-core.ts';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { ChangePasswordInputSchema, UpdateMyAccountInputSchema, type Locale } from '@telehealth/shared';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
-import { setLinkedPatientPhone } from '../patients/patients.repository.ts';
+import { setLinkedPatientPhone } from '../patients/patient-accounts.repository.ts';
 import { findMyAccountRow, updateUserFields, type AccountFieldsUpdate } from '../users/users.repository.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import { rateLimited } from '../rate-limit/rate-limiter.ts';

@@ -10,7 +10,7 @@ import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { messageWaitingMail } from '../mail/templates.ts';
-import { findPatientAccountId } from '../patients/patients.repository.ts';
+import { findPatientAccountId } from '../patients/patient-accounts.repository.ts';
 import type { BlindIndex } from '../search/blind-index.ts';
 import { activeUsersContact, findActiveUsersWithRoles } from '../users/users.repository.ts';
 import { careTeamOf } from './care-team.ts';

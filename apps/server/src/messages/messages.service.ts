@@ -20,7 +20,7 @@ import { conversationsEncrypted, messagesEncrypted } from '../keys/encrypted-col
 import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { findPatientWithAccount } from '../patients/patients.repository.ts';
+import { findPatientWithAccount } from '../patients/patient-accounts.repository.ts';
 import { patients } from '../patients/patients.table.ts';
 import { BlindIndex, MESSAGES_SEARCH_PURPOSE } from '../search/blind-index.ts';
 import { careTeamOf } from './care-team.ts';

@@ -19,7 +19,8 @@ import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { recordCorrectionWaitingMail } from '../mail/templates.ts';
 import { addendaOf, findNote, listNotesPage, noteExists, type NoteRecord } from '../notes/notes.repository.ts';
-import { findLinkedPatient, findPatientOwnerIds, patientExists } from '../patients/patients.repository.ts';
+import { findLinkedPatient } from '../patients/patient-accounts.repository.ts';
+import { findPatientOwnerIds, patientExists } from '../patients/patients.repository.ts';
 import { activeUsersContact } from '../users/users.repository.ts';
 import type { PatientsService } from '../patients/patients.service.ts';
 import {
