@@ -21,7 +21,7 @@ import { waitlistEntriesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService, OutgoingMail } from '../mail/mail.service.ts';
 import { waitlistGoneMail, waitlistOfferMail } from '../mail/templates.ts';
-import { patients } from '../patients/patients.table.ts';
+import { patientRecords } from '../patients/patients.repository.ts';
 import { providers } from '../providers/providers.table.ts';
 import { userLanguageOrNullOf } from '../users/users.repository.ts';
 import { formatWhen } from './appointment-notifications.ts';
@@ -30,6 +30,8 @@ import { appointments, waitlistEntries, waitlistOffers } from './appointments.ta
 import { weekdayOf } from './schedule.ts';
 
 export type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
+
+const patient = patientRecords('patient');
 
 /** No offer for a time that starts this soon: nobody could plan for it. */
 const OFFER_LEAD_MINUTES = 60;
@@ -88,14 +90,14 @@ export class WaitlistOffers {
         sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.waitlistOffer}, hashtext(${slot.providerId}))`,
       );
       const candidates = await tx
-        .select({ entry: waitlistEntries, email: patients.email, language: userLanguageOrNullOf(patients.accountId) })
+        .select({ entry: waitlistEntries, email: patient.email, language: userLanguageOrNullOf(patient.accountId) })
         .from(waitlistEntries)
-        .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
+        .innerJoin(patient, eq(patient.id, waitlistEntries.patientId))
         .where(
           and(
             eq(waitlistEntries.providerId, slot.providerId),
             eq(waitlistEntries.status, 'waiting'),
-            isNull(patients.deletedAt),
+            isNull(patient.deletedAt),
             sql`${waitlistEntries.fromDate} <= ${date}::date AND ${waitlistEntries.toDate} >= ${date}::date`,
             sql`${weekdayOf(date)} = ANY(${waitlistEntries.weekdays})`,
             sql`${waitlistEntries.duration} <= ${length}`,
@@ -273,9 +275,9 @@ export class WaitlistOffers {
   async #tellGone(tx: Executor, offers: { entryId: string; startsAt: Date }[]): Promise<void> {
     if (offers.length === 0) return;
     const rows = await tx
-      .select({ id: waitlistEntries.id, email: patients.email, language: userLanguageOrNullOf(patients.accountId) })
+      .select({ id: waitlistEntries.id, email: patient.email, language: userLanguageOrNullOf(patient.accountId) })
       .from(waitlistEntries)
-      .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
+      .innerJoin(patient, eq(patient.id, waitlistEntries.patientId))
       .where(
         inArray(
           waitlistEntries.id,

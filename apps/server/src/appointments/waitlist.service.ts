@@ -11,14 +11,15 @@ import { addJob } from '../jobs/add-job.ts';
 import { waitlistEntriesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { patients } from '../patients/patients.table.ts';
-import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import { findVisiblePatient, patientExists, patientRecords } from '../patients/patients.repository.ts';
 import { providers } from '../providers/providers.table.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';
 import type { AppointmentChange, AppointmentListener, FreedSlot } from './appointment-listener.ts';
 import type { AppointmentsService } from './appointments.service.ts';
 import { waitlistEntries, waitlistOffers } from './appointments.table.ts';
 import { WaitlistOffers, type Log } from './waitlist-offers.ts';
+
+const patient = patientRecords('patient');
 
 export type WaitlistEntryRow = typeof waitlistEntries.$inferSelect & {
   patientFirstName: string;
@@ -189,15 +190,15 @@ export class WaitlistService implements AppointmentListener {
     const rows = await executor
       .select({
         entry: waitlistEntries,
-        patientFirstName: patients.firstName,
-        patientLastName: patients.lastName,
+        patientFirstName: patient.firstName,
+        patientLastName: patient.lastName,
         providerFirstName: providers.firstName,
         providerLastName: providers.lastName,
       })
       .from(waitlistEntries)
-      .innerJoin(patients, eq(patients.id, waitlistEntries.patientId))
+      .innerJoin(patient, eq(patient.id, waitlistEntries.patientId))
       .innerJoin(providers, eq(providers.id, waitlistEntries.providerId))
-      .where(and(where, isNull(patients.deletedAt)))
+      .where(and(where, isNull(patient.deletedAt)))
       .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id));
     return rows.map(({ entry, ...names }) => ({ ...waitlistEntriesEncrypted.open(this.#keyring, entry), ...names }));
   }
