@@ -18,20 +18,26 @@ import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { appointments } from '../appointments/appointments.table.ts';
 import { measures, measureSchedules, safetyAlerts } from './measures.table.ts';
-import { patients } from '../patients/patients.table.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import { measuresEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { findVisiblePatient, patientExists } from '../patients/patients.repository.ts';
+import {
+  findVisiblePatient,
+  patientAccountIdOf,
+  patientExists,
+  patientRecords,
+} from '../patients/patients.repository.ts';
 import { storedAnswersOf, type StoredAnswers } from './measures.repository.ts';
 import { SafetyAlerts, type AlertView } from './safety-alerts.ts';
 
 export type { AlertView };
 
 type MeasureRow = typeof measures.$inferSelect;
+
+const patient = patientRecords('patient');
 
 export interface MeasureView {
   row: MeasureRow;
@@ -171,13 +177,7 @@ export class MeasuresService {
     const scope = scopeOf(this.#db, caller);
     const reach = await scope.reach('measure:read', { emergency: true });
     await scope.find('measure:read', patientId, {
-      read: async (db) => {
-        const [inReach] = await db
-          .select({ id: patients.id })
-          .from(patients)
-          .where(and(eq(patients.id, patientId), this.#reachCondition(reach)));
-        return inReach;
-      },
+      read: (db) => findVisiblePatient(db, patientId, patientReachOf(reach), this.#keyring),
       exists: (db) => patientExists(db, patientId),
       missing: 'patientMessages.notFound',
       denial: { patientIds: [patientId] },
@@ -285,7 +285,7 @@ export class MeasuresService {
           SELECT a.id AS appointment_id, a.patient_id, s.instrument
           FROM ${appointments} a
           JOIN ${measureSchedules} s ON s.patient_id = a.patient_id
-          JOIN ${patients} p ON p.id = a.patient_id AND p.deleted_at IS NULL
+          JOIN ${patientRecords('p')} ON p.id = a.patient_id AND p.deleted_at IS NULL
           WHERE a.starts_at > ${now.toISOString()}::timestamptz AND a.starts_at <= ${horizon.toISOString()}::timestamptz
             AND a.status NOT IN ('cancelled', 'no-show', 'completed')
         )
@@ -293,7 +293,7 @@ export class MeasuresService {
         SELECT gen_random_uuid(), due.patient_id, due.instrument, due.appointment_id FROM due
         ON CONFLICT (appointment_id, instrument) WHERE appointment_id IS NOT NULL DO NOTHING
         RETURNING id, patient_id, instrument,
-          (SELECT account_id FROM ${patients} WHERE id = ${measures}.patient_id) AS account_id`);
+          ${patientAccountIdOf(sql`${measures}.patient_id`)} AS account_id`);
       for (const row of inserted.rows) {
         await systemScope().audit(tx, 'QUESTIONNAIRE_SENT', {
           measureId: row.id,
@@ -327,19 +327,16 @@ export class MeasuresService {
   }
 
   #reachCondition(reach: Reach<'measure'>) {
-    if (reach.kind === 'any') return isNull(patients.deletedAt);
-    const column = reach.field === 'patientOwnerId' ? patients.ownerId : patients.accountId;
-    return and(
-      isNull(patients.deletedAt),
-      orEmergencyGrants(eq(column, reach.callerId), patients.id, reach.emergency),
-    )!;
+    if (reach.kind === 'any') return isNull(patient.deletedAt);
+    const column = reach.field === 'patientOwnerId' ? patient.ownerId : patient.accountId;
+    return and(isNull(patient.deletedAt), orEmergencyGrants(eq(column, reach.callerId), patient.id, reach.emergency))!;
   }
 
   #select(executor: Executor) {
     return executor
-      .select({ measure: measures, firstName: patients.firstName, lastName: patients.lastName })
+      .select({ measure: measures, firstName: patient.firstName, lastName: patient.lastName })
       .from(measures)
-      .innerJoin(patients, eq(patients.id, measures.patientId));
+      .innerJoin(patient, eq(patient.id, measures.patientId));
   }
 
   async #exists(executor: Executor, id: string) {
@@ -361,4 +358,10 @@ export class MeasuresService {
       },
     };
   }
+}
+
+/** The patient records a questionnaire's reach reaches: a questionnaire is one's own when its patient's record is. */
+function patientReachOf(reach: Reach<'measure'>): Reach<'patient'> {
+  if (reach.kind === 'any') return reach;
+  return { ...reach, field: reach.field === 'patientOwnerId' ? 'ownerId' : 'accountId' };
 }

@@ -13,10 +13,11 @@ import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { safetyAlertEscalationMail, safetyAlertMail } from '../mail/templates.ts';
-import { patients } from '../patients/patients.table.ts';
-import { findPatientOwnerIds } from '../patients/patients.repository.ts';
+import { findPatientOwnerIds, patientRecords } from '../patients/patients.repository.ts';
 import { activeUsersContact, userNameOrNullOf } from '../users/users.repository.ts';
 import { measures, safetyAlerts } from './measures.table.ts';
+
+const patient = patientRecords('patient');
 
 export interface AlertView {
   alert: typeof safetyAlerts.$inferSelect;
@@ -54,7 +55,7 @@ export class SafetyAlerts {
       const rows = await this.#selectAlerts(tx)
         .where(
           and(
-            reach.kind === 'own' ? eq(patients.ownerId, reach.callerId) : undefined,
+            reach.kind === 'own' ? eq(patient.ownerId, reach.callerId) : undefined,
             options.patientId ? eq(safetyAlerts.patientId, options.patientId) : undefined,
             options.includeAcknowledged ? undefined : isNull(safetyAlerts.acknowledgedAt),
           ),
@@ -79,9 +80,7 @@ export class SafetyAlerts {
       const row = await scoped.find('alert:acknowledge', id, {
         read: async (db) => {
           const [inReach] = await this.#selectAlerts(db)
-            .where(
-              and(eq(safetyAlerts.id, id), reach.kind === 'own' ? eq(patients.ownerId, reach.callerId) : undefined),
-            )
+            .where(and(eq(safetyAlerts.id, id), reach.kind === 'own' ? eq(patient.ownerId, reach.callerId) : undefined))
             .for('update', { of: safetyAlerts });
           return inReach;
         },
@@ -207,13 +206,13 @@ export class SafetyAlerts {
     return executor
       .select({
         alert: safetyAlerts,
-        firstName: patients.firstName,
-        lastName: patients.lastName,
+        firstName: patient.firstName,
+        lastName: patient.lastName,
         total: measures.total,
         acknowledgedByName: userNameOrNullOf(safetyAlerts.acknowledgedBy),
       })
       .from(safetyAlerts)
-      .innerJoin(patients, eq(patients.id, safetyAlerts.patientId))
+      .innerJoin(patient, eq(patient.id, safetyAlerts.patientId))
       .innerJoin(measures, eq(measures.id, safetyAlerts.measureId))
       .$dynamic();
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, gt, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Reach } from '../access/authorize.ts';
 import { orEmergencyGrants } from '../access/emergency-grants.ts';
@@ -232,6 +232,11 @@ export function patientIdsOfAccount(accountId: string): SQL {
 /** The ids of the (not deleted) records whose primary provider this is, as a subquery: `column IN <this>`. */
 export function patientIdsOwnedBy(providerId: string): SQL {
   return sql`(SELECT ${patients.id} FROM ${patients} WHERE ${patients.ownerId} = ${providerId} AND ${patients.deletedAt} IS NULL)`;
+}
+
+/** The account linked to the record (deleted or not; null when none) as a column of another table's query. */
+export function patientAccountIdOf(patientIdColumn: SQL | AnyColumn): SQL<string | null> {
+  return sql<string | null>`(SELECT ${patients.accountId} FROM ${patients} WHERE ${eq(patients.id, patientIdColumn)})`;
 }
 
 /**
