@@ -1,13 +1,11 @@
-import { and, asc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { seesRecordPart, type ConversationKind } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import { scopeOf, type FindByReach } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Database } from '../db/client.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { patients } from '../patients/patients.table.ts';
-import { userNameOrNullOf } from '../users/users.repository.ts';
-import { onCareTeamOf } from './care-team.ts';
+import { findLinkedPatientsWithProvider, findPatientsWithAccount } from '../patients/patient-accounts.repository.ts';
 import { findConversation, type ConversationReach, type ConversationRecord } from './messages.repository.ts';
 import { conversations } from './messages.table.ts';
 
@@ -65,39 +63,21 @@ export class ConversationAccess {
   async recipients(caller: Caller, search?: string | null): Promise<MessageRecipient[]> {
     const reach = await this.sendReach(caller);
     const term = search?.trim().slice(0, 100) ?? '';
-    const byName = term
-      ? or(
-          ilike(patients.firstName, `%${escapeLike(term)}%`),
-          ilike(patients.lastName, `%${escapeLike(term)}%`),
-          ilike(sql`${patients.firstName} || ' ' || ${patients.lastName}`, `%${escapeLike(term)}%`),
-        )
-      : undefined;
-    const live = and(isNull(patients.deletedAt), sql`${patients.accountId} IS NOT NULL`);
     let recipients: MessageRecipient[];
     if (reach.kind === 'patient') {
-      const rows = await this.#db
-        .select({ patientId: patients.id, providerName: userNameOrNullOf(patients.ownerId, { activeOnly: true }) })
-        .from(patients)
-        .where(and(eq(patients.accountId, reach.accountId), isNull(patients.deletedAt)));
+      const rows = await findLinkedPatientsWithProvider(this.#db, reach.accountId);
       recipients = rows.flatMap((row) => [
-        ...(row.providerName ? [{ patientId: row.patientId, kind: 'clinical' as const, name: row.providerName }] : []),
-        { patientId: row.patientId, kind: 'office' as const, name: null },
+        ...(row.providerName ? [{ patientId: row.id, kind: 'clinical' as const, name: row.providerName }] : []),
+        { patientId: row.id, kind: 'office' as const, name: null },
       ]);
     } else {
-      const rows = await this.#db
-        .select({ patientId: patients.id, firstName: patients.firstName, lastName: patients.lastName })
-        .from(patients)
-        .where(
-          and(
-            live,
-            reach.kind === 'careTeam' ? onCareTeamOf(sql`${patients.id}`, reach.providerId) : undefined,
-            byName,
-          ),
-        )
-        .orderBy(asc(patients.lastName), asc(patients.firstName))
-        .limit(RECIPIENTS_LIMIT);
+      const rows = await findPatientsWithAccount(this.#db, {
+        careTeamOf: reach.kind === 'careTeam' ? reach.providerId : undefined,
+        pattern: term ? `%${escapeLike(term)}%` : null,
+        limit: RECIPIENTS_LIMIT,
+      });
       const kind: ConversationKind = reach.kind === 'careTeam' ? 'clinical' : 'office';
-      recipients = rows.map((r) => ({ patientId: r.patientId, kind, name: `${r.firstName} ${r.lastName}` }));
+      recipients = rows.map((r) => ({ patientId: r.id, kind, name: `${r.firstName} ${r.lastName}` }));
     }
     if (reach.kind !== 'patient') {
       await scopeOf(this.#db, caller).audit(this.#db, 'MESSAGE_LIST_VIEW', {

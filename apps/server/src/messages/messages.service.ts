@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   ConversationFilterSchema,
   MAX_PAGE_SIZE,
@@ -21,7 +21,6 @@ import type { Keyring } from '../keys/keyring.ts';
 import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { findPatientWithAccount } from '../patients/patient-accounts.repository.ts';
-import { patients } from '../patients/patients.table.ts';
 import { BlindIndex, MESSAGES_SEARCH_PURPOSE } from '../search/blind-index.ts';
 import { careTeamOf } from './care-team.ts';
 import { ConversationAccess, type MessageRecipient } from './conversation-access.ts';
@@ -148,13 +147,9 @@ export class MessagesService {
     if (reach.kind === 'patient' && data.kind === 'office') {
       // Writing to the office about a record not one's own would be writing as the office: decided before the
       // record is looked up, so the answer says nothing of whether it exists.
-      const own = isUuid(patientId)
-        ? await this.#db
-            .select({ id: patients.id })
-            .from(patients)
-            .where(and(eq(patients.id, patientId), eq(patients.accountId, reach.accountId), isNull(patients.deletedAt)))
-        : [];
-      if (own.length === 0) await scope.reach('message:office');
+      const own =
+        isUuid(patientId) && (await findPatientWithAccount(this.#db, patientId))?.accountId === reach.accountId;
+      if (!own) await scope.reach('message:office');
     }
     const patient = await scope.find('message:send', patientId, {
       load: async (db) => {

@@ -1,5 +1,7 @@
-import { and, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
+import { userNameOrNullOf } from '../users/users.repository.ts';
+import { onCareTeamOf } from './patients.repository.ts';
 import { patients } from './patients.table.ts';
 
 // A patient record's link to the patient's portal account (decision 060): the record of an account, the account of
@@ -38,6 +40,50 @@ export async function findPatientWithAccount(
     .from(patients)
     .where(and(eq(patients.id, patientId), isNull(patients.deletedAt)));
   return row;
+}
+
+/**
+ * The (not deleted) records linked to the account, each with its primary provider's name, null unless that account
+ * is active: whom a patient may write to.
+ */
+export async function findLinkedPatientsWithProvider(
+  executor: Executor,
+  accountId: string,
+): Promise<{ id: string; providerName: string | null }[]> {
+  return executor
+    .select({ id: patients.id, providerName: userNameOrNullOf(patients.ownerId, { activeOnly: true }) })
+    .from(patients)
+    .where(and(eq(patients.accountId, accountId), isNull(patients.deletedAt)));
+}
+
+/**
+ * The (not deleted) records linked to an account, on the provider's care team when `careTeamOf` is given, whose
+ * first, last or full name matches the ILIKE pattern when one is given; in name order, at most `limit`: whom staff
+ * may write to.
+ */
+export async function findPatientsWithAccount(
+  executor: Executor,
+  options: { careTeamOf?: string | undefined; pattern?: string | null | undefined; limit: number },
+): Promise<{ id: string; firstName: string; lastName: string }[]> {
+  const { careTeamOf, pattern, limit } = options;
+  return executor
+    .select({ id: patients.id, firstName: patients.firstName, lastName: patients.lastName })
+    .from(patients)
+    .where(
+      and(
+        and(isNull(patients.deletedAt), sql`${patients.accountId} IS NOT NULL`),
+        careTeamOf ? onCareTeamOf(sql`${patients.id}`, careTeamOf) : undefined,
+        pattern
+          ? or(
+              ilike(patients.firstName, pattern),
+              ilike(patients.lastName, pattern),
+              ilike(sql`${patients.firstName} || ' ' || ${patients.lastName}`, pattern),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(patients.lastName), asc(patients.firstName))
+    .limit(limit);
 }
 
 /** A patient's own phone (My account): on the record linked to the account. Answers the record's id, if any. */
