@@ -119,16 +119,16 @@ const KNOWN_FOREIGN_REPOSITORIES = {
   'portal-records/portal-records.service.ts': ['notes/notes.repository.ts'],
 };
 
-// The tables whose every query lives in their owner's repository (decision 060): `patients` (patients/) and
-// `users` (declared in auth/auth.table.ts beside better-auth's tables, queried in users/). Another file may name
-// them only to declare a foreign key (*.table.ts); it composes the repositories' building blocks instead
+// The tables whose every query lives in their owner's repositories (decision 060): `patients` (the repositories of
+// patients/) and `users` (declared in auth/auth.table.ts beside better-auth's tables, queried in users/). Another file
+// may name them only to declare a foreign key (*.table.ts); it composes the repositories' building blocks instead
 // (`patientRecords`, `userAccounts`, `userNameOf`, ...).
 const OWNED_TABLE_FOLDERS = ['users', 'patients'];
 const OWNED_TABLE_PATTERNS = [
   {
     regex: '(^|/)patients/[^/]+\\.table\\.ts$',
     message:
-      'The patients table is queried in patients/patients.repository.ts only: compose its building blocks (patientRecords, patientIdsOfAccount, ...) or call it (decision 060).',
+      "The patients table is queried in patients/'s repositories only (patients.repository.ts, patient-accounts.repository.ts): compose their building blocks (patientRecords, patientIdsOfAccount, ...) or call them (decision 060).",
   },
   {
     regex: '(^|/)auth\\.table\\.ts$',
@@ -144,14 +144,6 @@ const KNOWN_OWNED_TABLE_IMPORTS = [
   // The registries of every table's sealed columns and typed text: they name each table's columns, query none.
   'keys/encrypted-columns.ts',
   'stored-text/stored-text.ts',
-  // Split on another branch (issue 26 point 5) while this moved: each join is still to become patientRecords (and
-  // patientIdsOfAccount / onCareTeamOf); the parts split out of them carry the same joins.
-  'appointments/waitlist.service.ts',
-  'appointments/waitlist-offers.ts',
-  'measures/measures.service.ts',
-  'measures/safety-alerts.ts',
-  'messages/messages.service.ts',
-  'messages/conversation-access.ts',
 ];
 
 /** @param {string} text */
