@@ -23,7 +23,8 @@ import * as schema from '../src/practice-data/data.table.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { pruneExpiredAuditEntries, prunedSignatureVerifier } from '../src/practice-data/audit-retention.ts';
 import { backupKeyFor, backupKeyOf } from '../src/practice-data/backup.service.ts';
-import { restoreBackup, writeBackup } from '../src/practice-data/backup.ts';
+import { restoreBackup } from '../src/practice-data/restore-backup.ts';
+import { writeBackup } from '../src/practice-data/write-backup.ts';
 import { Keyring } from '../src/keys/keyring.ts';
 import {
   createTestApp,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appointmentMail, invitationMail, passwordResetMail } from '../src/mail/templates.ts';
+import { invitationMail, passwordResetMail } from '../src/mail/account-mails.ts';
+import { appointmentMail } from '../src/mail/templates.ts';
 
 // The practice's name is configuration, not typed by a patient, but each format still escapes what it carries.
 const ctx = { practiceName: 'Dr <b>Lee</b> & "Partners"', publicUrl: 'https://clinic.example' };

@@ -24,7 +24,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, fieldProblem, notFound, parseInput, validationFailed } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/templates.ts';
+import { accessRequestReceivedMail, accessRequestWaitingMail } from '../mail/account-mails.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { insertPatient } from '../patients/patients.repository.ts';
 import { isActiveProvider } from '../providers/providers.repository.ts';

@@ -161,7 +161,7 @@ builder.queryField('apiTokens', (t) =>
   t.field({
     type: [ApiTokenRef],
     description: 'Administrators: the API tokens for log collectors, newest first.',
-    resolve: (_root, _args, ctx) => ctx.auditTrail.listTokens(callerOf(ctx, 'apiTokens')),
+    resolve: (_root, _args, ctx) => ctx.apiTokens.listTokens(callerOf(ctx, 'apiTokens')),
   }),
 );
 
@@ -170,7 +170,7 @@ builder.mutationField('createApiToken', (t) =>
     type: CreatedApiTokenRef,
     description: 'Administrators: a new API token; its secret is answered once and only its hash is stored. Audited.',
     args: { input: t.arg({ type: CreateApiTokenInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.auditTrail.createToken(callerOf(ctx, 'createApiToken'), args.input),
+    resolve: (_root, args, ctx) => ctx.apiTokens.createToken(callerOf(ctx, 'createApiToken'), args.input),
   }),
 );
 
@@ -179,6 +179,6 @@ builder.mutationField('revokeApiToken', (t) =>
     type: ApiTokenRef,
     description: 'Administrators: revokes an API token at once. Audited. NOT_FOUND.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.auditTrail.revokeToken(callerOf(ctx, 'revokeApiToken'), String(args.id)),
+    resolve: (_root, args, ctx) => ctx.apiTokens.revokeToken(callerOf(ctx, 'revokeApiToken'), String(args.id)),
   }),
 );

@@ -1,12 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
-  API_TOKEN_PREFIX,
   AUDIT_INTAKE_RATE,
   AUDIT_SEARCH_PAGE_SIZE,
   AuditSearchFilterSchema,
-  CreateApiTokenInputSchema,
-  ERROR_CODES,
   RecordIdSchema,
   type AuditSearchFilter,
   type ClientAuditEntrySchema,
@@ -21,19 +18,9 @@ import { appendAuditEntries, appendAuditEntry, type AuditActor } from '../audit/
 import type { Config } from '../config.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database } from '../db/client.ts';
-import { AppError, badUserInput, notFound, parseInput } from '../errors.ts';
+import { badUserInput, notFound, parseInput } from '../errors.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
-import {
-  findApiTokenById,
-  findApiTokenBySecret,
-  generateApiTokenSecret,
-  insertApiToken,
-  listApiTokens,
-  revokeApiToken,
-  touchApiToken,
-  type ApiTokenRow,
-  type ApiTokenView,
-} from './api-tokens.repository.ts';
+import type { ApiTokenRow } from './api-tokens.repository.ts';
 import {
   findAuditEntryById,
   findLatestChainVerification,
@@ -47,9 +34,6 @@ import {
 
 /** A search that runs longer is stopped and the caller asked to narrow it (decision 034). */
 const SEARCH_TIMEOUT_MS = 15_000;
-/** Bearer attempts per client address per minute on the search endpoint: a stolen-token guessing brake. */
-const BEARER_RATE = { maxAttempts: 60, windowMs: 60_000 } as const;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface AuditSearchResult {
   entries: AuditEntryView[];
@@ -75,7 +59,8 @@ type ClientEntry = z.output<typeof ClientAuditEntrySchema>;
 
 /**
  * The audit trail for administrators and log collectors (decision 034): search, one entry's detail, verifying the
- * chain, API tokens, and the browser's own events. Every search and read is itself audited.
+ * chain, and the browser's own events (the API tokens are `ApiTokensService`'s). Every search and read is itself
+ * audited.
  */
 export class AuditTrailService {
   readonly #db: Database;
@@ -107,7 +92,10 @@ export class AuditTrailService {
     return this.#search(caller.actor, caller.operation, filter, limit, page.after ?? null, { via: 'session' });
   }
 
-  /** A log collector's API token (already checked by `authenticateBearer`): one page of the search. Audited. */
+  /**
+   * A log collector's API token (already checked by `ApiTokensService.authenticateBearer`): one page of the search.
+   * Audited.
+   */
   searchWithToken(
     token: ApiTokenRow,
     meta: { ip: string | null; userAgent: string | null; url: string },
@@ -249,110 +237,6 @@ export class AuditTrailService {
     return parsed.success ? { ...parsed.data, verifiedBy: row.userId } : null;
   }
 
-  async listTokens(caller: Caller): Promise<ApiTokenView[]> {
-    await authorize(this.#db, caller, 'api-token:manage');
-    return listApiTokens(this.#db);
-  }
-
-  /** Administrators: a new token; its secret is answered this once and only its hash is kept. Audited. */
-  async createToken(caller: Caller, input: unknown): Promise<{ token: ApiTokenView; secret: string }> {
-    await authorize(this.#db, caller, 'api-token:manage');
-    const values = parseInput(CreateApiTokenInputSchema, input);
-    const secret = generateApiTokenSecret();
-    const row = await this.#db.transaction(async (tx) => {
-      const created = await insertApiToken(tx, {
-        name: values.name,
-        secret,
-        scopes: [...new Set(values.scopes)],
-        createdBy: caller.user.id,
-        expiresAt: new Date(Date.now() + values.expiresInDays * DAY_MS),
-      });
-      await appendAuditEntry(tx, {
-        event: 'API_TOKEN_CREATED',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: {
-          apiKeyId: created.id,
-          apiKeyName: created.name,
-          scopes: created.scopes,
-          expiresAt: created.expiresAt.toISOString(),
-        },
-      });
-      return created;
-    });
-    return { token: { ...viewOf(row), createdByName: caller.user.name }, secret };
-  }
-
-  /** Administrators: revokes a token at once (its next call is refused). Audited. NOT_FOUND when unknown. */
-  async revokeToken(caller: Caller, rawId: string): Promise<ApiTokenView> {
-    await authorize(this.#db, caller, 'api-token:manage');
-    const id = parseInput(RecordIdSchema, rawId);
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('auditMessages.tokenNotFound');
-    const row = await this.#db.transaction(async (tx) => {
-      const revoked = await revokeApiToken(tx, id, caller.user.id);
-      if (!revoked) return findApiTokenById(tx, id);
-      await appendAuditEntry(tx, {
-        event: 'API_TOKEN_REVOKED',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { apiKeyId: revoked.id, apiKeyName: revoked.name },
-      });
-      return revoked;
-    });
-    if (!row) throw notFound('auditMessages.tokenNotFound');
-    return viewOf(row);
-  }
-
-  /**
-   * The token an `Authorization: Bearer` header opens for audit:read, or a refusal: 401 for no, an unknown, an
-   * expired or a revoked token, 403 for a token without the scope. Each refusal of a presented token is audited
-   * as UNAUTHORIZED_ACCESS; attempts per address are limited.
-   */
-  async authenticateBearer(
-    header: string,
-    meta: { ip: string | null; userAgent: string | null; url: string },
-  ): Promise<ApiTokenRow> {
-    const wait = await this.#limiter.consume(this.#db, 'audit-bearer', meta.ip ?? 'unknown', BEARER_RATE);
-    if (wait > 0) throw rateLimited(wait);
-    const secret = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    if (!secret?.startsWith(API_TOKEN_PREFIX) || secret.length > 200) {
-      throw new AppError(ERROR_CODES.unauthenticated, 'auditMessages.tokenRequired');
-    }
-    const token = await findApiTokenBySecret(this.#db, secret);
-    const now = Date.now();
-    const problem = !token
-      ? 'unknown token'
-      : token.revokedAt
-        ? 'revoked token'
-        : token.expiresAt.getTime() <= now
-          ? 'expired token'
-          : !token.scopes.includes('audit:read')
-            ? 'token without the audit:read scope'
-            : null;
-    if (problem) {
-      await appendAuditEntry(this.#db, {
-        event: 'UNAUTHORIZED_ACCESS',
-        level: 'WARNING',
-        actor: {
-          sessionId: null,
-          userId: 'anonymous',
-          userRole: 'unknown',
-          clientIp: meta.ip,
-          userAgent: meta.userAgent,
-        },
-        url: meta.url,
-        details: { permission: 'audit:read', reason: problem, apiKeyId: token?.id ?? null },
-      });
-      throw problem === 'token without the audit:read scope'
-        ? new AppError(ERROR_CODES.forbidden, 'auditMessages.tokenScope')
-        : new AppError(ERROR_CODES.unauthenticated, 'auditMessages.tokenInvalid');
-    }
-    await touchApiToken(this.#db, token!.id);
-    return token!;
-  }
-
   /**
    * Stores what a signed-in browser reports, marked `client`: the person, role, session, address and agent are
    * the request's (never the body's); the details are redacted like every entry's, with the browser's own time,
@@ -396,20 +280,6 @@ function tokenActor(token: ApiTokenRow, meta: { ip: string | null; userAgent: st
     userRole: 'api-token',
     clientIp: meta.ip,
     userAgent: meta.userAgent,
-  };
-}
-
-function viewOf(row: ApiTokenRow): ApiTokenView {
-  return {
-    id: row.id,
-    name: row.name,
-    tokenHint: row.tokenHint,
-    scopes: row.scopes,
-    createdAt: row.createdAt,
-    createdByName: null,
-    expiresAt: row.expiresAt,
-    revokedAt: row.revokedAt,
-    lastUsedAt: row.lastUsedAt,
   };
 }
 

@@ -17,6 +17,7 @@ import {
 import type { z } from 'zod';
 import { callerOfRequest, type Caller } from '../access/caller.ts';
 import { AppError } from '../errors.ts';
+import type { ApiTokensService } from './api-tokens.service.ts';
 import type { AuditEntryView } from './audit-search.repository.ts';
 import type { AuditTrailService } from './audit-trail.service.ts';
 
@@ -27,7 +28,11 @@ import type { AuditTrailService } from './audit-trail.service.ts';
  * - GET /api/audit/search (startDate, endDate, userId, event, level, limit = 100; and cursor, patientId, text,
  *   source): an administrator's session or a log collector's bearer API token with the audit:read scope.
  */
-export function registerAuditRoutes(app: FastifyInstance, auditTrail: AuditTrailService): void {
+export function registerAuditRoutes(
+  app: FastifyInstance,
+  auditTrail: AuditTrailService,
+  apiTokens: ApiTokensService,
+): void {
   app.post(
     AUDIT_LOGS_PATH,
     { config: { session: 'required' }, bodyLimit: AUDIT_BATCH_MAX_BYTES },
@@ -76,7 +81,7 @@ export function registerAuditRoutes(app: FastifyInstance, auditTrail: AuditTrail
     const meta = { ip: request.ip, userAgent: request.requestMeta.userAgent, url: AUDIT_SEARCH_PATH };
     let result;
     if (authorization) {
-      const token = await auditTrail.authenticateBearer(authorization, meta);
+      const token = await apiTokens.authenticateBearer(authorization, meta);
       result = await auditTrail.searchWithToken(token, meta, filter, query.limit, query.cursor ?? null);
     } else if (request.session) {
       const caller: Caller = callerOfRequest(request, 'auditSearch');

@@ -15,7 +15,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { accessRequests } from '../access-requests/access-requests.table.ts';
 import { badUserInput, notFound, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { invitationMail } from '../mail/templates.ts';
+import { invitationMail } from '../mail/account-mails.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { findTokenByLink, issueAccountToken, markTokenUsed, tokenState } from './account-tokens.ts';
 import type { Auth } from './auth.ts';

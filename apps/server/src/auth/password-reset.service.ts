@@ -16,7 +16,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { signInFailures } from './auth.table.ts';
 import { badUserInput, parseInput } from '../errors.ts';
 import type { MailService } from '../mail/mail.service.ts';
-import { passwordResetMail } from '../mail/templates.ts';
+import { passwordResetMail } from '../mail/account-mails.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
 import {
   codeMatches,

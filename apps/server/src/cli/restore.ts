@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { backupKeyFor } from '../practice-data/backup.service.ts';
-import { restoreBackup } from '../practice-data/backup.ts';
+import { restoreBackup } from '../practice-data/restore-backup.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded.ts';
 import { Keyring, parseDataKeys } from '../keys/keyring.ts';
 

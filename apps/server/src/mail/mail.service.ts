@@ -11,7 +11,7 @@ import { mailOutbox } from './mail.table.ts';
 import { addJob } from '../jobs/add-job.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { findActiveUsersWithRoles } from '../users/users.repository.ts';
-import type { MailContent, MailContext, MailKind } from './templates.ts';
+import type { MailContent, MailContext, MailKind } from './mail-content.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 

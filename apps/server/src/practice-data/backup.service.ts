@@ -10,7 +10,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { BackupKeyError, type BackupHeader, type BackupKey } from './backup-crypto.ts';
-import { BACKUP_FILE_SUFFIX, removePartialBackups, writeBackup, type BackupResult } from './backup.ts';
+import { BACKUP_FILE_SUFFIX, removePartialBackups, writeBackup, type BackupResult } from './write-backup.ts';
 import { backupRuns } from './data.table.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 
