@@ -17,7 +17,11 @@ import { signInFailures, twoFactors } from '../auth/auth.table.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database } from '../db/client.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
-import { findInvitablePatients, linkPatientAccount, lockPatientAccountLink } from '../patients/patient-accounts.repository.ts';
+import {
+  findInvitablePatients,
+  linkPatientAccount,
+  lockPatientAccountLink,
+} from '../patients/patient-accounts.repository.ts';
 import { createAccount } from './accounts.ts';
 import { isAccountId, lockedAccount, runUserChange, userListRow } from './user-changes.ts';
 import { findUserByEmail, isUserLocked, listUsersPage, type UserCursor, type UserListRow } from './users.repository.ts';
