@@ -6,6 +6,7 @@ import { linkFromOutbox } from '../support/outbox.ts';
 import { expectFitsPhone } from '../support/phone.ts';
 import { VIDEO_SERVER } from '../support/servers.ts';
 import { scaled, within } from '../support/budget.ts';
+import { createPortalPatient, type PortalPatient } from '../support/records.ts';
 
 /**
  * Video visits with two headless Chromiums (fake camera and microphone) against the real server: the waiting
@@ -16,6 +17,15 @@ import { scaled, within } from '../support/budget.ts';
 test.describe.configure({ mode: 'serial' });
 
 const ORIGIN = VIDEO_SERVER.url;
+
+/**
+ * The patient of every visit in this file: made for it (a record of the first demo provider, with a portal
+ * account), so that no other test's changes to the demo patient reach these.
+ */
+let thePatient: PortalPatient;
+test.beforeAll(async () => {
+  thePatient = await createPortalPatient(ORIGIN);
+});
 
 interface GraphQLBody<T> {
   data: T | null;
@@ -36,7 +46,7 @@ async function person(
   browser: Browser,
   email: string,
   phone = false,
-  options: { viewport?: { width: number; height: number }; language?: 'en' | 'es' } = {},
+  options: { viewport?: { width: number; height: number }; language?: 'en' | 'es'; password?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: ORIGIN,
@@ -47,22 +57,27 @@ async function person(
     await context.addInitScript((language) => localStorage.setItem('telehealth.language', language), options.language);
   }
   const page = await context.newPage();
-  await signInByApi(page, email, ORIGIN);
+  await signInByApi(page, email, ORIGIN, options.password);
   return { context, page };
 }
 
+/** This file's patient, signed in to a browser of their own (a phone unless told). */
+function patientPerson(
+  browser: Browser,
+  phone = false,
+  options: { viewport?: { width: number; height: number }; language?: 'en' | 'es' } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  return person(browser, thePatient.email, phone, { ...options, password: thePatient.password });
+}
+
 /**
- * A video visit of a demo provider (the second, unless told) with the demo patient, booked by the administrator at
+ * A video visit of a demo provider (the second, unless told) with this file's patient, booked by the administrator at
  * the next free half hour (the server's practice time zone makes that late morning, whatever the hour of the run).
  */
 async function bookVisit(admin: Page, firstSlot = 0, providerEmail = 'provider2@demo.test'): Promise<string> {
   const { appConfig } = await data<{ appConfig: { practiceTimeZone: string } }>(
     admin,
     'query { appConfig { practiceTimeZone } }',
-  );
-  const { listPatients } = await data<{ listPatients: { items: { id: string }[] } }>(
-    admin,
-    'query { listPatients(limit: 5, filter: { search: "patient@demo.test" }) { items { id } } }',
   );
   const { listDoctors } = await data<{ listDoctors: { items: { id: string; email: string }[] } }>(
     admin,
@@ -87,7 +102,7 @@ async function bookVisit(admin: Page, firstSlot = 0, providerEmail = 'provider2@
         query: 'mutation ($input: CreateAppointmentInput!) { createAppointment(input: $input) { id } }',
         variables: {
           input: {
-            patientId: listPatients.items[0]!.id,
+            patientId: thePatient.id,
             providerId,
             date: `${parts['year']}-${parts['month']}-${parts['day']}`,
             time: `${parts['hour']}:${parts['minute']}`,
@@ -192,11 +207,7 @@ test('See now: a provider starts an unscheduled video visit from the chart (Span
 }) => {
   const provider = await person(browser, 'provider@demo.test', true);
   await provider.page.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
-  const { listPatients } = await data<{ listPatients: { items: { id: string }[] } }>(
-    provider.page,
-    'query { listPatients(limit: 5, filter: { search: "patient@demo.test" }) { items { id } } }',
-  );
-  const patientId = listPatients.items[0]!.id;
+  const patientId = thePatient.id;
   await clearTheNext(provider.page, patientId, 95);
 
   await provider.page.goto(`/patients/${patientId}`);
@@ -217,7 +228,7 @@ test('See now: a provider starts an unscheduled video visit from the chart (Span
   expect(Date.parse(getAppointment.startsAt)).toBeLessThanOrEqual(Date.now());
 
   // The patient finds it in My appointments with the way in open now.
-  const patient = await person(browser, 'patient@demo.test', true);
+  const patient = await patientPerson(browser, true);
   await patient.page.goto('/my/appointments');
   const upcoming = patient.page.getByRole('region', { name: 'Upcoming' });
   const join = upcoming.locator(`a[href="/video-call/${id}"]`);
@@ -250,7 +261,7 @@ test('a visit ended before its start time moves to Past on the patient’s My ap
   expect(ended.getAppointment.status).toBe('completed');
   expect(Date.parse(ended.getAppointment.startsAt)).toBeGreaterThan(Date.now());
 
-  const patient = await person(browser, 'patient@demo.test', true);
+  const patient = await patientPerson(browser, true);
   await patient.page.goto('/my/appointments');
   const card = (region: string) =>
     patient.page
@@ -269,7 +280,7 @@ test('an early patient waits; the provider lets them in from the dashboard; both
 }) => {
   const admin = await person(browser, 'admin@demo.test');
   const id = await bookVisit(admin.page);
-  const patient = await person(browser, 'patient@demo.test', true);
+  const patient = await patientPerson(browser, true);
   const provider = await person(browser, 'provider2@demo.test');
 
   // The device and network check before joining, at phone size.
@@ -418,14 +429,14 @@ test('End Call asks first; the provider steps out and rejoins; the controls stay
   // One call walked through every step, with axe five times over live video: longer than one visit's test.
   test.setTimeout(scaled(300_000));
   const admin = await person(browser, 'admin@demo.test');
-  // The demo patient's own provider, who reaches the chart where the note is written.
+  // The patient's own provider, who reaches the chart where the note is written.
   const id = await bookVisit(admin.page, 0, 'provider@demo.test');
   const { getAppointment: when } = await data<{ getAppointment: { date: string; time: string } }>(
     admin.page,
     'query ($id: ID!) { getAppointment(id: $id) { date time } }',
     { id },
   );
-  const patient = await person(browser, 'patient@demo.test', true, { language: 'es' });
+  const patient = await patientPerson(browser, true, { language: 'es' });
   const provider = await person(browser, 'provider@demo.test', false, { viewport: LAPTOP });
 
   await patient.page.goto(`/video-call/${id}`);
@@ -527,7 +538,7 @@ test('a stranger is refused at the page, and a cancellation closes the visit for
   await expect(stranger.page.getByRole('alert')).toContainText('No appointment was found for this link');
   await expect(stranger.page.getByRole('button', { name: 'Join Video Call' })).toHaveCount(0);
 
-  const patient = await person(browser, 'patient@demo.test');
+  const patient = await patientPerson(browser);
   await joinAsPatient(patient.page, id);
   await data(admin.page, 'mutation ($input: CancelAppointmentInput!) { cancelAppointment(input: $input) { id } }', {
     input: { id, reason: 'Provider unavailable' },
@@ -545,7 +556,7 @@ test('a guest the provider invites by e-mail opens the link without an account, 
   const admin = await person(browser, 'admin@demo.test');
   const id = await bookVisit(admin.page);
   const provider = await person(browser, 'provider2@demo.test');
-  const patient = await person(browser, 'patient@demo.test');
+  const patient = await patientPerson(browser);
   await provider.page.goto(`/video-call/start/${id}`);
   await provider.page.getByLabel("Guest's name").fill('Sam Reyes');
   await provider.page.getByLabel("Guest's e-mail").fill('sam.family@example.net');
@@ -585,7 +596,7 @@ test('a call forced through the TURN relay (coturn) connects with relay candidat
   try {
     const admin = await person(browser, 'admin@demo.test');
     const id = await bookVisit(admin.page);
-    const patient = await person(browser, 'patient@demo.test');
+    const patient = await patientPerson(browser);
     const provider = await person(browser, 'provider2@demo.test');
     // Keeps the page's WebSockets within reach, so that the test can drop the signalling one.
     await patient.context.addInitScript(() => {
