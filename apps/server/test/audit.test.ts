@@ -4,7 +4,7 @@ import path from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
 import { parseCrontab } from 'graphile-worker';
 import { anchorAuditChain, auditAnchorsPath, readAuditAnchors } from '../src/audit/audit-anchors.ts';
@@ -25,6 +25,7 @@ import {
   type TestApp,
   TWO_CLI_STARTS,
 } from './helpers.ts';
+import { afterFile } from './file-cleanup.ts';
 
 const actor = { sessionId: 's1', userId: 'u1', userRole: 'provider', clientIp: '127.0.0.1', userAgent: 'test' };
 const record = (details: Record<string, unknown> = {}): AuditRecord => ({
@@ -38,7 +39,7 @@ const record = (details: Record<string, unknown> = {}): AuditRecord => ({
 async function freshDatabase(): Promise<{ url: string; db: Database }> {
   const url = await createTestDatabase({ migrated: true });
   const handle = connectDatabase(url);
-  afterAll(() => handle.close());
+  afterFile(() => handle.close());
   return { url, db: handle.db };
 }
 
@@ -443,7 +444,7 @@ describe('verification', () => {
   beforeAll(async () => {
     ({ url, db } = await freshDatabase());
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-anchors-'));
-    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    afterFile(() => fs.rmSync(dir, { recursive: true, force: true }));
     anchorsFile = path.join(dir, 'audit-anchors.log');
   });
 
@@ -574,7 +575,7 @@ describe('npm run audit:verify', () => {
 
   function tempDir(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-verify-'));
-    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    afterFile(() => fs.rmSync(dir, { recursive: true, force: true }));
     return dir;
   }
 
@@ -646,7 +647,7 @@ describe('migration 0004', () => {
     const url = await createTestDatabase();
     const folder = path.resolve(import.meta.dirname, '../drizzle');
     const before = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-0003-'));
-    afterAll(() => fs.rmSync(before, { recursive: true, force: true }));
+    afterFile(() => fs.rmSync(before, { recursive: true, force: true }));
     fs.mkdirSync(path.join(before, 'meta'));
     const journal = JSON.parse(fs.readFileSync(path.join(folder, 'meta/_journal.json'), 'utf8')) as {
       entries: { tag: string }[];

@@ -5,13 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import type { Role } from '@telehealth/shared';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
 import { createAccountWithPassword } from '../src/users/accounts.ts';
 import { TEST_BUDGET_MS } from './budget.ts';
+import { afterFile } from './file-cleanup.ts';
 
 export const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
@@ -32,7 +33,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
     options.migrated ? `CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}` : `CREATE DATABASE ${name}`,
   );
   await admin.end();
-  afterAll(async () => {
+  afterFile(async () => {
     const dropper = new pg.Client({ connectionString: adminUrl });
     await dropper.connect();
     await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -49,7 +50,7 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
  */
 function testDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-test-data-'));
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterFile(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -80,7 +81,7 @@ export async function openTestRuntime(
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const runtime = await openRuntime(testConfig(databaseUrl, env), silentLog, options);
-  afterAll(() => runtime.close());
+  afterFile(() => runtime.close());
   return runtime;
 }
 
@@ -128,7 +129,7 @@ export async function createTestApp(
     options.demo === false ? {} : { seedDemo: 'accounts' },
   );
   const app = await buildApp(appDependencies(runtime), options);
-  afterAll(async () => {
+  afterFile(async () => {
     await app.close();
     await runtime.close();
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_PASSWORD, ERROR_CODES } from '@telehealth/shared';
 import { migrateDatabase } from '../src/db/client.ts';
 import { ENCRYPTED_TABLES } from '../src/keys/encrypted-columns.ts';
@@ -19,6 +19,7 @@ import {
   type TestApp,
 } from './helpers.ts';
 import { gqlFrom } from './mail-helpers.ts';
+import { afterFile } from './file-cleanup.ts';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '..');
 const CLINICAL = ['reasonForCare', 'allergies', 'currentMedications', 'medicalHistory', 'insurancePolicyNumber'];
@@ -319,7 +320,7 @@ describe('clinical text in the database', () => {
 describe('keys', () => {
   it('are generated into DATA_DIR (mode 0600) when DATA_ENCRYPTION_KEY is not set, and read back at the next start', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-keys-'));
-    afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    afterFile(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const databaseUrl = await createTestDatabase();
     const first = await createTestApp({ DATA_ENCRYPTION_KEY: '', DATA_DIR: dataDir }, { databaseUrl });
     const file = path.join(dataDir, 'data-keys');
@@ -342,7 +343,7 @@ describe('keys', () => {
 
   it('are required to start in production', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-keys-'));
-    afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    afterFile(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const result = await runNode(path.join(SERVER_ROOT, 'src/main.ts'), {
       NODE_ENV: 'production',
       AUTH_SECRET: 'x'.repeat(40),
@@ -361,7 +362,7 @@ describe('values written before encryption', () => {
     const databaseUrl = await createTestDatabase();
     // The database as the previous release left it: every migration before 0005, plain text in the rows.
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-migrations-'));
-    afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+    afterFile(() => fs.rmSync(folder, { recursive: true, force: true }));
     const source = path.join(SERVER_ROOT, 'drizzle');
     const journal = JSON.parse(fs.readFileSync(path.join(source, 'meta/_journal.json'), 'utf8')) as {
       entries: { tag: string }[];
@@ -567,7 +568,7 @@ describe('key rotation', () => {
     TWO_CLI_STARTS,
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-keys-'));
-      afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+      afterFile(() => fs.rmSync(dataDir, { recursive: true, force: true }));
       const env = {
         DATABASE_URL: databaseUrl,
         DATA_DIR: dataDir,

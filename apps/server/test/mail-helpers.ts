@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import { afterAll } from 'vitest';
+import {} from 'vitest';
 import type { GraphQLResponse } from './helpers.ts';
+import { afterFile } from './file-cleanup.ts';
 
 export interface ReceivedMail {
   from: string;
@@ -44,7 +45,7 @@ export async function startSmtpServer(options: { port?: number } = {}): Promise<
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterFile(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return {
     url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
     received,

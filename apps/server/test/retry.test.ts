@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../src/db/client.ts';
 import { DEADLOCK_DETECTED, postgresErrorOf, transactionWithRetry } from '../src/db/retry.ts';
 import { createTestDatabase } from './helpers.ts';
+import { afterFile } from './file-cleanup.ts';
 
 describe('transactionWithRetry', () => {
   it('runs a transaction PostgreSQL aborted to break a deadlock again, so both sides of it commit', async () => {
     const handle = connectDatabase(await createTestDatabase(), { max: 4 });
-    afterAll(() => handle.close());
+    afterFile(() => handle.close());
     const { db } = handle;
     await db.execute(sql`CREATE TABLE counters (id int PRIMARY KEY, n int NOT NULL)`);
     await db.execute(sql`INSERT INTO counters VALUES (1, 0), (2, 0)`);
@@ -55,7 +56,7 @@ describe('transactionWithRetry', () => {
 
   it('gives up after the attempts it was given, and never retries another error', async () => {
     const handle = connectDatabase(await createTestDatabase(), { max: 2 });
-    afterAll(() => handle.close());
+    afterFile(() => handle.close());
     let runs = 0;
     const failing = transactionWithRetry(handle.db, async (tx) => {
       runs += 1;

@@ -26,7 +26,8 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = drizzle(pool);
-  return { db, pool, close: () => pool.end() };
+  // Closing twice, or after the pool was ended directly (a test taking the database away), is a no-op.
+  return { db, pool, close: () => (pool.ended ? Promise.resolve() : pool.end()) };
 }
 
 /** The start-up lock, held on a connection of its own until `release()`; `db` runs on that connection. */
