@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { appendAuditEntry, SYSTEM_ACTOR } from './audit/audit.repository.ts';
+import { systemScope } from './access/scope.ts';
 import { JobQueue, type ExtraTask } from './jobs/queue.ts';
 import { registeredTaskNames, type TaskHandlers } from './jobs/tasks.ts';
 import type { Config } from './config.ts';
@@ -99,11 +99,10 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
       afterMigrations: async (db) => {
         const rows = await encryptPlaintextAtStart(db, keyring, log);
         if (Object.values(rows).some((n) => n > 0)) {
-          await appendAuditEntry(db, {
-            event: 'DATA_REENCRYPTED',
-            level: 'INFO',
-            actor: SYSTEM_ACTOR,
-            details: { reason: 'plain text written before encryption', keyId: keyring.currentKeyId, rows },
+          await systemScope().audit(db, 'DATA_REENCRYPTED', {
+            reason: 'plain text written before encryption',
+            keyId: keyring.currentKeyId,
+            rows,
           });
         }
         // Then each module's (stored text the current text rule refuses, made inert once per version of the

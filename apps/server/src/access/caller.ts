@@ -1,5 +1,5 @@
 import type { AuditActor } from '../audit/audit.repository.ts';
-import type { SessionUser } from '../auth/session-lifetime.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import type { IdempotentRequest } from '../idempotency/idempotent-request.ts';
 import type { EmergencyGrant } from './emergency-grants.ts';
 

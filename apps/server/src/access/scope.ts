@@ -1,6 +1,6 @@
 import type { AuditEvent, MessageId, ResourceAction } from '@telehealth/shared';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor, type AuditRecord } from '../audit/audit.repository.ts';
-import type { SessionUser } from '../auth/session-lifetime.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { notFound } from '../errors.ts';

@@ -12,9 +12,9 @@ import {
   type updateAppointmentInputSchema,
 } from '@telehealth/shared';
 import type { z } from 'zod';
-import { scopeOf } from '../access/scope.ts';
+import { actorScope, scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import { AppError, fieldError } from '../errors.ts';
 import {
   findSeriesFrom,
@@ -279,12 +279,11 @@ export class AppointmentChanges {
       await insertAppointmentHistory(tx, [
         { appointmentId: id, action: 'status', fromStatus: from, toStatus: status, actorId: by.userId, at: now },
       ]);
-      await appendAuditEntry(tx, {
-        event: 'APPOINTMENT_UPDATE',
-        level: 'INFO',
-        actor: by.actor,
-        url: 'videoVisit',
-        details: { appointmentIds: [id], patientIds: [row.patient_id], status, from },
+      await actorScope(by.actor, 'videoVisit').audit(tx, 'APPOINTMENT_UPDATE', {
+        appointmentIds: [id],
+        patientIds: [row.patient_id],
+        status,
+        from,
       });
       await this.#core.tell(tx, 'status', [id]);
       moved = true;

@@ -10,9 +10,9 @@ import {
   type MessageParams,
 } from '@telehealth/shared';
 import type { PracticeSettingsSource } from '../config.ts';
-import { scopeOf } from '../access/scope.ts';
+import { actorScope, scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { postgresErrorOf, transactionWithRetry } from '../db/retry.ts';
 import { AppError, fieldError } from '../errors.ts';
@@ -204,12 +204,10 @@ export class BookingCore {
     await insertAppointmentHistory(tx, [
       { appointmentId: id, action: 'created', toStatus: 'confirmed', toStartsAt: values.startsAt, at: now },
     ]);
-    await appendAuditEntry(tx, {
-      event: 'APPOINTMENT_CREATE',
-      level: 'INFO',
-      actor,
-      url: 'claimWaitlistOffer',
-      details: { appointmentIds: [id], patientIds: [values.patientId], ...details },
+    await actorScope(actor, 'claimWaitlistOffer').audit(tx, 'APPOINTMENT_CREATE', {
+      appointmentIds: [id],
+      patientIds: [values.patientId],
+      ...details,
     });
     await this.tell(tx, 'created', [id]);
     return id;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { addDays, RecordIdSchema, todayIn } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope, scopeOf } from '../access/scope.ts';
 import { hashLinkToken, newLinkToken } from '../auth/account-tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
@@ -51,13 +51,7 @@ export class CalendarFeedService {
           target: calendarFeeds.providerId,
           set: { tokenHash: hashLinkToken(token), createdAt, lastReadAt: null },
         });
-      await appendAuditEntry(tx, {
-        event: 'AVAILABILITY_UPDATE',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { providerId: id, calendarFeed: 'created' },
-      });
+      await scopeOf(this.#db, caller).audit(tx, 'AVAILABILITY_UPDATE', { providerId: id, calendarFeed: 'created' });
     });
     return { url: `${this.#config.publicUrl}/api/calendar/${token}.ics`, createdAt };
   }
@@ -69,13 +63,7 @@ export class CalendarFeedService {
         .delete(calendarFeeds)
         .where(eq(calendarFeeds.providerId, id))
         .returning({ id: calendarFeeds.providerId });
-      await appendAuditEntry(tx, {
-        event: 'AVAILABILITY_UPDATE',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { providerId: id, calendarFeed: 'revoked' },
-      });
+      await scopeOf(this.#db, caller).audit(tx, 'AVAILABILITY_UPDATE', { providerId: id, calendarFeed: 'revoked' });
       return removed.length > 0;
     });
   }
@@ -98,18 +86,18 @@ export class CalendarFeedService {
         .update(calendarFeeds)
         .set({ lastReadAt: new Date() })
         .where(eq(calendarFeeds.providerId, feed.providerId));
-      await appendAuditEntry(tx, {
-        event: 'APPOINTMENT_VIEW',
-        level: 'INFO',
-        actor: {
-          sessionId: null,
-          userId: feed.providerId,
-          userRole: 'provider',
-          clientIp: null,
-          userAgent: 'calendar feed',
-        },
-        url: '/api/calendar',
-        details: { calendarFeed: true, count: rows.length, patientIds: [...new Set(rows.map((r) => r.patientId))] },
+      // The provider whose feed it is, read by their calendar app through the link (no session).
+      const provider = {
+        sessionId: null,
+        userId: feed.providerId,
+        userRole: 'provider',
+        clientIp: null,
+        userAgent: 'calendar feed',
+      };
+      await actorScope(provider, '/api/calendar').audit(tx, 'APPOINTMENT_VIEW', {
+        calendarFeed: true,
+        count: rows.length,
+        patientIds: [...new Set(rows.map((r) => r.patientId))],
       });
       const host = new URL(this.#config.publicUrl).hostname;
       return calendarFeed({

@@ -10,7 +10,7 @@ import {
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { scopeOf } from '../access/scope.ts';
 import { isUuid } from '../db/ids.ts';
 import { fieldError, notFound, parseInput } from '../errors.ts';
 import {
@@ -117,12 +117,9 @@ export class ProviderAvailability {
     const intervals: WorkingHoursInterval[] = data.intervals;
     await this.#core.db.transaction(async (tx) => {
       await replaceWorkingHours(tx, data.providerId, intervals, caller.user.id);
-      await appendAuditEntry(tx, {
-        event: 'AVAILABILITY_UPDATE',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { providerId: data.providerId, intervals: intervals.length },
+      await scopeOf(this.#core.db, caller).audit(tx, 'AVAILABILITY_UPDATE', {
+        providerId: data.providerId,
+        intervals: intervals.length,
       });
     });
     return this.availability(caller, data.providerId);
@@ -142,12 +139,10 @@ export class ProviderAvailability {
         label: data.label ?? null,
         createdBy: caller.user.id,
       });
-      await appendAuditEntry(tx, {
-        event: 'AVAILABILITY_UPDATE',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { providerId: data.providerId, timeOffId: row.id, added: true },
+      await scopeOf(this.#core.db, caller).audit(tx, 'AVAILABILITY_UPDATE', {
+        providerId: data.providerId,
+        timeOffId: row.id,
+        added: true,
       });
       return row;
     });
@@ -163,12 +158,10 @@ export class ProviderAvailability {
       (await this.#core.db.transaction(async (tx) => {
         const done = await deleteTimeOff(tx, providerId, id);
         if (done) {
-          await appendAuditEntry(tx, {
-            event: 'AVAILABILITY_UPDATE',
-            level: 'INFO',
-            actor: caller.actor,
-            url: caller.operation,
-            details: { providerId, timeOffId: id, removed: true },
+          await scopeOf(this.#core.db, caller).audit(tx, 'AVAILABILITY_UPDATE', {
+            providerId,
+            timeOffId: id,
+            removed: true,
           });
         }
         return done;

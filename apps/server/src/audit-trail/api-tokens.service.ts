@@ -1,7 +1,7 @@
 import { API_TOKEN_PREFIX, CreateApiTokenInputSchema, ERROR_CODES, RecordIdSchema } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope, scopeOf } from '../access/scope.ts';
 import type { Database } from '../db/client.ts';
 import { AppError, notFound, parseInput } from '../errors.ts';
 import { rateLimited, type RateLimiter } from '../rate-limit/rate-limiter.ts';
@@ -52,18 +52,17 @@ export class ApiTokensService {
         createdBy: caller.user.id,
         expiresAt: new Date(Date.now() + values.expiresInDays * DAY_MS),
       });
-      await appendAuditEntry(tx, {
-        event: 'API_TOKEN_CREATED',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: {
+      await scopeOf(this.#db, caller).audit(
+        tx,
+        'API_TOKEN_CREATED',
+        {
           apiKeyId: created.id,
           apiKeyName: created.name,
           scopes: created.scopes,
           expiresAt: created.expiresAt.toISOString(),
         },
-      });
+        { level: 'WARNING' },
+      );
       return created;
     });
     return { token: { ...viewOf(row), createdByName: caller.user.name }, secret };
@@ -77,13 +76,12 @@ export class ApiTokensService {
     const row = await this.#db.transaction(async (tx) => {
       const revoked = await revokeApiToken(tx, id, caller.user.id);
       if (!revoked) return findApiTokenById(tx, id);
-      await appendAuditEntry(tx, {
-        event: 'API_TOKEN_REVOKED',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { apiKeyId: revoked.id, apiKeyName: revoked.name },
-      });
+      await scopeOf(this.#db, caller).audit(
+        tx,
+        'API_TOKEN_REVOKED',
+        { apiKeyId: revoked.id, apiKeyName: revoked.name },
+        { level: 'WARNING' },
+      );
       return revoked;
     });
     if (!row) throw notFound('auditMessages.tokenNotFound');
@@ -117,19 +115,19 @@ export class ApiTokensService {
             ? 'token without the audit:read scope'
             : null;
     if (problem) {
-      await appendAuditEntry(this.#db, {
-        event: 'UNAUTHORIZED_ACCESS',
-        level: 'WARNING',
-        actor: {
-          sessionId: null,
-          userId: 'anonymous',
-          userRole: 'unknown',
-          clientIp: meta.ip,
-          userAgent: meta.userAgent,
-        },
-        url: meta.url,
-        details: { permission: 'audit:read', reason: problem, apiKeyId: token?.id ?? null },
-      });
+      const anonymous = {
+        sessionId: null,
+        userId: 'anonymous',
+        userRole: 'unknown',
+        clientIp: meta.ip,
+        userAgent: meta.userAgent,
+      };
+      await actorScope(anonymous, meta.url).audit(
+        this.#db,
+        'UNAUTHORIZED_ACCESS',
+        { permission: 'audit:read', reason: problem, apiKeyId: token?.id ?? null },
+        { level: 'WARNING' },
+      );
       throw problem === 'token without the audit:read scope'
         ? new AppError(ERROR_CODES.forbidden, 'auditMessages.tokenScope')
         : new AppError(ERROR_CODES.unauthenticated, 'auditMessages.tokenInvalid');

@@ -10,6 +10,7 @@ import {
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
+import { actorScope, scopeOf, type ActorScope, type Scope } from '../access/scope.ts';
 import { auditAnchorsPath, readAuditAnchors } from '../audit/audit-anchors.ts';
 import { verifyAuditTrail } from '../audit/audit-chain.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -89,7 +90,7 @@ export class AuditTrailService {
     await authorize(this.#db, caller, 'audit:read');
     const filter = parseInput(AuditSearchFilterSchema, input ?? {});
     const limit = Math.min(Math.max(page.first ?? AUDIT_SEARCH_PAGE_SIZE, 1), 200);
-    return this.#search(caller.actor, caller.operation, filter, limit, page.after ?? null, { via: 'session' });
+    return this.#search(scopeOf(this.#db, caller), filter, limit, page.after ?? null, { via: 'session' });
   }
 
   /**
@@ -103,15 +104,14 @@ export class AuditTrailService {
     limit: number,
     after: string | null,
   ): Promise<AuditSearchResult> {
-    return this.#search(tokenActor(token, meta), meta.url, filter, limit, after, {
+    return this.#search(actorScope(tokenActor(token, meta), meta.url), filter, limit, after, {
       via: 'api-token',
       apiKeyId: token.id,
     });
   }
 
   async #search(
-    actor: AuditActor,
-    url: string,
+    scope: Scope | ActorScope,
     filter: AuditSearchFilter,
     limit: number,
     after: string | null,
@@ -138,26 +138,20 @@ export class AuditTrailService {
         throw error;
       });
     // The search itself, with what was asked (the text only by its length: it may name a person or a condition).
-    await appendAuditEntry(this.#db, {
-      event: 'AUDIT_SEARCH',
-      level: 'INFO',
-      actor,
-      url,
-      details: {
-        ...how,
-        filters: {
-          from: filter.from?.toISOString() ?? null,
-          to: filter.to?.toISOString() ?? null,
-          person: filter.person ?? null,
-          event: filter.event ?? null,
-          level: filter.level ?? null,
-          patientId: filter.patientId ?? null,
-          source: filter.source ?? null,
-          textLength: filter.text?.length ?? 0,
-        },
-        page: cursor ? 'next' : 'first',
-        results: page.entries.length,
+    await scope.audit(this.#db, 'AUDIT_SEARCH', {
+      ...how,
+      filters: {
+        from: filter.from?.toISOString() ?? null,
+        to: filter.to?.toISOString() ?? null,
+        person: filter.person ?? null,
+        event: filter.event ?? null,
+        level: filter.level ?? null,
+        patientId: filter.patientId ?? null,
+        source: filter.source ?? null,
+        textLength: filter.text?.length ?? 0,
       },
+      page: cursor ? 'next' : 'first',
+      results: page.entries.length,
     });
     return {
       entries: page.entries,
@@ -177,13 +171,7 @@ export class AuditTrailService {
     const entry = await findAuditEntryById(this.#db, id);
     if (!entry) throw notFound('auditMessages.entryNotFound');
     const people = await findPeople(this.#db, [entry.userId]);
-    await appendAuditEntry(this.#db, {
-      event: 'AUDIT_ENTRY_VIEW',
-      level: 'INFO',
-      actor: caller.actor,
-      url: caller.operation,
-      details: { entryId: id },
-    });
+    await scopeOf(this.#db, caller).audit(this.#db, 'AUDIT_ENTRY_VIEW', { entryId: id });
     return { entry, person: people.get(entry.userId) ?? null };
   }
 

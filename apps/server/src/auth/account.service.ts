@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { ChangePasswordInputSchema, UpdateMyAccountInputSchema, type Locale } from '@telehealth/shared';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
 import type { Database } from '../db/client.ts';
 import { setLinkedPatientPhone } from '../patients/patient-accounts.repository.ts';
 import { findMyAccountRow, updateUserFields, type AccountFieldsUpdate } from '../users/users.repository.ts';
@@ -72,7 +72,7 @@ export class AccountService {
     const namesGiven = data.firstName != null || data.lastName != null;
     if (namesGiven && isPatient) throw badUserInput('portalRecordMessages.nameThroughPractice');
     if (namesGiven && (!data.firstName || !data.lastName)) throw badUserInput('portalRecordMessages.nameRequired');
-    const actor = actorFor(session, meta);
+    const scope = actorScope(actorFor(session, meta), meta.url);
     await this.#db.transaction(async (tx) => {
       const fields: string[] = [];
       const values: AccountFieldsUpdate = {};
@@ -96,23 +96,11 @@ export class AccountService {
         const record = await setLinkedPatientPhone(tx, session.user.id, data.phone || null);
         if (record) {
           fields.push('phone');
-          await appendAuditEntry(tx, {
-            event: 'PATIENT_UPDATE',
-            level: 'INFO',
-            actor,
-            url: meta.url,
-            details: { patientIds: [record.id], fields: ['phone'], bySelf: true },
-          });
+          await scope.audit(tx, 'PATIENT_UPDATE', { patientIds: [record.id], fields: ['phone'], bySelf: true });
         }
       }
       if (fields.length > 0) {
-        await appendAuditEntry(tx, {
-          event: 'ACCOUNT_UPDATE',
-          level: 'INFO',
-          actor,
-          url: meta.url,
-          details: { accountId: session.user.id, fields },
-        });
+        await scope.audit(tx, 'ACCOUNT_UPDATE', { accountId: session.user.id, fields });
       }
     });
     return this.myAccount(session);
@@ -148,13 +136,12 @@ export class AccountService {
         sql`s.user_id = ${user.id} AND s.id <> ${session.id}`,
         'SIGNED_OUT_ELSEWHERE',
       );
-      await appendAuditEntry(tx, {
-        event: 'PASSWORD_CHANGED',
-        level: 'WARNING',
-        actor,
-        url: meta.url,
-        details: { accountId: user.id, sessionsEnded: ended.length },
-      });
+      await actorScope(actor, meta.url).audit(
+        tx,
+        'PASSWORD_CHANGED',
+        { accountId: user.id, sessionsEnded: ended.length },
+        { level: 'WARNING' },
+      );
       return { sessionsEnded: ended.length };
     });
   }
@@ -167,12 +154,9 @@ export class AccountService {
         sql`s.user_id = ${session.user.id} AND s.id <> ${session.id}`,
         'SIGNED_OUT_ELSEWHERE',
       );
-      await appendAuditEntry(tx, {
-        event: 'SESSIONS_ENDED_ELSEWHERE',
-        level: 'INFO',
-        actor: actorFor(session, meta),
-        url: meta.url,
-        details: { accountId: session.user.id, sessionsEnded: ended.length },
+      await actorScope(actorFor(session, meta), meta.url).audit(tx, 'SESSIONS_ENDED_ELSEWHERE', {
+        accountId: session.user.id,
+        sessionsEnded: ended.length,
       });
       return { sessionsEnded: ended.length };
     });

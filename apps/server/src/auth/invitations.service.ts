@@ -9,7 +9,8 @@ import {
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller, PublicCaller } from '../access/caller.ts';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { accessRequests } from '../access-requests/access-requests.table.ts';
@@ -102,19 +103,13 @@ export class InvitationsService {
         content: invitationMail(this.#mail.context, options.language, { link, reason: options.reason }),
       },
     ]);
-    await appendAuditEntry(tx, {
-      event: 'INVITATION_SENT',
-      level: 'INFO',
-      actor: options.actor,
-      url: options.url,
-      details: {
-        accountId: options.userId,
-        invitationId: id,
-        accessRequestId: options.accessRequestId,
-        reason: options.reason,
-        // Earlier links of the account that stopped working with this one (a resend).
-        replacedInvitations: replaced,
-      },
+    await actorScope(options.actor, options.url).audit(tx, 'INVITATION_SENT', {
+      accountId: options.userId,
+      invitationId: id,
+      accessRequestId: options.accessRequestId,
+      reason: options.reason,
+      // Earlier links of the account that stopped working with this one (a resend).
+      replacedInvitations: replaced,
     });
     return { invitationId: id, expiresAt };
   }
@@ -143,6 +138,7 @@ export class InvitationsService {
   async accept(caller: PublicCaller, input: unknown): Promise<{ email: string }> {
     const data = parseInput(AcceptInvitationInputSchema, input);
     const address = caller.ip ?? 'unknown';
+    const scope = actorScope(caller.actor, caller.operation);
     const wait = await this.#limiter.check(
       this.#db,
       TOKEN_FAILURE_BUCKET,
@@ -150,13 +146,7 @@ export class InvitationsService {
       PASSWORD_RESET_RATE_LIMITS.failedAttemptsPerAddress,
     );
     if (wait > 0) {
-      await appendAuditEntry(this.#db, {
-        event: 'RATE_LIMITED',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { bucket: TOKEN_FAILURE_BUCKET },
-      });
+      await scope.audit(this.#db, 'RATE_LIMITED', { bucket: TOKEN_FAILURE_BUCKET }, { level: 'WARNING' });
       throw rateLimited(wait);
     }
     const hash = await hashPassword(this.#auth, data.password);
@@ -168,24 +158,22 @@ export class InvitationsService {
           state === 'expired' ? 'expired' : state === 'used' ? 'used' : 'invalid';
         // An unknown or replaced link counts against the address; a used or expired one is a person, not a guess.
         if (reason === 'invalid') await this.#limiter.record(tx, TOKEN_FAILURE_BUCKET, address);
-        await appendAuditEntry(tx, {
-          event: 'INVITATION_FAILED',
-          level: 'WARNING',
-          actor: caller.actor,
-          url: caller.operation,
-          details: { reason, ...(row ? { accountId: row.userId, invitationId: row.id } : {}) },
-        });
+        await scope.audit(
+          tx,
+          'INVITATION_FAILED',
+          { reason, ...(row ? { accountId: row.userId, invitationId: row.id } : {}) },
+          { level: 'WARNING' },
+        );
         return { ok: false as const, reason };
       }
       const user = await findUserById(tx, row.userId);
       await storePasswordHash(tx, row.userId, hash);
       await markTokenUsed(tx, row.id);
-      await appendAuditEntry(tx, {
-        event: 'INVITATION_ACCEPTED',
-        level: 'INFO',
-        actor: { ...caller.actor, userId: row.userId, userRole: user?.role ?? 'unknown' },
-        url: caller.operation,
-        details: { accountId: row.userId, invitationId: row.id },
+      // Written as the account whose password it set.
+      const owner = { ...caller.actor, userId: row.userId, userRole: user?.role ?? 'unknown' };
+      await actorScope(owner, caller.operation).audit(tx, 'INVITATION_ACCEPTED', {
+        accountId: row.userId,
+        invitationId: row.id,
       });
       return { ok: true as const, email: user?.email ?? '' };
     });

@@ -1,7 +1,8 @@
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { isRole, type CurrentUser, type Role, type SessionEndReason } from '@telehealth/shared';
-import { ANONYMOUS_ACTOR, appendAuditEntry, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import { ANONYMOUS_ACTOR, appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { sessions } from './auth.table.ts';
@@ -9,6 +10,7 @@ import type { Auth } from './auth.ts';
 import type { CookieJar } from './sign-in-challenges.ts';
 import { endAccountSessions, endSessions, type EndedSession } from './sessions.repository.ts';
 import { userAccounts } from '../users/users.repository.ts';
+import type { SessionUser } from './session-user.ts';
 import { NamedStatement } from '../db/named-statement.ts';
 
 /** What the server knows of the caller of one request. */
@@ -23,14 +25,8 @@ export interface RequestMeta {
   cookies?: CookieJar;
 }
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  name: string;
-  role: Role;
-}
+// Declared in its own file (the caller's scope names it, and this file writes through the scope).
+export type { SessionUser };
 
 export interface ActiveSession {
   id: string;
@@ -304,12 +300,8 @@ export class SessionLifetime {
   async endSession(session: ActiveSession, meta: RequestMeta, reason: 'SIGNED_OUT' | 'REPLACED'): Promise<void> {
     await this.#db.transaction(async (tx) => {
       await endSessions(tx, sql`s.id = ${session.id}`, reason);
-      await appendAuditEntry(tx, {
-        event: 'LOGOUT',
-        level: 'INFO',
-        actor: actorFor(session, meta),
-        url: meta.url,
-        details: { reason: reason === 'SIGNED_OUT' ? 'signed out' : 'replaced by a new sign-in' },
+      await actorScope(actorFor(session, meta), meta.url).audit(tx, 'LOGOUT', {
+        reason: reason === 'SIGNED_OUT' ? 'signed out' : 'replaced by a new sign-in',
       });
     });
   }

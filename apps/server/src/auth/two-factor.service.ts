@@ -12,7 +12,7 @@ import {
   type TotpSetup,
   type TwoFactorStatus,
 } from '@telehealth/shared';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { twoFactors } from './auth.table.ts';
@@ -20,6 +20,7 @@ import type { AppError } from '../errors.ts';
 import { badUserInput, notFound, parseInput, unauthenticated } from '../errors.ts';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
+import { actorScope, scopeOf } from '../access/scope.ts';
 import { rateLimited } from '../rate-limit/rate-limiter.ts';
 import { findTwoFactorState, findUserById, setTwoFactorEnabled } from '../users/users.repository.ts';
 import {
@@ -114,13 +115,7 @@ export class TwoFactorService {
             updatedAt: new Date(),
           },
         });
-      await appendAuditEntry(tx, {
-        event: 'TWO_FACTOR_SETUP_STARTED',
-        level: 'INFO',
-        actor,
-        url: meta.url,
-        details: { accountId: account.id },
-      });
+      await actorScope(actor, meta.url).audit(tx, 'TWO_FACTOR_SETUP_STARTED', { accountId: account.id });
     });
     const uri = createOTP(key, { digits: TOTP_CODE_LENGTH, period: TOTP_PERIOD_SECONDS }).url(
       this.#config.settings.current().practiceName,
@@ -161,13 +156,12 @@ export class TwoFactorService {
         if (message.id !== 'messages.invalidCredentials')
           throw lockedError(await this.#lockout.lockRemainingMs(account.email));
       } else {
-        await appendAuditEntry(this.#db, {
-          event: 'TWO_FACTOR_SETUP_FAILED',
-          level: 'WARNING',
-          actor,
-          url: meta.url,
-          details: { accountId: account.id, reason: 'invalid two-factor code' },
-        });
+        await actorScope(actor, meta.url).audit(
+          this.#db,
+          'TWO_FACTOR_SETUP_FAILED',
+          { accountId: account.id, reason: 'invalid two-factor code' },
+          { level: 'WARNING' },
+        );
       }
       throw badUserInput('twoFactorMessages.invalidCode');
     }
@@ -190,12 +184,10 @@ export class TwoFactorService {
         .returning({ id: twoFactors.id });
       if (updated.length === 0) return false;
       await setTwoFactorEnabled(tx, account.id, true);
-      await appendAuditEntry(tx, {
-        event: 'TWO_FACTOR_ENABLED',
-        level: 'INFO',
-        actor,
-        url: meta.url,
-        details: { accountId: account.id, method: 'totp', recoveryCodes: recoveryCodes.length },
+      await actorScope(actor, meta.url).audit(tx, 'TWO_FACTOR_ENABLED', {
+        accountId: account.id,
+        method: 'totp',
+        recoveryCodes: recoveryCodes.length,
       });
       return true;
     });
@@ -247,13 +239,12 @@ export class TwoFactorService {
     await this.#db.transaction(async (tx) => {
       await tx.delete(twoFactors).where(eq(twoFactors.userId, user.id));
       await setTwoFactorEnabled(tx, user.id, false);
-      await appendAuditEntry(tx, {
-        event: 'TWO_FACTOR_DISABLED',
-        level: 'WARNING',
-        actor,
-        url: meta.url,
-        details: { accountId: user.id, confirmedWith: isTotpCode(code) ? 'totp' : 'recovery code' },
-      });
+      await actorScope(actor, meta.url).audit(
+        tx,
+        'TWO_FACTOR_DISABLED',
+        { accountId: user.id, confirmedWith: isTotpCode(code) ? 'totp' : 'recovery code' },
+        { level: 'WARNING' },
+      );
     });
     return { enabled: false, recoveryCodesRemaining: 0 };
   }
@@ -306,13 +297,12 @@ export class TwoFactorService {
       if (!account) return false;
       await tx.delete(twoFactors).where(eq(twoFactors.userId, accountId));
       await setTwoFactorEnabled(tx, accountId, false);
-      await appendAuditEntry(tx, {
-        event: 'TWO_FACTOR_RESET',
-        level: 'WARNING',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { accountId, accountRole: account.role, wasEnabled: account.twoFactorEnabled },
-      });
+      await scopeOf(this.#db, caller).audit(
+        tx,
+        'TWO_FACTOR_RESET',
+        { accountId, accountRole: account.role, wasEnabled: account.twoFactorEnabled },
+        { level: 'WARNING' },
+      );
       return true;
     });
     if (!found) throw notFound('twoFactorMessages.accountNotFound');

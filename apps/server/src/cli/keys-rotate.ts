@@ -1,4 +1,4 @@
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
 import { rotateDataKeys } from '../keys/reencrypt.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
@@ -18,11 +18,11 @@ await withCliRuntime(async ({ database, keyring }) => {
 
   const rewritten = Object.values(result.rewritten).reduce((sum, n) => sum + n, 0);
   if (rewritten > 0) {
-    await appendAuditEntry(database.db, {
-      event: 'DATA_REENCRYPTED',
-      level: 'INFO',
-      actor: { sessionId: null, userId: 'cli', userRole: 'system', clientIp: null, userAgent: 'keys:rotate' },
-      details: { reason: 'key rotation', keyId: current, rows: result.rewritten },
+    const actor = { sessionId: null, userId: 'cli', userRole: 'system', clientIp: null, userAgent: 'keys:rotate' };
+    await actorScope(actor, null).audit(database.db, 'DATA_REENCRYPTED', {
+      reason: 'key rotation',
+      keyId: current,
+      rows: result.rewritten,
     });
   }
   const remaining = Object.entries(result.remaining).filter(([, n]) => n > 0);

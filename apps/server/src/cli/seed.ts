@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
 import { providers } from '../providers/providers.table.ts';
 import { createRandom, generatePatient } from '../demo/practice-data.ts';
 import { countPatientRows, insertPatients } from '../patients/patients.repository.ts';
@@ -57,12 +57,7 @@ await withCliRuntime(async ({ database, keyring, config }) => {
     }));
     await db.transaction(async (tx) => {
       const patientIds = await insertPatients(tx, rows, keyring);
-      await appendAuditEntry(tx, {
-        event: 'PATIENT_CREATE',
-        level: 'INFO',
-        actor,
-        details: { patientIds, reason: 'seed' },
-      });
+      await actorScope(actor, null).audit(tx, 'PATIENT_CREATE', { patientIds, reason: 'seed' });
     });
     process.stdout.write(`\rSeeded ${done + size} of ${count} patients`);
   }

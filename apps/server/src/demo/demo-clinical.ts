@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { addDays, todayIn, type AuditEvent, type Instrument } from '@telehealth/shared';
-import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import { SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
 import type { Executor, Database } from '../db/client.ts';
 import { appointments, waitlistEntries } from '../appointments/appointments.table.ts';
@@ -341,12 +342,12 @@ class ClinicalSeed {
 
   /** One audit entry per kind of record written, as the demo practice's PATIENT_CREATE. */
   async audit() {
+    const scope = actorScope({ ...SYSTEM_ACTOR, userAgent: 'demo seed' }, null);
     for (const [event, { ids, patientIds, idsKey }] of this.#written) {
-      await appendAuditEntry(this.#tx, {
-        event,
-        level: 'INFO',
-        actor: { ...SYSTEM_ACTOR, userAgent: 'demo seed' },
-        details: { [idsKey]: ids, patientIds: [...patientIds], reason: 'demo clinical history' },
+      await scope.audit(this.#tx, event, {
+        [idsKey]: ids,
+        patientIds: [...patientIds],
+        reason: 'demo clinical history',
       });
     }
   }

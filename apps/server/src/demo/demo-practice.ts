@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { DEMO_ACCOUNTS } from '@telehealth/shared';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
 import type { Database } from '../db/client.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { countPatientRows, insertPatients } from '../patients/patients.repository.ts';
@@ -50,11 +50,7 @@ export async function ensureDemoPractice(db: Database, keyring: Keyring): Promis
       rows.map((row, i) => ({ ...row, accountId: i === 0 ? (patientAccount ?? null) : null })),
       keyring,
     );
-    await appendAuditEntry(tx, {
-      event: 'PATIENT_CREATE',
-      level: 'INFO',
-      actor: { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: 'demo seed' },
-      details: { patientIds, reason: 'demo practice' },
-    });
+    const actor = { sessionId: null, userId: 'system', userRole: 'system', clientIp: null, userAgent: 'demo seed' };
+    await actorScope(actor, null).audit(tx, 'PATIENT_CREATE', { patientIds, reason: 'demo practice' });
   });
 }

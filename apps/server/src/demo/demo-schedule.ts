@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { addDays, APPOINTMENT_TIMES, minutesOf, todayIn, type AppointmentStatus } from '@telehealth/shared';
 import { insertAppointments, type NewAppointmentRow } from '../appointments/appointments.repository.ts';
 import { occurrence, weekdayOf } from '../appointments/schedule.ts';
-import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import { SYSTEM_ACTOR } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
 import { findActivePatientsOf } from '../patients/patients.repository.ts';
@@ -149,11 +150,9 @@ export async function ensureDemoSchedule(
     }
     if (rows.length === 0) return;
     await insertAppointments(tx, rows, keyring);
-    await appendAuditEntry(tx, {
-      event: 'APPOINTMENT_CREATE',
-      level: 'INFO',
-      actor: { ...SYSTEM_ACTOR, userAgent: 'demo seed' },
-      details: { count: rows.length, reason: 'demo schedule' },
+    await actorScope({ ...SYSTEM_ACTOR, userAgent: 'demo seed' }, null).audit(tx, 'APPOINTMENT_CREATE', {
+      count: rows.length,
+      reason: 'demo schedule',
     });
   });
 }

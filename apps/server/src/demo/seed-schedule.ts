@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { addDays, APPOINTMENT_TIMES, todayIn } from '@telehealth/shared';
 import { insertAppointments, type NewAppointmentRow } from '../appointments/appointments.repository.ts';
 import { occurrence, weekdayOf } from '../appointments/schedule.ts';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { insertPatients } from '../patients/patients.repository.ts';
@@ -67,12 +68,7 @@ export async function seedSchedule(
     pending = [];
     await db.transaction(async (tx) => {
       await insertAppointments(tx, batch, keyring);
-      await appendAuditEntry(tx, {
-        event: 'APPOINTMENT_CREATE',
-        level: 'INFO',
-        actor: options.actor,
-        details: { count: batch.length, reason: 'seed' },
-      });
+      await actorScope(options.actor, null).audit(tx, 'APPOINTMENT_CREATE', { count: batch.length, reason: 'seed' });
     });
     written += batch.length;
     options.progress?.(written);

@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { MAX_PAGE_SIZE, PAGE_SIZE, rolesWith, type Locale } from '@telehealth/shared';
 import { authorize, refuse } from '../access/authorize.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Caller } from '../access/caller.ts';
+import { scopeOf } from '../access/scope.ts';
 import { mailFromOf, type Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { mailOutbox } from './mail.table.ts';
@@ -239,13 +239,7 @@ export class MailService {
         .limit(limit + 1);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      await appendAuditEntry(tx, {
-        event: 'OUTBOX_VIEW',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { mailIds: page.map((r) => r.mail.id) },
-      });
+      await scopeOf(this.#db, caller).audit(tx, 'OUTBOX_VIEW', { mailIds: page.map((r) => r.mail.id) });
       return {
         items: page.map((r) => r.mail),
         nextToken: rows.length > limit && last ? this.#cursors.encode([last.sortKey, last.mail.id, 'outbox']) : null,

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { AUDIT_RETENTION_YEARS } from '@telehealth/shared';
-import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
+import { systemScope } from '../access/scope.ts';
 import type { Database } from '../db/client.ts';
 import { auditChain, auditEntries } from '../audit/audit.table.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -119,12 +119,10 @@ export async function pruneExpiredAuditEntries(
     }
   }
   if (total > 0) {
-    await appendAuditEntry(db, {
-      event: 'AUDIT_ENTRIES_PRUNED',
-      level: 'INFO',
-      actor: SYSTEM_ACTOR,
-      url: 'audit:retention',
-      details: { pruned: total, byRetentionYears: byYears, before: now.toISOString() },
+    await systemScope('audit:retention').audit(db, 'AUDIT_ENTRIES_PRUNED', {
+      pruned: total,
+      byRetentionYears: byYears,
+      before: now.toISOString(),
     });
   }
   return total;

@@ -4,6 +4,7 @@ import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
+import { scopeOf } from '../access/scope.ts';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -92,13 +93,7 @@ export class BackupService {
       .from(backupRuns)
       .orderBy(desc(backupRuns.startedAt))
       .limit(Math.min(Math.max(limit, 1), 100));
-    await appendAuditEntry(this.#db, {
-      event: 'BACKUP_HISTORY_VIEW',
-      level: 'INFO',
-      actor: caller.actor,
-      url: caller.operation,
-      details: { count: rows.length },
-    });
+    await scopeOf(this.#db, caller).audit(this.#db, 'BACKUP_HISTORY_VIEW', { count: rows.length });
     return rows;
   }
 
@@ -117,13 +112,7 @@ export class BackupService {
         return running!;
       }
       await addJob(tx, 'backup:run', { runId: created.id }, { jobKey: backupJobKey(created.id), maxAttempts: 1 });
-      await appendAuditEntry(tx, {
-        event: 'BACKUP_STARTED',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { backupRunId: created.id, trigger: 'manual' },
-      });
+      await scopeOf(this.#db, caller).audit(tx, 'BACKUP_STARTED', { backupRunId: created.id, trigger: 'manual' });
       return created;
     });
   }

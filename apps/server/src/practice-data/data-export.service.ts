@@ -6,7 +6,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Database } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
 import { measures } from '../measures/measures.table.ts';
@@ -139,12 +139,10 @@ export class DataExportService {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const tx: Tx = drizzle(client);
       const patientIds = await this.#patientIdsOf(tx, resourceType);
-      await appendAuditEntry(this.#db, {
-        event: 'PHI_EXPORT',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { format: 'fhir-ndjson', resourceType, patientIds },
+      await scopeOf(this.#db, caller).audit(this.#db, 'PHI_EXPORT', {
+        format: 'fhir-ndjson',
+        resourceType,
+        patientIds,
       });
       return Readable.from(this.#lines(client, tx, resourceType));
     } catch (error) {
@@ -305,12 +303,10 @@ export class DataExportService {
         resources.push(...rows.map(practitionerResource));
       }
       await client.query('COMMIT');
-      await appendAuditEntry(this.#db, {
-        event: 'PHI_EXPORT',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { format: 'fhir-bundle', patientIds: [patientId], resources: resources.length },
+      await scopeOf(this.#db, caller).audit(this.#db, 'PHI_EXPORT', {
+        format: 'fhir-bundle',
+        patientIds: [patientId],
+        resources: resources.length,
       });
       const entry: BundleEntry[] = resources.map((resource) => ({
         fullUrl: `urn:uuid:${resource.id}`,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { ReportPeriodSchema } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
+import { scopeOf } from '../access/scope.ts';
 import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { parseInput } from '../errors.ts';
@@ -89,12 +90,10 @@ export class ReportsService {
       async (tx) => {
         const bounds = await periodBounds(tx, period, this.#timeZone());
         const figures = await computePracticeFigures(tx, bounds);
-        await appendAuditEntry(tx, {
-          event: 'PRACTICE_REPORT_VIEW',
-          level: 'INFO',
-          actor: caller.actor,
-          url: caller.operation,
-          details: { startDate: period.startDate, endDate: period.endDate, timeZone: bounds.timeZone },
+        await scopeOf(this.#db, caller).audit(tx, 'PRACTICE_REPORT_VIEW', {
+          startDate: period.startDate,
+          endDate: period.endDate,
+          timeZone: bounds.timeZone,
         });
         return figures;
       },

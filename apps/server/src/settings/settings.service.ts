@@ -13,7 +13,8 @@ import {
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntries, appendAuditEntry } from '../audit/audit.repository.ts';
+import { scopeOf } from '../access/scope.ts';
+import { appendAuditEntries } from '../audit/audit.repository.ts';
 import { endSessionsWithoutTwoFactor } from '../auth/sessions.repository.ts';
 import type { Config, PracticeSettingsSource } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -182,12 +183,11 @@ export class SettingsService implements PracticeSettingsSource {
             target: practiceSettings.key,
             set: { value, updatedBy: caller.user.id, updatedAt: sql`now()` },
           });
-        await appendAuditEntry(tx, {
-          event: 'SETTING_UPDATE',
-          level: 'INFO',
-          actor: caller.actor,
-          url: caller.operation,
-          details: { setting: key, oldValue: old, newValue: next, oldSource: inUse.sources[key] },
+        await scopeOf(this.#db, caller).audit(tx, 'SETTING_UPDATE', {
+          setting: key,
+          oldValue: old,
+          newValue: next,
+          oldSource: inUse.sources[key],
         });
         changed++;
         if (key === 'twoFactorRequiredRoles') await this.#applyTwoFactorRule(tx, caller, next);
@@ -210,17 +210,11 @@ export class SettingsService implements PracticeSettingsSource {
         .where(eq(practiceSettings.key, key))
         .returning({ key: practiceSettings.key });
       if (removed.length === 0) return;
-      await appendAuditEntry(tx, {
-        event: 'SETTING_RESET',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: {
-          setting: key,
-          oldValue: inUse.values[key],
-          newValue: this.#defaults.values[key],
-          newSource: this.#defaultSource(key),
-        },
+      await scopeOf(this.#db, caller).audit(tx, 'SETTING_RESET', {
+        setting: key,
+        oldValue: inUse.values[key],
+        newValue: this.#defaults.values[key],
+        newSource: this.#defaultSource(key),
       });
       if (key === 'twoFactorRequiredRoles') {
         await this.#applyTwoFactorRule(tx, caller, this.#defaults.values.twoFactorRequiredRoles);
@@ -240,21 +234,22 @@ export class SettingsService implements PracticeSettingsSource {
   async #applyTwoFactorRule(tx: Executor, caller: Caller, roles: unknown): Promise<void> {
     const required = Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
     const ended = await endSessionsWithoutTwoFactor(tx, required);
+    const scope = scopeOf(this.#db, caller);
     await appendAuditEntries(
       tx,
-      ended.map((session) => ({
-        event: 'SESSION_REVOKED' as const,
-        level: 'WARNING' as const,
-        actor: caller.actor,
-        url: caller.operation,
-        details: {
-          reason: 'two-factor required for the role',
-          setting: 'twoFactorRequiredRoles',
-          sessionId: session.id,
-          accountId: session.userId,
-          role: session.role,
-        },
-      })),
+      ended.map((session) =>
+        scope.auditRecord(
+          'SESSION_REVOKED',
+          {
+            reason: 'two-factor required for the role',
+            setting: 'twoFactorRequiredRoles',
+            sessionId: session.id,
+            accountId: session.userId,
+            role: session.role,
+          },
+          { level: 'WARNING' },
+        ),
+      ),
     );
   }
 

@@ -3,7 +3,7 @@ import { desc, eq, isNull, sql } from 'drizzle-orm';
 import { RecordIdSchema, startsWithDangerousUrl, textProblem, type TextProblem } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { appendAuditEntry, SYSTEM_ACTOR } from '../audit/audit.repository.ts';
+import { scopeOf, systemScope } from '../access/scope.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { notFound, parseInput } from '../errors.ts';
 import { storedTextFindings, textRuleReviews } from './stored-text.table.ts';
@@ -97,12 +97,12 @@ export async function reviewStoredText(
     for (const { table, field } of findings) counts[`${table}.${field}`] = (counts[`${table}.${field}`] ?? 0) + 1;
     // Like DATA_REENCRYPTED: an entry when the server changed stored data (the marker records every review).
     if (findings.length > 0) {
-      await appendAuditEntry(tx, {
-        event: 'STORED_TEXT_REVIEWED',
-        level: 'WARNING',
-        actor: SYSTEM_ACTOR,
-        details: { ruleVersion: TEXT_RULE_VERSION, findings: findings.length, byField: counts },
-      });
+      await systemScope().audit(
+        tx,
+        'STORED_TEXT_REVIEWED',
+        { ruleVersion: TEXT_RULE_VERSION, findings: findings.length, byField: counts },
+        { level: 'WARNING' },
+      );
     }
     return findings.length;
   });
@@ -186,12 +186,8 @@ export class StoredTextService {
     await authorize(this.#db, caller, 'stored-text:review');
     return this.#db.transaction(async (tx) => {
       const findings = await listStoredTextFindings(tx, args.includeResolved === true);
-      await appendAuditEntry(tx, {
-        event: 'STORED_TEXT_FINDINGS_VIEW',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { findingIds: findings.map((finding) => finding.id) },
+      await scopeOf(this.#db, caller).audit(tx, 'STORED_TEXT_FINDINGS_VIEW', {
+        findingIds: findings.map((finding) => finding.id),
       });
       return findings;
     });
@@ -209,12 +205,11 @@ export class StoredTextService {
         .where(eq(storedTextFindings.id, findingId))
         .returning();
       if (!row) throw notFound('storedTextMessages.notFound');
-      await appendAuditEntry(tx, {
-        event: 'STORED_TEXT_RESOLVED',
-        level: 'INFO',
-        actor: caller.actor,
-        url: caller.operation,
-        details: { findingId, table: row.tableName, recordId: row.recordId, field: row.field },
+      await scopeOf(this.#db, caller).audit(tx, 'STORED_TEXT_RESOLVED', {
+        findingId,
+        table: row.tableName,
+        recordId: row.recordId,
+        field: row.field,
       });
       const { originalValue: _kept, resolvedBy: _by, ruleVersion: _version, ...view } = row;
       return view;

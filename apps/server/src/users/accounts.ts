@@ -1,5 +1,6 @@
 import { PasswordSchema, type Locale, type Role } from '@telehealth/shared';
-import { appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { actorScope } from '../access/scope.ts';
+import type { AuditActor } from '../audit/audit.repository.ts';
 import type { Auth } from '../auth/auth.ts';
 import { hashPassword, insertCredential } from '../auth/passwords.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -70,12 +71,10 @@ export async function createAccount<A extends NewAccount>(
     emailVerified: account.emailVerified ?? false,
   });
   if (account.passwordHash) await insertCredential(tx, id, account.passwordHash);
-  await appendAuditEntry(tx, {
-    event: 'ACCOUNT_CREATED',
-    level: 'INFO',
-    actor: by.actor,
-    url: by.url ?? null,
-    details: { accountId: id, role: account.role, ...by.details },
+  await actorScope(by.actor, by.url ?? null).audit(tx, 'ACCOUNT_CREATED', {
+    accountId: id,
+    role: account.role,
+    ...by.details,
   });
   const provider = account.provider
     ? await createProviderRecord(
@@ -109,13 +108,11 @@ export async function createProviderRecord(
     bio: profile.bio ?? null,
     isActive: profile.isActive ?? true,
   });
-  await appendAuditEntry(tx, {
-    event: 'PROVIDER_CREATE',
-    level: 'INFO',
-    actor: by.actor,
-    url: by.url ?? null,
-    // The provider's id is the account's; both are named so a search by account id finds this entry too.
-    details: { providerId: row.id, accountId: row.id, ...by.details },
+  // The provider's id is the account's; both are named so a search by account id finds this entry too.
+  await actorScope(by.actor, by.url ?? null).audit(tx, 'PROVIDER_CREATE', {
+    providerId: row.id,
+    accountId: row.id,
+    ...by.details,
   });
   return row;
 }
