@@ -147,19 +147,13 @@ const KNOWN_OWNED_TABLE_IMPORTS = [
 ];
 
 // A caller's audit entries are written through its scope, always in the same shape (decision 054): only the audit
-// trail itself, the scope and the checkpoint import appendAuditEntry, and the files below, whose entries the scope
-// cannot write (the level ERROR, or a time of their own). The list only shrinks.
+// trail itself, the scope and the checkpoint import appendAuditEntry.
 const AUDIT_WRITER_PATTERN = {
   regex: '(^|/)audit/audit\\.repository\\.ts$',
   importNames: ['appendAuditEntry'],
   message:
     "A caller's audit entries are written through its scope: scopeOf(db, caller).audit, actorScope or systemScope (access/scope.ts, decision 054).",
 };
-const KNOWN_AUDIT_WRITERS = [
-  'audit-trail/audit-trail.service.ts',
-  'practice-data/backup.service.ts',
-  'reports/reports.service.ts',
-];
 
 /** @param {string} text */
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -168,12 +162,12 @@ const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * The server's import layers for the files of one domain (or one file of it): another domain's repository is
  * out of reach (but for `allowed`); GraphQL and route files also reach no repository, table, `db/` or query
  * builder (type-only imports of their own domain's row shapes are fine: they read no data); with `ownedTables`,
- * the `users` and `patients` tables are out of reach too; and appendAuditEntry unless `auditWriter`.
+ * the `users` and `patients` tables are out of reach too; appendAuditEntry always is.
  * @param {string} domain
  * @param {string[]} allowed
- * @param {{ apiLayer?: boolean, ownedTables?: boolean, auditWriter?: boolean }} options
+ * @param {{ apiLayer?: boolean, ownedTables?: boolean }} options
  */
-function serverLayerPatterns(domain, allowed, { apiLayer = false, ownedTables = false, auditWriter = false }) {
+function serverLayerPatterns(domain, allowed, { apiLayer = false, ownedTables = false }) {
   const ownOrShared = [domain, ...SERVER_SHARED_REPOSITORIES].map(escapeRegex).join('|');
   const reachable = [...allowed, ...SERVER_SHARED_REPOSITORY_FILES];
   const known = `(?!(?:${reachable.map(escapeRegex).join('|')})$)`;
@@ -193,7 +187,7 @@ function serverLayerPatterns(domain, allowed, { apiLayer = false, ownedTables = 
         'GraphQL and route files reach data through the services only: no repository, table, db/ or query builder import (decision 053).',
     });
   if (ownedTables && !OWNED_TABLE_FOLDERS.includes(domain)) patterns.push(...OWNED_TABLE_PATTERNS);
-  if (!auditWriter) patterns.push(AUDIT_WRITER_PATTERN);
+  patterns.push(AUDIT_WRITER_PATTERN);
   return patterns;
 }
 
@@ -202,15 +196,11 @@ const API_FILES = ['*.graphql.ts', '*.routes.ts'];
 const serverLayerConfigs = serverDomains.flatMap((domain) => {
   const inDomain = (/** @type {string} */ file) => file.startsWith(`${domain}/`);
   const knownFiles = [
-    ...new Set(
-      [...Object.keys(KNOWN_FOREIGN_REPOSITORIES), ...KNOWN_OWNED_TABLE_IMPORTS, ...KNOWN_AUDIT_WRITERS].filter(
-        inDomain,
-      ),
-    ),
+    ...new Set([...Object.keys(KNOWN_FOREIGN_REPOSITORIES), ...KNOWN_OWNED_TABLE_IMPORTS].filter(inDomain)),
   ];
   const rule = (
     /** @type {string[]} */ allowed,
-    /** @type {{ apiLayer?: boolean, ownedTables?: boolean, auditWriter?: boolean }} */ options,
+    /** @type {{ apiLayer?: boolean, ownedTables?: boolean }} */ options,
   ) => ({
     '@typescript-eslint/no-restricted-imports': ['error', { patterns: serverLayerPatterns(domain, allowed, options) }],
   });
@@ -229,10 +219,7 @@ const serverLayerConfigs = serverDomains.flatMap((domain) => {
     ...knownFiles.map((file) => ({
       name: `telehealth/server-layers/${file}`,
       files: [`${SERVER_SRC}/${file}`],
-      rules: rule(KNOWN_FOREIGN_REPOSITORIES[file] ?? [], {
-        ownedTables: !KNOWN_OWNED_TABLE_IMPORTS.includes(file),
-        auditWriter: KNOWN_AUDIT_WRITERS.includes(file),
-      }),
+      rules: rule(KNOWN_FOREIGN_REPOSITORIES[file] ?? [], { ownedTables: !KNOWN_OWNED_TABLE_IMPORTS.includes(file) }),
     })),
     {
       name: `telehealth/server-layers/${domain}/api`,

@@ -1,4 +1,4 @@
-import type { AuditEvent, MessageId, ResourceAction } from '@telehealth/shared';
+import type { AuditEvent, AuditLevel, MessageId, ResourceAction } from '@telehealth/shared';
 import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor, type AuditRecord } from '../audit/audit.repository.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -240,7 +240,10 @@ export function systemScope(operation: string | null = null): ActorScope {
 }
 
 interface AuditOptions {
-  level?: 'INFO' | 'WARNING';
+  /** INFO unless told; ERROR for what failed (a broken chain, a backup that did not run). */
+  level?: AuditLevel;
+  /** The entry's time when it must equal a time the record states (a report's `generatedAt`); now unless told. */
+  timestamp?: Date;
 }
 
 /** The one shape of an audit entry a scope writes. */
@@ -250,7 +253,9 @@ function auditRecordOf(
   details: Record<string, unknown>,
   options: AuditOptions,
 ): AuditRecord {
-  return { event, level: options.level ?? 'INFO', actor: who.actor, url: who.operation, details };
+  const record: AuditRecord = { event, level: options.level ?? 'INFO', actor: who.actor, url: who.operation, details };
+  if (options.timestamp) record.timestamp = options.timestamp;
+  return record;
 }
 
 export type { Reach };

@@ -15,7 +15,7 @@ import { auditAnchorsPath, readAuditAnchors } from '../audit/audit-anchors.ts';
 import { verifyAuditTrail } from '../audit/audit-chain.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { type PrunedLink, prunedSignatureVerifier } from '../practice-data/audit-retention.ts';
-import { appendAuditEntries, appendAuditEntry, type AuditActor } from '../audit/audit.repository.ts';
+import { appendAuditEntries, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import type { Database } from '../db/client.ts';
@@ -202,14 +202,12 @@ export class AuditTrailService {
         unsealed: result.unsealed.count,
         stranded: result.unsealed.stranded,
       };
-      await appendAuditEntry(this.#db, {
-        event: result.ok ? 'AUDIT_CHAIN_VERIFIED' : 'AUDIT_CHAIN_BROKEN',
-        level: result.ok ? 'INFO' : 'ERROR',
-        actor: caller.actor,
-        url: caller.operation,
-        timestamp: checkedAt,
-        details: verification,
-      });
+      await scopeOf(this.#db, caller).audit(
+        this.#db,
+        result.ok ? 'AUDIT_CHAIN_VERIFIED' : 'AUDIT_CHAIN_BROKEN',
+        verification,
+        { level: result.ok ? 'INFO' : 'ERROR', timestamp: checkedAt },
+      );
       return { ...verification, verifiedBy: caller.user.id };
     } finally {
       this.#verifying = false;

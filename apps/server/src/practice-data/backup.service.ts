@@ -4,8 +4,8 @@ import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { scopeOf } from '../access/scope.ts';
-import { appendAuditEntry, SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
+import { actorScope, scopeOf, systemScope } from '../access/scope.ts';
+import { SYSTEM_ACTOR, type AuditActor } from '../audit/audit.repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { addJob } from '../jobs/add-job.ts';
@@ -215,15 +215,14 @@ export class BackupService {
       failure = error instanceof Error ? error.message : String(error);
     }
     const [finished] = await this.#db.transaction(async (tx) => {
-      await appendAuditEntry(tx, {
-        event: result ? 'BACKUP_CREATED' : 'BACKUP_FAILED',
-        level: result ? 'INFO' : 'ERROR',
-        actor,
-        url: 'backup:run',
-        details: result
+      await actorScope(actor, 'backup:run').audit(
+        tx,
+        result ? 'BACKUP_CREATED' : 'BACKUP_FAILED',
+        result
           ? { backupRunId: runId, trigger: run.trigger, bytes: result.bytes, tables: result.tables, rows: result.rows }
           : { backupRunId: runId, trigger: run.trigger, error: failure },
-      });
+        { level: result ? 'INFO' : 'ERROR' },
+      );
       return tx
         .update(backupRuns)
         .set(
@@ -318,13 +317,12 @@ export class BackupService {
       .returning();
     if (dead.length === 0) return;
     for (const run of dead) {
-      await appendAuditEntry(tx, {
-        event: 'BACKUP_FAILED',
-        level: 'ERROR',
-        actor: SYSTEM_ACTOR,
-        url: 'backup:run',
-        details: { backupRunId: run.id, trigger: run.trigger, error: run.error },
-      });
+      await systemScope('backup:run').audit(
+        tx,
+        'BACKUP_FAILED',
+        { backupRunId: run.id, trigger: run.trigger, error: run.error },
+        { level: 'ERROR' },
+      );
     }
     // Nobody writes a backup while the lock is held: every .partial file is a dead run's.
     await removePartialBackups(this.#config.backup.dir);

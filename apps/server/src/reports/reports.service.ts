@@ -3,7 +3,6 @@ import { ReportPeriodSchema } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { scopeOf } from '../access/scope.ts';
-import { appendAuditEntry } from '../audit/audit.repository.ts';
 import type { Database } from '../db/client.ts';
 import { parseInput } from '../errors.ts';
 import { complianceReportCsv } from './compliance-csv.ts';
@@ -49,13 +48,10 @@ export class ReportsService {
         const bounds = await periodBounds(tx, period, this.#timeZone());
         const figures = await computeComplianceFigures(tx, bounds, this.#bulk);
         const generatedAt = new Date();
-        await appendAuditEntry(tx, {
-          event: 'DATA_EXPORT',
-          level: 'INFO',
-          actor: caller.actor,
-          url: caller.operation,
-          timestamp: generatedAt,
-          details: {
+        await scopeOf(this.#db, caller).audit(
+          tx,
+          'DATA_EXPORT',
+          {
             report: 'compliance',
             format,
             startDate: period.startDate,
@@ -63,7 +59,8 @@ export class ReportsService {
             timeZone: bounds.timeZone,
             totalEvents: figures.totalEvents,
           },
-        });
+          { timestamp: generatedAt },
+        );
         return {
           ...figures,
           generatedAt,
