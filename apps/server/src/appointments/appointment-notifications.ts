@@ -5,12 +5,8 @@ import { mailFromOf, type Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { MailService, OutgoingMail } from '../mail/mail.service.ts';
-import {
-  appointmentEventSummary,
-  appointmentMail,
-  type AppointmentMailFacts,
-  type MailContent,
-} from '../mail/templates.ts';
+import type { MailContent } from '../mail/mail-content.ts';
+import { appointmentEventSummary, appointmentMail, type AppointmentMailFacts } from '../mail/templates.ts';
 import type { AppointmentChange, AppointmentListener } from './appointments.service.ts';
 import { claimReminder, lockAppointmentForMail, markInvitationQueued } from './appointments.repository.ts';
 import { calendarEvent } from './calendar-invite.ts';

@@ -3,9 +3,6 @@ import { compose, type MailContent, type MailContext } from './mail-content.ts';
 
 // The mails about visits (appointments, the waitlist, a guest's invitation) and the notices that something waits.
 
-// appointments/appointment-notifications.ts reads MailContent from here.
-export type { MailContent };
-
 /** What an appointment mail says: when, with whom, how to join. Never the reason, the notes or a diagnosis. */
 export interface AppointmentMailFacts {
   /** booked or changed: the invitation (REQUEST); cancelled: CANCEL; reminder: a reminder before the visit. */

@@ -19,8 +19,8 @@ import {
   deleteUnsentAttachments,
   findAttachment,
   insertAttachment,
-  type AttachmentInfo,
-} from './messages.repository.ts';
+} from './message-attachments.repository.ts';
+import type { AttachmentInfo } from './messages.repository.ts';
 
 /** Attachments never sent are deleted after this long. */
 const UNSENT_ATTACHMENT_HOURS = 24;

@@ -14,7 +14,8 @@ import { findPatientAccountId } from '../patients/patient-accounts.repository.ts
 import type { BlindIndex } from '../search/blind-index.ts';
 import { activeUsersContact, findActiveUsersWithRoles } from '../users/users.repository.ts';
 import { careTeamOf } from './care-team.ts';
-import { claimAttachments, insertMessage, markRead, otherSide, touchConversation } from './messages.repository.ts';
+import { claimAttachments } from './message-attachments.repository.ts';
+import { insertMessage, markRead, otherSide, touchConversation } from './messages.repository.ts';
 import { conversations, messages } from './messages.table.ts';
 
 /** A conversation as its delivery needs it: who is on it. */
