@@ -261,13 +261,7 @@ export class AppointmentsService {
         after,
         limit,
         columns: options.columns ?? null,
-        audit: {
-          event: 'APPOINTMENT_VIEW',
-          level: 'INFO',
-          actor: caller.actor,
-          url: caller.operation,
-          details: { page: after ? 'next' : 'first' },
-        },
+        audit: scopeOf(this.#core.db, caller).auditRecord('APPOINTMENT_VIEW', { page: after ? 'next' : 'first' }),
       },
       this.#core.keyring,
     );
