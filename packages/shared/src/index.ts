@@ -34,3 +34,4 @@ export * from './emergency-access.ts';
 export * from './admin-console.ts';
 export * from './practice-settings.ts';
 export * from './slots.ts';
+export * from './mail.ts';

@@ -5,30 +5,6 @@ import { escapeAttribute, escapeText } from 'entities';
 
 // What a mail is (its kind, its content, the practice it comes from) and the one layout every mail is composed in.
 
-/**
- * The e-mails the server writes, in English and Spanish. None of them carries health information or the
- * details of an access request: a mailbox is not a safe place for either. The notification to administrators
- * does not even name the person; it says only which kind of request is waiting.
- */
-export const MAIL_KINDS = [
-  'access-request-waiting',
-  'access-request-received',
-  'invitation',
-  'password-reset',
-  'appointment-invitation',
-  'appointment-cancelled',
-  'appointment-reminder',
-  'waitlist-offer',
-  'waitlist-gone',
-  'video-guest-invitation',
-  'safety-alert',
-  'safety-alert-escalation',
-  'record-correction-waiting',
-  'message-waiting',
-  'emergency-access-used',
-] as const;
-export type MailKind = (typeof MAIL_KINDS)[number];
-
 export interface MailContent {
   subject: string;
   text: string;

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { MAX_PAGE_SIZE, PAGE_SIZE, rolesWith, type Locale } from '@telehealth/shared';
+import { MAX_PAGE_SIZE, PAGE_SIZE, rolesWith, type Locale, type MailKind } from '@telehealth/shared';
 import { authorize, refuse } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { scopeOf } from '../access/scope.ts';
@@ -11,7 +11,7 @@ import { mailOutbox } from './mail.table.ts';
 import { addJob } from '../jobs/add-job.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { findActiveUsersWithRoles } from '../users/users.repository.ts';
-import type { MailContent, MailContext, MailKind } from './mail-content.ts';
+import type { MailContent, MailContext } from './mail-content.ts';
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 

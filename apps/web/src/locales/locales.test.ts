@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+import { MAIL_KINDS } from '@telehealth/shared';
+
 import { englishResources } from '../lib/i18n.ts';
 
 // Every screen is in English and Spanish: each English namespace has its Spanish file with the same keys (plural
@@ -126,5 +128,10 @@ describe('the English texts', () => {
   it('are all bundled by the app', () => {
     const files = fs.readdirSync(path.join(LOCALES_DIR, 'en')).map((file) => file.replace(/\.json$/, ''));
     expect(Object.keys(englishResources).sort()).toEqual([...files, 'shared'].sort());
+  });
+
+  it('name every kind of e-mail the server writes, for the outbox (Spanish by the key check above)', () => {
+    const outbox = (english['access-review'] as { outbox: { kind: Record<string, string> } }).outbox;
+    expect(Object.keys(outbox.kind).sort()).toEqual([...MAIL_KINDS].sort());
   });
 });

@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Button, Code, Collapse, Group, Paper, Stack, Text
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MAIL_KINDS, type MailKind } from '@telehealth/shared';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
@@ -11,18 +12,6 @@ import { outboxQueryOptions, type OutboxMail } from '../api/access-requests-api.
 import { splitLinks } from '../utils/field-groups.ts';
 import { formatDateTime } from '../utils/format.ts';
 
-const KNOWN_KINDS = [
-  'access-request-waiting',
-  'access-request-received',
-  'invitation',
-  'password-reset',
-  'appointment-invitation',
-  'appointment-cancelled',
-  'appointment-reminder',
-  'waitlist-offer',
-  'waitlist-gone',
-  'video-guest-invitation',
-] as const;
 const KNOWN_STATUSES = ['kept', 'queued', 'sending', 'sent', 'failed'] as const;
 
 /** `/admin/outbox`: the mail the server kept (no SMTP_URL), newest first; only while demo mode is on. */
@@ -97,8 +86,8 @@ function MailItem({ mail }: { mail: OutboxMail }) {
   const { t, i18n } = useTranslation('access-review');
   const [open, setOpen] = useState(false);
   const bodyId = `mail-body-${mail.id}`;
-  const kind = (KNOWN_KINDS as readonly string[]).includes(mail.kind)
-    ? t(`outbox.kind.${mail.kind as (typeof KNOWN_KINDS)[number]}`)
+  const kind = (MAIL_KINDS as readonly string[]).includes(mail.kind)
+    ? t(`outbox.kind.${mail.kind as MailKind}`)
     : mail.kind;
   const status = (KNOWN_STATUSES as readonly string[]).includes(mail.status)
     ? t(`outbox.status.${mail.status as (typeof KNOWN_STATUSES)[number]}`)
