@@ -3,7 +3,7 @@ import { VIDEO_DEBUG_LOG_SIZE, type RecordingState, type VideoPeer, type VideoSe
 import type { CallSnapshot, RemoteParticipant } from './call-snapshot.ts';
 import { PeerLink } from './peer-mesh.ts';
 import { qualityBetween, sampleStats, type QualitySample } from './network-quality.ts';
-import { FinalError, SignallingClient } from './signalling.ts';
+import { SignallingClient } from './signalling.ts';
 import { VisitRecorder } from './visit-recorder.ts';
 
 export interface VideoCallOptions {
@@ -398,5 +398,3 @@ export class VideoCallSession {
     for (const listener of this.#listeners) listener();
   }
 }
-
-export { FinalError };
