@@ -454,6 +454,26 @@ export default defineConfig(
   },
 
   {
+    // Vitest silently never runs an `afterAll` registered inside a hook, a test or a helper function: what it was to
+    // close stays open (decision 055). Record the clean-up with `afterFile` (apps/server/test/file-cleanup.ts).
+    name: 'telehealth/server-tests',
+    files: ['apps/server/test/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: [
+            "CallExpression[callee.name=/^(beforeAll|beforeEach|afterEach|it|test)$/] CallExpression[callee.name='afterAll']",
+            ":matches(FunctionDeclaration, VariableDeclarator > :function) CallExpression[callee.name='afterAll']",
+          ].join(', '),
+          message:
+            'This afterAll would never run (it is registered while the file runs, not while it is collected): use afterFile from test/file-cleanup.ts.',
+        },
+      ],
+    },
+  },
+
+  {
     // Tool configs run in Node even inside the web app.
     name: 'telehealth/web-tool-configs',
     files: ['apps/web/*.config.{ts,js,mjs,cjs}'],

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import {} from 'vitest';
 import type { GraphQLResponse } from './helpers.ts';
 import { afterFile } from './file-cleanup.ts';
 
