@@ -3,6 +3,7 @@ import type { AuditSearchFilter } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { auditChain, auditEntries } from '../audit/audit.table.ts';
 import { findPeopleByIds, findUserIdsByEmail } from '../users/users.repository.ts';
+import { containsPattern } from '../db/like.ts';
 
 /** One audit entry as the search answers it, with its place in the chain once sealed. */
 export interface AuditEntryView {
@@ -57,11 +58,6 @@ const ENTRY_COLUMNS = {
   sealedAt: auditChain.sealedAt,
 };
 
-/** `%`, `_` and `\` in a searched text match themselves. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * The conditions of a search. Each filter is a condition one of the indexes of migration 0022 answers (person,
  * event, level: a btree ending in the keyset; patient: the GIN index on details->'patientIds'); the text is a
@@ -85,7 +81,7 @@ export function searchConditions(filter: AuditSearchFilter, personIds: string[] 
     conditions.push(sql`(${auditEntries.details} -> 'patientIds') @> ${JSON.stringify([filter.patientId])}::jsonb`);
   }
   if (filter.text) {
-    const pattern = likePattern(filter.text);
+    const pattern = containsPattern(filter.text);
     conditions.push(
       sql`(${auditEntries.url} ILIKE ${pattern} OR ${auditEntries.details}::text ILIKE ${pattern} OR ${auditEntries.userAgent} ILIKE ${pattern})`,
     );

@@ -8,6 +8,7 @@ import type { Keyring } from '../keys/keyring.ts';
 import { findLinkedPatientsWithProvider, findPatientsWithAccount } from '../patients/patient-accounts.repository.ts';
 import { findConversation, type ConversationReach, type ConversationRecord } from './messages.repository.ts';
 import { conversations } from './messages.table.ts';
+import { containsPattern } from '../db/like.ts';
 
 /** Whom a caller may start a conversation with: a patient's care team, or the office, or one of their patients. */
 export interface MessageRecipient {
@@ -73,7 +74,7 @@ export class ConversationAccess {
     } else {
       const rows = await findPatientsWithAccount(this.#db, {
         careTeamOf: reach.kind === 'careTeam' ? reach.providerId : undefined,
-        pattern: term ? `%${escapeLike(term)}%` : null,
+        pattern: term ? containsPattern(term) : null,
         limit: RECIPIENTS_LIMIT,
       });
       const kind: ConversationKind = reach.kind === 'careTeam' ? 'clinical' : 'office';
@@ -130,8 +131,4 @@ function ownReach(reach: Reach<'message'>): ConversationReach {
   return reach.field === 'patientAccountId'
     ? { kind: 'patient', accountId: reach.callerId }
     : { kind: 'careTeam', providerId: reach.callerId };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -11,6 +11,7 @@ import { patientsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { PatientCursor } from '../db/cursor.ts';
 import { userAccounts } from '../users/users.repository.ts';
+import { containsPattern } from '../db/like.ts';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type NewPatientRow = typeof patients.$inferInsert;
@@ -35,8 +36,7 @@ function visible(scope: PatientScope, filter: PatientFilter = {}): SQL {
   if (filter.isActive != null) conditions.push(eq(patients.isActive, filter.isActive));
   const term = filter.search?.trim().toLowerCase();
   if (term) {
-    const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
-    conditions.push(sql`${searchText} LIKE ${`%${escaped}%`}`);
+    conditions.push(sql`${searchText} LIKE ${containsPattern(term)}`);
   }
   return and(...conditions)!;
 }

@@ -25,6 +25,7 @@ import {
 import { createAccount } from './accounts.ts';
 import { isAccountId, lockedAccount, runUserChange, userListRow } from './user-changes.ts';
 import { findUserByEmail, isUserLocked, listUsersPage, type UserCursor, type UserListRow } from './users.repository.ts';
+import { containsPattern } from '../db/like.ts';
 
 /** A patient record an invitation may be linked to (no account yet). */
 export interface InvitablePatient {
@@ -113,7 +114,7 @@ export class AdminUsersService {
     await authorize(this.#db, caller, 'patient:read');
     const { search: term } = parseInput(UserListFilterSchema, { search: search ?? null });
     if (!term) return [];
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = containsPattern(term);
     return this.#db.transaction(async (tx) => {
       const rows = await findInvitablePatients(tx, pattern, INVITABLE_PATIENTS_LIMIT);
       if (rows.length > 0) {

@@ -6,6 +6,7 @@ import { isUuid } from '../db/ids.ts';
 import { accountTokens } from '../auth/account-tokens.table.ts';
 import { authAccounts, sessions, signInFailures, twoFactors, users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
+import { containsPattern } from '../db/like.ts';
 
 /**
  * Accounts (the `users` table). Every query on the table lives here (decision 060); better-auth reads and
@@ -149,8 +150,7 @@ export async function listUsersPage(
   const { filters, after } = options;
   const conditions: SQL[] = [];
   if (filters.search) {
-    const escaped = filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-    conditions.push(sql`${searchText} LIKE ${`%${escaped}%`}`);
+    conditions.push(sql`${searchText} LIKE ${containsPattern(filters.search.toLowerCase())}`);
   }
   if (filters.role) conditions.push(eq(users.role, filters.role));
   if (filters.status) conditions.push(eq(users.isActive, filters.status === 'active'));
