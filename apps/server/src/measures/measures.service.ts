@@ -26,6 +26,7 @@ import { publishToUsers } from '../live/live-events.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import {
   findVisiblePatient,
+  isVisiblePatient,
   patientAccountIdOf,
   patientExists,
   patientRecords,
@@ -177,7 +178,7 @@ export class MeasuresService {
     const scope = scopeOf(this.#db, caller);
     const reach = await scope.reach('measure:read', { emergency: true });
     await scope.find('measure:read', patientId, {
-      read: (db) => findVisiblePatient(db, patientId, patientReachOf(reach), this.#keyring),
+      read: (db) => isVisiblePatient(db, patientId, patientReachOf(reach)),
       exists: (db) => patientExists(db, patientId),
       missing: 'patientMessages.notFound',
       denial: { patientIds: [patientId] },

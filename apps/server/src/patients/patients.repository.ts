@@ -71,6 +71,15 @@ export async function findVisiblePatient(
   return row && patientsEncrypted.open(keyring, row);
 }
 
+/** Whether the caller's scope reaches the patient: its id alone, for a check that shows nothing of the record. */
+export async function isVisiblePatient(executor: Executor, id: string, scope: PatientScope): Promise<boolean> {
+  const [row] = await executor
+    .select({ id: patients.id })
+    .from(patients)
+    .where(and(eq(patients.id, id), visible(scope)));
+  return row !== undefined;
+}
+
 /** Whether a (not deleted) patient with this id exists for anyone: tells a denial from a miss. */
 export async function patientExists(tx: Executor, id: string): Promise<boolean> {
   const [row] = await tx
