@@ -6,7 +6,7 @@
  *   npx node scripts/icd10cm-behavioral.ts [input]            regenerate the JSON
  *   npx node scripts/icd10cm-behavioral.ts [input] --check    exit 1 when the committed JSON differs
  *
- * The input defaults to packages/shared/data/icd10cm-source-excerpt.txt: the F and Z lines, unchanged, of the
+ * The input defaults to packages/shared/src/clinical-codes/icd10cm-source-excerpt.txt: the F and Z lines, unchanged, of the
  * FY2026 codes file (the whole file is 6.4 MB). A new fiscal year: run with the new full file as the input and
  * update SOURCE, FISCAL_YEAR and the excerpt together.
  */
@@ -19,7 +19,7 @@ import {
 } from '../packages/shared/src/clinical-codes/icd10cm-source.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const DEFAULT_INPUT = path.join(ROOT, 'packages/shared/data/icd10cm-source-excerpt.txt');
+const DEFAULT_INPUT = path.join(ROOT, 'packages/shared/src/clinical-codes/icd10cm-source-excerpt.txt');
 const OUTPUT = path.join(ROOT, 'packages/shared/src/clinical-codes/icd10cm-behavioral.json');
 
 const FISCAL_YEAR = 2026;
@@ -28,7 +28,7 @@ const SOURCE =
   "'icd10cm-Code Descriptions-2026.zip' (public domain), SHA-256 " +
   'a7e2a77e4627ed55c8afe2b8a7ae22efcbab6b6b162d96cf145213772c1246ba, taken verbatim from GitHub ' +
   'sandeepsms/SphereHealth-HIS-1.0 at commit 45e6201fb397b401d01cbedd7b06eef78cad8cb2, ' +
-  'Backend/data/icd10cm-codes-2026.txt.gz; F and Z lines kept in packages/shared/data/icd10cm-source-excerpt.txt';
+  'Backend/data/icd10cm-codes-2026.txt.gz; F and Z lines kept in packages/shared/src/clinical-codes/icd10cm-source-excerpt.txt';
 
 function main(argv: readonly string[]): number {
   const check = argv.includes('--check');

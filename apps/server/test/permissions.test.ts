@@ -183,6 +183,8 @@ async function noteRecord(caller: Fixture, target: Target): Promise<string> {
   return response.data.createNote.id;
 }
 
+const PATIENT_DIAGNOSES = 'query ($patientId: ID!) { patientDiagnoses(patientId: $patientId) { id } }';
+const ADD_DIAGNOSIS = 'mutation ($input: AddDiagnosisInput!) { addDiagnosis(input: $input) { id } }';
 const SHARE_NOTE = 'mutation ($noteId: ID!) { shareNote(noteId: $noteId) { sharedAt } }';
 const SHARED_NOTE = 'query ($id: ID!) { sharedNote(id: $id) { id content } }';
 const REQUEST_CORRECTION =
@@ -500,6 +502,24 @@ const CELLS: Record<ResourceAction, Cell> = {
         response: await caller.client.gql(ACKNOWLEDGE_ALERT, { input: { id: alertId, note: 'Called the patient.' } }),
       };
     },
+  },
+  'clinical-record:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(PATIENT_DIAGNOSES, { patientId: (await record(caller, target)).id }),
+    }),
+  },
+  'clinical-record:write': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(ADD_DIAGNOSIS, {
+        input: { patientId: (await record(caller, target)).id, code: 'F41.1', status: 'active' },
+      }),
+    }),
   },
   'note:share': {
     perRecord: true,

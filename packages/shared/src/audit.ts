@@ -147,6 +147,12 @@ export const MEASURE_EVENTS = [
   'SAFETY_ALERT_ESCALATED',
 ] as const;
 
+/**
+ * The psychiatric record (issue 27, decision 062): a patient's record read (diagnoses, medications, allergies), a
+ * diagnosis added or changed. Details carry ids and the names of the fields changed, never a code or a title.
+ */
+export const CLINICAL_RECORD_EVENTS = ['CLINICAL_RECORD_VIEW', 'DIAGNOSIS_ADD', 'DIAGNOSIS_UPDATE'] as const;
+
 // A note shared with its patient or no longer; a correction request made, read by
 // the care team, answered; the patient's access log read; the account's own changes.
 export const PORTAL_RECORD_EVENTS = [
@@ -245,6 +251,7 @@ export const AUDIT_EVENTS = [
     ...VIDEO_EVENTS,
     ...NOTE_EVENTS,
     ...MEASURE_EVENTS,
+    ...CLINICAL_RECORD_EVENTS,
     ...PORTAL_RECORD_EVENTS,
     ...MESSAGE_EVENTS,
     ...REPORT_EVENTS,
@@ -268,6 +275,7 @@ export type AuditEvent =
   | (typeof VIDEO_EVENTS)[number]
   | (typeof NOTE_EVENTS)[number]
   | (typeof MEASURE_EVENTS)[number]
+  | (typeof CLINICAL_RECORD_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number]
   | (typeof PORTAL_RECORD_EVENTS)[number]
   | (typeof MESSAGE_EVENTS)[number]

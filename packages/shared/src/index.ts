@@ -13,6 +13,7 @@ export * from './constants.ts';
 export * from './idempotency.ts';
 export * from './live.ts';
 export * from './measures.ts';
+export * from './clinical-record.ts';
 export * from './field-messages.ts';
 export * from './message-catalogue.ts';
 export * from './messages.ts';

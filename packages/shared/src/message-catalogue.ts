@@ -4,6 +4,7 @@ import { INVITATION_MESSAGES, PASSWORD_RESET_MESSAGES } from './account-setup.ts
 import { PASSWORD_MESSAGES } from './auth.ts';
 import { formatMessage, MESSAGES, pluralTemplate, REQUEST_MESSAGES, type MessageParams } from './messages.ts';
 import { MEASURE_MESSAGES } from './measures.ts';
+import { CLINICAL_RECORD_MESSAGES } from './clinical-record.ts';
 import { NOTE_MESSAGES } from './notes.ts';
 import { PATIENT_MESSAGES } from './patients.ts';
 import { PROVIDER_MESSAGES } from './providers.ts';
@@ -41,6 +42,7 @@ export const MESSAGE_CATALOGUE = {
   videoMessages: VIDEO_MESSAGES,
   noteMessages: NOTE_MESSAGES,
   measureMessages: MEASURE_MESSAGES,
+  clinicalRecordMessages: CLINICAL_RECORD_MESSAGES,
   bookingMessages: BOOKING_MESSAGES,
   portalRecordMessages: PORTAL_RECORD_MESSAGES,
   secureMessageMessages: SECURE_MESSAGE_MESSAGES,

@@ -43,6 +43,9 @@ export const PERMISSIONS = [
   'measure:read:own',
   'measure:respond:own',
   'alert:acknowledge:own',
+  // The psychiatric record (issue 27, decision 062): diagnoses, medications, structured allergies.
+  'clinical-record:read:own',
+  'clinical-record:write:own',
   // A patient books their own visits with their own provider, and confirms, cancels
   // and reschedules them within the practice's policy (decision 030). Staff change appointments with
   // appointment:update, which patients never hold.
@@ -139,6 +142,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'measure:send:own',
     'measure:read:own',
     'alert:acknowledge:own',
+    // Their own patients' psychiatric record (administrators get none of it: it is clinical content).
+    'clinical-record:read:own',
+    'clinical-record:write:own',
     // Share their signed notes with the patient; answer their patients' correction requests.
     'note:share:own',
     'correction:review:own',
@@ -158,6 +164,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'visit:join:own',
     'measure:read:own',
     'measure:respond:own',
+    // Their own diagnoses, medications and allergies, read only, in the portal.
+    'clinical-record:read:own',
     'appointment:book:own',
     'appointment:manage:own',
     // Their own record (read only), the notes shared with them, corrections, their access log.
@@ -194,6 +202,9 @@ export const OWN_RECORDS = {
   // A questionnaire is a provider's own when they are the patient's primary provider, a patient's when it was
   // sent to the record linked to their account; the repository follows the questionnaire's patient.
   measure: { provider: 'patientOwnerId', patient: 'patientAccountId' },
+  // A patient's psychiatric record is a provider's own when they are the patient's primary provider, a patient's
+  // when it is of the record linked to their account, like a questionnaire.
+  'clinical-record': { provider: 'patientOwnerId', patient: 'patientAccountId' },
   // A safety alert is for the patient's primary provider.
   alert: { provider: 'patientOwnerId' },
   // A provider shares the notes they reach as `note:read` (their own, their patients');
@@ -281,6 +292,8 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'measure:read': 'measureMessages.cannotView',
   'measure:respond': 'measureMessages.cannotRespond',
   'alert:acknowledge': 'measureMessages.cannotAcknowledge',
+  'clinical-record:read': 'clinicalRecordMessages.cannotView',
+  'clinical-record:write': 'clinicalRecordMessages.cannotWrite',
   'appointment:book': 'appointmentMessages.cannotCreate',
   'appointment:manage': 'appointmentMessages.cannotUpdate',
   'note:share': 'portalRecordMessages.cannotShare',

@@ -2,6 +2,7 @@ import { getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { accessRequests } from '../access-requests/access-requests.table.ts';
 import { appointments, waitlistEntries } from '../appointments/appointments.table.ts';
+import { diagnoses, diagnosisRevisions } from '../clinical-record/diagnoses.table.ts';
 import { measures, safetyAlerts } from '../measures/measures.table.ts';
 import { conversations, messages, messageAttachments } from '../messages/messages.table.ts';
 import { noteAddenda, notes, noteUnlocks, noteVersions } from '../notes/notes.table.ts';
@@ -161,6 +162,15 @@ export const safetyAlertsEncrypted = new EncryptedColumns(safetyAlerts, safetyAl
   acknowledgement: safetyAlerts.acknowledgement,
 });
 
+// The psychiatric record (decision 062): a diagnosis' title and comment, and each revision's comment.
+export const diagnosesEncrypted = new EncryptedColumns(diagnoses, diagnoses.id, {
+  title: diagnoses.title,
+  comment: diagnoses.comment,
+});
+export const diagnosisRevisionsEncrypted = new EncryptedColumns(diagnosisRevisions, diagnosisRevisions.id, {
+  comment: diagnosisRevisions.comment,
+});
+
 // A patient's correction request and the care team's answer (decision 031).
 export const recordCorrectionsEncrypted = new EncryptedColumns(recordCorrections, recordCorrections.id, {
   request: recordCorrections.request,
@@ -200,6 +210,8 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   noteUnlocksEncrypted,
   noteAddendaEncrypted,
   measuresEncrypted,
+  diagnosesEncrypted,
+  diagnosisRevisionsEncrypted,
   safetyAlertsEncrypted,
   recordCorrectionsEncrypted,
   conversationsEncrypted,

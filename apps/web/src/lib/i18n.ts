@@ -10,6 +10,7 @@ import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
 import measures from '../locales/en/measures.json';
+import clinicalRecord from '../locales/en/clinical-record.json';
 import messages from '../locales/en/messages.json';
 import notes from '../locales/en/notes.json';
 import patients from '../locales/en/patients.json';
@@ -55,6 +56,7 @@ export const englishResources = {
   appointments,
   notes,
   measures,
+  'clinical-record': clinicalRecord,
   'my-appointments': myAppointments,
   'my-records': myRecords,
   'my-account': myAccount,

@@ -7,6 +7,13 @@ export function formatDay(date: string, language: string): string {
   );
 }
 
+/** A calendar date (YYYY-MM-DD: an onset, a start) in a language, as a medium date ("Dec 10, 2026"). */
+export function formatCalendarDate(date: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+}
+
 /** A practice date as a short day ("Thu, Dec 10"). */
 export function formatShortDay(date: string, language: string): string {
   return new Intl.DateTimeFormat(language, {

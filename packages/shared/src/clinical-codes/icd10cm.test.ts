@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import excerpt from '../../data/icd10cm-source-excerpt.txt?raw';
+import excerpt from './icd10cm-source-excerpt.txt?raw';
 import data from './icd10cm-behavioral.json' with { type: 'json' };
 import { findIcd10Code, ICD10_CODE_PATTERN, ICD10CM_SOURCE, normalizeIcd10Code, searchIcd10Codes } from './icd10cm.ts';
 import {

@@ -4,7 +4,10 @@
  * scripts/icd10cm-behavioral.ts). Imported as '@telehealth/shared/icd10cm', not from the package's index, so that
  * the list stays out of bundles that do not pick diagnoses.
  */
+import { normalizeIcd10Code } from '../clinical-record.ts';
 import data from './icd10cm-behavioral.json' with { type: 'json' };
+
+export { ICD10_CODE_PATTERN, normalizeIcd10Code } from '../clinical-record.ts';
 
 export interface Icd10Code {
   code: string;
@@ -15,20 +18,6 @@ export const ICD10CM_SOURCE: { readonly source: string; readonly fiscalYear: num
   source: data.source,
   fiscalYear: data.fiscalYear,
 });
-
-/**
- * The shape of an ICD-10-CM code as written with its dot: a letter, a digit, a letter or digit, then optionally a
- * dot and 1-4 letters or digits, uppercase (F32.9, F32.A, F10.20, Z63.0, F01.511). The second character is also
- * allowed to be a letter, for the QA0 category that FY2026 added to the congenital chapter (QA0.0101).
- */
-export const ICD10_CODE_PATTERN = /^[A-Z][0-9A-Z][0-9A-Z](\.[0-9A-Z]{1,4})?$/;
-
-/** Trims, uppercases and puts the dot after the third character when it is missing: ' f329 ' -> 'F32.9'. */
-export function normalizeIcd10Code(input: string): string {
-  const code = input.trim().toUpperCase();
-  if (code.length > 3 && !code.includes('.')) return `${code.slice(0, 3)}.${code.slice(3)}`;
-  return code;
-}
 
 const CODES: readonly Icd10Code[] = data.codes.map(([code, title]) => Object.freeze({ code: code!, title: title! }));
 const BY_CODE = new Map(CODES.map((entry) => [entry.code, entry]));

@@ -12,6 +12,7 @@ import {
   EmergencyAccessOffer,
   useMyEmergencyAccess,
 } from '../../features/emergency-access/index.ts';
+import { DiagnosesPanel } from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, SafetyAlerts } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { PatientConversationsPanel } from '../../features/messages/index.ts';
@@ -63,6 +64,7 @@ function PatientChartRoute() {
         {(patient) =>
           underEmergency ? (
             <Stack gap="md">
+              <DiagnosesPanel patientId={patient.id} canWrite={false} />
               <MeasuresPanel patientId={patient.id} canSend={false} />
               <NotesScreen
                 canWrite={false}
@@ -74,6 +76,10 @@ function PatientChartRoute() {
               {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
               {/* The patient's correction requests, answered by the care team. */}
               {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
+              {/* The psychiatric record (decision 062): the care team's, never the administrators'. */}
+              {can(user.role, 'clinical-record:read') ? (
+                <DiagnosesPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
+              ) : null}
               {can(user.role, 'measure:read') ? (
                 <Grid>
                   <Grid.Col span={{ base: 12, md: 5 }}>

@@ -184,7 +184,13 @@ function ActivityList({ id }: { id: string }) {
   if (activity.isPending) return <LoadingLine label={t('review.showOpened')} />;
   if (activity.isError) return <Text size="sm">{describeError(activity.error)}</Text>;
   if (activity.data.length === 0) return <Text size="sm">{t('review.nothingOpened')}</Text>;
-  const known = ['PATIENT_CHART_VIEW', 'PATIENT_VIEW', 'MEDICAL_RECORD_ACCESS', 'QUESTIONNAIRE_VIEW'] as const;
+  const known = [
+    'PATIENT_CHART_VIEW',
+    'PATIENT_VIEW',
+    'MEDICAL_RECORD_ACCESS',
+    'QUESTIONNAIRE_VIEW',
+    'CLINICAL_RECORD_VIEW',
+  ] as const;
   return (
     <Stack gap={2} component="ol" style={{ paddingLeft: 18, margin: 0 }}>
       {activity.data.map((entry, index) => {

@@ -1,0 +1,186 @@
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  NativeSelect,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  AddDiagnosisInputSchema,
+  DIAGNOSIS_COMMENT_MAX,
+  DIAGNOSIS_STATUSES,
+  DIAGNOSIS_TITLE_MAX,
+  ICD10_CODE_PATTERN,
+  normalizeIcd10Code,
+  UpdateDiagnosisInputSchema,
+  type DiagnosisStatus,
+} from '@telehealth/shared';
+import { useState, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { describeError } from '../../../lib/errors.ts';
+import { errorText } from '../../../lib/error-text.ts';
+import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
+import { afterMutation } from '../../../lib/after-mutation.ts';
+import { useAddDiagnosis, useDiagnosisCodes, useUpdateDiagnosis, type Diagnosis } from '../api/diagnoses-api.ts';
+
+/**
+ * Adds a diagnosis (`diagnosis` null) or changes one. The code is picked from the product's ICD-10-CM list as it
+ * is typed (by code or by words of the title); a well-formed code that is not in the list may still be entered,
+ * with a warning and a title of the provider's own. A change keeps the code and title and writes a new version.
+ */
+export function DiagnosisFormModal({
+  patientId,
+  diagnosis,
+  onClose,
+}: {
+  patientId: string;
+  diagnosis: Diagnosis | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('clinical-record');
+  const add = useAddDiagnosis();
+  const update = useUpdateDiagnosis();
+  const mutation = diagnosis ? update : add;
+  const [code, setCode] = useState('');
+  const [title, setTitle] = useState('');
+  const [status, setStatus] = useState<DiagnosisStatus>(diagnosis?.status ?? 'active');
+  const [onsetDate, setOnsetDate] = useState(diagnosis?.onsetDate ?? '');
+  const [primary, setPrimary] = useState(diagnosis?.primary ?? false);
+  const [comment, setComment] = useState(diagnosis?.comment ?? '');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [debounced] = useDebouncedValue(code, 250);
+  const codes = useDiagnosisCodes(diagnosis ? '' : debounced);
+  const typed = normalizeIcd10Code(code);
+  const match = codes.data?.find((c) => c.code === typed) ?? null;
+  // A complete code of the right shape that the list does not hold: allowed, with a warning and a title.
+  const offList = !diagnosis && ICD10_CODE_PATTERN.test(typed) && debounced === code && !codes.isFetching && !match;
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const fields = { status, onsetDate, primary, comment };
+    const parsed = diagnosis
+      ? UpdateDiagnosisInputSchema.safeParse({ id: diagnosis.id, ...fields })
+      : AddDiagnosisInputSchema.safeParse({ patientId, code, title: offList ? title : null, ...fields });
+    if (!parsed.success) {
+      setErrors(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    const sent = diagnosis
+      ? update.mutateAsync(parsed.data as Parameters<typeof update.mutateAsync>[0])
+      : add.mutateAsync(parsed.data as Parameters<typeof add.mutateAsync>[0]);
+    sent.catch((error: unknown) => setErrors(fieldErrorsFromServer(error) ?? {}));
+    afterMutation(sent, onClose);
+  };
+
+  const serverFieldErrors = Object.keys(errors).length > 0;
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={diagnosis ? t('diagnoses.form.editTitle', { code: diagnosis.code }) : t('diagnoses.form.addTitle')}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          {diagnosis ? (
+            <Text fw={600}>
+              {diagnosis.code} {diagnosis.title}
+            </Text>
+          ) : (
+            <>
+              <Autocomplete
+                label={t('diagnoses.form.code')}
+                description={t('diagnoses.form.codeHint')}
+                required
+                value={code}
+                onChange={setCode}
+                data={(codes.data ?? []).map((c) => c.code)}
+                // The server already matched the codes and words; show what it answered.
+                filter={({ options }) => options}
+                renderOption={({ option }) => (
+                  <Text size="sm">
+                    <strong>{option.value}</strong> {codes.data?.find((c) => c.code === option.value)?.title}
+                  </Text>
+                )}
+                maxDropdownHeight={280}
+                error={errors['code'] ? errorText(errors['code']) : undefined}
+              />
+              {match ? (
+                <Text size="sm" data-testid="diagnosis-code-title">
+                  {match.title}
+                </Text>
+              ) : null}
+              {offList ? (
+                <>
+                  <Alert color="orange" variant="light" title={t('diagnoses.form.offListTitle')}>
+                    {t('diagnoses.form.offList')}
+                  </Alert>
+                  <TextInput
+                    label={t('diagnoses.form.title')}
+                    required
+                    maxLength={DIAGNOSIS_TITLE_MAX}
+                    value={title}
+                    onChange={(e) => setTitle(e.currentTarget.value)}
+                    error={errors['title'] ? errorText(errors['title']) : undefined}
+                  />
+                </>
+              ) : null}
+            </>
+          )}
+          <NativeSelect
+            label={t('diagnoses.form.status')}
+            required
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value as DiagnosisStatus)}
+            data={DIAGNOSIS_STATUSES.map((s) => ({ value: s, label: t(`diagnoses.status.${s}`) }))}
+            error={errors['status'] ? errorText(errors['status']) : undefined}
+          />
+          <TextInput
+            type="date"
+            label={t('diagnoses.form.onset')}
+            value={onsetDate}
+            onChange={(e) => setOnsetDate(e.currentTarget.value)}
+            error={errors['onsetDate'] ? errorText(errors['onsetDate']) : undefined}
+          />
+          <Checkbox
+            label={t('diagnoses.form.primary')}
+            description={t('diagnoses.form.primaryHint')}
+            checked={primary}
+            onChange={(e) => setPrimary(e.currentTarget.checked)}
+          />
+          <Textarea
+            label={t('diagnoses.form.comment')}
+            autosize
+            minRows={2}
+            maxLength={DIAGNOSIS_COMMENT_MAX}
+            value={comment}
+            onChange={(e) => setComment(e.currentTarget.value)}
+            error={errors['comment'] ? errorText(errors['comment']) : undefined}
+          />
+          {mutation.error && !serverFieldErrors ? (
+            <Alert color="red" variant="light" role="alert">
+              {describeError(mutation.error)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('cancel')}
+            </Button>
+            <Button type="submit" loading={mutation.isPending}>
+              {diagnosis ? t('diagnoses.form.save') : t('diagnoses.form.addButton')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

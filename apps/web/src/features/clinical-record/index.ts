@@ -1,0 +1,1 @@
+export { DiagnosesPanel } from './components/diagnoses-panel.tsx';
