@@ -36,3 +36,4 @@ export * from './admin-console.ts';
 export * from './practice-settings.ts';
 export * from './slots.ts';
 export * from './mail.ts';
+export * from './medications/index.ts';

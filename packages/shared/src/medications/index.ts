@@ -1,0 +1,4 @@
+export * from './drug-classes.ts';
+export * from './sig.ts';
+export * from './catalogue.ts';
+export * from './warnings.ts';
