@@ -149,9 +149,15 @@ export const MEASURE_EVENTS = [
 
 /**
  * The psychiatric record (issue 27, decision 062): a patient's record read (diagnoses, medications, allergies), a
- * diagnosis added or changed. Details carry ids and the names of the fields changed, never a code or a title.
+ * diagnosis added or changed, a medication started or changed. Details carry ids and the names of the fields changed, never a code or a title.
  */
-export const CLINICAL_RECORD_EVENTS = ['CLINICAL_RECORD_VIEW', 'DIAGNOSIS_ADD', 'DIAGNOSIS_UPDATE'] as const;
+export const CLINICAL_RECORD_EVENTS = [
+  'CLINICAL_RECORD_VIEW',
+  'DIAGNOSIS_ADD',
+  'DIAGNOSIS_UPDATE',
+  'MEDICATION_START',
+  'MEDICATION_CHANGE',
+] as const;
 
 // A note shared with its patient or no longer; a correction request made, read by
 // the care team, answered; the patient's access log read; the account's own changes.

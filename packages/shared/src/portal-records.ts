@@ -143,6 +143,8 @@ export const RECORD_ACCESS_KINDS = {
   CLINICAL_RECORD_VIEW: 'clinicalRecordViewed',
   DIAGNOSIS_ADD: 'clinicalRecordChanged',
   DIAGNOSIS_UPDATE: 'clinicalRecordChanged',
+  MEDICATION_START: 'clinicalRecordChanged',
+  MEDICATION_CHANGE: 'clinicalRecordChanged',
   SAFETY_ALERT_ACKNOWLEDGED: 'alertAcknowledged',
   APPOINTMENT_VIEW: 'appointmentViewed',
   APPOINTMENT_CREATE: 'appointmentBooked',

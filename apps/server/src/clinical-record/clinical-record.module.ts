@@ -1,14 +1,21 @@
 import { defineModule } from '../modules/domain-module.ts';
 import { DiagnosesService } from './diagnoses.service.ts';
+import { MedicationsService } from './medications.service.ts';
 
 declare module '../modules/services.ts' {
   interface Services {
     diagnoses: DiagnosesService;
+    medications: MedicationsService;
   }
 }
 
-/** The psychiatric record (issue 27, decision 062): the problem list; medications and allergies join it. */
+/** The psychiatric record (issue 27, decision 062): the problem list and the medications. */
 export default defineModule({
   name: 'clinical-record',
-  create: ({ db, keyring }) => ({ services: { diagnoses: new DiagnosesService({ db, keyring }) } }),
+  create: ({ db, keyring }) => ({
+    services: {
+      diagnoses: new DiagnosesService({ db, keyring }),
+      medications: new MedicationsService({ db, keyring }),
+    },
+  }),
 });

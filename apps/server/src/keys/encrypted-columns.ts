@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { accessRequests } from '../access-requests/access-requests.table.ts';
 import { appointments, waitlistEntries } from '../appointments/appointments.table.ts';
 import { diagnoses, diagnosisRevisions } from '../clinical-record/diagnoses.table.ts';
+import { medicationEvents, medications } from '../clinical-record/medications.table.ts';
 import { measures, safetyAlerts } from '../measures/measures.table.ts';
 import { conversations, messages, messageAttachments } from '../messages/messages.table.ts';
 import { noteAddenda, notes, noteUnlocks, noteVersions } from '../notes/notes.table.ts';
@@ -170,6 +171,17 @@ export const diagnosesEncrypted = new EncryptedColumns(diagnoses, diagnoses.id, 
 export const diagnosisRevisionsEncrypted = new EncryptedColumns(diagnosisRevisions, diagnosisRevisions.id, {
   comment: diagnosisRevisions.comment,
 });
+// A medication's names, prescriber and as-needed reason; each event's reason and as-needed reason.
+export const medicationsEncrypted = new EncryptedColumns(medications, medications.id, {
+  drugName: medications.drugName,
+  brandName: medications.brandName,
+  prescriber: medications.prescriber,
+  asNeededReason: medications.asNeededReason,
+});
+export const medicationEventsEncrypted = new EncryptedColumns(medicationEvents, medicationEvents.id, {
+  reason: medicationEvents.reason,
+  asNeededReason: medicationEvents.asNeededReason,
+});
 
 // A patient's correction request and the care team's answer (decision 031).
 export const recordCorrectionsEncrypted = new EncryptedColumns(recordCorrections, recordCorrections.id, {
@@ -212,6 +224,8 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   measuresEncrypted,
   diagnosesEncrypted,
   diagnosisRevisionsEncrypted,
+  medicationsEncrypted,
+  medicationEventsEncrypted,
   safetyAlertsEncrypted,
   recordCorrectionsEncrypted,
   conversationsEncrypted,
