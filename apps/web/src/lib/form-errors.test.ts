@@ -1,7 +1,13 @@
-import { CreatePatientInputSchema } from '@telehealth/shared';
+import { ChangeMedicationInputSchema, CreatePatientInputSchema } from '@telehealth/shared';
 import { describe, expect, it } from 'vitest';
 
-import { fieldErrorsFromServer, fieldErrorsFromZod, hasPublicMessage, isNotFoundError } from './form-errors.ts';
+import {
+  fieldErrorsByPath,
+  fieldErrorsFromServer,
+  fieldErrorsFromZod,
+  hasPublicMessage,
+  isNotFoundError,
+} from './form-errors.ts';
 import { GraphQLRequestError } from './graphql.ts';
 
 describe('fieldErrorsFromServer', () => {
@@ -56,6 +62,23 @@ describe('fieldErrorsFromZod', () => {
       lastName: { id: 'fieldMessages.required', params: { label: 'Last name' } },
       email: { id: 'fieldMessages.emailInvalid', params: {} },
       dateOfBirth: { id: 'fieldMessages.dateOfBirthRequired', params: {} },
+    });
+  });
+});
+
+describe('fieldErrorsByPath', () => {
+  it('keys a nested field by its whole path, as the server does', () => {
+    const parsed = ChangeMedicationInputSchema.safeParse({
+      id: 'm1',
+      kind: 'dose-changed',
+      reason: '',
+      dose: { doseAmount: 0, doseUnit: 'mg', route: 'oral', frequency: 'once-daily' },
+    });
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(fieldErrorsByPath(parsed.error)).toEqual({
+      'dose.doseAmount': { id: 'clinicalRecordMessages.doseAmountInvalid', params: {} },
+      reason: { id: 'clinicalRecordMessages.reasonRequired', params: {} },
     });
   });
 });

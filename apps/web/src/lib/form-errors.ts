@@ -19,6 +19,19 @@ export function fieldErrorsFromZod(error: ZodError): FieldErrors {
   return errors;
 }
 
+/**
+ * The first message of each field of a failed parse, keyed by the field's whole path ("dose.doseAmount"), as the
+ * server's `extensions.fields` are: for a form with nested fields.
+ */
+export function fieldErrorsByPath(error: ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const path = issue.path.join('.');
+    if (!(path in errors)) errors[path] = issueMessage(issue);
+  }
+  return errors;
+}
+
 function isParams(value: unknown): value is CodedMessage['params'] {
   return (
     value !== null &&

@@ -1,1 +1,2 @@
 export { DiagnosesPanel } from './components/diagnoses-panel.tsx';
+export { MedicationsPanel } from './components/medications-panel.tsx';

@@ -1,0 +1,246 @@
+import {
+  Alert,
+  Autocomplete,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  NativeSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import {
+  DRUG_CLASS_LABELS,
+  DRUG_CLASSES,
+  DRUG_NAME_MAX,
+  findCatalogueDrug,
+  FORM_LABELS,
+  MEDICATION_FORMS,
+  MEDICATION_REASON_MAX,
+  PRESCRIBER_MAX,
+  QUANTITY_MAX,
+  REFILLS_MAX,
+  searchMedications,
+  StartMedicationInputSchema,
+  type DrugClass,
+  type MedicationForm,
+} from '@telehealth/shared';
+import { useMemo, useState, type SubmitEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+
+import { useCurrentUser } from '../../../lib/auth.ts';
+import { describeError } from '../../../lib/errors.ts';
+import { errorText } from '../../../lib/error-text.ts';
+import { afterMutation } from '../../../lib/after-mutation.ts';
+import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
+import { usePatientDiagnoses } from '../api/diagnoses-api.ts';
+import { useStartMedication } from '../api/medications-api.ts';
+import { labelLanguage } from '../utils/label-language.ts';
+import { DoseFields, doseInput, EMPTY_DOSE, type DoseDraft } from './dose-fields.tsx';
+
+/**
+ * Starts a medication: the drug picked from the catalogue as it is typed (generic or brand name; its class, DEA
+ * schedule, usual strengths and forms come with it) or typed in with a class chosen by hand, then the structured
+ * dose, quantity, refills, prescriber (the provider, unless changed), indication (one of the patient's
+ * diagnoses), start date and why. From a note, `noteId` links the start to it.
+ */
+export function StartMedicationModal({
+  patientId,
+  noteId = null,
+  onClose,
+}: {
+  patientId: string;
+  noteId?: string | null;
+  onClose: () => void;
+}) {
+  const { t, i18n } = useTranslation('clinical-record');
+  const language = labelLanguage(i18n.language);
+  const { data: user } = useCurrentUser();
+  const start = useStartMedication();
+  const diagnoses = usePatientDiagnoses(patientId);
+  const [drugName, setDrugName] = useState('');
+  const [drugClass, setDrugClass] = useState<DrugClass | ''>('');
+  const [form, setForm] = useState<MedicationForm | ''>('');
+  const [dose, setDose] = useState<DoseDraft>(EMPTY_DOSE);
+  const [quantity, setQuantity] = useState<number | ''>('');
+  const [refills, setRefills] = useState<number | ''>('');
+  const [prescriber, setPrescriber] = useState(user?.name ?? '');
+  const [indicationId, setIndicationId] = useState('');
+  const [startDate, setStartDate] = useState('');
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const catalogued = useMemo(() => findCatalogueDrug(drugName.trim()), [drugName]);
+  const suggestions = useMemo(() => searchMedications(drugName, 12), [drugName]);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = StartMedicationInputSchema.safeParse({
+      patientId,
+      drugName,
+      drugClass: catalogued ? null : drugClass || null,
+      form: form || null,
+      ...doseInput(dose),
+      quantity: quantity === '' ? null : quantity,
+      refills: refills === '' ? null : refills,
+      prescriber,
+      indicationId: indicationId || null,
+      startDate,
+      reason,
+      noteId,
+    });
+    if (!parsed.success) {
+      setErrors(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    const sent = start.mutateAsync(parsed.data);
+    sent.catch((error: unknown) => setErrors(fieldErrorsFromServer(error) ?? {}));
+    afterMutation(sent, onClose);
+  };
+
+  const fieldError = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      size="lg"
+      title={t('medications.form.startTitle')}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <Autocomplete
+            label={t('medications.form.drug')}
+            description={t('medications.form.drugHint')}
+            required
+            maxLength={DRUG_NAME_MAX}
+            value={drugName}
+            onChange={setDrugName}
+            data={suggestions.map((d) => d.generic)}
+            filter={({ options }) => options}
+            renderOption={({ option }) => {
+              const drug = suggestions.find((d) => d.generic === option.value);
+              return (
+                <Text size="sm">
+                  <strong>{option.value}</strong>
+                  {drug && drug.brands.length > 0 ? ` (${drug.brands.join(', ')})` : ''}
+                </Text>
+              );
+            }}
+            error={fieldError('drugName')}
+          />
+          {catalogued ? (
+            <Group gap="xs" data-testid="catalogue-drug">
+              <Badge variant="light">{DRUG_CLASS_LABELS[catalogued.drugClass][language]}</Badge>
+              {catalogued.controlledSchedule ? (
+                <Badge color="orange" variant="outline">
+                  {t('medications.schedule', { schedule: catalogued.controlledSchedule })}
+                </Badge>
+              ) : null}
+            </Group>
+          ) : drugName.trim() ? (
+            <>
+              <Text size="sm" c="dimmed">
+                {t('medications.form.notInCatalogue')}
+              </Text>
+              <NativeSelect
+                label={t('medications.form.drugClass')}
+                value={drugClass}
+                onChange={(e) => setDrugClass(e.currentTarget.value as DrugClass | '')}
+                data={[
+                  { value: '', label: t('medications.form.noClass') },
+                  ...DRUG_CLASSES.map((c) => ({ value: c, label: DRUG_CLASS_LABELS[c][language] })),
+                ]}
+                error={fieldError('drugClass')}
+              />
+            </>
+          ) : null}
+          <NativeSelect
+            label={t('medications.form.form')}
+            value={form}
+            onChange={(e) => setForm(e.currentTarget.value as MedicationForm | '')}
+            data={[
+              { value: '', label: t('medications.form.noForm') },
+              ...(catalogued?.forms ?? MEDICATION_FORMS).map((f) => ({ value: f, label: FORM_LABELS[f][language] })),
+            ]}
+            error={fieldError('form')}
+          />
+          <DoseFields dose={dose} onChange={setDose} strengths={catalogued?.strengths ?? []} errors={errors} />
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+            <NumberInput
+              label={t('medications.form.quantity')}
+              min={0}
+              max={QUANTITY_MAX}
+              allowDecimal={false}
+              allowNegative={false}
+              value={quantity}
+              onChange={(value) => setQuantity(typeof value === 'number' ? value : '')}
+              error={fieldError('quantity')}
+            />
+            <NumberInput
+              label={t('medications.form.refills')}
+              min={0}
+              max={REFILLS_MAX}
+              allowDecimal={false}
+              allowNegative={false}
+              value={refills}
+              onChange={(value) => setRefills(typeof value === 'number' ? value : '')}
+              error={fieldError('refills')}
+            />
+          </SimpleGrid>
+          <TextInput
+            label={t('medications.form.prescriber')}
+            maxLength={PRESCRIBER_MAX}
+            value={prescriber}
+            onChange={(e) => setPrescriber(e.currentTarget.value)}
+            error={fieldError('prescriber')}
+          />
+          <NativeSelect
+            label={t('medications.form.indication')}
+            value={indicationId}
+            onChange={(e) => setIndicationId(e.currentTarget.value)}
+            data={[
+              { value: '', label: t('medications.form.noIndication') },
+              ...(diagnoses.data ?? []).map((d) => ({ value: d.id, label: `${d.code} ${d.title}` })),
+            ]}
+            error={fieldError('indicationId')}
+          />
+          <TextInput
+            type="date"
+            label={t('medications.form.startDate')}
+            description={t('medications.form.startDateHint')}
+            value={startDate}
+            onChange={(e) => setStartDate(e.currentTarget.value)}
+            error={fieldError('startDate')}
+          />
+          <Textarea
+            label={t('medications.form.startReason')}
+            autosize
+            minRows={2}
+            maxLength={MEDICATION_REASON_MAX}
+            value={reason}
+            onChange={(e) => setReason(e.currentTarget.value)}
+            error={fieldError('reason')}
+          />
+          {start.error && Object.keys(errors).length === 0 ? (
+            <Alert color="red" variant="light" role="alert">
+              {describeError(start.error)}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('cancel')}
+            </Button>
+            <Button type="submit" loading={start.isPending}>
+              {t('medications.form.startButton')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
