@@ -12,8 +12,8 @@ import {
   EmergencyAccessOffer,
   useMyEmergencyAccess,
 } from '../../features/emergency-access/index.ts';
-import { DiagnosesPanel, MedicationsPanel } from '../../features/clinical-record/index.ts';
-import { MeasuresPanel, SafetyAlerts } from '../../features/measures/index.ts';
+import { CaseTimeline, DiagnosesPanel, MedicationsPanel } from '../../features/clinical-record/index.ts';
+import { MeasuresPanel, SafetyAlerts, useQuestionnaireResults } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { PatientConversationsPanel } from '../../features/messages/index.ts';
 import { NotesScreen } from '../../features/notes/index.ts';
@@ -66,6 +66,7 @@ function PatientChartRoute() {
             <Stack gap="md">
               <DiagnosesPanel patientId={patient.id} canWrite={false} />
               <MedicationsPanel patientId={patient.id} canWrite={false} />
+              <CaseAtAGlance patientId={patient.id} />
               <MeasuresPanel patientId={patient.id} canSend={false} />
               <NotesScreen
                 canWrite={false}
@@ -87,6 +88,9 @@ function PatientChartRoute() {
                     <MedicationsPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
                   </Grid.Col>
                 </Grid>
+              ) : null}
+              {can(user.role, 'clinical-record:read') && can(user.role, 'measure:read') ? (
+                <CaseAtAGlance patientId={patient.id} />
               ) : null}
               {can(user.role, 'measure:read') ? (
                 <Grid>
@@ -123,6 +127,19 @@ function PatientChartRoute() {
       </PatientChart>
     </Stack>
   );
+}
+
+/** The medications and the scores on one time line: the two features' data, put side by side here. */
+function CaseAtAGlance({ patientId }: { patientId: string }) {
+  const results = useQuestionnaireResults(patientId);
+  const scores = results.data
+    ? results.data.flatMap((r) =>
+        r.total === null ? [] : [{ instrument: r.instrument, total: r.total, at: r.completedAt ?? r.createdAt }],
+      )
+    : results.isError
+      ? []
+      : null;
+  return <CaseTimeline patientId={patientId} scores={scores} />;
 }
 
 export { PatientChartRoute as Component };

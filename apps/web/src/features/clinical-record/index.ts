@@ -1,2 +1,3 @@
 export { DiagnosesPanel } from './components/diagnoses-panel.tsx';
 export { MedicationsPanel } from './components/medications-panel.tsx';
+export { CaseTimeline, type TimelineScore } from './components/case-timeline.tsx';
