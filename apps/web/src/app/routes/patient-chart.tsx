@@ -12,7 +12,7 @@ import {
   EmergencyAccessOffer,
   useMyEmergencyAccess,
 } from '../../features/emergency-access/index.ts';
-import { DiagnosesPanel } from '../../features/clinical-record/index.ts';
+import { AllergiesPanel, DiagnosesPanel } from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, SafetyAlerts } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { PatientConversationsPanel } from '../../features/messages/index.ts';
@@ -65,6 +65,7 @@ function PatientChartRoute() {
           underEmergency ? (
             <Stack gap="md">
               <DiagnosesPanel patientId={patient.id} canWrite={false} />
+              <AllergiesPanel patientId={patient.id} canWrite={false} />
               <MeasuresPanel patientId={patient.id} canSend={false} />
               <NotesScreen
                 canWrite={false}
@@ -78,7 +79,10 @@ function PatientChartRoute() {
               {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
               {/* The psychiatric record (decision 062): the care team's, never the administrators'. */}
               {can(user.role, 'clinical-record:read') ? (
-                <DiagnosesPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
+                <>
+                  <DiagnosesPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
+                  <AllergiesPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
+                </>
               ) : null}
               {can(user.role, 'measure:read') ? (
                 <Grid>
