@@ -11,7 +11,7 @@ import { AllergyFormModal, RemoveAllergyModal } from './allergy-form-modal.tsx';
 const SEVERITY_BADGE = {
   severe: { color: 'red', variant: 'filled' },
   moderate: { color: 'orange', variant: 'light' },
-  mild: { color: 'yellow', variant: 'light' },
+  mild: { color: 'teal', variant: 'light' },
   unknown: { color: 'gray', variant: 'light' },
 } as const;
 
