@@ -149,7 +149,8 @@ export const MEASURE_EVENTS = [
 
 /**
  * The psychiatric record (issue 27, decision 062): a patient's record read (diagnoses, medications, allergies), a
- * diagnosis added or changed, a medication started or changed. Details carry ids and the names of the fields changed, never a code or a title.
+ * diagnosis added or changed, a medication started or changed, an allergy added or removed. Details carry ids and
+ * the names of the fields changed, never a code, a title or a substance.
  */
 export const CLINICAL_RECORD_EVENTS = [
   'CLINICAL_RECORD_VIEW',
@@ -157,6 +158,8 @@ export const CLINICAL_RECORD_EVENTS = [
   'DIAGNOSIS_UPDATE',
   'MEDICATION_START',
   'MEDICATION_CHANGE',
+  'ALLERGY_ADD',
+  'ALLERGY_REMOVE',
 ] as const;
 
 // A note shared with its patient or no longer; a correction request made, read by

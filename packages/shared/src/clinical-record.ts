@@ -41,6 +41,12 @@ export const CLINICAL_RECORD_MESSAGES = {
   dateBeforeLastChange: 'The date cannot be before the last change ({{date}}).',
   indicationNotPatients: 'The indication must be one of this patient’s diagnoses.',
   noteNotPatients: 'The note must be one of your notes about this patient.',
+  allergyNotFound: 'Allergy not found',
+  substanceRequired: 'Please enter the substance',
+  chooseSeverity: 'Please choose a severity',
+  chooseCategory: 'Please choose a category',
+  allergyAlreadyRemoved: 'This allergy is already removed.',
+  allergyAlreadyListed: 'This substance is already on the patient’s allergy list.',
 } as const;
 
 /** The rules' messages of this section, with their ids (field-messages.ts). */

@@ -14,6 +14,7 @@ export * from './idempotency.ts';
 export * from './live.ts';
 export * from './measures.ts';
 export * from './clinical-record.ts';
+export * from './allergies.ts';
 export * from './field-messages.ts';
 export * from './message-catalogue.ts';
 export * from './messages.ts';

@@ -145,6 +145,8 @@ export const RECORD_ACCESS_KINDS = {
   DIAGNOSIS_UPDATE: 'clinicalRecordChanged',
   MEDICATION_START: 'clinicalRecordChanged',
   MEDICATION_CHANGE: 'clinicalRecordChanged',
+  ALLERGY_ADD: 'clinicalRecordChanged',
+  ALLERGY_REMOVE: 'clinicalRecordChanged',
   SAFETY_ALERT_ACKNOWLEDGED: 'alertAcknowledged',
   APPOINTMENT_VIEW: 'appointmentViewed',
   APPOINTMENT_CREATE: 'appointmentBooked',

@@ -2,6 +2,7 @@ import { getTableName } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { accessRequests } from '../access-requests/access-requests.table.ts';
 import { appointments, waitlistEntries } from '../appointments/appointments.table.ts';
+import { allergies } from '../clinical-record/allergies.table.ts';
 import { diagnoses, diagnosisRevisions } from '../clinical-record/diagnoses.table.ts';
 import { medicationEvents, medications } from '../clinical-record/medications.table.ts';
 import { measures, safetyAlerts } from '../measures/measures.table.ts';
@@ -182,6 +183,12 @@ export const medicationEventsEncrypted = new EncryptedColumns(medicationEvents, 
   reason: medicationEvents.reason,
   asNeededReason: medicationEvents.asNeededReason,
 });
+// An allergy's substance, reaction and the reason it was removed.
+export const allergiesEncrypted = new EncryptedColumns(allergies, allergies.id, {
+  substance: allergies.substance,
+  reaction: allergies.reaction,
+  removalReason: allergies.removalReason,
+});
 
 // A patient's correction request and the care team's answer (decision 031).
 export const recordCorrectionsEncrypted = new EncryptedColumns(recordCorrections, recordCorrections.id, {
@@ -226,6 +233,7 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   diagnosisRevisionsEncrypted,
   medicationsEncrypted,
   medicationEventsEncrypted,
+  allergiesEncrypted,
   safetyAlertsEncrypted,
   recordCorrectionsEncrypted,
   conversationsEncrypted,

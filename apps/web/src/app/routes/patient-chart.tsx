@@ -12,7 +12,12 @@ import {
   EmergencyAccessOffer,
   useMyEmergencyAccess,
 } from '../../features/emergency-access/index.ts';
-import { CaseTimeline, DiagnosesPanel, MedicationsPanel } from '../../features/clinical-record/index.ts';
+import {
+  AllergiesPanel,
+  CaseTimeline,
+  DiagnosesPanel,
+  MedicationsPanel,
+} from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, SafetyAlerts, useQuestionnaireResults } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { PatientConversationsPanel } from '../../features/messages/index.ts';
@@ -65,6 +70,7 @@ function PatientChartRoute() {
           underEmergency ? (
             <Stack gap="md">
               <DiagnosesPanel patientId={patient.id} canWrite={false} />
+              <AllergiesPanel patientId={patient.id} canWrite={false} />
               <MedicationsPanel patientId={patient.id} canWrite={false} />
               <CaseAtAGlance patientId={patient.id} />
               <MeasuresPanel patientId={patient.id} canSend={false} />
@@ -82,7 +88,10 @@ function PatientChartRoute() {
               {can(user.role, 'clinical-record:read') ? (
                 <Grid>
                   <Grid.Col span={{ base: 12, md: 5 }}>
-                    <DiagnosesPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
+                    <Stack gap="md">
+                      <DiagnosesPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
+                      <AllergiesPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
+                    </Stack>
                   </Grid.Col>
                   <Grid.Col span={{ base: 12, md: 7 }}>
                     <MedicationsPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />

@@ -1,0 +1,110 @@
+import { AddAllergyInputSchema, allergySubstanceKey, RemoveAllergyInputSchema } from '@telehealth/shared';
+import type { Reach } from '../access/authorize.ts';
+import { emergencyAuditDetails } from '../access/emergency-grants.ts';
+import { scopeOf, type FindByReach } from '../access/scope.ts';
+import type { Caller } from '../access/caller.ts';
+import type { Database, Executor } from '../db/client.ts';
+import { badUserInput, fieldError, parseInput } from '../errors.ts';
+import type { Keyring } from '../keys/keyring.ts';
+import { isVisiblePatient } from '../patients/patients.repository.ts';
+import {
+  findAllergy,
+  findAllergyRow,
+  insertAllergy,
+  listAllergies,
+  lockActiveSubstances,
+  markAllergyRemoved,
+  type AllergyListRow,
+  type AllergyRow,
+} from './allergies.repository.ts';
+import { reachRecordPatient, recordPatientReach } from './record-access.ts';
+
+export type { AllergyListRow };
+
+/**
+ * The structured allergies (issue 27, decision 062), beside the record's free-text allergies. A provider adds
+ * their own patient's allergies (a substance once while it is active, compared case-insensitively) and removes
+ * them; a removal is kept (who, when, why). The patient reads their own; an emergency grant opens them read only;
+ * administrators never see them. Every read and change is audited with ids only, never a substance.
+ */
+export class AllergiesService {
+  readonly #db: Database;
+  readonly #keyring: Keyring;
+
+  constructor(options: { db: Database; keyring: Keyring }) {
+    this.#db = options.db;
+    this.#keyring = options.keyring;
+  }
+
+  /** The patient's allergies, active first, removed ones too. Audited as a read of their clinical record. */
+  async list(caller: Caller, patientId: string): Promise<AllergyListRow[]> {
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('clinical-record:read', { emergency: true });
+    await reachRecordPatient(scope, 'clinical-record:read', reach, patientId);
+    return this.#db.transaction(async (tx) => {
+      const rows = await listAllergies(tx, this.#keyring, patientId);
+      await scope.audit(tx, 'CLINICAL_RECORD_VIEW', {
+        part: 'allergies',
+        patientIds: [patientId],
+        allergyIds: rows.map((r) => r.allergy.id),
+        ...(reach.kind === 'own' ? emergencyAuditDetails(reach.emergency, [patientId]) : {}),
+      });
+      return rows;
+    });
+  }
+
+  /** Adds an allergy to the provider's own patient's list. */
+  async add(caller: Caller, input: unknown): Promise<AllergyListRow> {
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('clinical-record:write');
+    const data = parseInput(AddAllergyInputSchema, input);
+    await reachRecordPatient(scope, 'clinical-record:write', reach, data.patientId);
+    const id = await this.#db.transaction(async (tx) => {
+      const active = await lockActiveSubstances(tx, this.#keyring, data.patientId);
+      const key = allergySubstanceKey(data.substance);
+      if (active.some((substance) => allergySubstanceKey(substance) === key)) {
+        throw fieldError('substance', 'clinicalRecordMessages.allergyAlreadyListed');
+      }
+      const id = await insertAllergy(tx, this.#keyring, { ...data, by: caller.user.id });
+      await scope.audit(tx, 'ALLERGY_ADD', {
+        allergyId: id,
+        severity: data.severity,
+        patientIds: [data.patientId],
+      });
+      return id;
+    });
+    return (await findAllergy(this.#db, this.#keyring, id))!;
+  }
+
+  /** Removes an allergy from the list: it stays in the record, marked removed, with who, when and why. */
+  async remove(caller: Caller, input: unknown): Promise<AllergyListRow> {
+    const scope = scopeOf(this.#db, caller);
+    const reach = await scope.reach('clinical-record:write');
+    const data = parseInput(RemoveAllergyInputSchema, input);
+    await scope.transaction(async (tx, scoped) => {
+      const row = await scoped.find('clinical-record:write', data.id, this.#entrySpec(data.id, reach, { lock: true }));
+      if (row.status === 'removed') throw badUserInput('clinicalRecordMessages.allergyAlreadyRemoved');
+      await markAllergyRemoved(tx, this.#keyring, data.id, data.reason, caller.user.id);
+      await scope.audit(tx, 'ALLERGY_REMOVE', {
+        allergyId: data.id,
+        withReason: data.reason !== null,
+        patientIds: [row.patientId],
+      });
+    });
+    return (await findAllergy(this.#db, this.#keyring, data.id))!;
+  }
+
+  /** How `Scope.find` reaches one allergy: through its patient, like a diagnosis (diagnoses.service.ts). */
+  #entrySpec(id: string, reach: Reach<'clinical-record'>, options: { lock?: boolean } = {}) {
+    const patientReach = recordPatientReach(reach);
+    return {
+      read: async (db: Executor) => {
+        const row = await findAllergyRow(db, this.#keyring, id, options);
+        return row && (await isVisiblePatient(db, row.patientId, patientReach)) ? row : undefined;
+      },
+      exists: (db: Executor) => findAllergyRow(db, this.#keyring, id),
+      missing: 'clinicalRecordMessages.allergyNotFound',
+      denial: (existing: AllergyRow) => ({ allergyIds: [id], patientIds: [existing.patientId] }),
+    } satisfies FindByReach<AllergyRow, AllergyRow>;
+  }
+}
