@@ -318,3 +318,12 @@ export const BUILT_IN_NOTE_TEMPLATES = [
   },
 ] as const satisfies readonly { key: string; name: string; category: NoteCategory; body: string }[];
 export type BuiltInNoteTemplateKey = (typeof BUILT_IN_NOTE_TEMPLATES)[number]['key'];
+
+/**
+ * The notes written beside the patient's record (issue 27, point 7): while one of these is written, the editor shows
+ * the current diagnoses, medications and latest scores, and a medication changed from it is linked to the note.
+ */
+export const NOTE_TEMPLATES_WITH_RECORD: readonly BuiltInNoteTemplateKey[] = [
+  'medicationManagement',
+  'psychiatricEvaluation',
+];

@@ -40,6 +40,11 @@ const NoteRef = builder.objectRef<NoteResult>('Note').implement({
     patientId: t.id({ nullable: true, resolve: (v) => v.record.note.patientId }),
     patientName: t.string({ nullable: true, resolve: (v) => v.record.patientName }),
     appointmentId: t.id({ nullable: true, resolve: (v) => v.record.note.appointmentId }),
+    templateId: t.id({
+      nullable: true,
+      description: 'The template the note was started from (the editor shows the record beside some).',
+      resolve: (v) => v.record.note.templateId,
+    }),
     owner: t.id({ description: "The author's account id.", resolve: (v) => v.record.note.authorId }),
     authorName: t.string({ resolve: (v) => v.record.authorName }),
     isAuthor: t.boolean({ resolve: (v) => v.isAuthor }),

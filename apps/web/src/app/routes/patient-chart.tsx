@@ -17,6 +17,8 @@ import {
   CaseTimeline,
   DiagnosesPanel,
   MedicationsPanel,
+  NoteRecordAside,
+  type TimelineScore,
 } from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, SafetyAlerts, useQuestionnaireResults } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
@@ -123,6 +125,11 @@ function PatientChartRoute() {
                   canWrite={can(user.role, 'note:write')}
                   patient={{ id: patient.id, name: `${patient.firstName} ${patient.lastName}` }}
                   noteForVisit={noteForVisit}
+                  recordAside={
+                    can(user.role, 'clinical-record:write')
+                      ? ({ patientId, noteId }) => <NoteRecord patientId={patientId} noteId={noteId} />
+                      : undefined
+                  }
                 />
               ) : null}
               <PatientRecordAdmin
@@ -138,17 +145,24 @@ function PatientChartRoute() {
   );
 }
 
+/** The patient's completed scores for the clinical record's views (null while they load). */
+function useTimelineScores(patientId: string): TimelineScore[] | null {
+  const results = useQuestionnaireResults(patientId);
+  if (results.isError) return [];
+  if (!results.data) return null;
+  return results.data.flatMap((r) =>
+    r.total === null ? [] : [{ instrument: r.instrument, total: r.total, at: r.completedAt ?? r.createdAt }],
+  );
+}
+
 /** The medications and the scores on one time line: the two features' data, put side by side here. */
 function CaseAtAGlance({ patientId }: { patientId: string }) {
-  const results = useQuestionnaireResults(patientId);
-  const scores = results.data
-    ? results.data.flatMap((r) =>
-        r.total === null ? [] : [{ instrument: r.instrument, total: r.total, at: r.completedAt ?? r.createdAt }],
-      )
-    : results.isError
-      ? []
-      : null;
-  return <CaseTimeline patientId={patientId} scores={scores} />;
+  return <CaseTimeline patientId={patientId} scores={useTimelineScores(patientId)} />;
+}
+
+/** The record beside a medication-management or evaluation note, with the patient's scores. */
+function NoteRecord({ patientId, noteId }: { patientId: string; noteId: string | null }) {
+  return <NoteRecordAside patientId={patientId} noteId={noteId} scores={useTimelineScores(patientId)} />;
 }
 
 export { PatientChartRoute as Component };

@@ -2,3 +2,4 @@ export { AllergiesPanel } from './components/allergies-panel.tsx';
 export { DiagnosesPanel } from './components/diagnoses-panel.tsx';
 export { MedicationsPanel } from './components/medications-panel.tsx';
 export { CaseTimeline, type TimelineScore } from './components/case-timeline.tsx';
+export { NoteRecordAside } from './components/note-record-aside.tsx';

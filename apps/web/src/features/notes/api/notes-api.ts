@@ -59,6 +59,7 @@ const NoteSchema = z.object({
   patientId: z.string().nullable(),
   patientName: z.string().nullable(),
   appointmentId: z.string().nullable(),
+  templateId: z.string().nullable(),
   authorName: z.string(),
   isAuthor: z.boolean(),
   status: z.enum(['draft', 'signed']),
@@ -72,7 +73,7 @@ const NoteSchema = z.object({
 });
 export type Note = z.infer<typeof NoteSchema>;
 
-const NOTE_FIELDS = `id title content tags category priority isPrivate patientId patientName appointmentId authorName
+const NOTE_FIELDS = `id title content tags category priority isPrivate patientId patientName appointmentId templateId authorName
   isAuthor status version signedAt signedByName createdAt updatedAt addendumCount`;
 const NOTE_WITH_ADDENDA = `${NOTE_FIELDS} addenda { id noteVersion content authorName signedAt }`;
 

@@ -2,10 +2,9 @@ import {
   Alert,
   Button,
   Checkbox,
-  CloseButton,
+  Grid,
   Group,
   Modal,
-  Pill,
   Select,
   SimpleGrid,
   Stack,
@@ -16,12 +15,12 @@ import {
 import {
   NOTE_CATEGORIES,
   NOTE_PRIORITIES,
+  NOTE_TEMPLATES_WITH_RECORD,
   NoteInputSchema,
-  normalizeTags,
   zonedDateTime,
   type NoteInput,
 } from '@telehealth/shared';
-import { useState, type KeyboardEvent, type SubmitEvent } from 'react';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { PatientPicker } from '../../../components/person-pickers.tsx';
@@ -42,6 +41,7 @@ import {
   type Note,
   type NoteTemplate,
 } from '../api/notes-api.ts';
+import { NoteTagsField } from './note-tags-field.tsx';
 import { useTemplateText } from './template-text.ts';
 import { formatVisit, orderVisitsForNote, templateKeyForVisit, templateTitle } from './visit-choice.ts';
 
@@ -71,7 +71,7 @@ function initialValues(note: Note | null, patientId: string | null, appointmentI
     appointmentId: note?.appointmentId ?? appointmentId ?? '',
     tags: note?.tags ?? [],
     isPrivate: note?.isPrivate ?? false,
-    templateId: '',
+    templateId: note?.templateId ?? '',
     // A saved note keeps its own title and appointment; a note about a given visit keeps that visit.
     titleTyped: !!note,
     appointmentChosen: !!note || !!appointmentId,
@@ -107,6 +107,11 @@ export function NoteEditor(props: {
   visitId?: string | null;
   onClose: () => void;
   onSaved: (note: Note) => void;
+  /**
+   * The patient's record beside a medication-management or evaluation note (issue 27, point 7), composed by the
+   * page: it gets the note's patient and, once the draft is saved, its id (to link a medication change to it).
+   */
+  recordAside?: ((context: { patientId: string; noteId: string | null }) => ReactNode) | undefined;
 }) {
   return (
     <EditorModal
@@ -117,7 +122,15 @@ export function NoteEditor(props: {
   );
 }
 
-function EditorModal({ opened, note, patient, visitId = null, onClose, onSaved }: Parameters<typeof NoteEditor>[0]) {
+function EditorModal({
+  opened,
+  note,
+  patient,
+  visitId = null,
+  onClose,
+  onSaved,
+  recordAside,
+}: Parameters<typeof NoteEditor>[0]) {
   const { t, i18n } = useTranslation('notes');
   const { data: config } = useAppConfig();
   const [values, setValues] = useState<FormValues>(() =>
@@ -126,7 +139,6 @@ function EditorModal({ opened, note, patient, visitId = null, onClose, onSaved }
   // A note about a given visit starts from the template for that visit, once templates and visits are known.
   const [visitTemplatePending, setVisitTemplatePending] = useState(!note && !!visitId);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [tagDraft, setTagDraft] = useState('');
   const templates = useNoteTemplates();
   const templateText = useTemplateText();
   const appointments = usePatientAppointments(values.patientId || null);
@@ -147,6 +159,11 @@ function EditorModal({ opened, note, patient, visitId = null, onClose, onSaved }
       ? templateTitle(templateText(template).name, visitDate, i18n.language)
       : '';
   const current: FormValues = { ...values, appointmentId, title };
+  const templateKey = template?.key ?? null;
+  const aside =
+    recordAside && values.patientId && templateKey && NOTE_TEMPLATES_WITH_RECORD.some((key) => key === templateKey)
+      ? recordAside({ patientId: values.patientId, noteId: note?.id ?? null })
+      : null;
 
   const set = <K extends keyof FormValues>(field: K, value: FormValues[K]) => {
     setValues((v) => ({ ...v, [field]: value }));
@@ -162,12 +179,6 @@ function EditorModal({ opened, note, patient, visitId = null, onClose, onSaved }
       // An empty title is filled from the template again.
       titleTyped: v.titleTyped && title.trim() !== '',
     }));
-  };
-
-  const addTag = () => {
-    const next = normalizeTags([...values.tags, tagDraft]);
-    set('tags', next);
-    setTagDraft('');
   };
 
   const submit = () => {
@@ -218,175 +229,138 @@ function EditorModal({ opened, note, patient, visitId = null, onClose, onSaved }
         if (!saving) onClose();
       }}
       title={note ? t('editor.editTitle') : t('editor.createTitle')}
-      size="xl"
+      size={aside ? '90%' : 'xl'}
       fullScreen={false}
       styles={{ title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } }}
       closeButtonProps={{ 'aria-label': t('editor.cancel') }}
     >
-      <form
-        noValidate
-        onSubmit={(event: SubmitEvent<HTMLFormElement>) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="sm">
-          {requiredMessage ? (
-            <Alert color="red" role="alert" variant="light">
-              {requiredMessage}
-            </Alert>
-          ) : null}
-          {failureText ? (
-            <Alert color="red" role="alert" variant="light">
-              {failureText}
-            </Alert>
-          ) : null}
-          {!note ? (
-            <Select
-              label={t('editor.template')}
-              placeholder={t('editor.templatePlaceholder')}
-              description={values.content ? t('editor.templateReplaces') : undefined}
-              data={activeTemplates.map((x: NoteTemplate) => ({ value: x.id, label: templateText(x).name }))}
-              value={values.templateId || null}
-              onChange={applyTemplate}
-              clearable
-            />
-          ) : null}
-          <TextInput
-            label={t('editor.title')}
-            value={title}
-            onChange={(e) => {
-              const typed = e.currentTarget.value;
-              setValues((v) => ({ ...v, title: typed, titleTyped: true }));
-              setErrors(({ title: _gone, ...rest }) => rest);
+      <Grid>
+        <Grid.Col span={{ base: 12, lg: aside ? 7 : 12 }}>
+          <form
+            noValidate
+            onSubmit={(event: SubmitEvent<HTMLFormElement>) => {
+              event.preventDefault();
+              submit();
             }}
-            error={requiredMessage ? undefined : message('title')}
-            required
-            maxLength={200}
-          />
-          <Textarea
-            label={t('editor.content')}
-            description={t('editor.contentHelp')}
-            value={values.content}
-            onChange={(e) => set('content', e.currentTarget.value)}
-            error={message('content')}
-            required
-            autosize
-            minRows={8}
-            maxRows={20}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Select
-              label={t('editor.category')}
-              data={NOTE_CATEGORIES.map((c) => ({ value: c, label: t(`category.${c}`) }))}
-              value={values.category}
-              onChange={(v) => set('category', v ?? 'general')}
-              allowDeselect={false}
-            />
-            <Select
-              label={t('editor.priority')}
-              data={NOTE_PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))}
-              value={values.priority}
-              onChange={(v) => set('priority', v ?? 'medium')}
-              allowDeselect={false}
-            />
-            <PatientPicker
-              label={t('editor.patient')}
-              placeholder={t('editor.patientPlaceholder')}
-              nothingFound={t('editor.noPatients')}
-              value={values.patientId}
-              onChange={(id) => {
-                set('patientId', id ?? '');
-                // Another patient: their visit of today is chosen by itself again.
-                setValues((v) => ({ ...v, appointmentId: '', appointmentChosen: false }));
-              }}
-              error={message('patientId')}
-              required={false}
-              disabled={!!patient}
-              selectedLabel={patient?.name ?? note?.patientName}
-            />
-            <Select
-              label={t('editor.appointment')}
-              placeholder={t('editor.appointmentPlaceholder')}
-              data={visits.visits.map((a) => ({ value: a.id, label: formatVisit(a, i18n.language) }))}
-              value={appointmentId || null}
-              onChange={(v) => {
-                set('appointmentId', v ?? '');
-                setValues((x) => ({ ...x, appointmentChosen: true }));
-              }}
-              disabled={!values.patientId}
-              error={message('appointmentId')}
-              clearable
-            />
-          </SimpleGrid>
-          <div>
-            <Group gap="xs" align="flex-end" wrap="nowrap">
+          >
+            <Stack gap="sm">
+              {requiredMessage ? (
+                <Alert color="red" role="alert" variant="light">
+                  {requiredMessage}
+                </Alert>
+              ) : null}
+              {failureText ? (
+                <Alert color="red" role="alert" variant="light">
+                  {failureText}
+                </Alert>
+              ) : null}
+              {!note ? (
+                <Select
+                  label={t('editor.template')}
+                  placeholder={t('editor.templatePlaceholder')}
+                  description={values.content ? t('editor.templateReplaces') : undefined}
+                  data={activeTemplates.map((x: NoteTemplate) => ({ value: x.id, label: templateText(x).name }))}
+                  value={values.templateId || null}
+                  onChange={applyTemplate}
+                  clearable
+                />
+              ) : null}
               <TextInput
-                label={t('editor.tags')}
-                placeholder={t('editor.tagPlaceholder')}
-                value={tagDraft}
-                onChange={(e) => setTagDraft(e.currentTarget.value)}
-                onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    addTag();
-                  }
+                label={t('editor.title')}
+                value={title}
+                onChange={(e) => {
+                  const typed = e.currentTarget.value;
+                  setValues((v) => ({ ...v, title: typed, titleTyped: true }));
+                  setErrors(({ title: _gone, ...rest }) => rest);
                 }}
-                error={message('tags')}
-                style={{ flex: 1 }}
-                maxLength={40}
+                error={requiredMessage ? undefined : message('title')}
+                required
+                maxLength={200}
               />
-              <Button variant="default" onClick={addTag} disabled={!tagDraft.trim()}>
-                {t('editor.addTag')}
-              </Button>
-            </Group>
-            {values.tags.length > 0 ? (
-              <Group gap={6} mt="xs">
-                {values.tags.map((tag) => (
-                  <Pill key={tag} size="md">
-                    <Group gap={2} wrap="nowrap">
-                      {tag}
-                      <CloseButton
-                        size="xs"
-                        aria-label={t('editor.removeTag', { tag })}
-                        onClick={() =>
-                          set(
-                            'tags',
-                            values.tags.filter((x) => x !== tag),
-                          )
-                        }
-                      />
-                    </Group>
-                  </Pill>
-                ))}
+              <Textarea
+                label={t('editor.content')}
+                description={t('editor.contentHelp')}
+                value={values.content}
+                onChange={(e) => set('content', e.currentTarget.value)}
+                error={message('content')}
+                required
+                autosize
+                minRows={8}
+                maxRows={20}
+              />
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <Select
+                  label={t('editor.category')}
+                  data={NOTE_CATEGORIES.map((c) => ({ value: c, label: t(`category.${c}`) }))}
+                  value={values.category}
+                  onChange={(v) => set('category', v ?? 'general')}
+                  allowDeselect={false}
+                />
+                <Select
+                  label={t('editor.priority')}
+                  data={NOTE_PRIORITIES.map((p) => ({ value: p, label: t(`priority.${p}`) }))}
+                  value={values.priority}
+                  onChange={(v) => set('priority', v ?? 'medium')}
+                  allowDeselect={false}
+                />
+                <PatientPicker
+                  label={t('editor.patient')}
+                  placeholder={t('editor.patientPlaceholder')}
+                  nothingFound={t('editor.noPatients')}
+                  value={values.patientId}
+                  onChange={(id) => {
+                    set('patientId', id ?? '');
+                    // Another patient: their visit of today is chosen by itself again.
+                    setValues((v) => ({ ...v, appointmentId: '', appointmentChosen: false }));
+                  }}
+                  error={message('patientId')}
+                  required={false}
+                  disabled={!!patient}
+                  selectedLabel={patient?.name ?? note?.patientName}
+                />
+                <Select
+                  label={t('editor.appointment')}
+                  placeholder={t('editor.appointmentPlaceholder')}
+                  data={visits.visits.map((a) => ({ value: a.id, label: formatVisit(a, i18n.language) }))}
+                  value={appointmentId || null}
+                  onChange={(v) => {
+                    set('appointmentId', v ?? '');
+                    setValues((x) => ({ ...x, appointmentChosen: true }));
+                  }}
+                  disabled={!values.patientId}
+                  error={message('appointmentId')}
+                  clearable
+                />
+              </SimpleGrid>
+              <NoteTagsField tags={values.tags} onChange={(tags) => set('tags', tags)} error={message('tags')} />
+              <Checkbox
+                label={t('editor.private')}
+                description={t('editor.privateHelp')}
+                checked={values.isPrivate}
+                onChange={(e) => set('isPrivate', e.currentTarget.checked)}
+                error={message('isPrivate')}
+              />
+              {values.isPrivate ? (
+                <Alert variant="light" color="violet" title={t('editor.privateGuideTitle')}>
+                  <Text size="sm">{t('editor.privateGuide')}</Text>
+                </Alert>
+              ) : null}
+              <Text size="sm" c="dimmed">
+                {t('editor.draftInfo')}
+              </Text>
+              <Group justify="flex-end" gap="sm">
+                <Button variant="default" onClick={onClose} disabled={saving}>
+                  {t('editor.cancel')}
+                </Button>
+                <Button type="submit" loading={saving}>
+                  {t('editor.save')}
+                </Button>
               </Group>
-            ) : null}
-          </div>
-          <Checkbox
-            label={t('editor.private')}
-            description={t('editor.privateHelp')}
-            checked={values.isPrivate}
-            onChange={(e) => set('isPrivate', e.currentTarget.checked)}
-            error={message('isPrivate')}
-          />
-          {values.isPrivate ? (
-            <Alert variant="light" color="violet" title={t('editor.privateGuideTitle')}>
-              <Text size="sm">{t('editor.privateGuide')}</Text>
-            </Alert>
-          ) : null}
-          <Text size="sm" c="dimmed">
-            {t('editor.draftInfo')}
-          </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={saving}>
-              {t('editor.cancel')}
-            </Button>
-            <Button type="submit" loading={saving}>
-              {t('editor.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+            </Stack>
+          </form>
+        </Grid.Col>
+        {aside ? <Grid.Col span={{ base: 12, lg: 5 }}>{aside}</Grid.Col> : null}
+      </Grid>
     </Modal>
   );
 }

@@ -17,6 +17,7 @@ const BASE: Note = {
   patientId: '11111111-1111-4111-8111-111111111111',
   patientName: 'Ana Ruiz',
   appointmentId: null,
+  templateId: null,
   authorName: 'Maya Okafor',
   isAuthor: true,
   status: 'draft',

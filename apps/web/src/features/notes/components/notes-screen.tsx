@@ -22,12 +22,15 @@ export function NotesScreen({
   canWrite,
   patient = null,
   noteForVisit = null,
+  recordAside,
 }: {
   canWrite: boolean;
   /** Only this patient's notes, with "New note for this patient" (the chart). */
   patient?: { id: string; name: string } | null;
   /** Opens a new note about this visit of the patient at once (the end of a video visit's "Write the note"). */
   noteForVisit?: string | null;
+  /** The patient's record beside a medication-management or evaluation note (see NoteEditor). */
+  recordAside?: Parameters<typeof NoteEditor>[0]['recordAside'];
 }) {
   const { t } = useTranslation('notes');
   const embedded = patient !== null;
@@ -126,6 +129,7 @@ export function NotesScreen({
         note={editing?.note ?? null}
         patient={patient}
         visitId={editing?.visitId ?? null}
+        recordAside={recordAside}
         onClose={() => setEditing(null)}
         onSaved={(saved) => {
           setEditing(null);
