@@ -20,6 +20,8 @@ const FIELDS = `id drugName brandName drugClass listed controlledSchedule form $
   events { sequence kind effectiveDate ${DOSE} reason noteId recordedByName }`;
 const LIST = `query ($patientId: ID!) { patientMedications(patientId: $patientId) {
   medications { ${FIELDS} } warnings { kind drugClass rule medicationIds } } }`;
+const PRINT = `query ($patientId: ID!) { patientMedications(patientId: $patientId, forPrint: true) {
+  medications { id } } }`;
 const START = `mutation ($input: StartMedicationInput!) { startMedication(input: $input) { ${FIELDS} } }`;
 const CHANGE = `mutation ($input: ChangeMedicationInput!) { changeMedication(input: $input) { ${FIELDS} } }`;
 const ADD_DIAGNOSIS = 'mutation ($input: AddDiagnosisInput!) { addDiagnosis(input: $input) { id } }';
@@ -279,6 +281,11 @@ describe('the medication list', () => {
     expect(own.errors).toBeUndefined();
     expect(own.data!.patientMedications.medications.map((m) => m.id)).toContain(sertraline.id);
     expect(errorOf(await start(patient, SERTRALINE)).message).toBe(CLINICAL_RECORD_MESSAGES.cannotWrite);
+    // Read to be printed: recorded as the printing of health information.
+    const printed = await patient.gql(PRINT, { patientId });
+    expect(printed.errors).toBeUndefined();
+    const [print] = await events('PHI_PRINT');
+    expect(print!.details).toMatchObject({ part: 'medication-list', patientIds: [patientId] });
     expect(errorOf(await list(provider2))).toMatchObject({ code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound });
     const foreignChange = await change(provider2, { id: sertraline.id, kind: 'stopped', reason: 'Not mine' });
     expect(errorOf(foreignChange)).toMatchObject({

@@ -139,8 +139,16 @@ builder.queryFields((t) => ({
   patientMedications: t.field({
     type: MedicationListRef,
     description: "A patient's medications, active first, with the class screen's warnings.",
-    args: { patientId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.medications.list(callerOf(ctx, 'patientMedications'), String(args.patientId)),
+    args: {
+      patientId: t.arg.id({ required: true }),
+      forPrint: t.arg.boolean({
+        description: 'True when the list is read to be printed: recorded as PHI_PRINT instead of a read.',
+      }),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.medications.list(callerOf(ctx, 'patientMedications'), String(args.patientId), {
+        purpose: args.forPrint ? 'print' : 'view',
+      }),
   }),
 }));
 

@@ -65,15 +65,18 @@ export class MedicationsService {
     this.#keyring = options.keyring;
   }
 
-  /** The patient's medications, active first, each with its history; and the warnings. Audited. */
-  async list(caller: Caller, patientId: string): Promise<MedicationList> {
+  /**
+   * The patient's medications, active first, each with its history; and the warnings. Audited as a read, or with
+   * `purpose: 'print'` as the printing of the medication list (PHI_PRINT).
+   */
+  async list(caller: Caller, patientId: string, options: { purpose?: 'view' | 'print' } = {}): Promise<MedicationList> {
     const scope = scopeOf(this.#db, caller);
     const reach = await scope.reach('clinical-record:read', { emergency: true });
     await reachRecordPatient(scope, 'clinical-record:read', reach, patientId);
     const rows = await this.#db.transaction(async (tx) => {
       const rows = await listMedications(tx, this.#keyring, patientId);
-      await scope.audit(tx, 'CLINICAL_RECORD_VIEW', {
-        part: 'medications',
+      await scope.audit(tx, options.purpose === 'print' ? 'PHI_PRINT' : 'CLINICAL_RECORD_VIEW', {
+        part: options.purpose === 'print' ? 'medication-list' : 'medications',
         patientIds: [patientId],
         medicationIds: rows.map((r) => r.medication.id),
         ...(reach.kind === 'own' ? emergencyAuditDetails(reach.emergency, [patientId]) : {}),

@@ -6,6 +6,7 @@ import { LoadingLine } from '../../components/loading-line.tsx';
 import { PhoneLinkedText } from '../../components/phone-linked-text.tsx';
 import { PortalOnly } from '../../components/portal-only.tsx';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
+import { MyClinicalRecord } from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, PendingQuestionnaires } from '../../features/measures/index.ts';
 import { MyDetailsPanel, SharedNotesPanel, useMyRecord } from '../../features/my-records/index.ts';
 import { NoteContent } from '../../features/notes/index.ts';
@@ -16,7 +17,8 @@ import { canUsePatientPortal } from '../route-guard.ts';
 
 /**
  * `/my/records`: the patient's own details (read only, with "ask for a correction"), the questionnaires waiting to
- * be filled in and their past results as a chart, and the notes their providers shared with them.
+ * be filled in, their medications (with the printable list), diagnoses and allergies, their past results as a
+ * chart, and the notes their providers shared with them.
  */
 function MyRecords() {
   const { t } = useTranslation('my-records');
@@ -45,6 +47,9 @@ function MyRecords() {
         <>
           <MyDetailsPanel record={record.data} />
           {can(user?.role, 'measure:respond') ? <PendingQuestionnaires showEmpty /> : null}
+          {can(user?.role, 'clinical-record:read') ? (
+            <MyClinicalRecord patientId={record.data.id} printPath="/my/records/medications/print" />
+          ) : null}
           {can(user?.role, 'measure:read') ? <MeasuresPanel patientId={record.data.id} canSend={false} /> : null}
           <SharedNotesPanel renderContent={(markdown) => <NoteContent content={markdown} />} />
         </>

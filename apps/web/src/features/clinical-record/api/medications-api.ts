@@ -78,19 +78,22 @@ const FIELDS = `id patientId drugName brandName drugClass listed controlledSched
   events { id sequence kind effectiveDate ${DOSE_FIELDS} reason noteId recordedByName recordedAt }`;
 
 /** A patient's medications (active first, each with its history) and the class screen's warnings. */
-export function usePatientMedications(patientId: string, enabled = true) {
+export function usePatientMedications(patientId: string, options: { forPrint?: boolean } = {}) {
+  const forPrint = options.forPrint ?? false;
   return useQuery({
-    queryKey: medicationQueryKeys.list(patientId),
-    enabled,
+    // The printed list is read once more when printed: the server records it as printed (PHI_PRINT).
+    queryKey: forPrint ? [...medicationQueryKeys.list(patientId), 'print'] : medicationQueryKeys.list(patientId),
+    staleTime: forPrint ? Infinity : undefined,
     queryFn: async ({ signal }) =>
       (
         await graphqlRequest(
-          `query PatientMedications($patientId: ID!) { patientMedications(patientId: $patientId) {
+          `query PatientMedications($patientId: ID!, $forPrint: Boolean) {
+            patientMedications(patientId: $patientId, forPrint: $forPrint) {
             medications { ${FIELDS} } warnings { kind drugClass rule medicationIds } } }`,
           z.object({
             patientMedications: z.object({ medications: z.array(MedicationSchema), warnings: z.array(WarningSchema) }),
           }),
-          { patientId },
+          { patientId, forPrint },
           { signal },
         )
       ).patientMedications,
