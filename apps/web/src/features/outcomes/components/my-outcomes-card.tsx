@@ -1,10 +1,9 @@
-import { Alert, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQueries } from '@tanstack/react-query';
 import { addDays, INSTRUMENT_DEFINITIONS, OUTCOME_INSTRUMENTS, OUTCOME_THRESHOLDS, todayIn } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
-import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { describeError } from '../../../lib/errors.ts';
 import { practiceOutcomesQueryOptions } from '../api/outcomes-api.ts';
 import { TooFewNote, usePercent } from './outcome-tables.tsx';
@@ -44,50 +43,49 @@ export function MyOutcomesCard({ timeZone }: { timeZone: string }) {
         ) : results.some((result) => result.isPending) ? (
           <LoadingLine label={t('outcomes.loading')} />
         ) : (
-          <ScrollTable label={t('outcomes.card.title')} minWidth={340}>
-            <Table data-testid="my-outcomes">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('outcomes.instrument')}</Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('outcomes.patients')}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('outcomes.responseRate')}
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    {t('outcomes.remissionRate')}
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {results.map((result, index) => {
-                  const instrument = OUTCOME_INSTRUMENTS[index]!;
-                  const figures = result.data!;
-                  return (
-                    <Table.Tr key={instrument}>
-                      <Table.Th scope="row" fw={500}>
-                        {INSTRUMENT_DEFINITIONS[instrument].name}
-                      </Table.Th>
-                      <Table.Td ta="right">{figures.patients.toLocaleString(i18n.language)}</Table.Td>
-                      <Table.Td ta="right">
-                        {rate(figures.responseRate)}
-                        <Text span display="block" size="xs" c="dimmed">
-                          {t('outcomes.ofPatients', { count: figures.responders, total: figures.patients })}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} data-testid="my-outcomes">
+            {results.map((result, index) => {
+              const instrument = OUTCOME_INSTRUMENTS[index]!;
+              const figures = result.data!;
+              const rows = [
+                { key: 'patients', value: figures.patients.toLocaleString(i18n.language), detail: null },
+                {
+                  key: 'response',
+                  value: rate(figures.responseRate),
+                  detail: t('outcomes.ofPatients', { count: figures.responders, total: figures.patients }),
+                },
+                {
+                  key: 'remission',
+                  value: rate(figures.remissionRate),
+                  detail: t('outcomes.ofPatients', { count: figures.remitters, total: figures.patients }),
+                },
+              ] as const;
+              return (
+                <Paper key={instrument} withBorder p="sm" radius="md">
+                  <Title order={3} fz="md" mb={4}>
+                    {INSTRUMENT_DEFINITIONS[instrument].name}
+                  </Title>
+                  <SimpleGrid cols={3} spacing="xs" component="dl" style={{ margin: 0 }}>
+                    {rows.map((row) => (
+                      <div key={row.key}>
+                        <Text component="dt" size="xs" c="dimmed">
+                          {row.key === 'patients' ? t('outcomes.patients') : t(`outcomes.card.${row.key}`)}
                         </Text>
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        {rate(figures.remissionRate)}
-                        <Text span display="block" size="xs" c="dimmed">
-                          {t('outcomes.ofPatients', { count: figures.remitters, total: figures.patients })}
+                        <Text component="dd" fw={700} m={0}>
+                          {row.value}
+                          {row.detail ? (
+                            <Text span display="block" size="xs" fw={400} c="dimmed">
+                              {row.detail}
+                            </Text>
+                          ) : null}
                         </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </ScrollTable>
+                      </div>
+                    ))}
+                  </SimpleGrid>
+                </Paper>
+              );
+            })}
+          </SimpleGrid>
         )}
         <TooFewNote />
       </Stack>

@@ -1,4 +1,4 @@
-import { Badge, Paper, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Paper, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { DRUG_CLASS_LABELS, DRUG_CLASSES, OUTCOME_MIN_GROUP_PATIENTS, type DrugClass } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
@@ -124,9 +124,9 @@ export function OutcomeGroupTable({ grouping, groups }: { grouping: OutcomeGroup
                   <Table.Th scope="row" fw={500}>
                     {nameOf(group)}
                     {group.tooFew ? (
-                      <Badge ml="xs" size="sm" variant="light" color="gray">
+                      <Text span display="block" size="xs" c="dimmed" fw={400}>
                         {t('outcomes.tooFew')}
-                      </Badge>
+                      </Text>
                     ) : null}
                   </Table.Th>
                   <Table.Td ta="right">{count(group.patients)}</Table.Td>
