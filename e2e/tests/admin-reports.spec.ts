@@ -30,6 +30,14 @@ test('an administrator generates a compliance report, downloads it as CSV, print
   await expect(page.getByRole('heading', { name: 'PHQ-9 and GAD-7 over time' })).toBeVisible();
   await expect(page.getByTestId('practice-noShowRate')).toContainText('No-show rate');
 
+  // The practice's outcomes for the same period (decision 064): the whole, then each grouping with its counts.
+  const outcomes = page.getByRole('region', { name: 'Outcomes' });
+  await expect(outcomes.getByTestId('outcomes-patients')).toContainText('Patients');
+  await expect(outcomes.getByRole('heading', { name: 'By primary diagnosis' })).toBeVisible();
+  await outcomes.getByText('GAD-7', { exact: true }).click();
+  await expect(outcomes).toContainText('Counted: patients whose first GAD-7');
+  await expect(outcomes.getByRole('heading', { name: 'By medication class started' })).toBeVisible();
+
   await page.getByRole('button', { name: 'Generate compliance report' }).click();
   const report = page.getByTestId('compliance-report');
   await expect(report.getByRole('heading', { name: 'Risk indicators' })).toBeVisible();
@@ -76,8 +84,28 @@ test('an administrator generates a compliance report, downloads it as CSV, print
   await phone.getByRole('button', { name: 'Generar informe de cumplimiento' }).click();
   await expect(phone.getByRole('heading', { name: 'Indicadores de riesgo' })).toBeVisible();
   await expect(phone.getByRole('heading', { name: 'Citas por estado' })).toBeVisible();
+  await expect(phone.getByRole('heading', { name: 'Resultados clínicos' })).toBeVisible();
+  await expect(phone.getByRole('heading', { name: 'Por diagnóstico principal' })).toBeVisible();
   await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
   await phone.screenshot({ path: test.info().outputPath('admin-reports-390.png'), fullPage: true });
   await context.close();
+});
+
+test('a provider reads their own patients’ outcomes of the last 12 months on the dashboard; an administrator has no such card', async ({
+  page,
+  signInAs,
+}) => {
+  await signInAs('provider');
+  await page.goto('/dashboard');
+  const card = page.getByRole('region', { name: "Your patients' outcomes (last 12 months)" });
+  await expect(card.getByTestId('my-outcomes')).toContainText('PHQ-9');
+  await expect(card.getByTestId('my-outcomes')).toContainText('GAD-7');
+  await expect(card.getByRole('link')).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await signInAs('admin');
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('region', { name: "Your patients' outcomes (last 12 months)" })).toHaveCount(0);
 });

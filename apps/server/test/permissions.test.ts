@@ -18,6 +18,7 @@ import {
   PORTAL_RECORD_MESSAGES,
   messageText,
   NOTE_MESSAGES,
+  OUTCOME_MESSAGES,
   MEASURE_MESSAGES,
   PERMISSION_DENIED_MESSAGES,
   parsePermission,
@@ -661,6 +662,21 @@ const CELLS: Record<ResourceAction, Cell> = {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(PRACTICE_REPORT, { input: REPORT_PERIOD }) }),
   },
+  // Response and remission (decision 064): a provider's own patients' (naming no one, or themselves), or another
+  // provider's patients (named), which only the roles reaching any patient's outcomes read.
+  'outcome:read': {
+    perRecord: true,
+    outOfReach: { code: 'FORBIDDEN', message: OUTCOME_MESSAGES.cannotView },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(PRACTICE_OUTCOMES, {
+        input: {
+          ...REPORT_PERIOD,
+          instrument: 'phq9',
+          ...(target === 'other' ? { providerId: otherProviderId } : {}),
+        },
+      }),
+    }),
+  },
   // Breaking the glass for another provider's patient (decision 036); reviewing the uses.
   'emergency-access:request': {
     perRecord: false,
@@ -685,6 +701,8 @@ const CELLS: Record<ResourceAction, Cell> = {
 
 const PRACTICE_REPORT = 'query ($input: ReportPeriodInput!) { practiceReport(input: $input) { appointmentsTotal } }';
 const REPORT_PERIOD = { startDate: '2026-01-01', endDate: '2026-01-31' };
+const PRACTICE_OUTCOMES =
+  'query ($input: PracticeOutcomesInput!) { practiceOutcomes(input: $input) { patients byProvider { key } } }';
 
 const REQUEST_EMERGENCY =
   'mutation ($input: RequestEmergencyAccessInput!) { requestEmergencyAccess(input: $input) { id endsAt } }';

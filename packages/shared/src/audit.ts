@@ -195,7 +195,7 @@ export const MESSAGE_EVENTS = [
 ] as const;
 
 /** The practice reports of /admin/reports read (decision 035); generating a compliance report is a DATA_EXPORT. */
-export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW'] as const;
+export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW', 'PRACTICE_OUTCOMES_VIEW'] as const;
 /** An administrator read the emergency access list or one use (patient names, reasons): decision 036. */
 export const EMERGENCY_ACCESS_EVENTS = ['EMERGENCY_ACCESS_VIEW'] as const;
 

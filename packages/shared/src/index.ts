@@ -31,6 +31,7 @@ export * from './patient-booking.ts';
 export * from './portal-records.ts';
 export * from './secure-messages.ts';
 export * from './reports.ts';
+export * from './outcomes.ts';
 export * from './admin-users.ts';
 export * from './emergency-access.ts';
 export * from './admin-console.ts';

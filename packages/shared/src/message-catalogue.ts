@@ -15,6 +15,7 @@ import { BOOKING_MESSAGES } from './patient-booking.ts';
 import { PORTAL_RECORD_MESSAGES } from './portal-records.ts';
 import { SECURE_MESSAGE_MESSAGES } from './secure-messages.ts';
 import { REPORT_MESSAGES } from './reports.ts';
+import { OUTCOME_MESSAGES } from './outcomes.ts';
 import { USER_MESSAGES } from './admin-users.ts';
 import { EMERGENCY_ACCESS_MESSAGES } from './emergency-access.ts';
 import { AUDIT_MESSAGES } from './audit-search.ts';
@@ -47,6 +48,7 @@ export const MESSAGE_CATALOGUE = {
   portalRecordMessages: PORTAL_RECORD_MESSAGES,
   secureMessageMessages: SECURE_MESSAGE_MESSAGES,
   reportMessages: REPORT_MESSAGES,
+  outcomeMessages: OUTCOME_MESSAGES,
   userMessages: USER_MESSAGES,
   emergencyAccessMessages: EMERGENCY_ACCESS_MESSAGES,
   auditMessages: AUDIT_MESSAGES,

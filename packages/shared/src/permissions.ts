@@ -62,6 +62,9 @@ export const PERMISSIONS = [
   'message:office:any',
   // The compliance report and the practice reports (decision 035).
   'report:read:any',
+  // The practice's outcomes in measurement-based care (decision 064): a provider's own patients', or everyone's.
+  'outcome:read:own',
+  'outcome:read:any',
   // Emergency access (decision 036): a provider opens another's patient for a limited time; administrators review.
   'emergency-access:request:any',
   'emergency-access:review:any',
@@ -116,6 +119,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // The office's conversations (any administrator answers), never clinical ones.
     'message:office:any',
     'report:read:any',
+    'outcome:read:any',
     'emergency-access:review:any',
     'audit:read:any',
     'api-token:manage:any',
@@ -142,6 +146,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'measure:send:own',
     'measure:read:own',
     'alert:acknowledge:own',
+    // Response and remission among the patients whose primary provider they are (decision 064).
+    'outcome:read:own',
     // Their own patients' psychiatric record (administrators get none of it: it is clinical content).
     'clinical-record:read:own',
     'clinical-record:write:own',
@@ -205,6 +211,8 @@ export const OWN_RECORDS = {
   // A patient's psychiatric record is a provider's own when they are the patient's primary provider, a patient's
   // when it is of the record linked to their account, like a questionnaire.
   'clinical-record': { provider: 'patientOwnerId', patient: 'patientAccountId' },
+  // A provider's own outcomes are those of the patients whose primary provider they are (decision 064).
+  outcome: { provider: 'patientOwnerId' },
   // A safety alert is for the patient's primary provider.
   alert: { provider: 'patientOwnerId' },
   // A provider shares the notes they reach as `note:read` (their own, their patients');
@@ -305,6 +313,7 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'message:send': 'secureMessageMessages.cannotSend',
   'message:office': 'secureMessageMessages.cannotUseOffice',
   'report:read': 'messages.adminRequired',
+  'outcome:read': 'outcomeMessages.cannotView',
   'emergency-access:request': 'emergencyAccessMessages.cannotRequest',
   'emergency-access:review': 'emergencyAccessMessages.cannotReview',
   'audit:read': 'messages.adminRequired',

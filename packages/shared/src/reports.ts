@@ -92,24 +92,28 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
+/** The period's two fields, for a schema that adds its own beside them (the practice outcomes' input). */
+export const reportPeriodFields = {
+  startDate: dateField('startDateRequired'),
+  endDate: dateField('endDateRequired'),
+};
+
+/** The period's rules across its fields: the last day on or after the first, at most REPORT_MAX_DAYS. */
+export function checkReportPeriod(value: { startDate: string; endDate: string }, ctx: z.RefinementCtx): void {
+  if (!isCalendarDate(value.startDate) || !isCalendarDate(value.endDate)) return;
+  const days = daysBetween(value.startDate, value.endDate);
+  if (days < 0) ctx.addIssue({ code: 'custom', ...reportMessage.issue('endBeforeStart'), path: ['endDate'] });
+  else if (days + 1 > REPORT_MAX_DAYS) {
+    ctx.addIssue({
+      code: 'custom',
+      ...reportMessage.issue('periodTooLong', { days: REPORT_MAX_DAYS }),
+      path: ['endDate'],
+    });
+  }
+}
+
 /** A report's period: the first and the last day, both included, as dates of the practice's time zone. */
-export const ReportPeriodSchema = z
-  .object({
-    startDate: dateField('startDateRequired'),
-    endDate: dateField('endDateRequired'),
-  })
-  .superRefine((value, ctx) => {
-    if (!isCalendarDate(value.startDate) || !isCalendarDate(value.endDate)) return;
-    const days = daysBetween(value.startDate, value.endDate);
-    if (days < 0) ctx.addIssue({ code: 'custom', ...reportMessage.issue('endBeforeStart'), path: ['endDate'] });
-    else if (days + 1 > REPORT_MAX_DAYS) {
-      ctx.addIssue({
-        code: 'custom',
-        ...reportMessage.issue('periodTooLong', { days: REPORT_MAX_DAYS }),
-        path: ['endDate'],
-      });
-    }
-  });
+export const ReportPeriodSchema = z.object(reportPeriodFields).superRefine(checkReportPeriod);
 export type ReportPeriod = z.infer<typeof ReportPeriodSchema>;
 
 /** Where the compliance report's CSV is downloaded (GET, the period in the query, the session cookie). */

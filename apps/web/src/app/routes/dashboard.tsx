@@ -1,9 +1,11 @@
+import { can, DEFAULT_PRACTICE_TIME_ZONE } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
 import { MyAppointments, TodaysAppointments, VisitRequests } from '../../features/appointments/index.ts';
 import { PendingQuestionnaires, SafetyAlerts } from '../../features/measures/index.ts';
 import { VideoWaitingAlert } from '../../features/video/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
+import { MyOutcomesCard } from '../../features/outcomes/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../lib/auth.ts';
 
@@ -22,6 +24,9 @@ function DashboardRoute() {
         <VideoWaitingAlert />
         <TodaysAppointments />
         <VisitRequests />
+        {can(user.role, 'outcome:read') ? (
+          <MyOutcomesCard timeZone={config?.practiceTimeZone ?? DEFAULT_PRACTICE_TIME_ZONE} />
+        ) : null}
       </>
     ) : user.role === 'patient' ? (
       <>

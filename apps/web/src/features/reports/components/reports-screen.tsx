@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { ReportPeriodSchema, type ReportPeriod } from '@telehealth/shared';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -15,9 +15,10 @@ import { defaultReportPeriod, printableReportPath } from './report-period.ts';
 
 /**
  * `/admin/reports` (administrators): a period, the specification's compliance report for it (generated on demand,
- * downloadable as CSV and printable) and the practice reports beside it (decision 035).
+ * downloadable as CSV and printable) and the practice reports beside it (decision 035); `more` adds sections of
+ * other features for the same period (the route composes them: the practice's outcomes, decision 064).
  */
-export function ReportsScreen({ timeZone }: { timeZone: string }) {
+export function ReportsScreen({ timeZone, more }: { timeZone: string; more?: (period: ReportPeriod) => ReactNode }) {
   const { t } = useTranslation('reports');
   usePageTitle(t('title'));
   const [period, setPeriod] = useState<ReportPeriod>(() => defaultReportPeriod(timeZone));
@@ -44,6 +45,7 @@ export function ReportsScreen({ timeZone }: { timeZone: string }) {
           <PracticeReports period={period} />
         </Stack>
       </Paper>
+      {more?.(period)}
     </Stack>
   );
 }

@@ -1,0 +1,2 @@
+export { MyOutcomesCard } from './components/my-outcomes-card.tsx';
+export { OutcomesSection } from './components/outcomes-section.tsx';
