@@ -134,3 +134,57 @@ for (const words of Object.values(LANGUAGES)) {
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+// Decision 063: the PCL-5 (0-4 per item, no difficulty question) and the AUDIT-C (each item its own answers) on a
+// phone, scored and banded by the server, then charted with their own scale on the provider's chart.
+test('the patient fills in a PCL-5 and an AUDIT-C on a phone; the chart draws each on its own scale', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const patient = await createPortalPatient(ORIGIN);
+  await signInByApi(page, 'provider@demo.test', ORIGIN);
+  const send = async (instrument: 'pcl5' | 'auditc') =>
+    (
+      await graphqlData<{ sendQuestionnaire: { id: string } }>(
+        page.request,
+        ORIGIN,
+        'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id } }',
+        { input: { patientId: patient.id, instrument } },
+      )
+    ).sendQuestionnaire.id;
+  const pcl = await send('pcl5');
+  const audit = await send('auditc');
+
+  const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: PHONE });
+  const phone = await context.newPage();
+  await signInByApi(phone, patient.email, ORIGIN, patient.password);
+  const fillIn = async (id: string, instrument: 'pcl5' | 'auditc', values: number[]) => {
+    const definition = INSTRUMENT_DEFINITIONS[instrument];
+    await phone.goto(`/questionnaires/${id}`);
+    const items = phone.getByRole('radiogroup');
+    await expect(items).toHaveCount(definition.items.length);
+    for (const [index, value] of values.entries()) {
+      const option = (definition.items[index]!.options ?? definition.options).find((o) => o.value === value)!;
+      await items.nth(index).getByRole('radio', { name: option.text.en, exact: true }).check();
+    }
+    await expect(phone.getByText(definition.notice.en)).toBeVisible();
+    await expectFitsPhone(phone);
+    await phone.getByRole('button', { name: 'Send my answers' }).click();
+  };
+  // 33: the provisional cut-point, "Probable PTSD".
+  await fillIn(pcl, 'pcl5', [4, 4, 4, 4, 4, 4, 4, 4, 1, ...Array.from({ length: 11 }, () => 0)]);
+  await expect(phone.getByRole('region', { name: 'Your score: 33 (Probable PTSD).' })).toBeVisible();
+  await expectFitsPhone(phone);
+  expect(await seriousViolations(phone)).toEqual([]);
+  await fillIn(audit, 'auditc', [2, 1, 0]);
+  await expect(
+    phone.getByRole('region', { name: 'Your score: 3 (Positive screen (3+ women, 4+ men)).' }),
+  ).toBeVisible();
+  await context.close();
+
+  await page.goto(`/patients/${patient.id}`);
+  await expect(page.getByTestId('measure-chart-pcl5')).toBeVisible(within(30_000));
+  await expect(page.getByTestId('measure-chart-pcl5')).toContainText('Below threshold 0–32, Probable PTSD 33–80');
+  await expect(page.getByTestId('measure-chart-auditc')).toContainText('Low 0–2');
+});

@@ -11,7 +11,7 @@ import type { Bundle, DocumentReference, Observation, Resource } from '@medplum/
 import { Ajv, type ValidateFunction } from 'ajv';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, GAD7, messageText, PHQ9, type Role } from '@telehealth/shared';
+import { AUDITC, DEMO_ACCOUNTS, DEMO_PASSWORD, GAD7, messageText, PCL5, PHQ9, type Role } from '@telehealth/shared';
 import { appointments } from '../src/appointments/appointments.table.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { measures } from '../src/measures/measures.table.ts';
@@ -129,11 +129,18 @@ beforeAll(async () => {
   for (const [instrument, definition, values] of [
     ['phq9', PHQ9, [1, 1, 2, 0, 1, 0, 1, 0, 0]],
     ['gad7', GAD7, [1, 1, 1, 0, 0, 1, 1]],
+    ['pcl5', PCL5, [4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]],
+    ['auditc', AUDITC, [2, 1, 0]],
   ] as const) {
     const id = randomUUID();
+    // As the service stores them: the PHQ-9 and GAD-7 as before decision 063 (no item id), the others with it.
     const stored = {
-      items: definition.items.map((item, i) => ({ loinc: item.loinc, value: values[i]! })),
-      difficulty: { loinc: definition.difficulty.loinc, value: 1 },
+      items: definition.items.map((item, i) =>
+        item.id === item.loinc
+          ? { loinc: item.loinc, value: values[i]! }
+          : { item: item.id, loinc: null, value: values[i]! },
+      ),
+      difficulty: definition.difficulty ? { loinc: definition.difficulty.loinc, value: 1 } : null,
     };
     await db.insert(measures).values({
       id,
@@ -212,11 +219,28 @@ describe('the practice export (Bulk Data NDJSON)', () => {
 
     const observations = all.filter((r): r is Observation => r.resourceType === 'Observation');
     const codes = observations.map((o) => o.code.coding?.[0]?.code).sort();
-    expect(codes).toEqual(['44261-6', '70274-6']);
+    expect(codes).toEqual(['101698-9', '44261-6', '70274-6', '75626-2']);
     const phq = observations.find((o) => o.code.coding?.[0]?.code === '44261-6')!;
     expect(phq.valueInteger).toBe(6);
     expect(phq.category?.[1]?.coding?.[0]?.code).toBe('44249-1');
     expect(phq.component?.[0]?.code.coding?.[0]?.code).toBe('44250-9');
+    // The PCL-5's items have no verified LOINC code: named in words, no code made up (decision 063).
+    const pcl = observations.find((o) => o.code.coding?.[0]?.code === '101698-9')!;
+    expect(pcl.valueInteger).toBe(10);
+    expect(pcl.category?.[1]?.coding?.[0]?.code).toBe('101697-1');
+    expect(pcl.component).toHaveLength(20);
+    expect(pcl.component?.[0]).toEqual({
+      code: { text: PCL5.items[0]!.text.en },
+      valueCodeableConcept: { text: 'Extremely (4)' },
+    });
+    // The AUDIT-C's items and answers are coded, each item with its own answers.
+    const audit = observations.find((o) => o.code.coding?.[0]?.code === '75626-2')!;
+    expect(audit.component?.map((c) => c.code.coding?.[0]?.code)).toEqual(['68518-0', '68519-8', '68520-6']);
+    expect(audit.component?.map((c) => c.valueCodeableConcept?.coding?.[0]?.code)).toEqual([
+      'LA18927-6',
+      'LA15695-2',
+      'LA6270-8',
+    ]);
 
     const exports = await phiExports(since);
     expect(exports).toHaveLength(5);
@@ -243,6 +267,9 @@ describe("one patient's Bundle", () => {
     expect(resources.map((r) => r.resourceType).sort()).toEqual([
       'Appointment',
       'DocumentReference',
+      // PHQ-9, GAD-7, PCL-5, AUDIT-C
+      'Observation',
+      'Observation',
       'Observation',
       'Observation',
       'Patient',

@@ -22,7 +22,7 @@ const LIST_NOTES = `query ($filter: NoteFilterInput) { listNotes(limit: 100, fil
   items { id status signedAt appointmentId addendumCount content } } }`;
 const GET_NOTE = `query ($id: ID!) { getNote(id: $id) { id status addenda { content signedAt } } }`;
 const RESULTS = `query ($patientId: ID!) { questionnaireResults(patientId: $patientId) {
-  id instrument total completedAt answers { loinc value } } }`;
+  id instrument total completedAt answers { item loinc value } } }`;
 const ALERTS = `query ($patientId: ID) { safetyAlerts(patientId: $patientId) {
   id total acknowledgedAt acknowledgedByName acknowledgement } }`;
 const UNREAD = '{ unreadMessageCount }';

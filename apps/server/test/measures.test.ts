@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MEASURE_MESSAGES } from '@telehealth/shared';
+import { AUDITC, MEASURE_MESSAGES, PCL5 } from '@telehealth/shared';
 import { insertAppointments } from '../src/appointments/appointments.repository.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
@@ -19,9 +19,9 @@ import { createTestApp, type GraphQLResponse, type TestApp, type TestClient } fr
 const SEND = `mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id instrument status } }`;
 const MINE = '{ myQuestionnaires { id instrument status } }';
 const SUBMIT = `mutation ($input: SubmitQuestionnaireInput!) { submitQuestionnaire(input: $input) {
-  safetyAlert questionnaire { id status total band answers { loinc value } } } }`;
+  safetyAlert questionnaire { id status total band answers { item loinc value } } } }`;
 const RESULTS = `query ($patientId: ID!) { questionnaireResults(patientId: $patientId) {
-  id instrument total band completedAt answers { loinc value } difficulty } }`;
+  id instrument total band completedAt answers { item loinc value } difficulty } }`;
 const ALERTS = `query ($patientId: ID) { safetyAlerts(patientId: $patientId) { id patientId patientName total acknowledgedAt acknowledgedByName } }`;
 const ACK = `mutation ($input: AcknowledgeSafetyAlertInput!) { acknowledgeSafetyAlert(input: $input) { id acknowledgedAt acknowledgedByName } }`;
 const SCHEDULE = `mutation ($input: QuestionnaireScheduleInput!) { setQuestionnaireSchedule(input: $input) }`;
@@ -66,7 +66,11 @@ describe('questionnaires', () => {
       safetyAlert: false,
       questionnaire: { total: 10, band: 'moderate' },
     });
-    expect(answered.data!.submitQuestionnaire.questionnaire.answers[0]).toEqual({ loinc: '69725-0', value: 1 });
+    expect(answered.data!.submitQuestionnaire.questionnaire.answers[0]).toEqual({
+      item: '69725-0',
+      loinc: '69725-0',
+      value: 1,
+    });
     const [row] = await t.runtime.database.db.select().from(measures).where(eq(measures.id, id));
     expect(row!.answers).toMatch(/^enc:/);
     expect(row!.total).toBe(10);
@@ -82,9 +86,67 @@ describe('questionnaires', () => {
         id,
         total: 10,
         difficulty: 1,
-        answers: [1, 2, 1, 2, 1, 2, 1].map((value) => ({ loinc: expect.any(String) as string, value })),
+        answers: [1, 2, 1, 2, 1, 2, 1].map((value) => ({
+          item: expect.any(String) as string,
+          loinc: expect.any(String) as string,
+          value,
+        })),
       }),
     );
+  });
+
+  it('sends, scores and bands a PCL-5 (0-4 per item, no difficulty question, no LOINC code per item)', async () => {
+    const id = await sendQuestionnaire(provider, patientId, 'pcl5');
+    // 33: the provisional cut-point (decision 063).
+    const values = [4, 4, 4, 4, 4, 4, 4, 4, 1, ...Array.from({ length: 11 }, () => 0)];
+    const answered = await submitQuestionnaire(patient, id, values);
+    expect(answered.data!.submitQuestionnaire).toMatchObject({
+      safetyAlert: false,
+      questionnaire: { total: 33, band: 'probablePtsd' },
+    });
+    const results = await provider.gql<{ questionnaireResults: { id: string }[] }>(RESULTS, { patientId });
+    expect(results.data!.questionnaireResults.find((r) => r.id === id)).toMatchObject({
+      instrument: 'pcl5',
+      // Sent with a difficulty by the factory; the PCL-5 has none, so none is kept.
+      difficulty: null,
+      answers: PCL5.items.map((item, i) => ({ item: item.id, loinc: null, value: values[i] })),
+    });
+    const alerts = await t.runtime.database.db.select().from(safetyAlerts).where(eq(safetyAlerts.measureId, id));
+    expect(alerts).toEqual([]);
+  });
+
+  it('sends, scores and bands an AUDIT-C, each item on its own 0-4 answers', async () => {
+    const id = await sendQuestionnaire(provider, patientId, 'auditc');
+    const answered = await submitQuestionnaire(patient, id, [1, 1, 1]);
+    expect(answered.data!.submitQuestionnaire).toMatchObject({
+      safetyAlert: false,
+      questionnaire: { total: 3, band: 'positive' },
+    });
+    expect(answered.data!.submitQuestionnaire.questionnaire.answers.map((a) => a.loinc)).toEqual(
+      AUDITC.items.map((item) => item.loinc),
+    );
+    const high = await sendQuestionnaire(provider, patientId, 'auditc');
+    expect((await submitQuestionnaire(patient, high, [4, 4, 0])).data!.submitQuestionnaire.questionnaire).toMatchObject(
+      {
+        total: 8,
+        band: 'high',
+      },
+    );
+  });
+
+  it('refuses an answer off its own scale: a 4 on the PHQ-9, a 5 anywhere', async () => {
+    const phq = await sendQuestionnaire(provider, patientId, 'phq9');
+    const four = await submitQuestionnaire(patient, phq, [0, 0, 0, 0, 0, 0, 0, 0, 4]);
+    expect(errorOf(four)).toMatchObject({ code: 'BAD_USER_INPUT', message: MEASURE_MESSAGES.answerOffScale });
+    const audit = await sendQuestionnaire(provider, patientId, 'auditc');
+    const five = await submitQuestionnaire(patient, audit, [0, 0, 5]);
+    // Off every scale: the input schema refuses it before the instrument is read.
+    expect(errorOf(five)).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: expect.stringContaining(MEASURE_MESSAGES.answerOffScale) as string,
+    });
+    const rows = await t.runtime.database.db.select().from(measures).where(eq(measures.id, audit));
+    expect(rows[0]).toMatchObject({ status: 'pending', total: null });
   });
 
   it('refuses an incomplete form and scores nothing', async () => {

@@ -1,18 +1,33 @@
+import { BAND_KEYS, INSTRUMENTS, itemIdOf, type StoredAnswer } from '@telehealth/shared';
 import type { AlertView, MeasureView } from './measures.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { idempotent } from '../graphql/idempotent.ts';
 import { callerOf } from '../graphql/context.ts';
 
-const AnswerRef = builder.objectRef<{ loinc: string; value: number }>('QuestionnaireAnswer').implement({
-  description: "One item's answer with the item's LOINC code (for export).",
-  fields: (t) => ({ loinc: t.exposeString('loinc'), value: t.exposeInt('value') }),
+const AnswerRef = builder.objectRef<StoredAnswer>('QuestionnaireAnswer').implement({
+  description: "One item's answer: the item, its LOINC code (for export) and the value chosen.",
+  fields: (t) => ({
+    item: t.string({
+      description: "The item's id in the shared definition: its LOINC code, or e.g. pcl5-01 where it has none.",
+      resolve: (a) => itemIdOf(a),
+    }),
+    loinc: t.string({
+      nullable: true,
+      description: "The item's LOINC code; null where none was verified (decision 063).",
+      resolve: (a) => a.loinc,
+    }),
+    value: t.exposeInt('value'),
+  }),
 });
 
+const bandsDescription = INSTRUMENTS.map((i) => `${i}: ${BAND_KEYS[i].join(', ')}`).join('; ');
+
 const QuestionnaireRef = builder.objectRef<MeasureView>('Questionnaire').implement({
-  description: 'A PHQ-9 or GAD-7 sent to a patient; scored by the server once filled in.',
+  description:
+    'A rating scale (PHQ-9, GAD-7, PCL-5 or AUDIT-C) sent to a patient; scored by the server once filled in.',
   fields: (t) => ({
     id: t.id({ resolve: (m) => m.row.id }),
-    instrument: t.string({ description: 'phq9 or gad7', resolve: (m) => m.row.instrument }),
+    instrument: t.string({ description: `One of ${INSTRUMENTS.join(', ')}`, resolve: (m) => m.row.instrument }),
     status: t.string({ description: 'pending, completed or cancelled', resolve: (m) => m.row.status }),
     patientId: t.id({ resolve: (m) => m.row.patientId }),
     patientName: t.string({ resolve: (m) => m.patientName }),
@@ -20,7 +35,7 @@ const QuestionnaireRef = builder.objectRef<MeasureView>('Questionnaire').impleme
     total: t.int({ nullable: true, resolve: (m) => m.row.total }),
     band: t.string({
       nullable: true,
-      description: 'minimal, mild, moderate, moderatelySevere (PHQ-9), severe',
+      description: `The severity band; by instrument: ${bandsDescription}`,
       resolve: (m) => m.row.band,
     }),
     answers: t.field({ type: [AnswerRef], nullable: true, resolve: (m) => m.answers?.items ?? null }),
@@ -76,8 +91,11 @@ const QuestionnaireScheduleInput = builder.inputType('QuestionnaireScheduleInput
 const SubmitQuestionnaireInput = builder.inputType('SubmitQuestionnaireInput', {
   fields: (t) => ({
     id: t.id({ required: true }),
-    answers: t.intList({ required: true, description: 'One value 0-3 per item, in order.' }),
-    difficulty: t.int(),
+    answers: t.intList({
+      required: true,
+      description: 'One value per item, in order, on the item’s own scale (0-3 or 0-4).',
+    }),
+    difficulty: t.int({ description: 'The closing difficulty question (PHQ-9, GAD-7); ignored for the others.' }),
   }),
 });
 const AcknowledgeSafetyAlertInput = builder.inputType('AcknowledgeSafetyAlertInput', {

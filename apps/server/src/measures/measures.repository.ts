@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { INSTRUMENT_DEFINITIONS, scoreAnswers, type Instrument } from '@telehealth/shared';
+import { INSTRUMENT_DEFINITIONS, scoreAnswers, type Instrument, type StoredAnswer } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { measures, safetyAlerts } from './measures.table.ts';
 import { measuresEncrypted, safetyAlertsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 
-/** A stored answer: the item's LOINC code and the value chosen (0-3). */
+/** A completed form's answers as kept (encrypted): one per item, and the closing question's when it has one. */
 export interface StoredAnswers {
-  items: { loinc: string; value: number }[];
+  items: StoredAnswer[];
   difficulty: { loinc: string; value: number } | null;
 }
 
-/** The answers as a completed form keeps them (encrypted): each item's LOINC code with the value chosen. */
+/** The answers as a completed form keeps them (encrypted): each item's id and LOINC code with the value chosen. */
 export function storedAnswersOf(
   instrument: Instrument,
   answers: readonly number[],
@@ -19,9 +19,10 @@ export function storedAnswersOf(
 ): StoredAnswers {
   const definition = INSTRUMENT_DEFINITIONS[instrument];
   return {
-    items: definition.items.map((item, i) => ({ loinc: item.loinc, value: answers[i]! })),
+    items: definition.items.map((item, i) => ({ item: item.id, loinc: item.loinc, value: answers[i]! })),
+    // An instrument without a closing question (the PCL-5, the AUDIT-C) keeps none, whatever was sent.
     difficulty:
-      difficulty === null || difficulty === undefined
+      difficulty === null || difficulty === undefined || !definition.difficulty
         ? null
         : { loinc: definition.difficulty.loinc, value: difficulty },
   };

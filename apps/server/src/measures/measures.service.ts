@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
+  INSTRUMENT_DEFINITIONS,
   MEASURE_LEAD_HOURS,
   MeasureScheduleInputSchema,
   needsSafetyPath,
@@ -220,7 +221,11 @@ export class MeasuresService {
       if (measure.status !== 'pending') throw badUserInput('measureMessages.alreadyCompleted');
       const instrument = measure.instrument as Instrument;
       const score = scoreAnswers(instrument, answers);
-      if (!score) throw fieldError('answers', 'measureMessages.answerEveryItem');
+      if (!score) {
+        // Every item answered but one off its own scale (a 4 on the PHQ-9) is not a missing answer.
+        const complete = answers.length === INSTRUMENT_DEFINITIONS[instrument].items.length;
+        throw fieldError('answers', complete ? 'measureMessages.answerOffScale' : 'measureMessages.answerEveryItem');
+      }
       const stored = storedAnswersOf(instrument, answers, difficulty);
       await tx
         .update(measures)

@@ -1,3 +1,4 @@
+import { INSTRUMENTS } from '@telehealth/shared';
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { encryptedCheck } from '../db/columns.ts';
@@ -5,8 +6,11 @@ import { appointments } from '../appointments/appointments.table.ts';
 import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
 
+/** The instruments a row may name, from the shared list: a new instrument widens the check with a migration. */
+const instrumentIn = sql.raw(INSTRUMENTS.map((i) => `'${i}'`).join(', '));
+
 /**
- * A questionnaire (PHQ-9 or GAD-7) sent to a patient (decision 028), then its answers. The answers are encrypted
+ * A questionnaire (PHQ-9, GAD-7, PCL-5 or AUDIT-C) sent to a patient (decisions 028, 063), then its answers. The answers are encrypted
  * (with their LOINC codes); the total and band stay plain so charts and reports can read them in SQL.
  */
 export const measures = pgTable(
@@ -33,7 +37,7 @@ export const measures = pgTable(
     uniqueIndex('measures_appointment_instrument_idx')
       .on(t.appointmentId, t.instrument)
       .where(sql`${t.appointmentId} IS NOT NULL`),
-    check('measures_instrument_check', sql`${t.instrument} in ('phq9', 'gad7')`),
+    check('measures_instrument_check', sql`${t.instrument} in (${instrumentIn})`),
     check('measures_status_check', sql`${t.status} in ('pending', 'completed', 'cancelled')`),
     check(
       'measures_completed_check',
@@ -58,7 +62,7 @@ export const measureSchedules = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.patientId, t.instrument] }),
-    check('measure_schedules_instrument_check', sql`${t.instrument} in ('phq9', 'gad7')`),
+    check('measure_schedules_instrument_check', sql`${t.instrument} in (${instrumentIn})`),
   ],
 );
 

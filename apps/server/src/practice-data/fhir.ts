@@ -6,7 +6,7 @@ import type {
   Patient,
   Practitioner,
 } from '@medplum/fhirtypes';
-import { INSTRUMENT_DEFINITIONS, type Instrument } from '@telehealth/shared';
+import { INSTRUMENT_DEFINITIONS, itemIdOf, optionsOf, type Instrument, type StoredAnswer } from '@telehealth/shared';
 import type { appointments } from '../appointments/appointments.table.ts';
 import type { measures } from '../measures/measures.table.ts';
 import type { notes } from '../notes/notes.table.ts';
@@ -147,26 +147,31 @@ export function appointmentResource(
 }
 
 interface StoredAnswers {
-  items: { loinc: string; value: number }[];
+  items: StoredAnswer[];
   difficulty: { loinc: string; value: number } | null;
 }
 
 /**
- * A completed questionnaire: the total score under its LOINC code (PHQ-9 44261-6, GAD-7 70274-6), each answer a
- * component (the item's LOINC code, the answer's LOINC answer code), the panel (44249-1, 69737-5) as its category.
+ * A completed questionnaire: the total score under its LOINC code (PHQ-9 44261-6, GAD-7 70274-6, PCL-5 101698-9,
+ * AUDIT-C 75626-2), each answer a component, the panel (44249-1, 69737-5, 101697-1, 72109-2) as its category. An
+ * item or answer without a verified LOINC code (the PCL-5's, decision 063) is named in words only: no code is made
+ * up.
  */
 export function observationResource(row: MeasureRow, answers: StoredAnswers | null): Observation {
   const definition = INSTRUMENT_DEFINITIONS[row.instrument as Instrument];
-  const answer = (loinc: string, value: number, options = definition.options): ObservationComponent => {
-    const item =
-      definition.items.find((i) => i.loinc === loinc)?.text.en ??
-      (loinc === definition.difficulty.loinc ? definition.difficulty.text.en : loinc);
+  const coding = (code: string | null, display: string) => (code ? [{ system: LOINC, code, display }] : []);
+  const answer = (itemId: string, value: number): ObservationComponent => {
+    const index = definition.items.findIndex((i) => i.id === itemId);
+    const item = definition.items[index];
+    const closing = !item && definition.difficulty?.loinc === itemId ? definition.difficulty : null;
+    const question = item?.text.en ?? closing?.text.en ?? itemId;
+    const options = item ? optionsOf(definition, index) : (closing?.options ?? []);
     const option = options.find((o) => o.value === value);
     return {
-      code: { coding: [{ system: LOINC, code: loinc, display: item }] },
+      code: { coding: coding(item ? item.loinc : closing ? closing.loinc : null, question), text: question },
       valueCodeableConcept: {
-        coding: option ? [{ system: LOINC, code: option.loinc, display: option.text.en }] : [],
-        text: String(value),
+        coding: option ? coding(option.loinc, option.text.en) : [],
+        text: option ? `${option.text.en} (${value})` : String(value),
       },
     };
   };
@@ -192,10 +197,8 @@ export function observationResource(row: MeasureRow, answers: StoredAnswers | nu
     valueInteger: row.total ?? undefined,
     interpretation: row.band ? [{ text: row.band }] : [],
     component: [
-      ...(answers?.items ?? []).map((a) => answer(a.loinc, a.value)),
-      ...(answers?.difficulty
-        ? [answer(answers.difficulty.loinc, answers.difficulty.value, definition.difficulty.options)]
-        : []),
+      ...(answers?.items ?? []).map((a) => answer(itemIdOf(a), a.value)),
+      ...(answers?.difficulty ? [answer(answers.difficulty.loinc, answers.difficulty.value)] : []),
     ],
   });
 }

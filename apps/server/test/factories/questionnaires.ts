@@ -1,12 +1,13 @@
 /** Rating-scale questionnaires for server tests: sent by a provider, filled in by the patient, through the API. */
+import type { Instrument } from '@telehealth/shared';
 import type { GraphQLResponse, TestClient } from '../helpers.ts';
 import { dataOf } from './graphql.ts';
 
 const SEND = 'mutation ($input: SendQuestionnaireInput!) { sendQuestionnaire(input: $input) { id instrument status } }';
 const SUBMIT = `mutation ($input: SubmitQuestionnaireInput!) { submitQuestionnaire(input: $input) {
-  safetyAlert questionnaire { id status total band answers { loinc value } } } }`;
+  safetyAlert questionnaire { id status total band answers { item loinc value } } } }`;
 
-export type Instrument = 'phq9' | 'gad7';
+export type { Instrument };
 
 // A type, not an interface: a GraphQLResponse of it must fit the Record<string, unknown> the helpers take.
 export type SubmittedQuestionnaire = {
@@ -17,7 +18,7 @@ export type SubmittedQuestionnaire = {
       status: string;
       total: number;
       band: string;
-      answers: { loinc: string; value: number }[];
+      answers: { item: string; loinc: string | null; value: number }[];
     };
   };
 };

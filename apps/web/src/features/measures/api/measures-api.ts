@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Instrument } from '@telehealth/shared';
+import { INSTRUMENTS, type Instrument } from '@telehealth/shared';
 import { z } from 'zod';
 
 import { graphqlRequest } from '../../../lib/graphql.ts';
@@ -17,7 +17,7 @@ export const measureQueryKeys = {
 
 const QuestionnaireSchema = z.object({
   id: z.string(),
-  instrument: z.enum(['phq9', 'gad7']),
+  instrument: z.enum(INSTRUMENTS),
   status: z.string(),
   total: z.number().nullable(),
   band: z.string().nullable(),
@@ -28,9 +28,9 @@ export type Questionnaire = z.infer<typeof QuestionnaireSchema>;
 
 const FIELDS = 'id instrument status total band createdAt completedAt';
 
-/** A completed questionnaire as the chart reads it: with each item's answer (by LOINC code) and the difficulty. */
+/** A completed questionnaire as the chart reads it: with each item's answer (by item id) and the difficulty. */
 const ResultSchema = QuestionnaireSchema.extend({
-  answers: z.array(z.object({ loinc: z.string(), value: z.number() })).nullable(),
+  answers: z.array(z.object({ item: z.string(), loinc: z.string().nullable(), value: z.number() })).nullable(),
   difficulty: z.number().nullable(),
 });
 export type QuestionnaireResult = z.infer<typeof ResultSchema>;
@@ -64,7 +64,7 @@ export function useQuestionnaireResults(patientId: string) {
       (
         await graphqlRequest(
           `query QuestionnaireResults($patientId: ID!) { questionnaireResults(patientId: $patientId) {
-            ${FIELDS} answers { loinc value } difficulty } }`,
+            ${FIELDS} answers { item loinc value } difficulty } }`,
           z.object({ questionnaireResults: z.array(ResultSchema) }),
           { patientId },
           { signal },

@@ -1,11 +1,11 @@
 import { Alert, Button, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import {
   INSTRUMENT_DEFINITIONS,
-  INSTRUMENT_NOTICE,
   needsSafetyPath,
+  optionsOf,
+  type AnswerOption,
+  type BandKey,
   type Instrument,
-  type InstrumentDefinition,
-  type SeverityBand,
 } from '@telehealth/shared';
 import { useState, type ReactNode, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +19,8 @@ import { useMyQuestionnaires, useSubmitQuestionnaire } from '../api/measures-api
 type Language = 'en' | 'es';
 
 /**
- * `/questionnaires/{id}`: the patient fills in a PHQ-9 or GAD-7, one item under the other (made for a phone).
+ * `/questionnaires/{id}`: the patient fills in a rating scale (PHQ-9, GAD-7, PCL-5, AUDIT-C), one item under the
+ * other (made for a phone).
  * An answer above "Not at all" to the PHQ-9's item 9 puts the crisis lines on the screen at once, before anything
  * is sent and whatever the network does next; the server raises the alert when the answers arrive.
  */
@@ -80,7 +81,11 @@ export function QuestionnaireScreen({ id }: { id: string }) {
     setMissing(unanswered);
     if (unanswered.length > 0) return;
     submit.mutate(
-      { id, answers: answers.slice(0, definition.items.length) as number[], difficulty },
+      {
+        id,
+        answers: answers.slice(0, definition.items.length) as number[],
+        difficulty: definition.difficulty ? difficulty : null,
+      },
       {
         onSuccess: (result) =>
           setDone({
@@ -107,8 +112,8 @@ export function QuestionnaireScreen({ id }: { id: string }) {
         <Stack gap="sm">
           {definition.items.map((item, index) => (
             <ItemQuestion
-              key={item.loinc}
-              definition={definition}
+              key={item.id}
+              options={optionsOf(definition, index)}
               label={t('form.itemLabel', { number: index + 1, text: item.text[language] })}
               value={answers[index] ?? null}
               language={language}
@@ -128,19 +133,21 @@ export function QuestionnaireScreen({ id }: { id: string }) {
               }
             />
           ))}
-          <Paper withBorder p="md" radius="md">
-            <Radio.Group
-              label={`${definition.difficulty.text[language]} ${t('form.difficultyOptional')}`}
-              value={difficulty === null ? null : String(difficulty)}
-              onChange={(v) => setDifficulty(Number(v))}
-            >
-              <Stack gap="xs" mt="xs">
-                {definition.difficulty.options.map((option) => (
-                  <Radio key={option.value} value={String(option.value)} label={option.text[language]} />
-                ))}
-              </Stack>
-            </Radio.Group>
-          </Paper>
+          {definition.difficulty ? (
+            <Paper withBorder p="md" radius="md">
+              <Radio.Group
+                label={`${definition.difficulty.text[language]} ${t('form.difficultyOptional')}`}
+                value={difficulty === null ? null : String(difficulty)}
+                onChange={(v) => setDifficulty(Number(v))}
+              >
+                <Stack gap="xs" mt="xs">
+                  {definition.difficulty.options.map((option) => (
+                    <Radio key={option.value} value={String(option.value)} label={option.text[language]} />
+                  ))}
+                </Stack>
+              </Radio.Group>
+            </Paper>
+          ) : null}
           {missing.length > 0 ? (
             <Alert color="red" variant="light" role="alert">
               {t('form.answerEvery', { items: missing.map((i) => i + 1).join(', ') })}
@@ -160,7 +167,7 @@ export function QuestionnaireScreen({ id }: { id: string }) {
             </Button>
           </Group>
           <Text size="xs" c="dimmed">
-            {INSTRUMENT_NOTICE[language]}
+            {definition.notice[language]}
           </Text>
         </Stack>
       </form>
@@ -169,7 +176,7 @@ export function QuestionnaireScreen({ id }: { id: string }) {
 }
 
 function ItemQuestion(props: {
-  definition: InstrumentDefinition;
+  options: readonly AnswerOption[];
   label: string;
   value: number | null;
   language: Language;
@@ -188,7 +195,7 @@ function ItemQuestion(props: {
           styles={{ label: { fontWeight: 600, marginBottom: 4 } }}
         >
           <Stack gap="xs" mt="xs">
-            {props.definition.options.map((option) => (
+            {props.options.map((option) => (
               <Radio key={option.value} value={String(option.value)} label={option.text[props.language]} size="md" />
             ))}
           </Stack>
@@ -218,9 +225,11 @@ function CrisisPanel({ text }: { text: string }) {
 function ScoreExplained({ instrument, total, band }: { instrument: Instrument; total: number; band: string }) {
   const { t } = useTranslation('measures');
   const definition = INSTRUMENT_DEFINITIONS[instrument];
-  const bandKey = band as SeverityBand['key'];
-  // From "moderate" up the provider reads the answers before the visit; below it, at the visit.
-  const higher = bandKey === 'moderate' || bandKey === 'moderatelySevere' || bandKey === 'severe';
+  const bandKey = band as BandKey;
+  // From the instrument's review band up ("moderate" for the PHQ-9) the provider reads the answers before the
+  // visit; below it, at the visit.
+  const keys = definition.bands.map((b) => b.key);
+  const higher = keys.indexOf(bandKey) >= keys.indexOf(definition.reviewFrom);
   return (
     <Paper
       withBorder
@@ -235,7 +244,7 @@ function ScoreExplained({ instrument, total, band }: { instrument: Instrument; t
           {t('form.score', { total, band: t(`band.${bandKey}`) })}
         </Title>
         <Text size="sm" c="dimmed">
-          {t('result.scale', { max: definition.maxScore })}
+          {t(`result.scale.${instrument}`, { max: definition.maxScore })}
         </Text>
         <Text>{t(`result.meaning.${bandKey}`, { condition: t(`result.condition.${instrument}`) })}</Text>
         <Text>{t('result.notDiagnosis')}</Text>

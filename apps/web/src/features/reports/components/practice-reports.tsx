@@ -6,7 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import {
   APPOINTMENT_STATUSES,
   INSTRUMENT_DEFINITIONS,
+  INSTRUMENTS,
   type AppointmentStatus,
+  type Instrument,
   type ReportPeriod,
 } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
@@ -216,6 +218,12 @@ function monthLabel(month: string, language: string): string {
   );
 }
 
+const isInstrument = (value: string): value is Instrument => (INSTRUMENTS as readonly string[]).includes(value);
+
+/**
+ * The monthly means: the chart draws the PHQ-9 and the GAD-7 (one 0-27 axis; a PCL-5's 0-80 would flatten them),
+ * the table below lists every instrument's.
+ */
 function Scores({ report }: { report: PracticeReport }) {
   const { t, i18n } = useTranslation('reports');
   const months = [...new Set(report.measures.map((row) => row.month))].sort();
@@ -227,7 +235,7 @@ function Scores({ report }: { report: PracticeReport }) {
     gad7: meanOf('gad7', month),
   }));
   const instrumentName = (instrument: string) =>
-    instrument === 'phq9' || instrument === 'gad7' ? INSTRUMENT_DEFINITIONS[instrument].name : instrument;
+    isInstrument(instrument) ? INSTRUMENT_DEFINITIONS[instrument].name : instrument;
   return (
     <figure style={{ margin: 0 }} data-testid="chart-scores">
       <figcaption>
