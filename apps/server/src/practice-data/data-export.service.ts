@@ -9,17 +9,30 @@ import type { Caller } from '../access/caller.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Database } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
+import { allergies } from '../clinical-record/allergies.table.ts';
+import { diagnoses } from '../clinical-record/diagnoses.table.ts';
+import { medications } from '../clinical-record/medications.table.ts';
 import { measures } from '../measures/measures.table.ts';
 import { notes } from '../notes/notes.table.ts';
 import { findExportablePatientRows, patientRecords } from '../patients/patients.repository.ts';
 import { providers } from '../providers/providers.table.ts';
 import { notFound } from '../errors.ts';
-import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../keys/encrypted-columns.ts';
+import {
+  allergiesEncrypted,
+  appointmentsEncrypted,
+  diagnosesEncrypted,
+  measuresEncrypted,
+  medicationsEncrypted,
+  notesEncrypted,
+} from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
+  allergyIntoleranceResource,
   appointmentResource,
+  conditionResource,
   documentReferenceResource,
   FHIR_RESOURCE_TYPES,
+  medicationStatementResource,
   observationResource,
   patientResource,
   practitionerResource,
@@ -125,6 +138,51 @@ const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
         const open = notesEncrypted.open(keyring, { ...n });
         return documentReferenceResource(n, { title: open.title, content: open.content });
       });
+    },
+  },
+  Condition: {
+    table: diagnoses,
+    id: diagnoses.id,
+    patientId: diagnoses.patientId,
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ d: diagnoses })
+        .from(diagnoses)
+        .innerJoin(patient, eq(patient.id, diagnoses.patientId))
+        .where(where)
+        .orderBy(asc(diagnoses.id))
+        .limit(PAGE);
+      return rows.map(({ d }) => conditionResource(diagnosesEncrypted.open(keyring, { ...d })));
+    },
+  },
+  MedicationStatement: {
+    table: medications,
+    id: medications.id,
+    patientId: medications.patientId,
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ m: medications })
+        .from(medications)
+        .innerJoin(patient, eq(patient.id, medications.patientId))
+        .where(where)
+        .orderBy(asc(medications.id))
+        .limit(PAGE);
+      return rows.map(({ m }) => medicationStatementResource(medicationsEncrypted.open(keyring, { ...m })));
+    },
+  },
+  AllergyIntolerance: {
+    table: allergies,
+    id: allergies.id,
+    patientId: allergies.patientId,
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ a: allergies })
+        .from(allergies)
+        .innerJoin(patient, eq(patient.id, allergies.patientId))
+        .where(where)
+        .orderBy(asc(allergies.id))
+        .limit(PAGE);
+      return rows.map(({ a }) => allergyIntoleranceResource(allergiesEncrypted.open(keyring, { ...a })));
     },
   },
 };
@@ -270,8 +328,9 @@ export class DataExportService {
   }
 
   /**
-   * One patient's record as a FHIR Bundle (type collection): the patient, their appointments, questionnaires and
-   * signed notes (never psychotherapy notes), and the practitioners these name. Audited as PHI_EXPORT.
+   * One patient's record as a FHIR Bundle (type collection): the patient, their appointments, questionnaires,
+   * signed notes (never psychotherapy notes), problem list, medications and allergies, and the practitioners these
+   * name. Audited as PHI_EXPORT.
    */
   async patientBundle(caller: Caller, patientId: string): Promise<Bundle> {
     await authorize(this.#db, caller, 'data:export');
