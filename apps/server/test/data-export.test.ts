@@ -372,6 +372,16 @@ describe('the practice export (Bulk Data NDJSON)', () => {
     expect(phq.category?.[1]?.coding?.[0]?.code).toBe('44249-1');
     expect(phq.component?.[0]?.code.coding?.[0]?.code).toBe('44250-9');
     expectPsychiatricRecord(all, (type, id) => `${type}/${id}`);
+    // The console's counts say the same as the manifest.
+    const counts = await clients.get('admin')!.gql<{
+      fhirExportCounts: Record<string, number>;
+    }>('{ fhirExportCounts { conditions medicationStatements allergyIntolerances } }');
+    const countOf = (type: string) => body.output.find((o) => o.type === type)?.count;
+    expect(counts.data?.fhirExportCounts).toEqual({
+      conditions: countOf('Condition'),
+      medicationStatements: countOf('MedicationStatement'),
+      allergyIntolerances: countOf('AllergyIntolerance'),
+    });
 
     const exports = await phiExports(since);
     expect(exports).toHaveLength(8);
