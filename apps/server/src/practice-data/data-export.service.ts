@@ -2,24 +2,37 @@ import { Readable } from 'node:stream';
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Database } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
+import { allergies } from '../clinical-record/allergies.table.ts';
+import { diagnoses } from '../clinical-record/diagnoses.table.ts';
+import { medications } from '../clinical-record/medications.table.ts';
 import { measures } from '../measures/measures.table.ts';
 import { notes } from '../notes/notes.table.ts';
 import { findExportablePatientRows, patientRecords } from '../patients/patients.repository.ts';
 import { providers } from '../providers/providers.table.ts';
 import { notFound } from '../errors.ts';
-import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../keys/encrypted-columns.ts';
+import {
+  allergiesEncrypted,
+  appointmentsEncrypted,
+  diagnosesEncrypted,
+  measuresEncrypted,
+  medicationsEncrypted,
+  notesEncrypted,
+} from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
+  allergyIntoleranceResource,
   appointmentResource,
+  conditionResource,
   documentReferenceResource,
   FHIR_RESOURCE_TYPES,
+  medicationStatementResource,
   observationResource,
   patientResource,
   practitionerResource,
@@ -50,20 +63,141 @@ type Tx = NodePgDatabase;
 
 const patient = patientRecords('patient');
 
-/** The rows each resource type exports, and the patient each belongs to. */
-const exportable = {
-  Patient: () => isNull(patient.deletedAt),
-  Appointment: () => isNull(patient.deletedAt),
-  Observation: () => and(eq(measures.status, 'completed'), isNull(patient.deletedAt)),
-  DocumentReference: () =>
-    and(
-      isNotNull(notes.signedAt),
-      eq(notes.isPrivate, false),
-      isNull(notes.deletedAt),
-      isNotNull(notes.patientId),
-      isNull(patient.deletedAt),
-    ),
+/**
+ * A resource type held per patient: its table, which rows are exported (beside their patient not being deleted),
+ * and how a page of them becomes resources. A new type (CarePlan, ...) is a builder in fhir.ts and an entry here.
+ */
+interface PatientRecordSource {
+  table: PgTable;
+  id: AnyPgColumn;
+  patientId: AnyPgColumn<{ data: string }>;
+  where?: () => SQL | undefined;
+  /** Up to PAGE rows matching `where` (with `patient` joined), in id order, as resources. */
+  page: (tx: Tx, keyring: Keyring, where: SQL | undefined) => Promise<Resource[]>;
+}
+
+type PatientRecordType = Exclude<FhirResourceType, 'Patient' | 'Practitioner'>;
+
+const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
+  Appointment: {
+    table: appointments,
+    id: appointments.id,
+    patientId: appointments.patientId,
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ a: appointments })
+        .from(appointments)
+        .innerJoin(patient, eq(patient.id, appointments.patientId))
+        .where(where)
+        .orderBy(asc(appointments.id))
+        .limit(PAGE);
+      return rows.map(({ a }) => {
+        const open = appointmentsEncrypted.open(keyring, { ...a });
+        return appointmentResource(a, { reason: open.reason, notes: open.notes, cancelReason: open.cancelReason });
+      });
+    },
+  },
+  Observation: {
+    table: measures,
+    id: measures.id,
+    patientId: measures.patientId,
+    where: () => eq(measures.status, 'completed'),
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ m: measures })
+        .from(measures)
+        .innerJoin(patient, eq(patient.id, measures.patientId))
+        .where(where)
+        .orderBy(asc(measures.id))
+        .limit(PAGE);
+      return rows.map(({ m }) => {
+        const answers = m.answers
+          ? (JSON.parse(measuresEncrypted.decryptValue(keyring, m.id, 'answers', m.answers)) as Parameters<
+              typeof observationResource
+            >[1])
+          : null;
+        return observationResource(m, answers);
+      });
+    },
+  },
+  DocumentReference: {
+    table: notes,
+    id: notes.id,
+    patientId: notes.patientId,
+    where: () =>
+      and(isNotNull(notes.signedAt), eq(notes.isPrivate, false), isNull(notes.deletedAt), isNotNull(notes.patientId)),
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ n: notes })
+        .from(notes)
+        .innerJoin(patient, eq(patient.id, notes.patientId))
+        .where(where)
+        .orderBy(asc(notes.id))
+        .limit(PAGE);
+      return rows.map(({ n }) => {
+        const open = notesEncrypted.open(keyring, { ...n });
+        return documentReferenceResource(n, { title: open.title, content: open.content });
+      });
+    },
+  },
+  Condition: {
+    table: diagnoses,
+    id: diagnoses.id,
+    patientId: diagnoses.patientId,
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ d: diagnoses })
+        .from(diagnoses)
+        .innerJoin(patient, eq(patient.id, diagnoses.patientId))
+        .where(where)
+        .orderBy(asc(diagnoses.id))
+        .limit(PAGE);
+      return rows.map(({ d }) => conditionResource(diagnosesEncrypted.open(keyring, { ...d })));
+    },
+  },
+  MedicationStatement: {
+    table: medications,
+    id: medications.id,
+    patientId: medications.patientId,
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ m: medications })
+        .from(medications)
+        .innerJoin(patient, eq(patient.id, medications.patientId))
+        .where(where)
+        .orderBy(asc(medications.id))
+        .limit(PAGE);
+      return rows.map(({ m }) => medicationStatementResource(medicationsEncrypted.open(keyring, { ...m })));
+    },
+  },
+  AllergyIntolerance: {
+    table: allergies,
+    id: allergies.id,
+    patientId: allergies.patientId,
+    page: async (tx, keyring, where) => {
+      const rows = await tx
+        .select({ a: allergies })
+        .from(allergies)
+        .innerJoin(patient, eq(patient.id, allergies.patientId))
+        .where(where)
+        .orderBy(asc(allergies.id))
+        .limit(PAGE);
+      return rows.map(({ a }) => allergyIntoleranceResource(allergiesEncrypted.open(keyring, { ...a })));
+    },
+  },
 };
+
+const PATIENT_RECORD_TYPES = Object.keys(PATIENT_RECORDS) as PatientRecordType[];
+
+/** The rows of a source that are exported: its own rule, the patient not deleted; a page after `after`, one patient. */
+function exportedRows(source: PatientRecordSource, page?: { after: string; patientId?: string }): SQL | undefined {
+  return and(
+    source.where?.(),
+    isNull(patient.deletedAt),
+    page ? gt(source.id, page.after) : undefined,
+    page?.patientId ? eq(source.patientId, page.patientId) : undefined,
+  );
+}
 
 export class DataExportService {
   readonly #db: Database;
@@ -84,31 +218,21 @@ export class DataExportService {
 
   async #counts(tx: Tx): Promise<Record<FhirResourceType, number>> {
     const one = async (query: Promise<{ n: number }[]>) => (await query)[0]?.n ?? 0;
-    return {
-      Patient: await one(tx.select({ n: count() }).from(patient).where(exportable.Patient())),
+    const counts = {
+      Patient: await one(tx.select({ n: count() }).from(patient).where(isNull(patient.deletedAt))),
       Practitioner: await one(tx.select({ n: count() }).from(providers)),
-      Appointment: await one(
+    } as Record<FhirResourceType, number>;
+    for (const type of PATIENT_RECORD_TYPES) {
+      const source = PATIENT_RECORDS[type];
+      counts[type] = await one(
         tx
           .select({ n: count() })
-          .from(appointments)
-          .innerJoin(patient, eq(patient.id, appointments.patientId))
-          .where(exportable.Appointment()),
-      ),
-      Observation: await one(
-        tx
-          .select({ n: count() })
-          .from(measures)
-          .innerJoin(patient, eq(patient.id, measures.patientId))
-          .where(exportable.Observation()),
-      ),
-      DocumentReference: await one(
-        tx
-          .select({ n: count() })
-          .from(notes)
-          .innerJoin(patient, eq(patient.id, notes.patientId))
-          .where(exportable.DocumentReference()),
-      ),
-    };
+          .from(source.table)
+          .innerJoin(patient, eq(patient.id, source.patientId))
+          .where(exportedRows(source)),
+      );
+    }
+    return counts;
   }
 
   /** The Bulk Data manifest: where each type's NDJSON file is and how many resources it holds. */
@@ -153,38 +277,16 @@ export class DataExportService {
   }
 
   async #patientIdsOf(tx: Tx, type: FhirResourceType): Promise<string[]> {
-    const ids = (query: Promise<{ id: string | null }[]>) =>
-      query.then((rows) => rows.map((r) => r.id).filter((id): id is string => id !== null));
-    switch (type) {
-      case 'Patient':
-        return ids(tx.select({ id: patient.id }).from(patient).where(exportable.Patient()));
-      case 'Practitioner':
-        return [];
-      case 'Appointment':
-        return ids(
-          tx
-            .selectDistinct({ id: appointments.patientId })
-            .from(appointments)
-            .innerJoin(patient, eq(patient.id, appointments.patientId))
-            .where(exportable.Appointment()),
-        );
-      case 'Observation':
-        return ids(
-          tx
-            .selectDistinct({ id: measures.patientId })
-            .from(measures)
-            .innerJoin(patient, eq(patient.id, measures.patientId))
-            .where(exportable.Observation()),
-        );
-      case 'DocumentReference':
-        return ids(
-          tx
-            .selectDistinct({ id: notes.patientId })
-            .from(notes)
-            .innerJoin(patient, eq(patient.id, notes.patientId))
-            .where(exportable.DocumentReference()),
-        );
-    }
+    if (type === 'Practitioner') return [];
+    const source = type === 'Patient' ? null : PATIENT_RECORDS[type];
+    const rows: { id: string | null }[] = source
+      ? await tx
+          .selectDistinct({ id: source.patientId })
+          .from(source.table)
+          .innerJoin(patient, eq(patient.id, source.patientId))
+          .where(exportedRows(source))
+      : await tx.select({ id: patient.id }).from(patient).where(isNull(patient.deletedAt));
+    return rows.map((r) => r.id).filter((id): id is string => id !== null);
   }
 
   async *#lines(client: pg.PoolClient, tx: Tx, type: FhirResourceType): AsyncGenerator<string> {
@@ -201,66 +303,21 @@ export class DataExportService {
   async *#resources(tx: Tx, type: FhirResourceType, patientId?: string): AsyncGenerator<Resource> {
     let after = '00000000-0000-0000-0000-000000000000';
     const pageOf = async (): Promise<Resource[]> => {
-      switch (type) {
-        case 'Patient': {
-          const rows = await findExportablePatientRows(tx, { after, patientId, limit: PAGE });
-          return rows.map(patientResource);
-        }
-        case 'Practitioner': {
-          const rows = await tx
-            .select()
-            .from(providers)
-            .where(gt(providers.id, after))
-            .orderBy(asc(providers.id))
-            .limit(PAGE);
-          return rows.map(practitionerResource);
-        }
-        case 'Appointment': {
-          const rows = await tx
-            .select({ a: appointments })
-            .from(appointments)
-            .innerJoin(patient, eq(patient.id, appointments.patientId))
-            .where(
-              and(exportable.Appointment(), gt(appointments.id, after), onlyPatient(appointments.patientId, patientId)),
-            )
-            .orderBy(asc(appointments.id))
-            .limit(PAGE);
-          return rows.map(({ a }) => {
-            const open = appointmentsEncrypted.open(this.#keyring, { ...a });
-            return appointmentResource(a, { reason: open.reason, notes: open.notes, cancelReason: open.cancelReason });
-          });
-        }
-        case 'Observation': {
-          const rows = await tx
-            .select({ m: measures })
-            .from(measures)
-            .innerJoin(patient, eq(patient.id, measures.patientId))
-            .where(and(exportable.Observation(), gt(measures.id, after), onlyPatient(measures.patientId, patientId)))
-            .orderBy(asc(measures.id))
-            .limit(PAGE);
-          return rows.map(({ m }) => {
-            const answers = m.answers
-              ? (JSON.parse(measuresEncrypted.decryptValue(this.#keyring, m.id, 'answers', m.answers)) as Parameters<
-                  typeof observationResource
-                >[1])
-              : null;
-            return observationResource(m, answers);
-          });
-        }
-        case 'DocumentReference': {
-          const rows = await tx
-            .select({ n: notes })
-            .from(notes)
-            .innerJoin(patient, eq(patient.id, notes.patientId))
-            .where(and(exportable.DocumentReference(), gt(notes.id, after), onlyPatient(notes.patientId, patientId)))
-            .orderBy(asc(notes.id))
-            .limit(PAGE);
-          return rows.map(({ n }) => {
-            const open = notesEncrypted.open(this.#keyring, { ...n });
-            return documentReferenceResource(n, { title: open.title, content: open.content });
-          });
-        }
+      if (type === 'Patient') {
+        const rows = await findExportablePatientRows(tx, { after, patientId, limit: PAGE });
+        return rows.map(patientResource);
       }
+      if (type === 'Practitioner') {
+        const rows = await tx
+          .select()
+          .from(providers)
+          .where(gt(providers.id, after))
+          .orderBy(asc(providers.id))
+          .limit(PAGE);
+        return rows.map(practitionerResource);
+      }
+      const source = PATIENT_RECORDS[type];
+      return source.page(tx, this.#keyring, exportedRows(source, { after, patientId }));
     };
     for (;;) {
       const page = await pageOf();
@@ -271,8 +328,9 @@ export class DataExportService {
   }
 
   /**
-   * One patient's record as a FHIR Bundle (type collection): the patient, their appointments, questionnaires and
-   * signed notes (never psychotherapy notes), and the practitioners these name. Audited as PHI_EXPORT.
+   * One patient's record as a FHIR Bundle (type collection): the patient, their appointments, questionnaires,
+   * signed notes (never psychotherapy notes), problem list, medications and allergies, and the practitioners these
+   * name. Audited as PHI_EXPORT.
    */
   async patientBundle(caller: Caller, patientId: string): Promise<Bundle> {
     await authorize(this.#db, caller, 'data:export');
@@ -283,7 +341,7 @@ export class DataExportService {
       const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(patientId);
       const resources: Resource[] = [];
       if (isUuid) {
-        for (const type of ['Patient', 'Appointment', 'Observation', 'DocumentReference'] as const) {
+        for (const type of ['Patient' as const, ...PATIENT_RECORD_TYPES]) {
           for await (const resource of this.#resources(tx, type, patientId)) resources.push(resource);
         }
       }
@@ -325,8 +383,4 @@ export class DataExportService {
       client.release();
     }
   }
-}
-
-function onlyPatient(column: AnyPgColumn, patientId?: string): SQL | undefined {
-  return patientId ? eq(column, patientId) : undefined;
 }

@@ -36,6 +36,9 @@ const ExportCountsRef = builder.objectRef<Record<FhirResourceType, number>>('Fhi
     appointments: t.int({ resolve: (c) => c.Appointment }),
     observations: t.int({ resolve: (c) => c.Observation }),
     documentReferences: t.int({ resolve: (c) => c.DocumentReference }),
+    conditions: t.int({ resolve: (c) => c.Condition }),
+    medicationStatements: t.int({ resolve: (c) => c.MedicationStatement }),
+    allergyIntolerances: t.int({ resolve: (c) => c.AllergyIntolerance }),
   }),
 });
 

@@ -1,13 +1,38 @@
 import type {
+  AllergyIntolerance,
   Appointment,
+  CodeableConcept,
+  Condition,
+  Dosage,
   DocumentReference,
+  MedicationStatement,
   Observation,
   ObservationComponent,
   Patient,
   Practitioner,
+  TimingRepeat,
 } from '@medplum/fhirtypes';
-import { INSTRUMENT_DEFINITIONS, itemIdOf, optionsOf, type Instrument, type StoredAnswer } from '@telehealth/shared';
+import {
+  formatSig,
+  INSTRUMENT_DEFINITIONS,
+  itemIdOf,
+  optionsOf,
+  type AllergyCategory,
+  type AllergySeverity,
+  type AllergyStatus,
+  type DiagnosisStatus,
+  type DoseUnit,
+  type Frequency,
+  type Instrument,
+  type MedicationDose,
+  type MedicationStatus,
+  type Route,
+  type StoredAnswer,
+} from '@telehealth/shared';
 import type { appointments } from '../appointments/appointments.table.ts';
+import type { allergies } from '../clinical-record/allergies.table.ts';
+import type { diagnoses } from '../clinical-record/diagnoses.table.ts';
+import type { medications } from '../clinical-record/medications.table.ts';
 import type { measures } from '../measures/measures.table.ts';
 import type { notes } from '../notes/notes.table.ts';
 import type { PatientRow } from '../patients/patients.repository.ts';
@@ -23,6 +48,9 @@ export const FHIR_RESOURCE_TYPES = [
   'Appointment',
   'Observation',
   'DocumentReference',
+  'Condition',
+  'MedicationStatement',
+  'AllergyIntolerance',
 ] as const;
 export type FhirResourceType = (typeof FHIR_RESOURCE_TYPES)[number];
 
@@ -33,6 +61,9 @@ type ProviderRow = typeof providers.$inferSelect;
 type AppointmentRow = typeof appointments.$inferSelect;
 type MeasureRow = typeof measures.$inferSelect;
 type NoteRow = typeof notes.$inferSelect;
+type DiagnosisRow = typeof diagnoses.$inferSelect;
+type MedicationRow = typeof medications.$inferSelect;
+type AllergyRow = typeof allergies.$inferSelect;
 
 /** Drops empty strings, nulls and empty arrays, which FHIR does not allow. */
 function clean<T>(value: T): T {
@@ -229,6 +260,190 @@ export function documentReferenceResource(row: NoteRow, texts: { title: string; 
       },
     ],
     context: row.appointmentId ? { related: [{ reference: `Appointment/${row.appointmentId}` }] } : undefined,
+  });
+}
+
+const TERMINOLOGY = 'http://terminology.hl7.org/CodeSystem';
+const ICD10CM = 'http://hl7.org/fhir/sid/icd-10-cm';
+const SNOMED = 'http://snomed.info/sct';
+const UCUM = 'http://unitsofmeasure.org';
+
+/** A CodeableConcept of one code of HL7's terminology (`condition-clinical`, ...), as R4 requires for statuses. */
+const hl7Code = (codeSystem: string, code: string): CodeableConcept => ({
+  coding: [{ system: `${TERMINOLOGY}/${codeSystem}`, code }],
+});
+
+const CONDITION_CLINICAL_STATUS: Record<DiagnosisStatus, string> = {
+  active: 'active',
+  'in-remission': 'remission',
+  resolved: 'resolved',
+  // A rule-out is still being worked up: active, its verification provisional.
+  'rule-out': 'active',
+};
+
+/**
+ * A problem-list entry (`row` opened: its title and comment readable), coded in ICD-10-CM. Whether it is the
+ * primary diagnosis is not exported: R4 has no standard element or extension for it outside an Encounter.
+ */
+export function conditionResource(row: DiagnosisRow): Condition {
+  const status = row.status as DiagnosisStatus;
+  return clean<Condition>({
+    resourceType: 'Condition',
+    id: row.id,
+    meta: { lastUpdated: iso(row.updatedAt) },
+    clinicalStatus: hl7Code('condition-clinical', CONDITION_CLINICAL_STATUS[status]),
+    verificationStatus: hl7Code('condition-ver-status', status === 'rule-out' ? 'provisional' : 'confirmed'),
+    category: [
+      {
+        coding: [
+          { system: `${TERMINOLOGY}/condition-category`, code: 'problem-list-item', display: 'Problem List Item' },
+        ],
+      },
+    ],
+    code: { coding: [{ system: ICD10CM, code: row.code, display: row.title }], text: row.title },
+    subject: { reference: `Patient/${row.patientId}` },
+    onsetDateTime: row.onsetDate ?? undefined,
+    recordedDate: iso(row.createdAt),
+    note: row.comment ? [{ text: row.comment }] : [],
+  });
+}
+
+const MEDICATION_STATEMENT_STATUS: Record<MedicationStatus, MedicationStatement['status']> = {
+  active: 'active',
+  held: 'on-hold',
+  stopped: 'stopped',
+};
+
+/** SNOMED CT's route of administration codes (R4's example value set); 'other' is left to the dosage's text. */
+const ROUTE_CODES: Record<Route, { code: string; display: string } | null> = {
+  oral: { code: '26643006', display: 'Oral route' },
+  sublingual: { code: '37839007', display: 'Sublingual route' },
+  buccal: { code: '54471007', display: 'Buccal route' },
+  transdermal: { code: '45890007', display: 'Transdermal route' },
+  intramuscular: { code: '78421000', display: 'Intramuscular route' },
+  subcutaneous: { code: '34206005', display: 'Subcutaneous route' },
+  intranasal: { code: '46713006', display: 'Nasal route' },
+  other: null,
+};
+
+/** The measures' UCUM codes; the counted units (tablet, capsule, ...) stay plain text. */
+const UCUM_UNITS: Partial<Record<DoseUnit, string>> = { mg: 'mg', mcg: 'ug', g: 'g', mL: 'mL' };
+
+/** Each frequency as a Timing's repeat; 'as-directed' has none (the dosage's text says it). */
+const FREQUENCY_TIMING: Record<Frequency, TimingRepeat | null> = {
+  'once-daily': { frequency: 1, period: 1, periodUnit: 'd' },
+  'twice-daily': { frequency: 2, period: 1, periodUnit: 'd' },
+  'three-times-daily': { frequency: 3, period: 1, periodUnit: 'd' },
+  'four-times-daily': { frequency: 4, period: 1, periodUnit: 'd' },
+  'every-morning': { frequency: 1, period: 1, periodUnit: 'd', when: ['MORN'] },
+  'at-bedtime': { frequency: 1, period: 1, periodUnit: 'd', when: ['HS'] },
+  'every-other-day': { frequency: 1, period: 2, periodUnit: 'd' },
+  'once-weekly': { frequency: 1, period: 1, periodUnit: 'wk' },
+  'every-2-weeks': { frequency: 1, period: 2, periodUnit: 'wk' },
+  'every-4-weeks': { frequency: 1, period: 4, periodUnit: 'wk' },
+  'every-3-months': { frequency: 1, period: 3, periodUnit: 'mo' },
+  'as-directed': null,
+};
+
+/** The current dose as a Dosage: the readable sig as its text, and the same dose structured. */
+function dosageOf(dose: MedicationDose): Dosage {
+  const route = ROUTE_CODES[dose.route];
+  const timing = FREQUENCY_TIMING[dose.frequency];
+  const ucum = UCUM_UNITS[dose.unit];
+  const reason = dose.asNeededReason?.trim();
+  return {
+    text: formatSig(dose, 'en'),
+    timing: timing ? { repeat: timing } : undefined,
+    ...(dose.asNeeded && reason ? { asNeededCodeableConcept: { text: reason } } : { asNeededBoolean: dose.asNeeded }),
+    route: route ? { coding: [{ system: SNOMED, ...route }] } : undefined,
+    doseAndRate: [
+      {
+        doseQuantity: {
+          value: dose.amount,
+          unit: dose.unit,
+          ...(ucum ? { system: UCUM, code: ucum } : {}),
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * A medication as the patient takes it now (`row` opened: its names and as-needed reason readable). The drug is
+ * named by text only: the catalogue holds no RxNorm codes. Its history (medication_events) is not exported: the
+ * statement carries the current dose, the start and, once stopped, the stop date.
+ */
+export function medicationStatementResource(row: MedicationRow): MedicationStatement {
+  const dose: MedicationDose | null =
+    row.doseAmount !== null && row.doseUnit && row.route && row.frequency && row.asNeeded !== null
+      ? {
+          amount: row.doseAmount,
+          unit: row.doseUnit as DoseUnit,
+          route: row.route as Route,
+          frequency: row.frequency as Frequency,
+          asNeeded: row.asNeeded,
+          asNeededReason: row.asNeededReason,
+        }
+      : null;
+  return clean<MedicationStatement>({
+    resourceType: 'MedicationStatement',
+    id: row.id,
+    meta: { lastUpdated: iso(row.updatedAt) },
+    status: MEDICATION_STATEMENT_STATUS[row.status as MedicationStatus],
+    medicationCodeableConcept: { text: row.drugName },
+    subject: { reference: `Patient/${row.patientId}` },
+    effectivePeriod: {
+      start: row.startDate,
+      end: row.status === 'stopped' ? row.lastChangeDate : undefined,
+    },
+    dateAsserted: iso(row.updatedAt),
+    reasonReference: row.indicationId ? [{ reference: `Condition/${row.indicationId}` }] : [],
+    dosage: dose ? [dosageOf(dose)] : [],
+  });
+}
+
+const ALLERGY_CATEGORY: Record<AllergyCategory, 'medication' | 'food' | 'environment' | null> = {
+  medication: 'medication',
+  food: 'food',
+  environment: 'environment',
+  other: null,
+};
+
+const ALLERGY_CRITICALITY: Record<AllergySeverity, AllergyIntolerance['criticality']> = {
+  mild: 'low',
+  moderate: 'low',
+  severe: 'high',
+  unknown: 'unable-to-assess',
+};
+
+/**
+ * An allergy (`row` opened: its substance, reaction and removal reason readable). A removed entry is inactive, its
+ * reason a note. The date it was noted is the onset (R4: "when ... was identified"); the recorded date is when the
+ * entry was made.
+ */
+export function allergyIntoleranceResource(row: AllergyRow): AllergyIntolerance {
+  const severity = row.severity as AllergySeverity;
+  const category = row.category ? ALLERGY_CATEGORY[row.category as AllergyCategory] : null;
+  return clean<AllergyIntolerance>({
+    resourceType: 'AllergyIntolerance',
+    id: row.id,
+    meta: { lastUpdated: iso(row.removedAt ?? row.createdAt) },
+    clinicalStatus: hl7Code(
+      'allergyintolerance-clinical',
+      (row.status as AllergyStatus) === 'removed' ? 'inactive' : 'active',
+    ),
+    verificationStatus: hl7Code('allergyintolerance-verification', 'confirmed'),
+    category: category ? [category] : [],
+    criticality: ALLERGY_CRITICALITY[severity],
+    code: { text: row.substance },
+    patient: { reference: `Patient/${row.patientId}` },
+    onsetDateTime: row.notedDate ?? undefined,
+    recordedDate: iso(row.createdAt),
+    // R4 requires a reaction's manifestation: without the reaction's text, the severity is in the criticality only.
+    reaction: row.reaction
+      ? [{ manifestation: [{ text: row.reaction }], severity: severity === 'unknown' ? undefined : severity }]
+      : [],
+    note: row.removalReason ? [{ text: row.removalReason, time: row.removedAt ? iso(row.removedAt) : undefined }] : [],
   });
 }
 

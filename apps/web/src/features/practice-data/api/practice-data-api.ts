@@ -24,6 +24,9 @@ export const ExportCountsSchema = z.object({
   appointments: z.number(),
   observations: z.number(),
   documentReferences: z.number(),
+  conditions: z.number(),
+  medicationStatements: z.number(),
+  allergyIntolerances: z.number(),
 });
 
 export const practiceDataKeys = { runs: ['backup-runs'] as const, counts: ['fhir-export-counts'] as const };
@@ -51,7 +54,9 @@ export function exportCountsQueryOptions() {
     queryFn: async ({ signal }) =>
       (
         await graphqlRequest(
-          'query FhirExportCounts { fhirExportCounts { patients practitioners appointments observations documentReferences } }',
+          `query FhirExportCounts { fhirExportCounts {
+            patients practitioners appointments observations documentReferences
+            conditions medicationStatements allergyIntolerances } }`,
           z.object({ fhirExportCounts: ExportCountsSchema }),
           {},
           { signal },
@@ -77,4 +82,13 @@ export function useStartBackup() {
 
 /** Where the FHIR downloads are (plain HTTP, the session cookie). */
 export const FHIR_EXPORT_PATH = '/api/admin/data/fhir';
-export const FHIR_TYPES = ['Patient', 'Practitioner', 'Appointment', 'Observation', 'DocumentReference'] as const;
+export const FHIR_TYPES = [
+  'Patient',
+  'Practitioner',
+  'Appointment',
+  'Observation',
+  'DocumentReference',
+  'Condition',
+  'MedicationStatement',
+  'AllergyIntolerance',
+] as const;

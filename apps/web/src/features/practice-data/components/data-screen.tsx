@@ -36,6 +36,9 @@ const COUNT_OF = {
   Appointment: 'appointments',
   Observation: 'observations',
   DocumentReference: 'documentReferences',
+  Condition: 'conditions',
+  MedicationStatement: 'medicationStatements',
+  AllergyIntolerance: 'allergyIntolerances',
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
