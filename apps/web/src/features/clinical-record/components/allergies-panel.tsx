@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { formatCalendarDate, formatInstantDate } from '../../../lib/practice-dates.ts';
 import { usePatientAllergies, type Allergy } from '../api/allergies-api.ts';
@@ -9,10 +10,10 @@ import { AllergyFormModal, RemoveAllergyModal } from './allergy-form-modal.tsx';
 
 /** How a severity badge looks; its word is always shown, so the colour never carries the meaning alone. */
 const SEVERITY_BADGE = {
-  severe: { color: 'red', variant: 'filled' },
-  moderate: { color: 'orange', variant: 'light' },
-  mild: { color: 'teal', variant: 'light' },
-  unknown: { color: 'gray', variant: 'light' },
+  severe: { tone: 'red', strong: true },
+  moderate: { tone: 'orange', strong: false },
+  mild: { tone: 'teal', strong: false },
+  unknown: { tone: 'gray', strong: false },
 } as const;
 
 /**
@@ -98,18 +99,14 @@ function AllergyItem({ allergy, onRemove }: { allergy: Allergy; onRemove: (() =>
           <Text fw={700} td={isRemoved ? 'line-through' : undefined}>
             {allergy.substance}
           </Text>
-          <Badge color={badge.color} variant={badge.variant}>
+          <ToneBadge tone={badge.tone} strong={badge.strong}>
             {t(`allergies.severity.${allergy.severity}`)}
-          </Badge>
-          {allergy.category ? (
-            <Badge color="gray" variant="outline">
-              {t(`allergies.category.${allergy.category}`)}
-            </Badge>
-          ) : null}
+          </ToneBadge>
+          {allergy.category ? <ToneBadge tone="gray">{t(`allergies.category.${allergy.category}`)}</ToneBadge> : null}
           {isRemoved ? (
-            <Badge color="gray" variant="filled">
+            <ToneBadge tone="gray" strong>
               {t('allergies.removed')}
-            </Badge>
+            </ToneBadge>
           ) : null}
         </Group>
         {allergy.reaction ? (

@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { formatCalendarDate, formatInstantDate } from '../../../lib/practice-dates.ts';
 import { usePatientDiagnoses, type Diagnosis } from '../api/diagnoses-api.ts';
@@ -9,7 +10,7 @@ import { DiagnosisFormModal } from './diagnosis-form-modal.tsx';
 import { DiagnosisHistoryModal } from './diagnosis-history-modal.tsx';
 
 /** The colour of a status badge (each with its word beside it, never the colour alone). */
-const STATUS_COLOR = { active: 'red', 'rule-out': 'yellow', 'in-remission': 'teal', resolved: 'gray' } as const;
+const STATUS_TONE = { active: 'red', 'rule-out': 'yellow', 'in-remission': 'teal', resolved: 'gray' } as const;
 
 /**
  * A patient's problem list in the chart (decision 062): each diagnosis with its ICD-10-CM code, title, status,
@@ -86,15 +87,13 @@ function DiagnosisItem({
           <Text>{diagnosis.title}</Text>
         </Group>
         <Group gap="xs" wrap="wrap">
-          <Badge color={STATUS_COLOR[diagnosis.status]} variant="light">
-            {t(`diagnoses.status.${diagnosis.status}`)}
-          </Badge>
-          {diagnosis.primary ? <Badge variant="filled">{t('diagnoses.primary')}</Badge> : null}
-          {diagnosis.listed ? null : (
-            <Badge color="orange" variant="outline">
-              {t('diagnoses.notListed')}
-            </Badge>
-          )}
+          <ToneBadge tone={STATUS_TONE[diagnosis.status]}>{t(`diagnoses.status.${diagnosis.status}`)}</ToneBadge>
+          {diagnosis.primary ? (
+            <ToneBadge tone="blue" strong>
+              {t('diagnoses.primary')}
+            </ToneBadge>
+          ) : null}
+          {diagnosis.listed ? null : <ToneBadge tone="orange">{t('diagnoses.notListed')}</ToneBadge>}
         </Group>
         <Text size="sm" c="dimmed">
           {diagnosis.onsetDate

@@ -1,6 +1,7 @@
-import { Alert, Badge, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
+import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { formatCalendarDate, formatInstantDateTime } from '../../../lib/practice-dates.ts';
 import { useDiagnosisHistory, type Diagnosis } from '../api/diagnoses-api.ts';
@@ -34,8 +35,12 @@ export function DiagnosisHistoryModal({ diagnosis, onClose }: { diagnosis: Diagn
                 })}
               </Text>
               <Group gap="xs">
-                <Badge variant="light">{t(`diagnoses.status.${revision.status}`)}</Badge>
-                {revision.primary ? <Badge variant="filled">{t('diagnoses.primary')}</Badge> : null}
+                <ToneBadge tone="gray">{t(`diagnoses.status.${revision.status}`)}</ToneBadge>
+                {revision.primary ? (
+                  <ToneBadge tone="blue" strong>
+                    {t('diagnoses.primary')}
+                  </ToneBadge>
+                ) : null}
               </Group>
               {revision.onsetDate ? (
                 <Text size="sm">

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import {
   COMBINATION_RULE_LABELS,
   DRUG_CLASS_LABELS,
@@ -9,6 +9,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { formatCalendarDate } from '../../../lib/practice-dates.ts';
 import { usePatientMedications, type Medication, type MedicationWarningView } from '../api/medications-api.ts';
@@ -18,7 +19,7 @@ import { ChangeMedicationModal, CHANGES_FROM } from './change-medication-modal.t
 import { MedicationHistory } from './medication-history.tsx';
 import { StartMedicationModal } from './start-medication-modal.tsx';
 
-const STATUS_COLOR = { active: 'teal', held: 'yellow', stopped: 'gray' } as const;
+const STATUS_TONE = { active: 'teal', held: 'yellow', stopped: 'gray' } as const;
 
 /**
  * A patient's medications in the chart (decision 062): each with its readable sig, class, schedule, indication,
@@ -146,18 +147,16 @@ function MedicationItem({
         </Group>
         <Text data-testid="medication-sig">{sigOf(medication, language)}</Text>
         <Group gap="xs" wrap="wrap">
-          <Badge color={STATUS_COLOR[medication.status]} variant="light">
-            {t(`medications.status.${medication.status}`)}
-          </Badge>
+          <ToneBadge tone={STATUS_TONE[medication.status]}>{t(`medications.status.${medication.status}`)}</ToneBadge>
           {medication.drugClass ? (
-            <Badge variant="outline">{DRUG_CLASS_LABELS[medication.drugClass][language]}</Badge>
+            <ToneBadge tone="violet">{DRUG_CLASS_LABELS[medication.drugClass][language]}</ToneBadge>
           ) : null}
           {medication.controlledSchedule ? (
-            <Badge color="orange" variant="outline">
+            <ToneBadge tone="orange">
               {t('medications.schedule', { schedule: medication.controlledSchedule })}
-            </Badge>
+            </ToneBadge>
           ) : null}
-          {medication.listed ? null : <Badge variant="outline">{t('medications.notListed')}</Badge>}
+          {medication.listed ? null : <ToneBadge tone="gray">{t('medications.notListed')}</ToneBadge>}
         </Group>
         <Text size="sm" c="dimmed">
           {[

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { CURRENT_DIAGNOSIS_STATUSES } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
+import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { formatCalendarDate } from '../../../lib/practice-dates.ts';
 import { usePatientAllergies } from '../api/allergies-api.ts';
@@ -56,7 +57,7 @@ export function MyClinicalRecord({ patientId, printPath }: { patientId: string; 
                     {m.brandName ? ` (${m.brandName})` : ''}
                   </Text>
                   <Text>{sigOf(m, language)}</Text>
-                  {m.status === 'held' ? <Badge color="yellow">{t('medications.status.held')}</Badge> : null}
+                  {m.status === 'held' ? <ToneBadge tone="yellow">{t('medications.status.held')}</ToneBadge> : null}
                   <Text size="sm" c="dimmed">
                     {[
                       t('medications.since', { date: formatCalendarDate(m.startDate, i18n.language) }),

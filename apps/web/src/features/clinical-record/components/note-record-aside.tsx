@@ -1,7 +1,8 @@
-import { Alert, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { CURRENT_DIAGNOSIS_STATUSES, INSTRUMENT_DEFINITIONS, INSTRUMENTS } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
+import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { formatInstantDate } from '../../../lib/practice-dates.ts';
 import { usePatientDiagnoses } from '../api/diagnoses-api.ts';
@@ -69,11 +70,11 @@ export function NoteRecordAside({
                 (b) => latest.total >= b.min && latest.total <= b.max,
               );
               return (
-                <Badge key={instrument} variant="light" size="lg" data-testid={`latest-${instrument}`}>
+                <ToneBadge key={instrument} tone="blue" data-testid={`latest-${instrument}`}>
                   {INSTRUMENT_DEFINITIONS[instrument].name} {latest.total}
                   {band ? ` · ${t(`band.${band.key}`, { ns: 'measures' })}` : ''} ·{' '}
                   {formatInstantDate(latest.at, i18n.language)}
-                </Badge>
+                </ToneBadge>
               );
             })}
             {scores.length === 0 ? (

@@ -1,7 +1,6 @@
 import {
   Alert,
   Autocomplete,
-  Badge,
   Button,
   Group,
   Modal,
@@ -32,6 +31,7 @@ import {
 import { useMemo, useState, type SubmitEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { useCurrentUser } from '../../../lib/auth.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { errorText } from '../../../lib/error-text.ts';
@@ -135,11 +135,11 @@ export function StartMedicationModal({
           />
           {catalogued ? (
             <Group gap="xs" data-testid="catalogue-drug">
-              <Badge variant="light">{DRUG_CLASS_LABELS[catalogued.drugClass][language]}</Badge>
+              <ToneBadge tone="violet">{DRUG_CLASS_LABELS[catalogued.drugClass][language]}</ToneBadge>
               {catalogued.controlledSchedule ? (
-                <Badge color="orange" variant="outline">
+                <ToneBadge tone="orange">
                   {t('medications.schedule', { schedule: catalogued.controlledSchedule })}
-                </Badge>
+                </ToneBadge>
               ) : null}
             </Group>
           ) : drugName.trim() ? (
