@@ -164,8 +164,27 @@ describe('the demo clinical history', () => {
         'QUESTIONNAIRE_SUBMITTED',
         'SAFETY_ALERT_ACKNOWLEDGED',
         'MESSAGE_SEND',
+        'DIAGNOSIS_ADD',
+        'MEDICATION_START',
       ]),
     );
+  });
+
+  it('gives each measured patient a primary diagnosis and a medication whose dose went up during the scores', async () => {
+    const provider = new TestClient(t.app);
+    await provider.signIn('provider@demo.test', DEMO_PASSWORD);
+    const meds = await provider.gql<{
+      patientMedications: { medications: { drugName: string; events: { kind: string }[] }[] };
+    }>('query ($id: ID!) { patientMedications(patientId: $id) { medications { drugName events { kind } } } }', {
+      id: demoPatientId,
+    });
+    const escitalopram = meds.data!.patientMedications.medications.find((m) => m.drugName === 'escitalopram');
+    expect(escitalopram?.events.map((e) => e.kind)).toEqual(['started', 'dose-changed']);
+    const diagnoses = await provider.gql<{ patientDiagnoses: { code: string; primary: boolean }[] }>(
+      'query ($id: ID!) { patientDiagnoses(patientId: $id) { code primary } }',
+      { id: demoPatientId },
+    );
+    expect(diagnoses.data!.patientDiagnoses.filter((d) => d.primary).map((d) => d.code)).toEqual(['F41.1']);
   });
 
   it('writes nothing more when it runs again', async () => {

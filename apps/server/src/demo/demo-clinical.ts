@@ -15,7 +15,7 @@ import { insertAcknowledgedAlert, insertCompletedMeasure } from '../measures/mea
 import { insertConversation, insertMessage } from '../messages/messages.repository.ts';
 import { insertAddendum, insertNote, signNoteRow } from '../notes/notes.repository.ts';
 import { BlindIndex, MESSAGES_SEARCH_PURPOSE, NOTES_SEARCH_PURPOSE } from '../search/blind-index.ts';
-import { findUserByEmail } from '../users/users.repository.ts';
+import { findUserByEmail, findUserById } from '../users/users.repository.ts';
 import {
   ADDENDA,
   DEMO_CONVERSATIONS,
@@ -25,6 +25,7 @@ import {
   WAITLIST_REASONS,
   type DemoNote,
 } from './clinical-data.ts';
+import { seedDemoRecord } from './demo-record.ts';
 import { createRandom } from './practice-data.ts';
 
 const MINUTE = 60_000;
@@ -214,9 +215,22 @@ class ClinicalSeed {
         });
       }
     }
-    for (const { patientId, ownerId, worsening } of chosen) {
+    for (const [index, { patientId, ownerId, worsening }] of chosen.entries()) {
       const isDemo = patientId === demoPatientId;
       const daysAgo = isDemo ? [118, 104, 90, 76, 62, 48, 34, 20, 6] : [112, 91, 70, 49, 28, 9];
+      const prescriber = await findUserById(this.#tx, ownerId);
+      const record = await seedDemoRecord(this.#tx, this.#keyring, {
+        patientId,
+        providerId: ownerId,
+        prescriber: prescriber?.name ?? '',
+        // The demo patient has the anxiety regimen, whose escitalopram shows in their portal.
+        index: isDemo ? 1 : index + (worsening ? 3 : 0),
+        firstAgo: daysAgo[0]!,
+        raisedAgo: daysAgo[2]!,
+        now: this.#now,
+      });
+      for (const id of record.diagnosisIds) this.#record('DIAGNOSIS_ADD', 'diagnosisIds', id, patientId);
+      for (const id of record.medicationIds) this.#record('MEDICATION_START', 'medicationIds', id, patientId);
       for (const instrument of ['phq9', 'gad7'] as const) {
         const max = instrument === 'phq9' ? 24 : 21;
         const start = worsening ? this.#random.int(5, 7) : Math.min(max, this.#random.int(15, 19));
