@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 
 import { MyAppointments, TodaysAppointments, VisitRequests } from '../../features/appointments/index.ts';
+import { TreatmentPlansDue } from '../../features/clinical-record/index.ts';
 import { PendingQuestionnaires, SafetyAlerts } from '../../features/measures/index.ts';
 import { VideoWaitingAlert } from '../../features/video/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
@@ -22,6 +23,7 @@ function DashboardRoute() {
         <VideoWaitingAlert />
         <TodaysAppointments />
         <VisitRequests />
+        <TreatmentPlansDue />
       </>
     ) : user.role === 'patient' ? (
       <>

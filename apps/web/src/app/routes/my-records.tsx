@@ -6,6 +6,7 @@ import { LoadingLine } from '../../components/loading-line.tsx';
 import { PhoneLinkedText } from '../../components/phone-linked-text.tsx';
 import { PortalOnly } from '../../components/portal-only.tsx';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
+import { MyTreatmentPlan } from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, PendingQuestionnaires } from '../../features/measures/index.ts';
 import { MyDetailsPanel, SharedNotesPanel, useMyRecord } from '../../features/my-records/index.ts';
 import { NoteContent } from '../../features/notes/index.ts';
@@ -15,7 +16,8 @@ import { useAppConfigValue } from '../../lib/page-bootstrap.ts';
 import { canUsePatientPortal } from '../route-guard.ts';
 
 /**
- * `/my/records`: the patient's own details (read only, with "ask for a correction"), the questionnaires waiting to
+ * `/my/records`: the patient's own details (read only, with "ask for a correction"), their treatment plan (the
+ * latest signed version, to acknowledge), the questionnaires waiting to
  * be filled in and their past results as a chart, and the notes their providers shared with them.
  */
 function MyRecords() {
@@ -44,6 +46,12 @@ function MyRecords() {
       ) : (
         <>
           <MyDetailsPanel record={record.data} />
+          {can(user?.role, 'clinical-record:read') ? (
+            <MyTreatmentPlan
+              patientId={record.data.id}
+              canAcknowledge={can(user?.role, 'treatment-plan:acknowledge')}
+            />
+          ) : null}
           {can(user?.role, 'measure:respond') ? <PendingQuestionnaires showEmpty /> : null}
           {can(user?.role, 'measure:read') ? <MeasuresPanel patientId={record.data.id} canSend={false} /> : null}
           <SharedNotesPanel renderContent={(markdown) => <NoteContent content={markdown} />} />
