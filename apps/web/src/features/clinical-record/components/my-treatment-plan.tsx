@@ -32,7 +32,7 @@ export function MyTreatmentPlan({ patientId, canAcknowledge }: { patientId: stri
         ) : (
           <>
             <TreatmentPlanBadges plan={current} />
-            <TreatmentPlanView plan={current} />
+            <TreatmentPlanView plan={current} readByPatient />
             {acknowledge.error ? (
               <Alert color="red" variant="light" role="alert">
                 {describeError(acknowledge.error)}

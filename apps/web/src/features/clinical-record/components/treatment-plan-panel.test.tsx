@@ -75,15 +75,19 @@ describe('TreatmentPlanPanel', () => {
 
 describe('MyTreatmentPlan', () => {
   it('lets the patient acknowledge the signed plan once', async () => {
+    let acknowledgedAt: string | null = null;
     const { calls } = mockGraphQL({
-      TreatmentPlan: () => ({ treatmentPlan: planOf() }),
-      AcknowledgeTreatmentPlan: () => ({
-        acknowledgeTreatmentPlan: planOf({ acknowledgedAt: '2026-11-02T10:00:00.000Z' }),
-      }),
+      TreatmentPlan: () => ({ treatmentPlan: planOf({ acknowledgedAt }) }),
+      AcknowledgeTreatmentPlan: () => {
+        acknowledgedAt = '2026-11-02T10:00:00.000Z';
+        return { acknowledgeTreatmentPlan: planOf({ acknowledgedAt }) };
+      },
     });
     renderRoutes([{ path: '/mine', element: <MyTreatmentPlan patientId={PATIENT_ID} canAcknowledge /> }], '/mine');
     fireEvent.click(await screen.findByRole('button', { name: 'I have read this plan' }));
     await vi.waitFor(() => expect(calls.some((c) => c.operationName === 'AcknowledgeTreatmentPlan')).toBe(true));
     expect(calls.find((c) => c.operationName === 'AcknowledgeTreatmentPlan')?.variables).toEqual({ versionId: 'v1' });
+    expect(await screen.findByText(/^You said you had read this plan on/)).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'I have read this plan' })).toBeNull();
   });
 });

@@ -37,10 +37,13 @@ export function TreatmentPlanView({
   plan,
   scores = null,
   headingOrder = 3,
+  readByPatient = false,
 }: {
   plan: TreatmentPlanVersion;
   scores?: LatestScores;
   headingOrder?: 3 | 4;
+  /** The patient reads their own plan: the acknowledgement is theirs ("you"). */
+  readByPatient?: boolean;
 }) {
   const { t, i18n } = useTranslation('clinical-record');
   const date = (value: string) => formatCalendarDate(value, i18n.language);
@@ -122,11 +125,15 @@ export function TreatmentPlanView({
               date: formatInstantDateTime(plan.updatedAt, i18n.language),
             })}
       </Text>
-      {plan.signed ? (
-        <Text size="sm" c={plan.acknowledgedAt ? 'teal.8' : 'dimmed'}>
-          {plan.acknowledgedAt
-            ? t('plans.acknowledgedAt', { date: formatInstantDateTime(plan.acknowledgedAt, i18n.language) })
-            : t('plans.notAcknowledged')}
+      {plan.signed && plan.acknowledgedAt ? (
+        <Text size="sm" c="teal.8">
+          {t(readByPatient ? 'plans.youAcknowledgedAt' : 'plans.acknowledgedAt', {
+            date: formatInstantDateTime(plan.acknowledgedAt, i18n.language),
+          })}
+        </Text>
+      ) : plan.signed && !readByPatient ? (
+        <Text size="sm" c="dimmed">
+          {t('plans.notAcknowledged')}
         </Text>
       ) : null}
     </Stack>
