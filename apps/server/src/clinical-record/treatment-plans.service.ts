@@ -56,11 +56,11 @@ export type ConfirmPlanSigner = (
 const REVIEW_REMINDER_TIME = '09:00';
 
 /**
- * The treatment plan (issue 27, point 3): one per patient, kept as versions. The provider writes a draft (saving
- * again rewrites it) and signs it with their password or code; a signed version never changes, so editing after a
- * signature starts the next draft. The patient reads the latest signed version and acknowledges it once. At the
- * review date the provider is e-mailed (a job per plan). Every read and change is audited with ids only; the
- * content is encrypted; emergency access reads; administrators get nothing.
+ * The treatment plan (issue 27, point 3; decision 063): one per patient, kept as versions. The provider writes a
+ * draft (saving again rewrites it) and signs it with their password or code; a signed version never changes, so
+ * editing after a signature starts the next draft. The patient reads the latest signed version and acknowledges it
+ * once. At the review date the provider is e-mailed (a job per plan). Every read and change is audited with ids
+ * only; the content is encrypted; emergency access reads; administrators get nothing.
  */
 export class TreatmentPlansService {
   readonly #db: Database;
