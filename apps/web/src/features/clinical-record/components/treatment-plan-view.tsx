@@ -104,7 +104,7 @@ export function TreatmentPlanView({
           </List>
         )}
       </Stack>
-      <Group gap="lg" wrap="wrap">
+      <Group gap="lg" style={{ rowGap: 2 }} wrap="wrap">
         {plan.targetDate ? (
           <Text size="sm">
             {t('plans.targetDate')}: {date(plan.targetDate)}
