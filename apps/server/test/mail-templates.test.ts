@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invitationMail, passwordResetMail } from '../src/mail/account-mails.ts';
-import { appointmentMail } from '../src/mail/templates.ts';
+import { appointmentMail, treatmentPlanReviewDueMail } from '../src/mail/templates.ts';
 
 // The practice's name is configuration, not typed by a patient, but each format still escapes what it carries.
 const ctx = { practiceName: 'Dr <b>Lee</b> & "Partners"', publicUrl: 'https://clinic.example' };
@@ -38,5 +38,12 @@ describe('mail templates', () => {
     expect(without).toContain('sign in and send your care team a message');
     expect(without).not.toContain('call the practice');
     expect(appointmentMail(ctx, 'es', facts).text).toContain('envíe un mensaje a su equipo de atención');
+  });
+
+  it('say only that a treatment plan review is due, in English and Spanish, with a link to sign in', () => {
+    const en = treatmentPlanReviewDueMail(ctx, 'en');
+    expect(en.text).toContain('A treatment plan review is due. Sign in to see it.');
+    expect(en.text).toContain('https://clinic.example/dashboard');
+    expect(treatmentPlanReviewDueMail(ctx, 'es').text).toContain('Una revisión de plan de tratamiento está pendiente');
   });
 });

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   addDays,
   APPOINTMENT_MESSAGES,
+  CLINICAL_RECORD_MESSAGES,
   DEFAULT_PRACTICE_TIME_ZONE,
   DEMO_ACCOUNTS,
   todayIn,
@@ -40,6 +41,7 @@ import { patients } from '../src/patients/patients.table.ts';
 import { noteShares } from '../src/portal-records/portal-records.table.ts';
 import { measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
 import { insertConversation } from '../src/messages/messages.repository.ts';
+import { insertDraft, lockPlanOfPatient, signVersion } from '../src/clinical-record/treatment-plans.repository.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 /** own: the caller's own record; other: another's record; none: the action has no records to own. */
@@ -186,6 +188,30 @@ async function noteRecord(caller: Fixture, target: Target): Promise<string> {
 
 const PATIENT_DIAGNOSES = 'query ($patientId: ID!) { patientDiagnoses(patientId: $patientId) { id } }';
 const ADD_DIAGNOSIS = 'mutation ($input: AddDiagnosisInput!) { addDiagnosis(input: $input) { id } }';
+const ACKNOWLEDGE_PLAN = 'mutation ($versionId: ID!) { acknowledgeTreatmentPlan(versionId: $versionId) { id } }';
+
+/** A new signed version of the target patient's treatment plan (its latest, so the patient may acknowledge it). */
+async function signedPlanVersion(caller: Fixture, target: Target): Promise<string> {
+  const db = t.runtime.database.db;
+  const patientId = (await record(caller, target)).id;
+  return db.transaction(async (tx) => {
+    const plan = await lockPlanOfPatient(tx, patientId, otherProviderId);
+    const { id } = await insertDraft(
+      tx,
+      t.runtime.keyring,
+      plan.id,
+      {
+        status: 'active',
+        content: { problems: [], goals: [], interventions: ['Weekly therapy'] },
+        targetDate: null,
+        reviewDate: '2030-01-01',
+      },
+      otherProviderId,
+    );
+    await signVersion(tx, id, otherProviderId);
+    return id;
+  });
+}
 const SHARE_NOTE = 'mutation ($noteId: ID!) { shareNote(noteId: $noteId) { sharedAt } }';
 const SHARED_NOTE = 'query ($id: ID!) { sharedNote(id: $id) { id content } }';
 const REQUEST_CORRECTION =
@@ -520,6 +546,14 @@ const CELLS: Record<ResourceAction, Cell> = {
       response: await caller.client.gql(ADD_DIAGNOSIS, {
         input: { patientId: (await record(caller, target)).id, code: 'F41.1', status: 'active' },
       }),
+    }),
+  },
+  'treatment-plan:acknowledge': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: CLINICAL_RECORD_MESSAGES.treatmentPlanNotFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(ACKNOWLEDGE_PLAN, { versionId: await signedPlanVersion(caller, target) }),
     }),
   },
   'note:share': {

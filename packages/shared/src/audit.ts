@@ -160,6 +160,11 @@ export const CLINICAL_RECORD_EVENTS = [
   'MEDICATION_CHANGE',
   'ALLERGY_ADD',
   'ALLERGY_REMOVE',
+  'TREATMENT_PLAN_SAVE',
+  'TREATMENT_PLAN_SIGN',
+  'TREATMENT_PLAN_SIGN_FAILED',
+  'TREATMENT_PLAN_ACKNOWLEDGE',
+  'TREATMENT_PLAN_REVIEW_DUE',
 ] as const;
 
 // A note shared with its patient or no longer; a correction request made, read by

@@ -47,6 +47,22 @@ export const CLINICAL_RECORD_MESSAGES = {
   chooseCategory: 'Please choose a category',
   allergyAlreadyRemoved: 'This allergy is already removed.',
   allergyAlreadyListed: 'This substance is already on the patient’s allergy list.',
+  treatmentPlanNotFound: 'Treatment plan not found',
+  goalRequired: 'Please describe the goal',
+  chooseInstrument: 'Please choose a questionnaire',
+  targetInvalid: 'Enter the target as a whole number',
+  targetNeedsInstrument: 'Choose the questionnaire the target score is for',
+  targetOutOfRange: 'Enter a target score from 1 to {{max}}',
+  interventionRequired: 'Please write the intervention',
+  choosePlanStatus: 'Please choose the plan’s status',
+  reviewDateRequired: 'Please enter a review date',
+  tooManyItems: 'A plan holds at most {{max}} of these',
+  problemNotPatients: 'Each problem must be one of this patient’s diagnoses.',
+  planAlreadySigned: 'This version of the plan is already signed. Edit the plan to start a new version.',
+  planNotLatest: 'A newer version of this plan exists.',
+  planNotSigned: 'Only a signed plan can be acknowledged.',
+  planAlreadyAcknowledged: 'You have already acknowledged this plan.',
+  cannotAcknowledgePlan: 'Only the patient can acknowledge their treatment plan.',
 } as const;
 
 /** The rules' messages of this section, with their ids (field-messages.ts). */

@@ -21,5 +21,6 @@ export const MAIL_KINDS = [
   'record-correction-waiting',
   'message-waiting',
   'emergency-access-used',
+  'treatment-plan-review-due',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];

@@ -81,6 +81,7 @@ describe('RECORD_PARTS', () => {
       'note:psychotherapy-content': 'note:read',
       'note-template:inactive': 'note-template:manage',
       'message:office-inbox': 'message:office',
+      'treatment-plan:draft': 'clinical-record:write',
     };
     for (const [part, action] of Object.entries(permissionOf) as [RecordPart, ResourceAction][]) {
       for (const role of RECORD_PARTS[part]) expect(can(role, action), `${part} for ${role}`).toBe(true);

@@ -46,6 +46,8 @@ export const PERMISSIONS = [
   // The psychiatric record (issue 27, decision 062): diagnoses, medications, structured allergies.
   'clinical-record:read:own',
   'clinical-record:write:own',
+  // A patient acknowledges that they have read their treatment plan's latest signed version (issue 27, point 3).
+  'treatment-plan:acknowledge:own',
   // A patient books their own visits with their own provider, and confirms, cancels
   // and reschedules them within the practice's policy (decision 030). Staff change appointments with
   // appointment:update, which patients never hold.
@@ -172,6 +174,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'measure:respond:own',
     // Their own diagnoses, medications and allergies, read only, in the portal.
     'clinical-record:read:own',
+    // They acknowledge their treatment plan once they have read it.
+    'treatment-plan:acknowledge:own',
     'appointment:book:own',
     'appointment:manage:own',
     // Their own record (read only), the notes shared with them, corrections, their access log.
@@ -213,6 +217,8 @@ export const OWN_RECORDS = {
   'clinical-record': { provider: 'patientOwnerId', patient: 'patientAccountId' },
   // A provider's own outcomes are those of the patients whose primary provider they are (decision 064).
   outcome: { provider: 'patientOwnerId' },
+  // A treatment plan is a patient's to acknowledge when it is of the record linked to their account.
+  'treatment-plan': { patient: 'patientAccountId' },
   // A safety alert is for the patient's primary provider.
   alert: { provider: 'patientOwnerId' },
   // A provider shares the notes they reach as `note:read` (their own, their patients');
@@ -259,6 +265,9 @@ export const RECORD_PARTS = {
   'note:psychotherapy-content': ['provider'],
   // The inactive note templates beside the active ones: for those who manage templates (`note-template:manage`).
   'note-template:inactive': ['admin'],
+  // A treatment plan's draft (a version not yet signed): for those who write the record (`clinical-record:write`);
+  // a patient reads only the signed versions.
+  'treatment-plan:draft': ['provider'],
   // The office's conversations (`message:office`) instead of the caller's own.
   'message:office-inbox': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
@@ -302,6 +311,7 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'alert:acknowledge': 'measureMessages.cannotAcknowledge',
   'clinical-record:read': 'clinicalRecordMessages.cannotView',
   'clinical-record:write': 'clinicalRecordMessages.cannotWrite',
+  'treatment-plan:acknowledge': 'clinicalRecordMessages.cannotAcknowledgePlan',
   'appointment:book': 'appointmentMessages.cannotCreate',
   'appointment:manage': 'appointmentMessages.cannotUpdate',
   'note:share': 'portalRecordMessages.cannotShare',

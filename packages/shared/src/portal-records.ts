@@ -147,6 +147,8 @@ export const RECORD_ACCESS_KINDS = {
   MEDICATION_CHANGE: 'clinicalRecordChanged',
   ALLERGY_ADD: 'clinicalRecordChanged',
   ALLERGY_REMOVE: 'clinicalRecordChanged',
+  TREATMENT_PLAN_SAVE: 'clinicalRecordChanged',
+  TREATMENT_PLAN_SIGN: 'clinicalRecordChanged',
   SAFETY_ALERT_ACKNOWLEDGED: 'alertAcknowledged',
   APPOINTMENT_VIEW: 'appointmentViewed',
   APPOINTMENT_CREATE: 'appointmentBooked',

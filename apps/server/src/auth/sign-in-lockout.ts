@@ -33,6 +33,7 @@ export interface FailedAttempt {
     | 'TWO_FACTOR_SETUP_FAILED'
     | 'TWO_FACTOR_DISABLE_FAILED'
     | 'NOTE_SIGN_FAILED'
+    | 'TREATMENT_PLAN_SIGN_FAILED'
     // A wrong current password when changing it.
     | 'PASSWORD_CHANGE_FAILED';
   /** Who tried, when known better than "someone with this e-mail" (a signed-in caller). */

@@ -251,12 +251,14 @@ export class TwoFactorService {
 
   /**
    * Re-confirms the signed-in person before a signature (a clinical note, an addendum): their password, or a current
-   * code of their authenticator app. A wrong one counts toward the sign-in lockout like a wrong password.
+   * code of their authenticator app. A wrong one counts toward the sign-in lockout like a wrong password, and is
+   * recorded as `failedEvent` (a note's signature unless told: a treatment plan's says so).
    */
   async confirmIdentity(
     caller: Caller,
     meta: RequestMeta,
     proof: { password?: string | null | undefined; code?: string | null | undefined },
+    failedEvent: 'NOTE_SIGN_FAILED' | 'TREATMENT_PLAN_SIGN_FAILED' = 'NOTE_SIGN_FAILED',
   ): Promise<void> {
     const { user, actor } = caller;
     await this.#refuseWhileLocked(user.email);
@@ -276,7 +278,7 @@ export class TwoFactorService {
     if (confirmed) return;
     const message = await this.#lockout.recordFailure(user.email, meta, {
       reason: password ? 'invalid password' : 'invalid two-factor code',
-      event: 'NOTE_SIGN_FAILED',
+      event: failedEvent,
       actor,
     });
     if (message.id !== 'messages.invalidCredentials')

@@ -5,6 +5,7 @@ import { appointments, waitlistEntries } from '../appointments/appointments.tabl
 import { allergies } from '../clinical-record/allergies.table.ts';
 import { diagnoses, diagnosisRevisions } from '../clinical-record/diagnoses.table.ts';
 import { medicationEvents, medications } from '../clinical-record/medications.table.ts';
+import { treatmentPlanVersions } from '../clinical-record/treatment-plans.table.ts';
 import { measures, safetyAlerts } from '../measures/measures.table.ts';
 import { conversations, messages, messageAttachments } from '../messages/messages.table.ts';
 import { noteAddenda, notes, noteUnlocks, noteVersions } from '../notes/notes.table.ts';
@@ -189,6 +190,10 @@ export const allergiesEncrypted = new EncryptedColumns(allergies, allergies.id, 
   reaction: allergies.reaction,
   removalReason: allergies.removalReason,
 });
+// A treatment plan version's content (problems, goals, interventions) as JSON.
+export const treatmentPlanVersionsEncrypted = new EncryptedColumns(treatmentPlanVersions, treatmentPlanVersions.id, {
+  content: treatmentPlanVersions.content,
+});
 
 // A patient's correction request and the care team's answer (decision 031).
 export const recordCorrectionsEncrypted = new EncryptedColumns(recordCorrections, recordCorrections.id, {
@@ -234,6 +239,7 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   medicationsEncrypted,
   medicationEventsEncrypted,
   allergiesEncrypted,
+  treatmentPlanVersionsEncrypted,
   safetyAlertsEncrypted,
   recordCorrectionsEncrypted,
   conversationsEncrypted,

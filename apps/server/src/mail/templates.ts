@@ -232,3 +232,21 @@ export function emergencyAccessUsedMail(ctx: MailContext, locale: Locale): MailC
     { link, label: 'Review it' },
   ]);
 }
+
+/**
+ * To a patient's provider: a treatment plan's review date has come. No patient, no plan, no clinical content: only
+ * that a review is due, and where to sign in.
+ */
+export function treatmentPlanReviewDueMail(ctx: MailContext, locale: Locale): MailContent {
+  const link = `${ctx.publicUrl}/dashboard`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Una revisión de plan de tratamiento está pendiente', [
+      'Una revisión de plan de tratamiento está pendiente. Inicie sesión para verla.',
+      { link, label: 'Iniciar sesión' },
+    ]);
+  }
+  return compose(ctx, locale, 'A treatment plan review is due', [
+    'A treatment plan review is due. Sign in to see it.',
+    { link, label: 'Sign in' },
+  ]);
+}

@@ -2,6 +2,7 @@ import { can, DEFAULT_PRACTICE_TIME_ZONE } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
 import { MyAppointments, TodaysAppointments, VisitRequests } from '../../features/appointments/index.ts';
+import { TreatmentPlansDue } from '../../features/clinical-record/index.ts';
 import { PendingQuestionnaires, SafetyAlerts } from '../../features/measures/index.ts';
 import { VideoWaitingAlert } from '../../features/video/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
@@ -27,6 +28,7 @@ function DashboardRoute() {
         {can(user.role, 'outcome:read') ? (
           <MyOutcomesCard timeZone={config?.practiceTimeZone ?? DEFAULT_PRACTICE_TIME_ZONE} />
         ) : null}
+        <TreatmentPlansDue />
       </>
     ) : user.role === 'patient' ? (
       <>

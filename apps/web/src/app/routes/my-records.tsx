@@ -6,7 +6,7 @@ import { LoadingLine } from '../../components/loading-line.tsx';
 import { PhoneLinkedText } from '../../components/phone-linked-text.tsx';
 import { PortalOnly } from '../../components/portal-only.tsx';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
-import { MyClinicalRecord } from '../../features/clinical-record/index.ts';
+import { MyClinicalRecord, MyTreatmentPlan } from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, PendingQuestionnaires } from '../../features/measures/index.ts';
 import { MyDetailsPanel, SharedNotesPanel, useMyRecord } from '../../features/my-records/index.ts';
 import { NoteContent } from '../../features/notes/index.ts';
@@ -16,9 +16,9 @@ import { useAppConfigValue } from '../../lib/page-bootstrap.ts';
 import { canUsePatientPortal } from '../route-guard.ts';
 
 /**
- * `/my/records`: the patient's own details (read only, with "ask for a correction"), the questionnaires waiting to
- * be filled in, their medications (with the printable list), diagnoses and allergies, their past results as a
- * chart, and the notes their providers shared with them.
+ * `/my/records`: the patient's own details (read only, with "ask for a correction"), their treatment plan (the
+ * latest signed version, to acknowledge), the questionnaires waiting to be filled in, their medications (with the
+ * printable list), diagnoses and allergies, their past results as a chart, and the notes their providers shared.
  */
 function MyRecords() {
   const { t } = useTranslation('my-records');
@@ -46,6 +46,12 @@ function MyRecords() {
       ) : (
         <>
           <MyDetailsPanel record={record.data} />
+          {can(user?.role, 'clinical-record:read') ? (
+            <MyTreatmentPlan
+              patientId={record.data.id}
+              canAcknowledge={can(user?.role, 'treatment-plan:acknowledge')}
+            />
+          ) : null}
           {can(user?.role, 'measure:respond') ? <PendingQuestionnaires showEmpty /> : null}
           {can(user?.role, 'clinical-record:read') ? (
             <MyClinicalRecord patientId={record.data.id} printPath="/my/records/medications/print" />

@@ -19,6 +19,8 @@ import {
   MedicationsPanel,
   NoteRecordAside,
   type TimelineScore,
+  TreatmentPlanPanel,
+  type LatestScores,
 } from '../../features/clinical-record/index.ts';
 import { MeasuresPanel, SafetyAlerts, useQuestionnaireResults } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
@@ -74,6 +76,7 @@ function PatientChartRoute() {
               <DiagnosesPanel patientId={patient.id} canWrite={false} />
               <AllergiesPanel patientId={patient.id} canWrite={false} />
               <MedicationsPanel patientId={patient.id} canWrite={false} />
+              <TreatmentPlanWithScores patientId={patient.id} canWrite={false} />
               <CaseAtAGlance patientId={patient.id} />
               <MeasuresPanel patientId={patient.id} canSend={false} />
               <NotesScreen
@@ -99,6 +102,9 @@ function PatientChartRoute() {
                     <MedicationsPanel patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
                   </Grid.Col>
                 </Grid>
+              ) : null}
+              {can(user.role, 'clinical-record:read') ? (
+                <TreatmentPlanWithScores patientId={patient.id} canWrite={can(user.role, 'clinical-record:write')} />
               ) : null}
               {can(user.role, 'clinical-record:read') && can(user.role, 'measure:read') ? (
                 <CaseAtAGlance patientId={patient.id} />
@@ -163,6 +169,21 @@ function CaseAtAGlance({ patientId }: { patientId: string }) {
 /** The record beside a medication-management or evaluation note, with the patient's scores. */
 function NoteRecord({ patientId, noteId }: { patientId: string; noteId: string | null }) {
   return <NoteRecordAside patientId={patientId} noteId={noteId} scores={useTimelineScores(patientId)} />;
+}
+
+/** The treatment plan, its goals' progress read from the latest questionnaire totals (the measures' data). */
+function TreatmentPlanWithScores({ patientId, canWrite }: { patientId: string; canWrite: boolean }) {
+  const results = useQuestionnaireResults(patientId);
+  let scores: LatestScores = null;
+  if (results.data) {
+    const latest: NonNullable<LatestScores> = {};
+    const byTime = [...results.data]
+      .filter((r) => r.total !== null)
+      .sort((a, b) => (a.completedAt ?? a.createdAt).localeCompare(b.completedAt ?? b.createdAt));
+    for (const r of byTime) latest[r.instrument] = r.total!;
+    scores = latest;
+  }
+  return <TreatmentPlanPanel patientId={patientId} canWrite={canWrite} scores={scores} />;
 }
 
 export { PatientChartRoute as Component };

@@ -5,3 +5,7 @@ export { CaseTimeline, type TimelineScore } from './components/case-timeline.tsx
 export { NoteRecordAside } from './components/note-record-aside.tsx';
 export { MedicationListPrint } from './components/medication-list-print.tsx';
 export { MyClinicalRecord } from './components/my-clinical-record.tsx';
+export { TreatmentPlanPanel } from './components/treatment-plan-panel.tsx';
+export type { LatestScores } from './components/treatment-plan-view.tsx';
+export { MyTreatmentPlan } from './components/my-treatment-plan.tsx';
+export { TreatmentPlansDue } from './components/treatment-plans-due.tsx';
