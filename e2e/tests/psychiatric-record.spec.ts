@@ -2,9 +2,11 @@
  * The psychiatric record (issue 27; decision 062): a provider records a diagnosis from the ICD-10-CM list, starts a
  * medication from the catalogue, changes its dose from a medication-management note (the change linked to the
  * note), and reads the case at a glance: the dose change and the PHQ-9 on one time line, and the same as a table.
- * The patient, on a phone and in Spanish, reads their medication list and prints it. Each test makes its own
+ * The patient, on a phone and in Spanish, acknowledges the signed treatment plan, reads their medication list and
+ * prints it. Each test makes its own
  * patient with a portal account (support/records.ts).
  */
+import { DEMO_PASSWORD } from '@telehealth/shared';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
@@ -21,7 +23,7 @@ function daysAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-test('a provider records a diagnosis and a medication, changes the dose from a note, and sees it beside the PHQ-9; the patient prints the list in Spanish', async ({
+test('a provider records a diagnosis and a medication, changes the dose from a note, and sees it beside the PHQ-9; the patient acknowledges the plan and prints the list in Spanish', async ({
   page,
   browser,
   baseURL,
@@ -130,7 +132,39 @@ test('a provider records a diagnosis and a medication, changes the dose from a n
   await expect(rows.filter({ hasText: 'PHQ-9 12 (Moderate)' })).toHaveCount(1);
   expect(await seriousViolations(page)).toEqual([]);
 
-  // The patient, on a phone, in Spanish: the list and the page to print it.
+  // A treatment plan for that diagnosis, written and signed by the provider (its screens have their own tests).
+  const diagnosisId = (
+    await graphqlData<{ patientDiagnoses: { id: string }[] }>(
+      page.request,
+      ORIGIN,
+      'query ($id: ID!) { patientDiagnoses(patientId: $id) { id } }',
+      { id: patient.id },
+    )
+  ).patientDiagnoses[0]!.id;
+  const draftPlan = await graphqlData<{ saveTreatmentPlan: { id: string } }>(
+    page.request,
+    ORIGIN,
+    'mutation ($input: SaveTreatmentPlanInput!) { saveTreatmentPlan(input: $input) { id } }',
+    {
+      input: {
+        patientId: patient.id,
+        status: 'active',
+        problemIds: [diagnosisId],
+        goals: [{ description: 'Mood lifts', instrument: 'phq9', targetBelow: 10, targetDate: daysAgo(-90) }],
+        interventions: ['Sertraline, titrate to effect'],
+        targetDate: daysAgo(-180),
+        reviewDate: daysAgo(-60),
+      },
+    },
+  );
+  await graphqlData(
+    page.request,
+    ORIGIN,
+    'mutation ($input: SignTreatmentPlanInput!) { signTreatmentPlan(input: $input) { id } }',
+    { input: { id: draftPlan.saveTreatmentPlan.id, password: DEMO_PASSWORD } },
+  );
+
+  // The patient, on a phone, in Spanish: the plan to acknowledge, the list and the page to print it.
   const context = await browser.newContext({ baseURL: baseURL ?? '', viewport: PHONE });
   const phone = await context.newPage();
   await phone.addInitScript(() => localStorage.setItem('telehealth.language', 'es'));
@@ -139,6 +173,10 @@ test('a provider records a diagnosis and a medication, changes the dose from a n
   const mine = phone.getByRole('region', { name: 'Mis medicamentos' });
   await expect(mine.getByTestId('my-medication')).toContainText('100 mg por vía oral una vez al día', within(30_000));
   await expect(phone.getByTestId('my-diagnosis')).toContainText('F33.1');
+  const plan = phone.getByRole('region', { name: 'Mi plan de tratamiento' });
+  await expect(plan).toContainText('Mood lifts');
+  await plan.getByRole('button', { name: 'He leído este plan' }).click();
+  await expect(plan).toContainText('Indicó que había leído este plan el');
   await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
   await mine.getByRole('link', { name: 'Imprimir mi lista de medicamentos' }).click();

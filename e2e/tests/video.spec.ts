@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
@@ -594,6 +595,9 @@ test('a call forced through the TURN relay (coturn) connects with relay candidat
 }) => {
   const coturn = startCoturn();
   try {
+    // The browsers gather their relay candidates once, when the call starts: a relay not yet listening then leaves
+    // them none (the call stays "new"), which a busy machine showed. So the call starts once coturn answers.
+    await expect.poll(() => acceptsConnections(VIDEO_SERVER.turn.port), within(15_000)).toBe(true);
     const admin = await person(browser, 'admin@demo.test');
     const id = await bookVisit(admin.page);
     const patient = await patientPerson(browser);
@@ -650,6 +654,18 @@ test('a call forced through the TURN relay (coturn) connects with relay candidat
     coturn.kill('SIGTERM');
   }
 });
+
+/** Whether something listens on the loopback TCP port (coturn listens on TCP and UDP alike). */
+function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /** coturn on loopback with the server's shared secret (time-limited credentials), as Debian packages it. */
 function startCoturn(): ChildProcess {

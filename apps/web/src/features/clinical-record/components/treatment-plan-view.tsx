@@ -1,26 +1,25 @@
-import { Badge, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Group, List, Stack, Text, Title } from '@mantine/core';
 import { goalProgress, type Instrument } from '@telehealth/shared';
 import { useTranslation } from 'react-i18next';
 
+import { ToneBadge, TONES } from '../../../components/tone-badge.tsx';
 import { formatCalendarDate, formatInstantDateTime } from '../../../lib/practice-dates.ts';
 import type { TreatmentPlanVersion } from '../api/treatment-plans-api.ts';
 
 /** The latest total of each questionnaire, for a goal's progress (null: not known yet). */
 export type LatestScores = Partial<Record<Instrument, number>> | null;
 
-const STATUS_COLOR = { active: 'blue', completed: 'teal', discontinued: 'gray' } as const;
+const STATUS_TONE = { active: 'blue', completed: 'teal', discontinued: 'gray' } as const;
 
 /** The plan's status and whether this version is a draft or signed, in words (never the colour alone). */
 export function TreatmentPlanBadges({ plan }: { plan: TreatmentPlanVersion }) {
   const { t } = useTranslation('clinical-record');
   return (
     <Group gap="xs" wrap="wrap">
-      <Badge color={STATUS_COLOR[plan.status]} variant="light">
-        {t(`plans.status.${plan.status}`)}
-      </Badge>
-      <Badge color={plan.signed ? 'teal' : 'yellow'} variant={plan.signed ? 'light' : 'outline'}>
+      <ToneBadge tone={STATUS_TONE[plan.status]}>{t(`plans.status.${plan.status}`)}</ToneBadge>
+      <ToneBadge tone={plan.signed ? 'teal' : 'yellow'}>
         {plan.signed ? t('plans.signedBadge') : t('plans.draftBadge')}
-      </Badge>
+      </ToneBadge>
       <Text size="sm" c="dimmed">
         {t('plans.version', { version: plan.version })}
       </Text>
@@ -126,7 +125,7 @@ export function TreatmentPlanView({
             })}
       </Text>
       {plan.signed && plan.acknowledgedAt ? (
-        <Text size="sm" c="teal.8">
+        <Text size="sm" c={TONES.teal.text}>
           {t(readByPatient ? 'plans.youAcknowledgedAt' : 'plans.acknowledgedAt', {
             date: formatInstantDateTime(plan.acknowledgedAt, i18n.language),
           })}
@@ -162,11 +161,13 @@ function GoalItem({ goal, scores }: { goal: TreatmentPlanVersion['goals'][number
       ) : null}
       {goal.instrument && goal.targetBelow !== null && scores ? (
         progress ? (
-          <Badge color={progress.met ? 'teal' : 'orange'} variant="light" w="fit-content">
-            {progress.met
-              ? t('plans.progressMet', { total: latest })
-              : t('plans.progressToGo', { total: latest, count: progress.pointsToGo })}
-          </Badge>
+          <div>
+            <ToneBadge tone={progress.met ? 'teal' : 'orange'}>
+              {progress.met
+                ? t('plans.progressMet', { total: latest })
+                : t('plans.progressToGo', { total: latest, count: progress.pointsToGo })}
+            </ToneBadge>
+          </div>
         ) : (
           <Text size="sm" c="dimmed">
             {t('plans.noScoreYet')}
