@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import {
   AddAllergyInputSchema,
   ALLERGY_CATEGORIES,
@@ -9,13 +9,11 @@ import {
   RemoveAllergyInputSchema,
   type AllergySeverity,
 } from '@telehealth/shared';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { describeError } from '../../../lib/errors.ts';
-import { errorText } from '../../../lib/error-text.ts';
-import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { afterMutation } from '../../../lib/after-mutation.ts';
+import { FormFooter } from '../../../components/form-footer.tsx';
+import { useSchemaForm } from '../../../hooks/use-schema-form.ts';
 import { useAddAllergy, useRemoveAllergy, type Allergy } from '../api/allergies-api.ts';
 
 /** Adds an allergy to the patient's list: the substance, its reaction, severity, category and when it was noted. */
@@ -27,29 +25,19 @@ export function AllergyFormModal({ patientId, onClose }: { patientId: string; on
   const [severity, setSeverity] = useState<AllergySeverity>('unknown');
   const [category, setCategory] = useState('');
   const [notedDate, setNotedDate] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = AddAllergyInputSchema.safeParse({
+  const { submit, fieldError, failure, pending } = useSchemaForm({
+    schema: AddAllergyInputSchema,
+    read: () => ({
       patientId,
       substance,
       reaction,
       severity,
       category: category || null,
       notedDate,
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
-    const sent = add.mutateAsync(parsed.data);
-    sent.catch((error: unknown) => setErrors(fieldErrorsFromServer(error) ?? {}));
-    afterMutation(sent, onClose);
-  };
-
-  const fieldError = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
+    }),
+    mutation: add,
+    onDone: onClose,
+  });
   return (
     <Modal
       opened
@@ -101,19 +89,13 @@ export function AllergyFormModal({ patientId, onClose }: { patientId: string; on
             onChange={(e) => setNotedDate(e.currentTarget.value)}
             error={fieldError('notedDate')}
           />
-          {add.error && Object.keys(errors).length === 0 ? (
-            <Alert color="red" variant="light" role="alert">
-              {describeError(add.error)}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" loading={add.isPending}>
-              {t('allergies.form.addButton')}
-            </Button>
-          </Group>
+          <FormFooter
+            failure={failure}
+            pending={pending}
+            onCancel={onClose}
+            cancelLabel={t('cancel')}
+            submitLabel={t('allergies.form.addButton')}
+          />
         </Stack>
       </form>
     </Modal>
@@ -125,20 +107,12 @@ export function RemoveAllergyModal({ allergy, onClose }: { allergy: Allergy; onC
   const { t } = useTranslation('clinical-record');
   const remove = useRemoveAllergy();
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = RemoveAllergyInputSchema.safeParse({ id: allergy.id, reason });
-    if (!parsed.success) {
-      setErrors(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
-    const sent = remove.mutateAsync(parsed.data);
-    sent.catch((error: unknown) => setErrors(fieldErrorsFromServer(error) ?? {}));
-    afterMutation(sent, onClose);
-  };
+  const { submit, fieldError, failure, pending } = useSchemaForm({
+    schema: RemoveAllergyInputSchema,
+    read: () => ({ id: allergy.id, reason }),
+    mutation: remove,
+    onDone: onClose,
+  });
 
   return (
     <Modal
@@ -157,21 +131,16 @@ export function RemoveAllergyModal({ allergy, onClose }: { allergy: Allergy; onC
             maxLength={ALLERGY_REMOVAL_REASON_MAX}
             value={reason}
             onChange={(e) => setReason(e.currentTarget.value)}
-            error={errors['reason'] ? errorText(errors['reason']) : undefined}
+            error={fieldError('reason')}
           />
-          {remove.error && Object.keys(errors).length === 0 ? (
-            <Alert color="red" variant="light" role="alert">
-              {describeError(remove.error)}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" color="red" loading={remove.isPending}>
-              {t('allergies.removeForm.confirm')}
-            </Button>
-          </Group>
+          <FormFooter
+            failure={failure}
+            pending={pending}
+            onCancel={onClose}
+            cancelLabel={t('cancel')}
+            submitLabel={t('allergies.removeForm.confirm')}
+            danger
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,17 +1,15 @@
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import {
   ChangeMedicationInputSchema,
   MEDICATION_REASON_MAX,
   type MedicationChangeKind,
   type MedicationStatus,
 } from '@telehealth/shared';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { describeError } from '../../../lib/errors.ts';
-import { errorText } from '../../../lib/error-text.ts';
-import { afterMutation } from '../../../lib/after-mutation.ts';
-import { fieldErrorsByPath, fieldErrorsFromServer, type FieldErrors } from '../../../lib/form-errors.ts';
+import { FormFooter } from '../../../components/form-footer.tsx';
+import { useSchemaForm } from '../../../hooks/use-schema-form.ts';
 import { useChangeMedication, type Medication } from '../api/medications-api.ts';
 import { DoseFields, doseInput, EMPTY_DOSE, type DoseDraft } from './dose-fields.tsx';
 
@@ -56,30 +54,20 @@ export function ChangeMedicationModal({
   const [effectiveDate, setEffectiveDate] = useState('');
   const [reason, setReason] = useState('');
   const [dose, setDose] = useState<DoseDraft>(() => currentDose(medication));
-  const [errors, setErrors] = useState<FieldErrors>({});
   const name = medication.drugName;
-
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = ChangeMedicationInputSchema.safeParse({
+  const { submit, errors, fieldError, failure, pending } = useSchemaForm({
+    schema: ChangeMedicationInputSchema,
+    read: () => ({
       id: medication.id,
       kind,
       effectiveDate,
       reason,
       noteId,
       dose: kind === 'dose-changed' ? doseInput(dose) : null,
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrorsByPath(parsed.error));
-      return;
-    }
-    setErrors({});
-    const sent = change.mutateAsync(parsed.data);
-    sent.catch((error: unknown) => setErrors(fieldErrorsFromServer(error) ?? {}));
-    afterMutation(sent, onClose);
-  };
-
-  const fieldError = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
+    }),
+    mutation: change,
+    onDone: onClose,
+  });
   return (
     <Modal
       opened
@@ -123,19 +111,13 @@ export function ChangeMedicationModal({
               {t('medications.change.fromNote')}
             </Text>
           ) : null}
-          {change.error && Object.keys(errors).length === 0 ? (
-            <Alert color="red" variant="light" role="alert">
-              {describeError(change.error)}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" loading={change.isPending}>
-              {t('medications.change.save')}
-            </Button>
-          </Group>
+          <FormFooter
+            failure={failure}
+            pending={pending}
+            onCancel={onClose}
+            cancelLabel={t('cancel')}
+            submitLabel={t('medications.change.save')}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Autocomplete,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  NativeSelect,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Autocomplete, Checkbox, Modal, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   AddDiagnosisInputSchema,
@@ -22,13 +10,11 @@ import {
   UpdateDiagnosisInputSchema,
   type DiagnosisStatus,
 } from '@telehealth/shared';
-import { useState, type SubmitEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-import { describeError } from '../../../lib/errors.ts';
-import { errorText } from '../../../lib/error-text.ts';
-import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
-import { afterMutation } from '../../../lib/after-mutation.ts';
+import { FormFooter } from '../../../components/form-footer.tsx';
+import { useSchemaForm } from '../../../hooks/use-schema-form.ts';
 import { useAddDiagnosis, useDiagnosisCodes, useUpdateDiagnosis, type Diagnosis } from '../api/diagnoses-api.ts';
 
 /**
@@ -48,14 +34,12 @@ export function DiagnosisFormModal({
   const { t } = useTranslation('clinical-record');
   const add = useAddDiagnosis();
   const update = useUpdateDiagnosis();
-  const mutation = diagnosis ? update : add;
   const [code, setCode] = useState('');
   const [title, setTitle] = useState('');
   const [status, setStatus] = useState<DiagnosisStatus>(diagnosis?.status ?? 'active');
   const [onsetDate, setOnsetDate] = useState(diagnosis?.onsetDate ?? '');
   const [primary, setPrimary] = useState(diagnosis?.primary ?? false);
   const [comment, setComment] = useState(diagnosis?.comment ?? '');
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [debounced] = useDebouncedValue(code, 250);
   const codes = useDiagnosisCodes(diagnosis ? '' : debounced);
   const typed = normalizeIcd10Code(code);
@@ -63,25 +47,21 @@ export function DiagnosisFormModal({
   // A complete code of the right shape that the list does not hold: allowed, with a warning and a title.
   const offList = !diagnosis && ICD10_CODE_PATTERN.test(typed) && debounced === code && !codes.isFetching && !match;
 
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const fields = { status, onsetDate, primary, comment };
-    const parsed = diagnosis
-      ? UpdateDiagnosisInputSchema.safeParse({ id: diagnosis.id, ...fields })
-      : AddDiagnosisInputSchema.safeParse({ patientId, code, title: offList ? title : null, ...fields });
-    if (!parsed.success) {
-      setErrors(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
-    const sent = diagnosis
-      ? update.mutateAsync(parsed.data as Parameters<typeof update.mutateAsync>[0])
-      : add.mutateAsync(parsed.data as Parameters<typeof add.mutateAsync>[0]);
-    sent.catch((error: unknown) => setErrors(fieldErrorsFromServer(error) ?? {}));
-    afterMutation(sent, onClose);
-  };
-
-  const serverFieldErrors = Object.keys(errors).length > 0;
+  const fields = { status, onsetDate, primary, comment };
+  // Both forms' hooks, always (the rules of hooks); the dialog uses the one it is for.
+  const addForm = useSchemaForm({
+    schema: AddDiagnosisInputSchema,
+    read: () => ({ patientId, code, title: offList ? title : null, ...fields }),
+    mutation: add,
+    onDone: onClose,
+  });
+  const updateForm = useSchemaForm({
+    schema: UpdateDiagnosisInputSchema,
+    read: () => ({ id: diagnosis?.id, ...fields }),
+    mutation: update,
+    onDone: onClose,
+  });
+  const { submit, fieldError, failure, pending } = diagnosis ? updateForm : addForm;
   return (
     <Modal
       opened
@@ -112,7 +92,7 @@ export function DiagnosisFormModal({
                   </Text>
                 )}
                 maxDropdownHeight={280}
-                error={errors['code'] ? errorText(errors['code']) : undefined}
+                error={fieldError('code')}
               />
               {match ? (
                 <Text size="sm" data-testid="diagnosis-code-title">
@@ -130,7 +110,7 @@ export function DiagnosisFormModal({
                     maxLength={DIAGNOSIS_TITLE_MAX}
                     value={title}
                     onChange={(e) => setTitle(e.currentTarget.value)}
-                    error={errors['title'] ? errorText(errors['title']) : undefined}
+                    error={fieldError('title')}
                   />
                 </>
               ) : null}
@@ -142,14 +122,14 @@ export function DiagnosisFormModal({
             value={status}
             onChange={(e) => setStatus(e.currentTarget.value as DiagnosisStatus)}
             data={DIAGNOSIS_STATUSES.map((s) => ({ value: s, label: t(`diagnoses.status.${s}`) }))}
-            error={errors['status'] ? errorText(errors['status']) : undefined}
+            error={fieldError('status')}
           />
           <TextInput
             type="date"
             label={t('diagnoses.form.onset')}
             value={onsetDate}
             onChange={(e) => setOnsetDate(e.currentTarget.value)}
-            error={errors['onsetDate'] ? errorText(errors['onsetDate']) : undefined}
+            error={fieldError('onsetDate')}
           />
           <Checkbox
             label={t('diagnoses.form.primary')}
@@ -164,21 +144,15 @@ export function DiagnosisFormModal({
             maxLength={DIAGNOSIS_COMMENT_MAX}
             value={comment}
             onChange={(e) => setComment(e.currentTarget.value)}
-            error={errors['comment'] ? errorText(errors['comment']) : undefined}
+            error={fieldError('comment')}
           />
-          {mutation.error && !serverFieldErrors ? (
-            <Alert color="red" variant="light" role="alert">
-              {describeError(mutation.error)}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" loading={mutation.isPending}>
-              {diagnosis ? t('diagnoses.form.save') : t('diagnoses.form.addButton')}
-            </Button>
-          </Group>
+          <FormFooter
+            failure={failure}
+            pending={pending}
+            onCancel={onClose}
+            cancelLabel={t('cancel')}
+            submitLabel={diagnosis ? t('diagnoses.form.save') : t('diagnoses.form.addButton')}
+          />
         </Stack>
       </form>
     </Modal>

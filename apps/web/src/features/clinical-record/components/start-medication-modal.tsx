@@ -1,7 +1,5 @@
 import {
-  Alert,
   Autocomplete,
-  Button,
   Group,
   Modal,
   NativeSelect,
@@ -28,15 +26,13 @@ import {
   type DrugClass,
   type MedicationForm,
 } from '@telehealth/shared';
-import { useMemo, useState, type SubmitEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { ToneBadge } from '../../../components/tone-badge.tsx';
 import { useCurrentUser } from '../../../lib/auth.ts';
-import { describeError } from '../../../lib/errors.ts';
-import { errorText } from '../../../lib/error-text.ts';
-import { afterMutation } from '../../../lib/after-mutation.ts';
-import { fieldErrorsFromServer, fieldErrorsFromZod, type FieldErrors } from '../../../lib/form-errors.ts';
+import { FormFooter } from '../../../components/form-footer.tsx';
+import { useSchemaForm } from '../../../hooks/use-schema-form.ts';
 import { usePatientDiagnoses } from '../api/diagnoses-api.ts';
 import { useStartMedication } from '../api/medications-api.ts';
 import { labelLanguage } from '../utils/label-language.ts';
@@ -72,13 +68,12 @@ export function StartMedicationModal({
   const [indicationId, setIndicationId] = useState('');
   const [startDate, setStartDate] = useState('');
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
   const catalogued = useMemo(() => findCatalogueDrug(drugName.trim()), [drugName]);
   const suggestions = useMemo(() => searchMedications(drugName, 12), [drugName]);
 
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = StartMedicationInputSchema.safeParse({
+  const { submit, errors, fieldError, failure, pending } = useSchemaForm({
+    schema: StartMedicationInputSchema,
+    read: () => ({
       patientId,
       drugName,
       drugClass: catalogued ? null : drugClass || null,
@@ -91,18 +86,10 @@ export function StartMedicationModal({
       startDate,
       reason,
       noteId,
-    });
-    if (!parsed.success) {
-      setErrors(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
-    const sent = start.mutateAsync(parsed.data);
-    sent.catch((error: unknown) => setErrors(fieldErrorsFromServer(error) ?? {}));
-    afterMutation(sent, onClose);
-  };
-
-  const fieldError = (field: string) => (errors[field] ? errorText(errors[field]) : undefined);
+    }),
+    mutation: start,
+    onDone: onClose,
+  });
   return (
     <Modal
       opened
@@ -226,19 +213,13 @@ export function StartMedicationModal({
             onChange={(e) => setReason(e.currentTarget.value)}
             error={fieldError('reason')}
           />
-          {start.error && Object.keys(errors).length === 0 ? (
-            <Alert color="red" variant="light" role="alert">
-              {describeError(start.error)}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" loading={start.isPending}>
-              {t('medications.form.startButton')}
-            </Button>
-          </Group>
+          <FormFooter
+            failure={failure}
+            pending={pending}
+            onCancel={onClose}
+            cancelLabel={t('cancel')}
+            submitLabel={t('medications.form.startButton')}
+          />
         </Stack>
       </form>
     </Modal>
