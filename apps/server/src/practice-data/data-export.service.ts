@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
@@ -12,6 +12,7 @@ import { appointments } from '../appointments/appointments.table.ts';
 import { allergies } from '../clinical-record/allergies.table.ts';
 import { diagnoses } from '../clinical-record/diagnoses.table.ts';
 import { medications } from '../clinical-record/medications.table.ts';
+import { treatmentPlans, treatmentPlanVersions } from '../clinical-record/treatment-plans.table.ts';
 import { measures } from '../measures/measures.table.ts';
 import { notes } from '../notes/notes.table.ts';
 import { findExportablePatientRows, patientRecords } from '../patients/patients.repository.ts';
@@ -24,14 +25,17 @@ import {
   measuresEncrypted,
   medicationsEncrypted,
   notesEncrypted,
+  treatmentPlanVersionsEncrypted,
 } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
   allergyIntoleranceResource,
   appointmentResource,
+  carePlanResource,
   conditionResource,
   documentReferenceResource,
   FHIR_RESOURCE_TYPES,
+  goalResources,
   medicationStatementResource,
   observationResource,
   patientResource,
@@ -39,12 +43,14 @@ import {
   referencesOf,
   withBundleReferences,
   type FhirResourceType,
+  type SignedTreatmentPlan,
 } from './fhir.ts';
 
 // FHIR R4 exports (decision 037): for the whole practice, the Bulk Data format (a manifest, then one NDJSON file
 // per resource type, each streamed from one snapshot in pages); for one patient, a Bundle of type collection (the
 // patient's right of access). Administrators only; every export is a PHI_EXPORT audit entry naming the patients.
-// Psychotherapy notes are never exported, nor drafts, deleted notes or notes about no patient.
+// Psychotherapy notes are never exported, nor drafts (of notes, of treatment plans), deleted notes or notes about no
+// patient.
 
 const PAGE = 200;
 export const FHIR_NDJSON_TYPE = 'application/fhir+ndjson';
@@ -65,7 +71,7 @@ const patient = patientRecords('patient');
 
 /**
  * A resource type held per patient: its table, which rows are exported (beside their patient not being deleted),
- * and how a page of them becomes resources. A new type (CarePlan, ...) is a builder in fhir.ts and an entry here.
+ * and how a page of them becomes resources. A new type is a builder in fhir.ts and an entry here.
  */
 interface PatientRecordSource {
   table: PgTable;
@@ -73,7 +79,55 @@ interface PatientRecordSource {
   patientId: AnyPgColumn<{ data: string }>;
   where?: () => SQL | undefined;
   /** Up to PAGE rows matching `where` (with `patient` joined), in id order, as resources. */
-  page: (tx: Tx, keyring: Keyring, where: SQL | undefined) => Promise<Resource[]>;
+  page: (tx: Tx, keyring: Keyring, where: SQL | undefined) => Promise<RecordPage>;
+  /** A row is any number of resources (a plan's goals): the count reads them all, not the rows. */
+  manyPerRow?: true;
+}
+
+/** A page of rows as resources: how many rows it read, and the last one's id (where the next page starts). */
+interface RecordPage {
+  resources: Resource[];
+  rows: number;
+  last: string | undefined;
+}
+
+/** A page whose rows are one resource each, with the row's id. */
+const onePerRow = (resources: Resource[]): RecordPage => ({
+  resources,
+  rows: resources.length,
+  last: resources.at(-1)?.id,
+});
+
+/** The plans with a signed version: only those are exported (never a draft). */
+const hasSignedVersion = () =>
+  sql`EXISTS (SELECT 1 FROM ${treatmentPlanVersions} AS signed
+    WHERE signed.plan_id = ${treatmentPlans.id} AND signed.signed_at IS NOT NULL)`;
+
+/** Each plan's latest signed version, joined to its plan. */
+const latestSignedVersion = () =>
+  and(
+    eq(treatmentPlanVersions.planId, treatmentPlans.id),
+    isNotNull(treatmentPlanVersions.signedAt),
+    sql`NOT EXISTS (SELECT 1 FROM ${treatmentPlanVersions} AS later
+      WHERE later.plan_id = ${treatmentPlanVersions.planId} AND later.signed_at IS NOT NULL
+        AND later.version > ${treatmentPlanVersions.version})`,
+  );
+
+/** Up to PAGE plans (in id order) with their latest signed version, readable. */
+async function signedPlans(tx: Tx, keyring: Keyring, where: SQL | undefined): Promise<SignedTreatmentPlan[]> {
+  const rows = await tx
+    .select({ planId: treatmentPlans.id, patientId: treatmentPlans.patientId, v: treatmentPlanVersions })
+    .from(treatmentPlans)
+    .innerJoin(patient, eq(patient.id, treatmentPlans.patientId))
+    .innerJoin(treatmentPlanVersions, latestSignedVersion())
+    .where(where)
+    .orderBy(asc(treatmentPlans.id))
+    .limit(PAGE);
+  return rows.map(({ planId, patientId, v }) => {
+    // Signed: signedAt is set (the join), and with it signedBy (the table's CHECK).
+    const row = treatmentPlanVersionsEncrypted.open(keyring, { ...v }) as SignedTreatmentPlan['row'];
+    return { planId, patientId, row, content: JSON.parse(row.content) as SignedTreatmentPlan['content'] };
+  });
 }
 
 type PatientRecordType = Exclude<FhirResourceType, 'Patient' | 'Practitioner'>;
@@ -91,10 +145,12 @@ const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
         .where(where)
         .orderBy(asc(appointments.id))
         .limit(PAGE);
-      return rows.map(({ a }) => {
-        const open = appointmentsEncrypted.open(keyring, { ...a });
-        return appointmentResource(a, { reason: open.reason, notes: open.notes, cancelReason: open.cancelReason });
-      });
+      return onePerRow(
+        rows.map(({ a }) => {
+          const open = appointmentsEncrypted.open(keyring, { ...a });
+          return appointmentResource(a, { reason: open.reason, notes: open.notes, cancelReason: open.cancelReason });
+        }),
+      );
     },
   },
   Observation: {
@@ -110,14 +166,16 @@ const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
         .where(where)
         .orderBy(asc(measures.id))
         .limit(PAGE);
-      return rows.map(({ m }) => {
-        const answers = m.answers
-          ? (JSON.parse(measuresEncrypted.decryptValue(keyring, m.id, 'answers', m.answers)) as Parameters<
-              typeof observationResource
-            >[1])
-          : null;
-        return observationResource(m, answers);
-      });
+      return onePerRow(
+        rows.map(({ m }) => {
+          const answers = m.answers
+            ? (JSON.parse(measuresEncrypted.decryptValue(keyring, m.id, 'answers', m.answers)) as Parameters<
+                typeof observationResource
+              >[1])
+            : null;
+          return observationResource(m, answers);
+        }),
+      );
     },
   },
   DocumentReference: {
@@ -134,10 +192,12 @@ const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
         .where(where)
         .orderBy(asc(notes.id))
         .limit(PAGE);
-      return rows.map(({ n }) => {
-        const open = notesEncrypted.open(keyring, { ...n });
-        return documentReferenceResource(n, { title: open.title, content: open.content });
-      });
+      return onePerRow(
+        rows.map(({ n }) => {
+          const open = notesEncrypted.open(keyring, { ...n });
+          return documentReferenceResource(n, { title: open.title, content: open.content });
+        }),
+      );
     },
   },
   Condition: {
@@ -152,7 +212,7 @@ const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
         .where(where)
         .orderBy(asc(diagnoses.id))
         .limit(PAGE);
-      return rows.map(({ d }) => conditionResource(diagnosesEncrypted.open(keyring, { ...d })));
+      return onePerRow(rows.map(({ d }) => conditionResource(diagnosesEncrypted.open(keyring, { ...d }))));
     },
   },
   MedicationStatement: {
@@ -167,7 +227,7 @@ const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
         .where(where)
         .orderBy(asc(medications.id))
         .limit(PAGE);
-      return rows.map(({ m }) => medicationStatementResource(medicationsEncrypted.open(keyring, { ...m })));
+      return onePerRow(rows.map(({ m }) => medicationStatementResource(medicationsEncrypted.open(keyring, { ...m }))));
     },
   },
   AllergyIntolerance: {
@@ -182,7 +242,25 @@ const PATIENT_RECORDS: Record<PatientRecordType, PatientRecordSource> = {
         .where(where)
         .orderBy(asc(allergies.id))
         .limit(PAGE);
-      return rows.map(({ a }) => allergyIntoleranceResource(allergiesEncrypted.open(keyring, { ...a })));
+      return onePerRow(rows.map(({ a }) => allergyIntoleranceResource(allergiesEncrypted.open(keyring, { ...a }))));
+    },
+  },
+  CarePlan: {
+    table: treatmentPlans,
+    id: treatmentPlans.id,
+    patientId: treatmentPlans.patientId,
+    where: hasSignedVersion,
+    page: async (tx, keyring, where) => onePerRow((await signedPlans(tx, keyring, where)).map(carePlanResource)),
+  },
+  Goal: {
+    table: treatmentPlans,
+    id: treatmentPlans.id,
+    patientId: treatmentPlans.patientId,
+    where: hasSignedVersion,
+    manyPerRow: true,
+    page: async (tx, keyring, where) => {
+      const plans = await signedPlans(tx, keyring, where);
+      return { resources: plans.flatMap(goalResources), rows: plans.length, last: plans.at(-1)?.planId };
     },
   },
 };
@@ -224,6 +302,11 @@ export class DataExportService {
     } as Record<FhirResourceType, number>;
     for (const type of PATIENT_RECORD_TYPES) {
       const source = PATIENT_RECORDS[type];
+      if (source.manyPerRow) {
+        counts[type] = 0;
+        for await (const _resource of this.#resources(tx, type)) counts[type] += 1;
+        continue;
+      }
       counts[type] = await one(
         tx
           .select({ n: count() })
@@ -302,10 +385,10 @@ export class DataExportService {
   /** Every resource of a type, in id order, a page at a time; `patientId` limits it to one patient. */
   async *#resources(tx: Tx, type: FhirResourceType, patientId?: string): AsyncGenerator<Resource> {
     let after = '00000000-0000-0000-0000-000000000000';
-    const pageOf = async (): Promise<Resource[]> => {
+    const pageOf = async (): Promise<RecordPage> => {
       if (type === 'Patient') {
         const rows = await findExportablePatientRows(tx, { after, patientId, limit: PAGE });
-        return rows.map(patientResource);
+        return onePerRow(rows.map(patientResource));
       }
       if (type === 'Practitioner') {
         const rows = await tx
@@ -314,23 +397,23 @@ export class DataExportService {
           .where(gt(providers.id, after))
           .orderBy(asc(providers.id))
           .limit(PAGE);
-        return rows.map(practitionerResource);
+        return onePerRow(rows.map(practitionerResource));
       }
       const source = PATIENT_RECORDS[type];
       return source.page(tx, this.#keyring, exportedRows(source, { after, patientId }));
     };
     for (;;) {
       const page = await pageOf();
-      for (const resource of page) yield resource;
-      if (page.length < PAGE) return;
-      after = page.at(-1)!.id!;
+      for (const resource of page.resources) yield resource;
+      if (page.rows < PAGE || page.last === undefined) return;
+      after = page.last;
     }
   }
 
   /**
    * One patient's record as a FHIR Bundle (type collection): the patient, their appointments, questionnaires,
-   * signed notes (never psychotherapy notes), problem list, medications and allergies, and the practitioners these
-   * name. Audited as PHI_EXPORT.
+   * signed notes (never psychotherapy notes), problem list, medications, allergies, and treatment plan (its latest
+   * signed version) with its goals, and the practitioners these name. Audited as PHI_EXPORT.
    */
   async patientBundle(caller: Caller, patientId: string): Promise<Bundle> {
     await authorize(this.#db, caller, 'data:export');

@@ -39,6 +39,8 @@ const ExportCountsRef = builder.objectRef<Record<FhirResourceType, number>>('Fhi
     conditions: t.int({ resolve: (c) => c.Condition }),
     medicationStatements: t.int({ resolve: (c) => c.MedicationStatement }),
     allergyIntolerances: t.int({ resolve: (c) => c.AllergyIntolerance }),
+    carePlans: t.int({ resolve: (c) => c.CarePlan }),
+    goals: t.int({ resolve: (c) => c.Goal }),
   }),
 });
 

@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import type {
   AllergyIntolerance,
   Appointment,
+  CarePlan,
+  CarePlanActivity,
   CodeableConcept,
   Condition,
   Dosage,
   DocumentReference,
+  Goal,
   MedicationStatement,
   Observation,
   ObservationComponent,
@@ -28,11 +32,15 @@ import {
   type MedicationStatus,
   type Route,
   type StoredAnswer,
+  type TreatmentGoal,
+  type TreatmentPlanProblem,
+  type TreatmentPlanStatus,
 } from '@telehealth/shared';
 import type { appointments } from '../appointments/appointments.table.ts';
 import type { allergies } from '../clinical-record/allergies.table.ts';
 import type { diagnoses } from '../clinical-record/diagnoses.table.ts';
 import type { medications } from '../clinical-record/medications.table.ts';
+import type { treatmentPlanVersions } from '../clinical-record/treatment-plans.table.ts';
 import type { measures } from '../measures/measures.table.ts';
 import type { notes } from '../notes/notes.table.ts';
 import type { PatientRow } from '../patients/patients.repository.ts';
@@ -51,6 +59,8 @@ export const FHIR_RESOURCE_TYPES = [
   'Condition',
   'MedicationStatement',
   'AllergyIntolerance',
+  'CarePlan',
+  'Goal',
 ] as const;
 export type FhirResourceType = (typeof FHIR_RESOURCE_TYPES)[number];
 
@@ -64,6 +74,7 @@ type NoteRow = typeof notes.$inferSelect;
 type DiagnosisRow = typeof diagnoses.$inferSelect;
 type MedicationRow = typeof medications.$inferSelect;
 type AllergyRow = typeof allergies.$inferSelect;
+type TreatmentPlanVersionRow = typeof treatmentPlanVersions.$inferSelect;
 
 /** Drops empty strings, nulls and empty arrays, which FHIR does not allow. */
 function clean<T>(value: T): T {
@@ -444,6 +455,118 @@ export function allergyIntoleranceResource(row: AllergyRow): AllergyIntolerance 
       ? [{ manifestation: [{ text: row.reaction }], severity: severity === 'unknown' ? undefined : severity }]
       : [],
     note: row.removalReason ? [{ text: row.removalReason, time: row.removedAt ? iso(row.removedAt) : undefined }] : [],
+  });
+}
+
+const CARE_PLAN_STATUS: Record<TreatmentPlanStatus, CarePlan['status']> = {
+  active: 'active',
+  completed: 'completed',
+  discontinued: 'revoked',
+};
+
+const GOAL_LIFECYCLE_STATUS: Record<TreatmentPlanStatus, Goal['lifecycleStatus']> = {
+  active: 'active',
+  completed: 'completed',
+  discontinued: 'cancelled',
+};
+
+const ACTIVITY_STATUS: Record<TreatmentPlanStatus, NonNullable<CarePlanActivity['detail']>['status']> = {
+  active: 'in-progress',
+  completed: 'completed',
+  discontinued: 'stopped',
+};
+
+/** A signed version of a treatment plan, readable: what the CarePlan and its Goals are made of. */
+export interface SignedTreatmentPlan {
+  planId: string;
+  patientId: string;
+  row: TreatmentPlanVersionRow & { signedAt: Date; signedBy: string };
+  /** The version's content, decrypted (as the treatment plans' repository stores it). */
+  content: { problems: TreatmentPlanProblem[]; goals: TreatmentGoal[]; interventions: string[] };
+}
+
+/** Fixed bytes that keep the goals' ids apart from any other name-based id. */
+const GOAL_ID_NAMESPACE = Buffer.from('8d0b3f4e9a1c4c52b7e6a3f1d2c4e5a7', 'hex');
+
+/**
+ * The id of a plan version's goal (its index in the version): a name-based UUID (RFC 4122 version 5 layout) of the
+ * version's id and the index, so it is the same in every export, a valid FHIR id, and a valid `urn:uuid:` in the
+ * Bundle.
+ */
+export function goalIdOf(versionId: string, index: number): string {
+  const hash = createHash('sha1').update(GOAL_ID_NAMESPACE).update(`${versionId}/goal/${index}`).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A patient's treatment plan as its latest signed version (decision 065; drafts are never exported). The CarePlan
+ * is the plan (its id the plan's, `meta.versionId` the version's number), signed by its author; the problems it
+ * addresses are the Conditions of their diagnoses; each goal is a Goal resource (`goalResources`); each
+ * intervention an activity described in words. R4 has no element for the review date: it is a note.
+ */
+export function carePlanResource(plan: SignedTreatmentPlan): CarePlan {
+  const { row, content } = plan;
+  const status = row.status as TreatmentPlanStatus;
+  return clean<CarePlan>({
+    resourceType: 'CarePlan',
+    id: plan.planId,
+    meta: { versionId: String(row.version), lastUpdated: iso(row.signedAt) },
+    status: CARE_PLAN_STATUS[status],
+    intent: 'plan',
+    category: [{ text: 'Psychiatric treatment plan' }],
+    title: 'Treatment plan',
+    subject: { reference: `Patient/${plan.patientId}` },
+    period: row.targetDate ? { end: row.targetDate } : undefined,
+    created: iso(row.signedAt),
+    author: { reference: `Practitioner/${row.signedBy}` },
+    addresses: content.problems.map((p) => ({ reference: `Condition/${p.diagnosisId}`, display: p.title })),
+    goal: content.goals.map((_goal, index) => ({ reference: `Goal/${goalIdOf(row.id, index)}` })),
+    activity: content.interventions.map((description) => ({
+      detail: { status: ACTIVITY_STATUS[status], description },
+    })),
+    note: [{ text: `Review date: ${row.reviewDate}` }],
+  });
+}
+
+/**
+ * The goals of a plan's latest signed version, one Goal each. A goal's questionnaire is its target's measure (the
+ * total's LOINC code), a score target (the total under a number) the number with the comparator `<`; the goal's date
+ * is the target's due date. Their status follows the plan's.
+ */
+export function goalResources(plan: SignedTreatmentPlan): Goal[] {
+  const { row, content } = plan;
+  const status = row.status as TreatmentPlanStatus;
+  return content.goals.map((goal, index) => {
+    const definition = goal.instrument ? INSTRUMENT_DEFINITIONS[goal.instrument] : null;
+    const measure = definition
+      ? {
+          coding: [{ system: LOINC, code: definition.totalLoinc, display: `${definition.name} total score` }],
+          text: `${definition.name} total score`,
+        }
+      : undefined;
+    return clean<Goal>({
+      resourceType: 'Goal',
+      id: goalIdOf(row.id, index),
+      meta: { lastUpdated: iso(row.signedAt) },
+      lifecycleStatus: GOAL_LIFECYCLE_STATUS[status],
+      description: { text: goal.description },
+      subject: { reference: `Patient/${plan.patientId}` },
+      target:
+        measure || goal.targetDate
+          ? [
+              {
+                measure,
+                detailQuantity:
+                  measure && goal.targetBelow !== null ? { value: goal.targetBelow, comparator: '<' } : undefined,
+                dueDate: goal.targetDate ?? undefined,
+              },
+            ]
+          : [],
+      expressedBy: { reference: `Practitioner/${row.signedBy}` },
+    });
   });
 }
 

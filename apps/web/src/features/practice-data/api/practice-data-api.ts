@@ -27,6 +27,8 @@ export const ExportCountsSchema = z.object({
   conditions: z.number(),
   medicationStatements: z.number(),
   allergyIntolerances: z.number(),
+  carePlans: z.number(),
+  goals: z.number(),
 });
 
 export const practiceDataKeys = { runs: ['backup-runs'] as const, counts: ['fhir-export-counts'] as const };
@@ -56,7 +58,7 @@ export function exportCountsQueryOptions() {
         await graphqlRequest(
           `query FhirExportCounts { fhirExportCounts {
             patients practitioners appointments observations documentReferences
-            conditions medicationStatements allergyIntolerances } }`,
+            conditions medicationStatements allergyIntolerances carePlans goals } }`,
           z.object({ fhirExportCounts: ExportCountsSchema }),
           {},
           { signal },
@@ -91,4 +93,6 @@ export const FHIR_TYPES = [
   'Condition',
   'MedicationStatement',
   'AllergyIntolerance',
+  'CarePlan',
+  'Goal',
 ] as const;

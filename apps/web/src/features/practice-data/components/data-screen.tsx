@@ -39,6 +39,8 @@ const COUNT_OF = {
   Condition: 'conditions',
   MedicationStatement: 'medicationStatements',
   AllergyIntolerance: 'allergyIntolerances',
+  CarePlan: 'carePlans',
+  Goal: 'goals',
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
