@@ -1,12 +1,11 @@
 import { AddAllergyInputSchema, allergySubstanceKey, RemoveAllergyInputSchema } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
-import { scopeOf, type FindByReach } from '../access/scope.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import type { Database, Executor } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { badUserInput, fieldError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { isVisiblePatient } from '../patients/patients.repository.ts';
 import {
   findAllergy,
   findAllergyRow,
@@ -15,9 +14,8 @@ import {
   lockActiveSubstances,
   markAllergyRemoved,
   type AllergyListRow,
-  type AllergyRow,
 } from './allergies.repository.ts';
-import { reachRecordPatient, recordPatientReach } from './record-access.ts';
+import { entryThroughPatient, reachRecordPatient, recordPatientReach } from './record-access.ts';
 
 export type { AllergyListRow };
 
@@ -94,17 +92,15 @@ export class AllergiesService {
     return (await findAllergy(this.#db, this.#keyring, data.id))!;
   }
 
-  /** How `Scope.find` reaches one allergy: through its patient, like a diagnosis (diagnoses.service.ts). */
+  /** How `Scope.find` reaches one allergy: through its patient (record-access.ts). */
   #entrySpec(id: string, reach: Reach<'clinical-record'>, options: { lock?: boolean } = {}) {
-    const patientReach = recordPatientReach(reach);
-    return {
-      read: async (db: Executor) => {
-        const row = await findAllergyRow(db, this.#keyring, id, options);
-        return row && (await isVisiblePatient(db, row.patientId, patientReach)) ? row : undefined;
-      },
-      exists: (db: Executor) => findAllergyRow(db, this.#keyring, id),
+    return entryThroughPatient({
+      id,
+      patientReach: recordPatientReach(reach),
+      load: (db, entryId) => findAllergyRow(db, this.#keyring, entryId, options),
+      exists: (db, entryId) => findAllergyRow(db, this.#keyring, entryId),
       missing: 'clinicalRecordMessages.allergyNotFound',
-      denial: (existing: AllergyRow) => ({ allergyIds: [id], patientIds: [existing.patientId] }),
-    } satisfies FindByReach<AllergyRow, AllergyRow>;
+      idsKey: 'allergyIds',
+    });
   }
 }

@@ -7,9 +7,9 @@ import {
 import { findIcd10Code, searchIcd10Codes, type Icd10Code } from '@telehealth/shared/icd10cm';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import type { Reach } from '../access/authorize.ts';
-import { scopeOf, type FindByReach } from '../access/scope.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import type { Database, Executor } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { fieldError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
@@ -26,8 +26,7 @@ import {
   type DiagnosisRevisionListRow,
   type DiagnosisValues,
 } from './diagnoses.repository.ts';
-import { reachRecordPatient, recordPatientReach } from './record-access.ts';
-import { isVisiblePatient } from '../patients/patients.repository.ts';
+import { entryThroughPatient, reachRecordPatient, recordPatientReach } from './record-access.ts';
 
 export type { DiagnosisListRow, DiagnosisRevisionListRow };
 
@@ -144,21 +143,16 @@ export class DiagnosesService {
     return (await findDiagnosis(this.#db, this.#keyring, data.id))!;
   }
 
-  /**
-   * How `Scope.find` reaches one entry: the entry, if its patient is in the caller's reach of the record; an
-   * attempt on another's is recorded with both ids and answered like a missing entry.
-   */
+  /** How `Scope.find` reaches one entry: through its patient (record-access.ts). */
   #entrySpec(id: string, reach: Reach<'clinical-record'>, options: { lock?: boolean } = {}) {
-    const patientReach = recordPatientReach(reach);
-    return {
-      read: async (db: Executor) => {
-        const row = await findDiagnosisRow(db, this.#keyring, id, options);
-        return row && (await isVisiblePatient(db, row.patientId, patientReach)) ? row : undefined;
-      },
-      exists: (db: Executor) => findDiagnosisRow(db, this.#keyring, id),
+    return entryThroughPatient({
+      id,
+      patientReach: recordPatientReach(reach),
+      load: (db, entryId) => findDiagnosisRow(db, this.#keyring, entryId, options),
+      exists: (db, entryId) => findDiagnosisRow(db, this.#keyring, entryId),
       missing: 'clinicalRecordMessages.diagnosisNotFound',
-      denial: (existing: DiagnosisRow) => ({ diagnosisIds: [id], patientIds: [existing.patientId] }),
-    } satisfies FindByReach<DiagnosisRow, DiagnosisRow>;
+      idsKey: 'diagnosisIds',
+    });
   }
 
   /**

@@ -11,12 +11,11 @@ import {
 } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
-import { scopeOf, type FindByReach } from '../access/scope.ts';
+import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, fieldError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { isVisiblePatient } from '../patients/patients.repository.ts';
 import {
   findMedication,
   findMedicationRow,
@@ -27,9 +26,8 @@ import {
   recordMedicationChange,
   type DoseValues,
   type MedicationListRow,
-  type MedicationRow,
 } from './medications.repository.ts';
-import { reachRecordPatient, recordPatientReach } from './record-access.ts';
+import { entryThroughPatient, reachRecordPatient, recordPatientReach } from './record-access.ts';
 
 export type { MedicationListRow };
 
@@ -180,18 +178,16 @@ export class MedicationsService {
     }
   }
 
-  /** How `Scope.find` reaches one medication: through its patient, like a diagnosis (diagnoses.service.ts). */
+  /** How `Scope.find` reaches one medication: through its patient (record-access.ts). */
   #entrySpec(id: string, reach: Reach<'clinical-record'>, options: { lock?: boolean } = {}) {
-    const patientReach = recordPatientReach(reach);
-    return {
-      read: async (db: Executor) => {
-        const row = await findMedicationRow(db, this.#keyring, id, options);
-        return row && (await isVisiblePatient(db, row.patientId, patientReach)) ? row : undefined;
-      },
-      exists: (db: Executor) => findMedicationRow(db, this.#keyring, id),
+    return entryThroughPatient({
+      id,
+      patientReach: recordPatientReach(reach),
+      load: (db, entryId) => findMedicationRow(db, this.#keyring, entryId, options),
+      exists: (db, entryId) => findMedicationRow(db, this.#keyring, entryId),
       missing: 'clinicalRecordMessages.medicationNotFound',
-      denial: (existing: MedicationRow) => ({ medicationIds: [id], patientIds: [existing.patientId] }),
-    } satisfies FindByReach<MedicationRow, MedicationRow>;
+      idsKey: 'medicationIds',
+    });
   }
 }
 

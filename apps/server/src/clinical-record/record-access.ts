@@ -1,5 +1,6 @@
 import type { Reach } from '../access/authorize.ts';
-import type { Scope } from '../access/scope.ts';
+import type { FindByReach, Scope } from '../access/scope.ts';
+import type { MessageId } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { isVisiblePatient, patientExists } from '../patients/patients.repository.ts';
 
@@ -33,4 +34,31 @@ export async function reachRecordPatient(
     missing: 'patientMessages.notFound',
     denial: { patientIds: [patientId] },
   });
+}
+
+/**
+ * How `Scope.find` reaches one entry of the record (a diagnosis, a medication, an allergy, a plan): `load` reads it
+ * (locked, if the caller asks so), and it is the caller's when its patient is in `patientReach`. An entry of another
+ * patient is recorded (`idsKey` names its id beside `patientIds`) and answered `missing`, like one that is not there.
+ * `exists` reads the entry whatever the reach (by default, `load`).
+ */
+export function entryThroughPatient<T extends { patientId: string }, E extends { patientId: string } = T>(spec: {
+  id: string;
+  patientReach: Reach<'patient'>;
+  load: (executor: Executor, id: string) => Promise<T | undefined>;
+  exists?: (executor: Executor, id: string) => Promise<E | undefined>;
+  missing: MessageId;
+  idsKey: string;
+}): FindByReach<T, E> {
+  const { id, patientReach, load, missing, idsKey } = spec;
+  const exists = spec.exists ?? (load as unknown as (executor: Executor, id: string) => Promise<E | undefined>);
+  return {
+    read: async (db) => {
+      const row = await load(db, id);
+      return row && (await isVisiblePatient(db, row.patientId, patientReach)) ? row : undefined;
+    },
+    exists: (db) => exists(db, id),
+    missing,
+    denial: (existing) => ({ [idsKey]: [id], patientIds: [existing.patientId] }),
+  };
 }

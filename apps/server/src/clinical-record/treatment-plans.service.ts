@@ -8,7 +8,7 @@ import {
 } from '@telehealth/shared';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import type { Reach } from '../access/authorize.ts';
-import { scopeOf, systemScope, type FindByReach } from '../access/scope.ts';
+import { scopeOf, systemScope } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { RequestMeta } from '../auth/auth.service.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -17,11 +17,11 @@ import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MailService } from '../mail/mail.service.ts';
 import { treatmentPlanReviewDueMail } from '../mail/templates.ts';
-import { findPatientOwnerIds, isVisiblePatient } from '../patients/patients.repository.ts';
+import { findPatientOwnerIds } from '../patients/patients.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import { activeUsersContact } from '../users/users.repository.ts';
 import { listDiagnoses } from './diagnoses.repository.ts';
-import { recordPatientReach, reachRecordPatient } from './record-access.ts';
+import { entryThroughPatient, reachRecordPatient, recordPatientReach } from './record-access.ts';
 import {
   acknowledgeVersion,
   findPlan,
@@ -38,7 +38,6 @@ import {
   signVersion,
   updateDraft,
   type TreatmentPlanDue,
-  type TreatmentPlanRow,
   type TreatmentPlanValues,
   type TreatmentPlanVersionRecord,
 } from './treatment-plans.repository.ts';
@@ -195,18 +194,17 @@ export class TreatmentPlansService {
     // A patient's own plan is of the record linked to their account (OWN_RECORDS['treatment-plan']).
     const patientReach: Reach<'patient'> = reach.kind === 'any' ? reach : { ...reach, field: 'accountId' };
     await scope.transaction(async (tx, scoped) => {
-      const owner = await scoped.find('treatment-plan:acknowledge', versionId, {
-        read: async (db: Executor) => {
-          const found = await findVersionOwner(db, versionId);
-          return found && (await isVisiblePatient(db, found.patientId, patientReach)) ? found : undefined;
-        },
-        exists: (db: Executor) => findVersionOwner(db, versionId),
-        missing: 'clinicalRecordMessages.treatmentPlanNotFound',
-        denial: (existing: { planId: string; patientId: string }) => ({
-          versionIds: [versionId],
-          patientIds: [existing.patientId],
+      const owner = await scoped.find(
+        'treatment-plan:acknowledge',
+        versionId,
+        entryThroughPatient({
+          id: versionId,
+          patientReach,
+          load: findVersionOwner,
+          missing: 'clinicalRecordMessages.treatmentPlanNotFound',
+          idsKey: 'versionIds',
         }),
-      });
+      );
       const locked = await lockVersion(tx, versionId);
       // A draft is not the patient's to see: answered like a missing plan.
       if (!locked?.signedAt) throw notFound('clinicalRecordMessages.treatmentPlanNotFound');
@@ -297,31 +295,26 @@ export class TreatmentPlansService {
     };
   }
 
-  /** How `Scope.find` reaches a plan: if its patient is in the caller's reach of the record. */
+  /** How `Scope.find` reaches a plan: through its patient (record-access.ts). */
   #planSpec(id: string, reach: Reach<'clinical-record'>) {
-    const patientReach = recordPatientReach(reach);
-    return {
-      read: async (db: Executor) => {
-        const plan = await findPlan(db, id);
-        return plan && (await isVisiblePatient(db, plan.patientId, patientReach)) ? plan : undefined;
-      },
-      exists: (db: Executor) => findPlan(db, id),
+    return entryThroughPatient({
+      id,
+      patientReach: recordPatientReach(reach),
+      load: findPlan,
       missing: 'clinicalRecordMessages.treatmentPlanNotFound',
-      denial: (existing: TreatmentPlanRow) => ({ planIds: [id], patientIds: [existing.patientId] }),
-    } satisfies FindByReach<TreatmentPlanRow, TreatmentPlanRow>;
+      idsKey: 'planIds',
+    });
   }
 
-  /** How `Scope.find` reaches a version: if its plan's patient is in the caller's reach of the record. */
+  /** How `Scope.find` reaches a version: through its plan's patient (record-access.ts). */
   #versionSpec(id: string, reach: Reach<'clinical-record'>) {
-    const patientReach = recordPatientReach(reach);
-    return {
-      read: async (db: Executor) => {
-        const version = await findVersion(db, this.#keyring, id);
-        return version && (await isVisiblePatient(db, version.patientId, patientReach)) ? version : undefined;
-      },
-      exists: (db: Executor) => findVersionOwner(db, id),
+    return entryThroughPatient({
+      id,
+      patientReach: recordPatientReach(reach),
+      load: (db, versionId) => findVersion(db, this.#keyring, versionId),
+      exists: findVersionOwner,
       missing: 'clinicalRecordMessages.treatmentPlanNotFound',
-      denial: (existing: { patientId: string }) => ({ versionIds: [id], patientIds: [existing.patientId] }),
-    } satisfies FindByReach<TreatmentPlanVersionRecord, { planId: string; patientId: string }>;
+      idsKey: 'versionIds',
+    });
   }
 }
