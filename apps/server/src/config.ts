@@ -143,6 +143,7 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+  DATABASE_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   SMTP_URL: z
     .string()
     .regex(
@@ -388,6 +389,11 @@ export interface Config {
   accessRequestsPerHour: number;
   /** Connections each instance opens for requests (the job queue and the session listener add their own). */
   databasePoolMax: number;
+  /**
+   * How long a pooled connection (the requests' and the job queue's) may sit unused before it is closed. Connections
+   * the instance holds for good (LISTEN, the workers' presence lock) are not pooled.
+   */
+  databasePoolIdleSeconds: number;
   /** MAIL_FROM; null: the practice's current name <no-reply@ the PUBLIC_URL host> (see mailFromOf). */
   mailFrom: string | null;
   /** Where notifications of new access requests go; empty means every active administrator account. */
@@ -530,6 +536,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     accessRequestsPerHour: e.ACCESS_REQUESTS_PER_HOUR,
     databasePoolMax: e.DATABASE_POOL_MAX,
+    databasePoolIdleSeconds: e.DATABASE_POOL_IDLE_SECONDS,
     mailFrom: e.MAIL_FROM ?? null,
     adminEmails: e.ADMIN_EMAIL ?? [],
     contactEmail:

@@ -110,7 +110,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
         for (const module of modules) await module.afterMigrations?.(db, { keyring, log });
       },
     });
-    database = connectDatabase(url, { max: config.databasePoolMax });
+    database = connectDatabase(url, { max: config.databasePoolMax, idleSeconds: config.databasePoolIdleSeconds });
     // The practice's settings from the database, followed live: every service reads config.settings.current() at
     // call time, so an administrator's change applies at once (decision 032).
     settings = await SettingsService.open({
@@ -137,6 +137,7 @@ export async function openRuntime(envConfig: Config, log: Log, options: RuntimeO
     jobs = new JobQueue({
       url,
       log,
+      idleSeconds: config.databasePoolIdleSeconds,
       handlers,
       crontab: [crontab, ...instances.flatMap((instance) => instance.crontab ?? [])].join('\n'),
       ...(options.extraTasks ? { extraTasks: options.extraTasks } : {}),

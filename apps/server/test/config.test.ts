@@ -15,6 +15,7 @@ describe('configuration', () => {
       databaseUrl: undefined,
       secureCookies: false,
       databasePoolMax: 10,
+      databasePoolIdleSeconds: 30,
     });
     expect(config.dataDir).toMatch(/data$/);
     expect(config.settings.current().sessionIdleMinutes).toBe(15);
@@ -98,6 +99,12 @@ describe('configuration', () => {
   it('sizes the request pool from DATABASE_POOL_MAX, within 2 to 200', () => {
     expect(loadConfig({ DATABASE_POOL_MAX: '25' }).databasePoolMax).toBe(25);
     for (const bad of ['1', '201', 'many']) expect(() => loadConfig({ DATABASE_POOL_MAX: bad })).toThrow(ConfigError);
+  });
+
+  it('closes pooled connections after DATABASE_POOL_IDLE_SECONDS unused, within 1 to 3600', () => {
+    expect(loadConfig({ DATABASE_POOL_IDLE_SECONDS: '5' }).databasePoolIdleSeconds).toBe(5);
+    for (const bad of ['0', '3601', 'soon'])
+      expect(() => loadConfig({ DATABASE_POOL_IDLE_SECONDS: bad })).toThrow(ConfigError);
   });
 
   it('requires AUTH_SECRET in production', () => {

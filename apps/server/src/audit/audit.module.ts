@@ -5,7 +5,7 @@ import { anchorAuditChain, auditAnchorsPath } from './audit-anchors.ts';
 import { sealAuditChain } from './audit-chain.ts';
 
 /** The sealer's pace: an entry is sealed within about this plus the queue's poll interval of its commit. */
-export const AUDIT_SEAL_INTERVAL_MS = 250;
+export const AUDIT_SEAL_INTERVAL_MS = 1000;
 /** One pending sealer job across every instance. */
 export const AUDIT_SEAL_JOB_KEY = 'audit:seal';
 

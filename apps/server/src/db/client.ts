@@ -21,8 +21,12 @@ const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../drizzle');
  */
 const START_UP_LOCK_KEY = ADVISORY_LOCKS.startUp;
 
-export function connectDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
+export function connectDatabase(url: string, options: { max?: number; idleSeconds?: number } = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    idleTimeoutMillis: (options.idleSeconds ?? 30) * 1000,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = drizzle(pool);

@@ -20,7 +20,7 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
  * starts at once; this bounds how late a job scheduled for later (a retry, `delayMs`) starts, so a task that
  * reschedules itself a few hundred milliseconds ahead (the audit sealer) keeps its pace.
  */
-export const POLL_INTERVAL_MS = 250;
+export const POLL_INTERVAL_MS = 1000;
 /** Jobs one instance runs at the same time. Each idle worker polls, so more workers means more polling. */
 export const JOB_CONCURRENCY = 2;
 /**
@@ -44,6 +44,8 @@ export type ExtraTask = (payload: unknown, helpers: JobHelpers) => Promise<void>
 export interface JobQueueOptions {
   url: string;
   log: Log;
+  /** How long a connection of the queue's pool may sit unused before it is closed (default 30). */
+  idleSeconds?: number;
   /** Every registered task's handler, from the modules (decision 053). */
   handlers: Partial<TaskHandlers>;
   crontab: string;
@@ -88,7 +90,11 @@ export class JobQueue {
     this.#log = options.log;
     // Its own small pool: the worker holds one connection for LISTEN and polls with the others, and should not
     // wait behind requests for the application's connections (handlers use the application's pool).
-    this.#pool = new pg.Pool({ connectionString: options.url, max: JOB_CONCURRENCY + 2, idleTimeoutMillis: 30_000 });
+    this.#pool = new pg.Pool({
+      connectionString: options.url,
+      max: JOB_CONCURRENCY + 2,
+      idleTimeoutMillis: (options.idleSeconds ?? 30) * 1000,
+    });
     // A lost connection must not crash the process: pg drops an idle one from the pool, and raises the error of
     // a checked-out one at its next query (graphile-worker then retries).
     this.#pool.on('error', (error) => this.#log.warn({ err: error }, 'job queue: an idle connection failed'));
