@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { appDependencies, openRuntime, type Runtime, type RuntimeOptions } from '../src/runtime.ts';
 import { createAccountWithPassword } from '../src/users/accounts.ts';
 import { TEST_BUDGET_MS } from './budget.ts';
-import { afterFile } from './file-cleanup.ts';
+import { afterFile, afterOpener } from './file-cleanup.ts';
 
 export const silentLog = { info: () => undefined, warn: () => undefined, error: console.error } as never;
 
@@ -65,15 +65,17 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     LOG_LEVEL: 'silent',
     DEMO_MODE: 'true',
     // A test file holds several runtimes at once, two files run side by side, and each runtime also has the job
-    // queue's and the session listener's connections: ten each would pass PostgreSQL's default of 100.
+    // queue's and the session listener's connections: ten each would pass PostgreSQL's default of 100. A runtime
+    // a file has done with gives its pooled connections back within seconds instead of holding them to the end.
     DATABASE_POOL_MAX: '4',
+    DATABASE_POOL_IDLE_SECONDS: '3',
     ...env,
   });
 }
 
 /**
- * A runtime (database, services, job queue with its worker) on the given database, closed when the file is
- * done (or earlier by the test: close() may be called twice).
+ * A runtime (database, services, job queue with its worker) on the given database, closed when the test that
+ * opened it ends, or the file when opened outside a test (or earlier by the test: close() may be called twice).
  */
 export async function openTestRuntime(
   databaseUrl: string,
@@ -81,7 +83,7 @@ export async function openTestRuntime(
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const runtime = await openRuntime(testConfig(databaseUrl, env), silentLog, options);
-  afterFile(() => runtime.close());
+  afterOpener(() => runtime.close());
   return runtime;
 }
 
@@ -116,7 +118,8 @@ export interface TestApp {
 /**
  * The real app on a real database, configured like production except for what `env` changes: its job queue
  * runs a worker, as in production (wait for its work with `runtime.jobs.drain()`).
- * Demo accounts are created unless `demo: false`.
+ * Demo accounts are created unless `demo: false`. Closed when the test that made it ends, or the file when made
+ * outside a test.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -129,7 +132,7 @@ export async function createTestApp(
     options.demo === false ? {} : { seedDemo: 'accounts' },
   );
   const app = await buildApp(appDependencies(runtime), options);
-  afterFile(async () => {
+  afterOpener(async () => {
     await app.close();
     await runtime.close();
   });
