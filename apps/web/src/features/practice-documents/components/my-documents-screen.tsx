@@ -91,6 +91,8 @@ const needsSignature = (item: PatientPracticeDocument) => item.status === 'to-si
 function DocumentReader({ documentId, onBack }: { documentId: string; onBack: () => void }) {
   const { t, i18n } = useTranslation('practice-documents');
   const document = useMyPracticeDocument(documentId);
+  // Once signed here, the reader says so (the list and this document are read again with the signature).
+  const [justSigned, setJustSigned] = useState(false);
   if (document.isPending) return <LoadingLine label={t('loading')} />;
   if (document.isError) {
     return (
@@ -108,6 +110,7 @@ function DocumentReader({ documentId, onBack }: { documentId: string; onBack: ()
   }
   const item = document.data;
   const version = item.document.currentVersion;
+  const signedNow = justSigned && item.validSignature;
   const text = textOf(version, i18n.language);
   return (
     <Stack gap="md">
@@ -133,8 +136,15 @@ function DocumentReader({ documentId, onBack }: { documentId: string; onBack: ()
       <Paper withBorder p="md" radius="md" lang={text.language}>
         <DocumentBody markdown={text.body} />
       </Paper>
-      {needsSignature(item) ? (
-        <SignForm versionId={version.id} />
+      {signedNow ? (
+        <Alert color="green" variant="light" role="status" title={t('sign.done')}>
+          <Stack gap={6}>
+            <SignatureSummary signature={signedNow} />
+            <SignedCopyLink signatureId={signedNow.id} />
+          </Stack>
+        </Alert>
+      ) : needsSignature(item) ? (
+        <SignForm versionId={version.id} onSigned={() => setJustSigned(true)} />
       ) : item.validSignature ? (
         <Paper withBorder p="md" radius="md">
           <Stack gap={6}>
@@ -147,28 +157,17 @@ function DocumentReader({ documentId, onBack }: { documentId: string; onBack: ()
   );
 }
 
-function SignForm({ versionId }: { versionId: string }) {
+function SignForm({ versionId, onSigned }: { versionId: string; onSigned: () => void }) {
   const { t } = useTranslation('practice-documents');
   const sign = useSignPracticeDocument();
   const [typedName, setTypedName] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [signed, setSigned] = useState<PatientPracticeDocument | null>(null);
   const { submit, fieldError, failure, pending } = useSchemaForm({
     schema: SignPracticeDocumentInputSchema,
     read: () => ({ versionId, typedName, agreed }),
     mutation: sign,
-    onDone: setSigned,
+    onDone: onSigned,
   });
-  if (signed?.validSignature) {
-    return (
-      <Alert color="green" variant="light" role="status" title={t('sign.done')}>
-        <Stack gap={6}>
-          <SignatureSummary signature={signed.validSignature} />
-          <SignedCopyLink signatureId={signed.validSignature.id} />
-        </Stack>
-      </Alert>
-    );
-  }
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="sign-title">
       <form onSubmit={submit} noValidate>
