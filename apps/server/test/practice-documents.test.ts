@@ -435,3 +435,27 @@ async function idOfKind(kind: string): Promise<string> {
   const response = await admin.gql<{ practiceDocuments: { id: string; kind: string }[] }>(LIST);
   return response.data!.practiceDocuments.find((d) => d.kind === kind)!.id;
 }
+
+describe('a document out of use', () => {
+  it('is neither listed to the patient nor outstanding, and takes no paper signature; its settings change makes no version', async () => {
+    const retired = await createPracticeDocument(admin);
+    expect((await service().outstandingFor(patientId)).map((d) => d.documentId)).toContain(retired.id);
+    const v = retired.currentVersion;
+    const saved = await updatePracticeDocument(admin, {
+      id: retired.id,
+      titleEn: v.titleEn,
+      titleEs: v.titleEs,
+      bodyEn: v.bodyEn,
+      bodyEs: v.bodyEs,
+      requiresSignature: true,
+      active: false,
+    });
+    expect(saved.data!.updatePracticeDocument).toMatchObject({ active: false, currentVersion: { version: 1 } });
+    expect(await standingOf(patient, retired.id)).toBeUndefined();
+    expect((await service().outstandingFor(patientId)).map((d) => d.documentId)).not.toContain(retired.id);
+    const paper = await provider.gql(RECORD_PAPER, {
+      input: { patientId, documentId: retired.id, signedOn: '2026-11-02' },
+    });
+    expect(errorOf(paper).message).toBe(PRACTICE_DOCUMENT_MESSAGES.notActive);
+  });
+});

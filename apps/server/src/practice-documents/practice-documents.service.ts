@@ -11,7 +11,7 @@ import {
 } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
-import { scopeOf, systemScope, type Scope } from '../access/scope.ts';
+import { scopeOf, type Scope } from '../access/scope.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
@@ -276,6 +276,7 @@ export class PracticeDocumentsService {
       await lockPatientDocument(tx, data.patientId, data.documentId);
       const document = isUuid(data.documentId) ? await findDocument(tx, this.#keyring, data.documentId) : undefined;
       if (!document) throw notFound('practiceDocumentMessages.notFound');
+      if (!document.document.active) throw badUserInput('practiceDocumentMessages.notActive');
       if (!document.document.requiresSignature) throw badUserInput('practiceDocumentMessages.notForSigning');
       const signatureId = await insertSignature(tx, this.#keyring, {
         documentId: data.documentId,
@@ -379,7 +380,11 @@ export class PracticeDocumentsService {
     return standing(document, signatures).status === 'signed';
   }
 
-  /** Start-up work: the starting texts (examples) when the practice has no document yet. */
+  /**
+   * Start-up work: the starting texts (examples) when the practice has no document yet. No audit entry: no person
+   * acted and no patient is concerned (like the built-in note templates); the versions say "by the product" (no
+   * author), and every later change by an administrator is audited.
+   */
   async addStartingTexts(): Promise<void> {
     await this.#db.transaction(async (tx) => {
       if (await hasAnyDocument(tx)) return;
@@ -390,20 +395,7 @@ export class PracticeDocumentsService {
           active: true,
           by: null,
         });
-        const versionId = await insertVersion(tx, this.#keyring, {
-          ...text,
-          documentId,
-          version: 1,
-          resignRequired: true,
-          by: null,
-        });
-        await systemScope('practice-documents:starting-texts').audit(tx, 'PRACTICE_DOCUMENT_SAVE', {
-          documentId,
-          kind: text.kind,
-          versionId,
-          version: 1,
-          example: true,
-        });
+        await insertVersion(tx, this.#keyring, { ...text, documentId, version: 1, resignRequired: true, by: null });
       }
     });
   }
