@@ -14,8 +14,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   CreatePracticeDocumentInputSchema,
+  MOBILE_BREAKPOINT_PX,
   PRACTICE_DOCUMENT_BODY_MAX,
   PRACTICE_DOCUMENT_KINDS,
   PRACTICE_DOCUMENT_TITLE_MAX,
@@ -147,6 +149,7 @@ function DocumentEditor({ document, onClose }: { document: PracticeDocument | nu
     onDone: onClose,
   });
   const form = document ? updateForm : createForm;
+  const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`);
   const textChanged =
     !!current &&
     (titleEn !== current.titleEn ||
@@ -158,6 +161,7 @@ function DocumentEditor({ document, onClose }: { document: PracticeDocument | nu
       opened
       onClose={onClose}
       size="xl"
+      fullScreen={isMobile ?? false}
       title={document ? t('editor.editTitle') : t('editor.newTitle')}
       closeButtonProps={{ 'aria-label': t('close') }}
     >
@@ -254,11 +258,13 @@ function VersionHistory({ document, onClose }: { document: PracticeDocument; onC
   const { t, i18n } = useTranslation('practice-documents');
   const versions = usePracticeDocumentVersions(document.id);
   const [shown, setShown] = useState<string | null>(null);
+  const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`);
   return (
     <Modal
       opened
       onClose={onClose}
       size="xl"
+      fullScreen={isMobile ?? false}
       title={t('history.title', { title: textOf(document.currentVersion, i18n.language).title })}
       closeButtonProps={{ 'aria-label': t('close') }}
     >
