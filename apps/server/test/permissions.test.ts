@@ -136,6 +136,31 @@ async function patientRecord(caller: Fixture, target: 'own' | 'other'): Promise<
 
 const record = (caller: Fixture, target: Target) => patientRecord(caller, target === 'own' ? 'own' : 'other');
 
+const PATIENT_DOCUMENTS = 'query ($patientId: ID!) { patientPracticeDocuments(patientId: $patientId) { status } }';
+const SIGN_DOCUMENT =
+  'mutation ($input: SignPracticeDocumentInput!) { signPracticeDocument(input: $input) { status } }';
+const RECORD_PAPER = 'mutation ($input: RecordPaperSignatureInput!) { recordPaperSignature(input: $input) { status } }';
+const CREATE_DOCUMENT =
+  'mutation ($input: CreatePracticeDocumentInput!) { createPracticeDocument(input: $input) { id currentVersion { id } } }';
+
+/** A new custom document that asks for a signature (created by the demo administrator): its id and current version. */
+async function freshDocument(): Promise<{ id: string; versionId: string }> {
+  const response = await callers.get('admin')!.client.gql<{
+    createPracticeDocument: { id: string; currentVersion: { id: string } };
+  }>(CREATE_DOCUMENT, {
+    input: {
+      kind: 'custom',
+      titleEn: `Matrix document ${++serial}`,
+      bodyEn: 'Read and sign.',
+      requiresSignature: true,
+      active: true,
+    },
+  });
+  const created = response.data!.createPracticeDocument;
+  return { id: created.id, versionId: created.currentVersion.id };
+}
+const freshDocumentVersion = async () => (await freshDocument()).versionId;
+
 const APPOINTMENT_GET = 'query ($id: ID!) { getAppointment(id: $id) { id } }';
 const APPOINTMENT_LIST =
   'query ($filter: AppointmentFilterInput) { listAppointments(filter: $filter, limit: 100) { items { id } } }';
@@ -367,6 +392,49 @@ const CELLS: Record<ResourceAction, Cell> = {
   'stored-text:review': {
     perRecord: false,
     run: async (caller) => ({ response: await caller.client.gql(STORED_TEXT_FINDINGS) }),
+  },
+  // The practice's documents (decision 066): the documents themselves, a patient's documents, a signature of a
+  // fresh document's current version, a paper signature recorded.
+  'practice-document:manage': {
+    perRecord: false,
+    run: async (caller) => ({ response: await caller.client.gql('{ practiceDocuments { id kind } }') }),
+  },
+  'practice-document:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(PATIENT_DOCUMENTS, { patientId: (await record(caller, target)).id }),
+    }),
+  },
+  'practice-document:sign': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(SIGN_DOCUMENT, {
+        input: {
+          versionId: await freshDocumentVersion(),
+          patientId: (await record(caller, target)).id,
+          typedName: 'Matrix Cell',
+          agreed: true,
+        },
+      }),
+    }),
+  },
+  'practice-document:record-paper': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(RECORD_PAPER, {
+        input: {
+          patientId: (await record(caller, target)).id,
+          documentId: (await freshDocument()).id,
+          signedOn: '2026-01-05',
+        },
+      }),
+    }),
   },
   'settings:manage': {
     perRecord: false,

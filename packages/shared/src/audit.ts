@@ -250,6 +250,19 @@ export const DATA_EVENTS = [
 /** The practice's settings (decision 032): a setting changed or reset to its default, with old and new value. */
 export const SETTINGS_EVENTS = ['SETTING_UPDATE', 'SETTING_RESET'] as const;
 
+/**
+ * The practice's documents (decision 066): a document created or saved (a new version or its settings), a
+ * patient's documents listed or one read, a signature, a signed copy downloaded, a paper signature recorded.
+ * Details carry ids, kinds and version numbers, never a text, a typed name or an address.
+ */
+export const PRACTICE_DOCUMENT_EVENTS = [
+  'PRACTICE_DOCUMENT_SAVE',
+  'PRACTICE_DOCUMENT_VIEW',
+  'PRACTICE_DOCUMENT_SIGN',
+  'PRACTICE_DOCUMENT_DOWNLOAD',
+  'PRACTICE_DOCUMENT_PAPER_RECORDED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -274,6 +287,7 @@ export const AUDIT_EVENTS = [
     ...AUDIT_TRAIL_EVENTS,
     ...DATA_EVENTS,
     ...SETTINGS_EVENTS,
+    ...PRACTICE_DOCUMENT_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -298,7 +312,8 @@ export type AuditEvent =
   | (typeof EMERGENCY_ACCESS_EVENTS)[number]
   | (typeof AUDIT_TRAIL_EVENTS)[number]
   | (typeof DATA_EVENTS)[number]
-  | (typeof SETTINGS_EVENTS)[number];
+  | (typeof SETTINGS_EVENTS)[number]
+  | (typeof PRACTICE_DOCUMENT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

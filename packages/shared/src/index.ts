@@ -16,6 +16,7 @@ export * from './measures.ts';
 export * from './clinical-record.ts';
 export * from './allergies.ts';
 export * from './treatment-plans.ts';
+export * from './practice-documents.ts';
 export * from './field-messages.ts';
 export * from './message-catalogue.ts';
 export * from './messages.ts';

@@ -20,6 +20,7 @@ import { USER_MESSAGES } from './admin-users.ts';
 import { EMERGENCY_ACCESS_MESSAGES } from './emergency-access.ts';
 import { AUDIT_MESSAGES } from './audit-search.ts';
 import { SETTINGS_MESSAGES } from './practice-settings.ts';
+import { PRACTICE_DOCUMENT_MESSAGES } from './practice-documents.ts';
 import { FIELD_MESSAGES } from './field-messages.ts';
 
 /**
@@ -53,6 +54,7 @@ export const MESSAGE_CATALOGUE = {
   emergencyAccessMessages: EMERGENCY_ACCESS_MESSAGES,
   auditMessages: AUDIT_MESSAGES,
   settingsMessages: SETTINGS_MESSAGES,
+  practiceDocumentMessages: PRACTICE_DOCUMENT_MESSAGES,
   fieldMessages: FIELD_MESSAGES,
 } as const;
 

@@ -80,6 +80,14 @@ export const PERMISSIONS = [
   'system:monitor:any',
   // The practice's settings at /admin/settings (decision 032).
   'settings:manage:any',
+  // The practice's documents and their signatures (issue 28, decision 066): administrators keep the documents; a
+  // patient reads and signs their own; a provider reads their own patients' and records a paper copy signed.
+  'practice-document:manage:any',
+  'practice-document:read:own',
+  'practice-document:read:any',
+  'practice-document:sign:own',
+  'practice-document:record-paper:own',
+  'practice-document:record-paper:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -130,6 +138,10 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'backup:manage:any',
     'system:monitor:any',
     'settings:manage:any',
+    // The practice's documents, every patient's signatures and paper copies (decision 066).
+    'practice-document:manage:any',
+    'practice-document:read:any',
+    'practice-document:record-paper:any',
   ],
   provider: [
     'patient:read:own',
@@ -161,6 +173,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'message:send:own',
     // Break the glass for any patient, with a reason, for a limited time (read only, never psychotherapy notes).
     'emergency-access:request:any',
+    // Their own patients' documents and signatures; a paper copy their patient signed (decision 066).
+    'practice-document:read:own',
+    'practice-document:record-paper:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
@@ -186,6 +201,9 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // Their own conversations, with their care team or the office.
     'message:read:own',
     'message:send:own',
+    // The practice's documents they are asked to read and sign, and their own signed copies (decision 066).
+    'practice-document:read:own',
+    'practice-document:sign:own',
   ],
 };
 
@@ -231,6 +249,9 @@ export const OWN_RECORDS = {
   // A conversation is a patient's when it is about the record linked to their account;
   // a provider's when it is clinical and they are on the patient's care team (messages/care-team.ts says who).
   message: { provider: 'careTeamProviderId', patient: 'patientAccountId' },
+  // A patient's documents and signatures are a provider's own when they are the patient's primary provider, a
+  // patient's when they are of the record linked to their account (decision 066).
+  'practice-document': { provider: 'patientOwnerId', patient: 'patientAccountId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -332,6 +353,10 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'backup:manage': 'messages.adminRequired',
   'system:monitor': 'messages.adminRequired',
   'settings:manage': 'messages.adminRequired',
+  'practice-document:manage': 'practiceDocumentMessages.cannotManage',
+  'practice-document:read': 'practiceDocumentMessages.cannotView',
+  'practice-document:sign': 'practiceDocumentMessages.cannotSign',
+  'practice-document:record-paper': 'practiceDocumentMessages.cannotRecordPaper',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -165,6 +165,10 @@ export const RECORD_ACCESS_KINDS = {
   CONVERSATION_START: 'messageSent',
   MESSAGE_SEND: 'messageSent',
   MESSAGE_ATTACHMENT_DOWNLOAD: 'attachmentDownloaded',
+  PRACTICE_DOCUMENT_VIEW: 'documentsViewed',
+  PRACTICE_DOCUMENT_DOWNLOAD: 'documentsViewed',
+  PRACTICE_DOCUMENT_PAPER_RECORDED: 'documentSigned',
+  PRACTICE_DOCUMENT_SIGN: 'documentSigned',
   UNAUTHORIZED_ACCESS: 'refused',
 } as const satisfies Record<string, string>;
 export type RecordAccessKind = (typeof RECORD_ACCESS_KINDS)[keyof typeof RECORD_ACCESS_KINDS] | 'listed' | 'other';

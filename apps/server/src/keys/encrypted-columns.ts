@@ -15,6 +15,10 @@ import { storedTextFindings } from '../stored-text/stored-text.table.ts';
 import { videoGuests, videoParticipants } from '../video/video.table.ts';
 import type { Keyring } from './keyring.ts';
 import { emergencyAccessGrants } from '../emergency-access/emergency-access.table.ts';
+import {
+  practiceDocumentSignatures,
+  practiceDocumentVersions,
+} from '../practice-documents/practice-documents.table.ts';
 
 /** Where an opened row keeps its stored values and those read so far (not enumerable: no copy or JSON sees it). */
 const SEALED = Symbol('sealed values');
@@ -217,6 +221,27 @@ export const emergencyAccessGrantsEncrypted = new EncryptedColumns(emergencyAcce
   reviewNote: emergencyAccessGrants.reviewNote,
 });
 
+/** A practice document's texts, and a signature's facts: the typed name, client address and user agent (066). */
+export const practiceDocumentVersionsEncrypted = new EncryptedColumns(
+  practiceDocumentVersions,
+  practiceDocumentVersions.id,
+  {
+    titleEn: practiceDocumentVersions.titleEn,
+    titleEs: practiceDocumentVersions.titleEs,
+    bodyEn: practiceDocumentVersions.bodyEn,
+    bodyEs: practiceDocumentVersions.bodyEs,
+  },
+);
+export const practiceDocumentSignaturesEncrypted = new EncryptedColumns(
+  practiceDocumentSignatures,
+  practiceDocumentSignatures.id,
+  {
+    typedName: practiceDocumentSignatures.typedName,
+    clientAddress: practiceDocumentSignatures.clientAddress,
+    userAgent: practiceDocumentSignatures.userAgent,
+  },
+);
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
@@ -246,4 +271,6 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   messagesEncrypted,
   messageAttachmentsEncrypted,
   emergencyAccessGrantsEncrypted,
+  practiceDocumentVersionsEncrypted,
+  practiceDocumentSignaturesEncrypted,
 ];

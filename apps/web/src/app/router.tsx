@@ -72,6 +72,7 @@ export const routes: RouteObject[] = [
               { path: 'my/records', lazy: () => import('./routes/my-records.tsx') },
               { path: 'my/records/medications/print', lazy: () => import('./routes/my-medication-list.tsx') },
               { path: 'my/record-access', lazy: () => import('./routes/record-access.tsx') },
+              { path: 'my/documents', lazy: () => import('./routes/my-documents.tsx') },
               { path: 'profile', lazy: () => import('./routes/profile.tsx') },
               // The user menu's old Settings: My account holds a person's own settings (decision 031).
               { path: 'settings', element: <Navigate to="/profile" replace /> },
@@ -87,6 +88,7 @@ export const routes: RouteObject[] = [
                   { path: 'note-templates', lazy: () => import('./routes/admin-note-templates.tsx') },
                   { path: 'users', lazy: () => import('./routes/admin-users.tsx') },
                   { path: 'settings', lazy: () => import('./routes/admin-settings.tsx') },
+                  { path: 'documents', lazy: () => import('./routes/admin-documents.tsx') },
                   { path: 'reports', lazy: () => import('./routes/admin-reports.tsx') },
                   { path: 'reports/compliance/print', lazy: () => import('./routes/admin-reports-print.tsx') },
                   { path: 'security', lazy: () => import('./routes/admin-security.tsx') },

@@ -31,6 +31,7 @@ import practiceData from '../locales/en/data.json';
 import adminConsole from '../locales/en/admin-console.json';
 import adminUsers from '../locales/en/admin-users.json';
 import reports from '../locales/en/reports.json';
+import practiceDocuments from '../locales/en/practice-documents.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -67,6 +68,7 @@ export const englishResources = {
   'admin-console': adminConsole,
   'admin-users': adminUsers,
   reports,
+  'practice-documents': practiceDocuments,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

@@ -28,6 +28,7 @@ import { PatientConversationsPanel } from '../../features/messages/index.ts';
 import { NotesScreen } from '../../features/notes/index.ts';
 import { PatientChart } from '../../features/patients/index.ts';
 import { PatientRecordAdmin } from '../../features/practice-data/index.ts';
+import { PatientDocumentsPanel } from '../../features/practice-documents/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 import { readNoteAfterVisit } from '../../lib/note-after-visit.ts';
 import { canReadPatients } from '../route-guard.ts';
@@ -122,6 +123,13 @@ function PatientChartRoute() {
                 // Administrators see no measures: the appointments take the whole width.
                 <PatientAppointments patientId={patient.id} />
               )}
+              {/* The practice's documents and the patient's signatures (decision 066). */}
+              {can(user.role, 'practice-document:read') ? (
+                <PatientDocumentsPanel
+                  patientId={patient.id}
+                  canRecordPaper={can(user.role, 'practice-document:record-paper')}
+                />
+              ) : null}
               {/* The conversations about this patient the caller reaches. */}
               {can(user.role, 'message:read') || can(user.role, 'message:office') ? (
                 <PatientConversationsPanel patientId={patient.id} />

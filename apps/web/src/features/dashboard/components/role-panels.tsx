@@ -122,6 +122,12 @@ export function PatientPanel() {
           icon={<IconMessage size={24} />}
         />
         <LinkCard
+          to="/my/documents"
+          title={t('patient.documents')}
+          description={t('patient.documentsDescription')}
+          icon={<IconFolder size={24} />}
+        />
+        <LinkCard
           to="/my/record-access"
           title={t('patient.recordAccess')}
           description={t('patient.recordAccessDescription')}

@@ -1,0 +1,3 @@
+export { AdminDocumentsScreen } from './components/admin-documents-screen.tsx';
+export { MyDocumentsScreen } from './components/my-documents-screen.tsx';
+export { PatientDocumentsPanel } from './components/patient-documents-panel.tsx';
