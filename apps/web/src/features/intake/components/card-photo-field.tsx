@@ -37,7 +37,7 @@ export function CardPhotoField({ side, photo }: { side: IntakeCardSide; photo: I
       <FileInput
         size="md"
         label={t(`card.${side}`)}
-        placeholder={pending ? t('card.uploading') : t('card.choose')}
+        description={pending ? t('card.uploading') : t('card.choose')}
         accept="image/png,image/jpeg,application/pdf"
         onChange={onFile}
         error={error}

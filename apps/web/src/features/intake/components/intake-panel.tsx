@@ -146,7 +146,6 @@ function SubmittedIntake({
                     label={field}
                     value={choices[change.field] ?? change.defaultChoice}
                     onChange={(value) => setChoices({ ...choices, [change.field]: value })}
-                    aria-label={t('panel.choiceFor', { field })}
                   >
                     <Stack gap={6} mt={6}>
                       <Radio

@@ -77,12 +77,13 @@ function IntakeStepper({ intake, questionnaires }: { intake: Intake; questionnai
         <Text fw={700} data-testid="intake-step">
           {t('stepOf', { step, total })}
         </Text>
-        <Progress
-          value={(step / total) * 100}
-          size="lg"
-          aria-label={t('progressLabel')}
-          aria-valuetext={t('stepOf', { step, total })}
-        />
+        <Progress.Root size="lg">
+          <Progress.Section
+            value={(step / total) * 100}
+            aria-label={t('progressLabel')}
+            aria-valuetext={t('stepOf', { step, total })}
+          />
+        </Progress.Root>
       </Stack>
       <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" component="section" aria-labelledby="intake-section">
         <Stack gap="md">
