@@ -32,6 +32,7 @@ const START = 'mutation ($input: StartMedicationInput!) { startMedication(input:
 const ADD_ALLERGY = 'mutation ($input: AddAllergyInput!) { addAllergy(input: $input) { id } }';
 const SETTINGS = `mutation ($input: UpdatePracticeSettingsInput!) { updatePracticeSettings(input: $input) { values { intakeSections } } }`;
 const RESET = 'mutation ($key: String!) { resetPracticeSetting(key: $key) { values { intakeSections } } }';
+const BREAK_GLASS = 'mutation ($input: RequestEmergencyAccessInput!) { requestEmergencyAccess(input: $input) { id } }';
 const REQUEST_QUESTIONNAIRES = 'mutation ($patientId: ID!) { requestIntakeQuestionnaires(patientId: $patientId) }';
 
 interface Acceptance {
@@ -398,6 +399,32 @@ describe('submitting and accepting', () => {
 
     const again = errorOf(await provider.gql(ACCEPT, { input: { intakeId: submitted.id } }));
     expect(again.messageId).toBe('intakeMessages.alreadyAccepted');
+  });
+});
+
+describe('emergency access', () => {
+  it('opens the intake read only', async () => {
+    const other = await createPortalPatient(t, provider);
+    const intake = await submittedIntake(other.client, other.patientId, {
+      details: { ...DETAILS, lastName: 'Crisis' },
+    });
+    const grant = await provider2.gql(BREAK_GLASS, {
+      input: { patientId: other.patientId, reason: 'Patient in crisis, primary provider unreachable' },
+    });
+    expect(grant.errors).toBeUndefined();
+    const read = await provider2.gql<{ patientIntake: IntakeData }>(PATIENT_INTAKE, { patientId: other.patientId });
+    expect(read.data?.patientIntake.status).toBe('submitted');
+    const [viewed] = await db()
+      .select({ details: auditEntries.details })
+      .from(auditEntries)
+      .where(
+        and(eq(auditEntries.event, 'INTAKE_VIEW'), sql`${auditEntries.details}->'patientIds' ? ${other.patientId}`),
+      )
+      .orderBy(sql`${auditEntries.id} DESC`)
+      .limit(1);
+    expect(viewed!.details).toHaveProperty('emergencyAccessIds');
+    const accepted = errorOf(await provider2.gql(ACCEPT, { input: { intakeId: intake.id } }));
+    expect(accepted).toMatchObject({ code: 'NOT_FOUND', messageId: 'intakeMessages.notFound' });
   });
 });
 
