@@ -17,6 +17,7 @@ import {
   APPOINTMENT_TYPES,
   BOOKING_MODES,
   DEFAULT_BOOKING_POLICY,
+  DEFAULT_INTAKE_SECTIONS,
   DEFAULT_SLOT_STEP,
   DEFAULT_WORKING_HOURS,
   DEMO_CLINIC_PHONE,
@@ -504,6 +505,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     twoFactorRequiredRoles: e.MFA_REQUIRED_ROLES ?? [],
     recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
+    intakeSections: [...DEFAULT_INTAKE_SECTIONS],
   };
   // A setting's default is the environment's when any of its variables is set.
   const fromEnvironment = PRACTICE_SETTING_KEYS.filter((key) =>

@@ -42,6 +42,8 @@ import { noteShares } from '../src/portal-records/portal-records.table.ts';
 import { measuresEncrypted, notesEncrypted } from '../src/keys/encrypted-columns.ts';
 import { insertConversation } from '../src/messages/messages.repository.ts';
 import { insertDraft, lockPlanOfPatient, signVersion } from '../src/clinical-record/treatment-plans.repository.ts';
+import { intakes } from '../src/intake/intake.table.ts';
+import { insertIntake, markIntakeSubmitted } from '../src/intake/intake.repository.ts';
 import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
 
 /** own: the caller's own record; other: another's record; none: the action has no records to own. */
@@ -234,6 +236,24 @@ async function signedPlanVersion(caller: Fixture, target: Target): Promise<strin
       otherProviderId,
     );
     await signVersion(tx, id, otherProviderId);
+    return id;
+  });
+}
+const SAVE_INTAKE = 'mutation ($input: SaveIntakeSectionInput!) { saveIntakeSection(input: $input) { id status } }';
+const PATIENT_INTAKE = 'query ($patientId: ID!) { patientIntake(patientId: $patientId) { status } }';
+const RETURN_INTAKE = 'mutation ($input: ReturnIntakeInput!) { returnIntake(input: $input) { status } }';
+/** A submitted intake of the target's patient record (written by the repository: the patient did not fill it). */
+async function submittedIntake(caller: Fixture, target: Target): Promise<string> {
+  const db = t.runtime.database.db;
+  const patientId = (await record(caller, target)).id;
+  return db.transaction(async (tx) => {
+    await tx.delete(intakes).where(eq(intakes.patientId, patientId));
+    const id = await insertIntake(tx, t.runtime.keyring, {
+      patientId,
+      answers: { reason: { reason: 'Matrix' } },
+      currentSection: 'reason',
+    });
+    await markIntakeSubmitted(tx, id);
     return id;
   });
 }
@@ -622,6 +642,38 @@ const CELLS: Record<ResourceAction, Cell> = {
     outOfReach: { code: 'NOT_FOUND', message: CLINICAL_RECORD_MESSAGES.treatmentPlanNotFound },
     run: async (caller, target) => ({
       response: await caller.client.gql(ACKNOWLEDGE_PLAN, { versionId: await signedPlanVersion(caller, target) }),
+    }),
+  },
+  'intake:fill': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => {
+      const patientId = (await record(caller, target)).id;
+      await t.runtime.database.db.delete(intakes).where(eq(intakes.patientId, patientId));
+      return {
+        response: await caller.client.gql(SAVE_INTAKE, {
+          input: { patientId, section: 'reason', answers: JSON.stringify({ reason: 'Matrix reason' }) },
+        }),
+      };
+    },
+  },
+  'intake:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(PATIENT_INTAKE, { patientId: (await record(caller, target)).id }),
+    }),
+  },
+  'intake:review': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: messageText('intakeMessages.notFound') },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(RETURN_INTAKE, {
+        input: { intakeId: await submittedIntake(caller, target), reason: 'Please complete the medications' },
+      }),
     }),
   },
   'note:share': {

@@ -111,7 +111,8 @@ describe('practice settings: defaults and sources', () => {
     expect(source('defaultWorkingHours')).toMatchObject({ source: 'builtIn', variables: [] });
     expect(view.values.defaultWorkingHours).toHaveLength(5);
     expect(source('slotStepMinutes')).toMatchObject({ source: 'builtIn', variables: [] });
-    expect(view.sources.map((s) => s.key)).toHaveLength(11);
+    expect(source('intakeSections')).toMatchObject({ source: 'builtIn', variables: [] });
+    expect(view.sources.map((s) => s.key)).toHaveLength(12);
   });
 });
 

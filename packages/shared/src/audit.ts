@@ -199,6 +199,20 @@ export const MESSAGE_EVENTS = [
   'MESSAGE_NOTIFIED',
 ] as const;
 
+/**
+ * The intake packet (decision 067): an intake read, a section saved, submitted, accepted into the record, sent
+ * back; an insurance card photo uploaded or read. Details carry ids, section keys and field names only.
+ */
+export const INTAKE_EVENTS = [
+  'INTAKE_VIEW',
+  'INTAKE_SAVE',
+  'INTAKE_SUBMIT',
+  'INTAKE_ACCEPT',
+  'INTAKE_RETURN',
+  'INTAKE_CARD_PHOTO_UPLOAD',
+  'INTAKE_CARD_PHOTO_DOWNLOAD',
+] as const;
+
 /** The practice reports of /admin/reports read (decision 035); generating a compliance report is a DATA_EXPORT. */
 export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW', 'PRACTICE_OUTCOMES_VIEW'] as const;
 /** An administrator read the emergency access list or one use (patient names, reasons): decision 036. */
@@ -279,6 +293,7 @@ export const AUDIT_EVENTS = [
     ...NOTE_EVENTS,
     ...MEASURE_EVENTS,
     ...CLINICAL_RECORD_EVENTS,
+    ...INTAKE_EVENTS,
     ...PORTAL_RECORD_EVENTS,
     ...MESSAGE_EVENTS,
     ...REPORT_EVENTS,
@@ -304,6 +319,7 @@ export type AuditEvent =
   | (typeof NOTE_EVENTS)[number]
   | (typeof MEASURE_EVENTS)[number]
   | (typeof CLINICAL_RECORD_EVENTS)[number]
+  | (typeof INTAKE_EVENTS)[number]
   | (typeof STORED_TEXT_EVENTS)[number]
   | (typeof PORTAL_RECORD_EVENTS)[number]
   | (typeof MESSAGE_EVENTS)[number]

@@ -15,6 +15,7 @@ export * from './live.ts';
 export * from './measures.ts';
 export * from './clinical-record.ts';
 export * from './allergies.ts';
+export * from './intake.ts';
 export * from './treatment-plans.ts';
 export * from './practice-documents.ts';
 export * from './field-messages.ts';

@@ -5,6 +5,7 @@ import { PASSWORD_MESSAGES } from './auth.ts';
 import { formatMessage, MESSAGES, pluralTemplate, REQUEST_MESSAGES, type MessageParams } from './messages.ts';
 import { MEASURE_MESSAGES } from './measures.ts';
 import { CLINICAL_RECORD_MESSAGES } from './clinical-record.ts';
+import { INTAKE_MESSAGES } from './intake.ts';
 import { NOTE_MESSAGES } from './notes.ts';
 import { PATIENT_MESSAGES } from './patients.ts';
 import { PROVIDER_MESSAGES } from './providers.ts';
@@ -45,6 +46,7 @@ export const MESSAGE_CATALOGUE = {
   noteMessages: NOTE_MESSAGES,
   measureMessages: MEASURE_MESSAGES,
   clinicalRecordMessages: CLINICAL_RECORD_MESSAGES,
+  intakeMessages: INTAKE_MESSAGES,
   bookingMessages: BOOKING_MESSAGES,
   portalRecordMessages: PORTAL_RECORD_MESSAGES,
   secureMessageMessages: SECURE_MESSAGE_MESSAGES,

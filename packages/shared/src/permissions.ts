@@ -48,6 +48,11 @@ export const PERMISSIONS = [
   'clinical-record:write:own',
   // A patient acknowledges that they have read their treatment plan's latest signed version (issue 27, point 3).
   'treatment-plan:acknowledge:own',
+  // The intake packet (decision 067): a patient fills in their own; a provider reads and reviews (accepts, sends
+  // back) their own patients'; an emergency grant reads one.
+  'intake:fill:own',
+  'intake:read:own',
+  'intake:review:own',
   // A patient books their own visits with their own provider, and confirms, cancels
   // and reschedules them within the practice's policy (decision 030). Staff change appointments with
   // appointment:update, which patients never hold.
@@ -165,6 +170,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // Their own patients' psychiatric record (administrators get none of it: it is clinical content).
     'clinical-record:read:own',
     'clinical-record:write:own',
+    'intake:read:own',
+    'intake:review:own',
     // Share their signed notes with the patient; answer their patients' correction requests.
     'note:share:own',
     'correction:review:own',
@@ -191,6 +198,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'clinical-record:read:own',
     // They acknowledge their treatment plan once they have read it.
     'treatment-plan:acknowledge:own',
+    'intake:fill:own',
+    'intake:read:own',
     'appointment:book:own',
     'appointment:manage:own',
     // Their own record (read only), the notes shared with them, corrections, their access log.
@@ -237,6 +246,7 @@ export const OWN_RECORDS = {
   outcome: { provider: 'patientOwnerId' },
   // A treatment plan is a patient's to acknowledge when it is of the record linked to their account.
   'treatment-plan': { patient: 'patientAccountId' },
+  intake: { provider: 'patientOwnerId', patient: 'patientAccountId' },
   // A safety alert is for the patient's primary provider.
   alert: { provider: 'patientOwnerId' },
   // A provider shares the notes they reach as `note:read` (their own, their patients');
@@ -357,6 +367,9 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'practice-document:read': 'practiceDocumentMessages.cannotView',
   'practice-document:sign': 'practiceDocumentMessages.cannotSign',
   'practice-document:record-paper': 'practiceDocumentMessages.cannotRecordPaper',
+  'intake:fill': 'intakeMessages.cannotFill',
+  'intake:read': 'intakeMessages.cannotView',
+  'intake:review': 'intakeMessages.cannotReview',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

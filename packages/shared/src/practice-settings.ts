@@ -8,6 +8,10 @@ import { PhoneSchema } from './patients.ts';
 import { ROLES, type Role } from './roles.ts';
 import { SLOT_STEPS, type SlotStep } from './slots.ts';
 import { textSchema } from './text.ts';
+import { IntakeSectionsSettingSchema, OPTIONAL_INTAKE_SECTIONS, type OptionalIntakeSection } from './intake.ts';
+
+/** Every optional intake section: the built-in default of the intake sections setting. */
+export const DEFAULT_INTAKE_SECTIONS: OptionalIntakeSection[] = [...OPTIONAL_INTAKE_SECTIONS];
 
 /*
  * The practice's settings (decision 032): stored in the database, changed by administrators at /admin/settings,
@@ -27,6 +31,7 @@ export const PRACTICE_SETTING_KEYS = [
   'sessionIdleMinutes',
   'twoFactorRequiredRoles',
   'recordingRetentionDays',
+  'intakeSections',
 ] as const;
 export type PracticeSettingKey = (typeof PRACTICE_SETTING_KEYS)[number];
 
@@ -57,6 +62,8 @@ export interface PracticeSettings {
   twoFactorRequiredRoles: Role[];
   /** How long a video recording is kept before a job deletes it. */
   recordingRetentionDays: number;
+  /** The intake packet's sections the practice uses besides the details, always on (decision 067). */
+  intakeSections: OptionalIntakeSection[];
 }
 
 /**
@@ -86,6 +93,7 @@ export const PRACTICE_SETTING_VARIABLES: Readonly<Record<PracticeSettingKey, rea
   sessionIdleMinutes: ['SESSION_IDLE_MINUTES'],
   twoFactorRequiredRoles: ['MFA_REQUIRED_ROLES'],
   recordingRetentionDays: ['RECORDING_RETENTION_DAYS'],
+  intakeSections: [],
 };
 
 /** Limits shared by the form and the server. */
@@ -212,6 +220,7 @@ export const PRACTICE_SETTING_SCHEMAS = {
     })
     .transform((roles) => ROLES.filter((role) => roles.includes(role))),
   recordingRetentionDays: wholeNumber(1, L.recordingRetentionDaysMax),
+  intakeSections: IntakeSectionsSettingSchema,
 } as const satisfies Record<PracticeSettingKey, z.ZodType>;
 
 /**
@@ -231,6 +240,7 @@ export const UpdatePracticeSettingsInputSchema = z
     sessionIdleMinutes: PRACTICE_SETTING_SCHEMAS.sessionIdleMinutes.optional(),
     twoFactorRequiredRoles: PRACTICE_SETTING_SCHEMAS.twoFactorRequiredRoles.optional(),
     recordingRetentionDays: PRACTICE_SETTING_SCHEMAS.recordingRetentionDays.optional(),
+    intakeSections: PRACTICE_SETTING_SCHEMAS.intakeSections.optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     error: settingsMessage.error('nothingToChange'),

@@ -17,6 +17,10 @@ const AllergyRef = builder.objectRef<AllergyListRow>('Allergy').implement({
     }),
     notedDate: t.string({ nullable: true, resolve: (a) => a.allergy.notedDate }),
     status: t.string({ description: 'active or removed', resolve: (a) => a.allergy.status }),
+    source: t.string({
+      description: 'clinician, or patient: reported by the patient in an accepted intake (decision 067).',
+      resolve: (a) => a.allergy.source,
+    }),
     createdByName: t.string({ resolve: (a) => a.createdByName }),
     createdAt: t.string({ resolve: (a) => a.allergy.createdAt.toISOString() }),
     removedByName: t.string({ nullable: true, resolve: (a) => a.removedByName }),

@@ -25,6 +25,8 @@ export interface AllergyValues {
   category: AllergyCategory | null;
   notedDate: string | null;
   by: string;
+  /** Who put it on the list: a clinician (the default) or the patient, in an accepted intake. */
+  source?: 'clinician' | 'patient';
 }
 
 /** Active entries first, the severe ones at the top; then by when they were added. */
@@ -107,6 +109,7 @@ export async function insertAllergy(executor: Executor, keyring: Keyring, values
     category: values.category,
     notedDate: values.notedDate,
     status: 'active',
+    source: values.source ?? 'clinician',
     createdBy: values.by,
   });
   return id;

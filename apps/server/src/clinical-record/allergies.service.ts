@@ -1,9 +1,14 @@
-import { AddAllergyInputSchema, allergySubstanceKey, RemoveAllergyInputSchema } from '@telehealth/shared';
+import {
+  AddAllergyInputSchema,
+  allergySubstanceKey,
+  RemoveAllergyInputSchema,
+  type IntakeAllergy,
+} from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
-import { scopeOf } from '../access/scope.ts';
+import { scopeOf, type Scope } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, fieldError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
@@ -72,6 +77,50 @@ export class AllergiesService {
       return id;
     });
     return (await findAllergy(this.#db, this.#keyring, id))!;
+  }
+
+  /**
+   * Adds the allergies a patient reported in an intake the provider accepts (decision 067), in the acceptance's
+   * transaction, with the source "reported by patient" and severity unknown. A substance already active is
+   * skipped; nothing on the list is changed. Each addition is audited (ALLERGY_ADD, ids only).
+   */
+  async addReported(
+    tx: Executor,
+    scope: Pick<Scope, 'audit'>,
+    values: { patientId: string; intakeId: string; allergies: readonly IntakeAllergy[]; by: string },
+  ): Promise<{ added: string[]; skipped: string[] }> {
+    const keys = new Set(
+      (await lockActiveSubstances(tx, this.#keyring, values.patientId)).map((s) => allergySubstanceKey(s)),
+    );
+    const added: string[] = [];
+    const skipped: string[] = [];
+    for (const reported of values.allergies) {
+      const key = allergySubstanceKey(reported.substance);
+      if (keys.has(key)) {
+        skipped.push(reported.substance);
+        continue;
+      }
+      keys.add(key);
+      const id = await insertAllergy(tx, this.#keyring, {
+        patientId: values.patientId,
+        substance: reported.substance,
+        reaction: reported.reaction ?? null,
+        severity: 'unknown',
+        category: null,
+        notedDate: null,
+        by: values.by,
+        source: 'patient',
+      });
+      await scope.audit(tx, 'ALLERGY_ADD', {
+        allergyId: id,
+        severity: 'unknown',
+        source: 'patient',
+        intakeId: values.intakeId,
+        patientIds: [values.patientId],
+      });
+      added.push(id);
+    }
+    return { added, skipped };
   }
 
   /** Removes an allergy from the list: it stays in the record, marked removed, with who, when and why. */

@@ -24,6 +24,8 @@ export const allergies = pgTable(
     category: text('category'),
     notedDate: date('noted_date', { mode: 'string' }),
     status: text('status').notNull().default('active'),
+    /** `clinician` (added by a provider) or `patient` (reported in an accepted intake, decision 067). */
+    source: text('source').notNull().default('clinician'),
     createdBy: uuid('created_by')
       .notNull()
       .references(() => users.id),
@@ -40,6 +42,7 @@ export const allergies = pgTable(
       sql`${t.category} IS NULL OR ${t.category} in ('medication', 'food', 'environment', 'other')`,
     ),
     check('allergies_status_check', sql`${t.status} in ('active', 'removed')`),
+    check('allergies_source_check', sql`${t.source} in ('clinician', 'patient')`),
     // A removed entry says who removed it and when; an active one has no removal.
     check(
       'allergies_removal_check',

@@ -57,6 +57,15 @@ const MedicationRef = builder.objectRef<MedicationListRow>('Medication').impleme
       resolve: (m) => m.medication.listed,
     }),
     controlledSchedule: t.string({ nullable: true, resolve: (m) => m.medication.controlledSchedule }),
+    source: t.string({
+      description: 'clinician, or patient: reported by the patient in an accepted intake (decision 067).',
+      resolve: (m) => m.medication.source,
+    }),
+    reportedDose: t.string({
+      nullable: true,
+      description: 'The dose and how often as the patient wrote them (a reported medication without a set dose).',
+      resolve: (m) => m.medication.reportedDose ?? null,
+    }),
     form: t.string({ nullable: true, resolve: (m) => m.medication.form }),
     ...doseFields(t, (m) => m.medication),
     quantity: t.int({ nullable: true, resolve: (m) => m.medication.quantity }),

@@ -274,3 +274,47 @@ export async function recordMedicationChange(
     .where(eq(medications.id, values.medicationId));
   await insertEvent(executor, keyring, values);
 }
+
+/**
+ * A medication the patient reported in an accepted intake (decision 067): active from the acceptance, with the
+ * dose as the patient wrote it and no structured dose, no `started` event (the practice did not start it).
+ */
+export async function insertReportedMedication(
+  executor: Executor,
+  keyring: Keyring,
+  values: {
+    patientId: string;
+    drugName: string;
+    drugClass: string | null;
+    listed: boolean;
+    controlledSchedule: string | null;
+    reportedDose: string | null;
+    startDate: string;
+    by: string;
+  },
+): Promise<string> {
+  const id = randomUUID();
+  await executor.insert(medications).values({
+    ...medicationsEncrypted.seal(keyring, id, { drugName: values.drugName, reportedDose: values.reportedDose }),
+    id,
+    patientId: values.patientId,
+    drugClass: values.drugClass,
+    listed: values.listed,
+    controlledSchedule: values.controlledSchedule,
+    source: 'patient',
+    status: 'active',
+    startDate: values.startDate,
+    lastChangeDate: values.startDate,
+    createdBy: values.by,
+  });
+  return id;
+}
+
+/** The drug names of the patient's medications not stopped, readable. */
+export async function findCurrentDrugNames(executor: Executor, keyring: Keyring, patientId: string): Promise<string[]> {
+  const rows = await executor
+    .select({ id: medications.id, drugName: medications.drugName })
+    .from(medications)
+    .where(and(eq(medications.patientId, patientId), sql`${medications.status} <> 'stopped'`));
+  return rows.map((row) => medicationsEncrypted.decryptValue(keyring, row.id, 'drugName', row.drugName));
+}

@@ -1,4 +1,6 @@
 import {
+  reportedMedicationKey,
+  type IntakeMedication,
   ChangeMedicationInputSchema,
   findCatalogueDrug,
   medicationWarnings,
@@ -11,15 +13,17 @@ import {
 } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
-import { scopeOf } from '../access/scope.ts';
+import { scopeOf, type Scope } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, fieldError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
+  findCurrentDrugNames,
   findMedication,
   findMedicationRow,
   insertMedication,
+  insertReportedMedication,
   isDiagnosisOfPatient,
   isNoteOfAuthorAbout,
   listMedications,
@@ -169,6 +173,55 @@ export class MedicationsService {
       });
     });
     return (await findMedication(this.#db, this.#keyring, data.id))!;
+  }
+
+  /**
+   * Adds the medications a patient reported in an intake the provider accepts (decision 067), in the acceptance's
+   * transaction: each with the source "reported by patient" and the dose as written. One that matches a medication
+   * on the list (not stopped) by its catalogue drug, or by its name when typed, is skipped; nothing on the list is
+   * changed. Each addition is audited (MEDICATION_START, ids only). Answers the ids added and the names skipped.
+   */
+  async addReported(
+    tx: Executor,
+    scope: Pick<Scope, 'audit'>,
+    values: { patientId: string; intakeId: string; medications: readonly IntakeMedication[]; by: string },
+  ): Promise<{ added: string[]; skipped: string[] }> {
+    const keys = new Set(
+      (await findCurrentDrugNames(tx, this.#keyring, values.patientId)).map((name) =>
+        reportedMedicationKey(name, findCatalogueDrug(name)?.generic ?? null),
+      ),
+    );
+    const added: string[] = [];
+    const skipped: string[] = [];
+    for (const reported of values.medications) {
+      const catalogued = findCatalogueDrug(reported.name);
+      const key = reportedMedicationKey(reported.name, catalogued?.generic ?? null);
+      if (keys.has(key)) {
+        skipped.push(reported.name);
+        continue;
+      }
+      keys.add(key);
+      const dose = [reported.dose, reported.frequency].filter((part) => part).join(', ');
+      const id = await insertReportedMedication(tx, this.#keyring, {
+        patientId: values.patientId,
+        drugName: catalogued?.generic ?? reported.name,
+        drugClass: catalogued?.drugClass ?? null,
+        listed: catalogued !== null,
+        controlledSchedule: catalogued?.controlledSchedule ?? null,
+        reportedDose: dose || null,
+        startDate: todayIsoDate(),
+        by: values.by,
+      });
+      await scope.audit(tx, 'MEDICATION_START', {
+        medicationId: id,
+        listed: catalogued !== null,
+        source: 'patient',
+        intakeId: values.intakeId,
+        patientIds: [values.patientId],
+      });
+      added.push(id);
+    }
+    return { added, skipped };
   }
 
   /** A change made from a note links it: the note must be the caller's own, about the same patient. */

@@ -55,6 +55,14 @@ export const medications = pgTable(
     refills: integer('refills'),
     prescriber: text('prescriber'),
     indicationId: uuid('indication_id').references(() => diagnoses.id),
+    /**
+     * Who put it on the list: `clinician` (started by a provider), or `patient` (reported in an accepted intake,
+     * decision 067). A reported one carries the dose as the patient wrote it instead of a structured dose, and no
+     * `started` event: the practice did not start it.
+     */
+    source: text('source').notNull().default('clinician'),
+    /** The dose and how often, as the patient wrote them (a reported medication only). */
+    reportedDose: text('reported_dose'),
     status: text('status').notNull(),
     startDate: date('start_date', { mode: 'string' }).notNull(),
     /** The date of the last change (start, dose, hold, resume, stop): no later event may be dated before it. */
@@ -68,14 +76,17 @@ export const medications = pgTable(
   (t) => [
     index('medications_patient_idx').on(t.patientId),
     check('medications_status_check', sql`${t.status} in ('active', 'held', 'stopped')`),
+    check('medications_source_check', sql`${t.source} in ('clinician', 'patient')`),
+    // A structured dose, but on a reported medication until a provider sets one.
     check(
       'medications_dose_check',
-      sql`${t.doseAmount} > 0 AND ${t.doseUnit} IS NOT NULL AND ${t.route} IS NOT NULL AND ${t.frequency} IS NOT NULL AND ${t.asNeeded} IS NOT NULL`,
+      sql`(${t.source} = 'patient' AND ${t.doseAmount} IS NULL) OR (${t.doseAmount} > 0 AND ${t.doseUnit} IS NOT NULL AND ${t.route} IS NOT NULL AND ${t.frequency} IS NOT NULL AND ${t.asNeeded} IS NOT NULL)`,
     ),
     encryptedCheck('medications', t.drugName),
     encryptedCheck('medications', t.brandName),
     encryptedCheck('medications', t.prescriber),
     encryptedCheck('medications', t.asNeededReason),
+    encryptedCheck('medications', t.reportedDose),
   ],
 );
 

@@ -10,6 +10,7 @@ import { measures, safetyAlerts } from '../measures/measures.table.ts';
 import { conversations, messages, messageAttachments } from '../messages/messages.table.ts';
 import { noteAddenda, notes, noteUnlocks, noteVersions } from '../notes/notes.table.ts';
 import { patients } from '../patients/patients.table.ts';
+import { intakes } from '../intake/intake.table.ts';
 import { recordCorrections } from '../portal-records/portal-records.table.ts';
 import { storedTextFindings } from '../stored-text/stored-text.table.ts';
 import { videoGuests, videoParticipants } from '../video/video.table.ts';
@@ -183,6 +184,7 @@ export const medicationsEncrypted = new EncryptedColumns(medications, medication
   brandName: medications.brandName,
   prescriber: medications.prescriber,
   asNeededReason: medications.asNeededReason,
+  reportedDose: medications.reportedDose,
 });
 export const medicationEventsEncrypted = new EncryptedColumns(medicationEvents, medicationEvents.id, {
   reason: medicationEvents.reason,
@@ -213,6 +215,12 @@ export const conversationsEncrypted = new EncryptedColumns(conversations, conver
 export const messagesEncrypted = new EncryptedColumns(messages, messages.id, { body: messages.body });
 export const messageAttachmentsEncrypted = new EncryptedColumns(messageAttachments, messageAttachments.id, {
   fileName: messageAttachments.fileName,
+});
+
+/** An intake's answers (JSON, every section) and the provider's reason for sending it back (decision 067). */
+export const intakesEncrypted = new EncryptedColumns(intakes, intakes.id, {
+  answers: intakes.answers,
+  returnReason: intakes.returnReason,
 });
 
 /** Why a provider used emergency access, and the administrator's review note (decision 036). */
@@ -273,4 +281,5 @@ export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   emergencyAccessGrantsEncrypted,
   practiceDocumentVersionsEncrypted,
   practiceDocumentSignaturesEncrypted,
+  intakesEncrypted,
 ];

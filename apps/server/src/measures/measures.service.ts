@@ -12,7 +12,7 @@ import {
 } from '@telehealth/shared';
 import { emergencyAuditDetails, orEmergencyGrants } from '../access/emergency-grants.ts';
 import type { Reach } from '../access/authorize.ts';
-import { scopeOf, systemScope } from '../access/scope.ts';
+import { scopeOf, systemScope, type Scope } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Config } from '../config.ts';
 import type { Database, Executor } from '../db/client.ts';
@@ -311,6 +311,35 @@ export class MeasuresService {
       }
       return inserted.rows.length;
     });
+  }
+
+  /**
+   * The intake's baseline questionnaires (decision 067): each of `instruments` the patient has no pending one of
+   * is sent now, without a sender, in the caller's transaction, and the patient's lists are told. The patient then
+   * answers them through the usual questionnaire screens. Answers how many were sent.
+   */
+  async sendForIntake(
+    tx: Executor,
+    scope: Pick<Scope, 'audit'>,
+    values: { patientId: string; accountId: string | null; instruments: readonly Instrument[] },
+  ): Promise<number> {
+    const pending = await tx
+      .select({ instrument: measures.instrument })
+      .from(measures)
+      .where(and(eq(measures.patientId, values.patientId), eq(measures.status, 'pending')));
+    const missing = values.instruments.filter((i) => !pending.some((p) => p.instrument === i));
+    for (const instrument of missing) {
+      const id = randomUUID();
+      await tx.insert(measures).values({ id, patientId: values.patientId, instrument });
+      await scope.audit(tx, 'QUESTIONNAIRE_SENT', {
+        measureId: id,
+        instrument,
+        intake: true,
+        patientIds: [values.patientId],
+      });
+    }
+    if (missing.length > 0) await this.#tellPatient(tx, values.accountId);
+    return missing.length;
   }
 
   // ------------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import type { MessageAttachmentType } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { messageAttachmentsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
+import { fileDataContext, sealFileBytes } from '../http/encrypted-files.ts';
 import { conversations, messageAttachments, messages } from './messages.table.ts';
 import { reachCondition, type AttachmentInfo, type ConversationReach } from './messages.repository.ts';
 
@@ -37,7 +38,7 @@ export async function insertAttachment(
   values: { uploadedBy: string; fileName: string; mediaType: MessageAttachmentType; bytes: Buffer },
 ): Promise<AttachmentInfo> {
   const id = randomUUID();
-  const data = keyring.encryptBytes(values.bytes, attachmentDataContext(id));
+  const data = sealFileBytes(keyring, 'message_attachments', id, values.bytes);
   await executor.insert(messageAttachments).values(
     messageAttachmentsEncrypted.seal(keyring, id, {
       id,
@@ -59,7 +60,7 @@ export async function insertAttachment(
 
 /** Where an attachment's encrypted bytes are stored: bound to its table, column and id. */
 export function attachmentDataContext(id: string) {
-  return { table: 'message_attachments', column: 'data', id };
+  return fileDataContext('message_attachments', id);
 }
 
 /**

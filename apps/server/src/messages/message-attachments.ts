@@ -1,15 +1,9 @@
-import {
-  attachmentFileName,
-  AttachmentUploadSchema,
-  detectAttachmentType,
-  ERROR_CODES,
-  MESSAGE_ATTACHMENT_MAX_BYTES,
-  MESSAGE_PENDING_ATTACHMENTS_MAX,
-} from '@telehealth/shared';
+import { attachmentFileName, AttachmentUploadSchema, MESSAGE_PENDING_ATTACHMENTS_MAX } from '@telehealth/shared';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { Database } from '../db/client.ts';
-import { AppError, badUserInput, parseInput } from '../errors.ts';
+import { badUserInput, parseInput } from '../errors.ts';
+import { checkUploadedFile } from '../http/encrypted-files.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { ConversationAccess } from './conversation-access.ts';
 import {
@@ -50,10 +44,7 @@ export class MessageAttachments {
     await this.#access.sendReach(caller);
     // The name under the one text rule first (decision 022): refused with its field's message, never cleaned.
     const { fileName } = parseInput(AttachmentUploadSchema, { fileName: file.fileName });
-    if (file.bytes.length === 0) throw badUserInput('secureMessageMessages.attachmentEmpty');
-    if (file.bytes.length > MESSAGE_ATTACHMENT_MAX_BYTES) throw attachmentTooLarge();
-    const mediaType = detectAttachmentType(file.bytes);
-    if (!mediaType) throw badUserInput('secureMessageMessages.attachmentWrongType');
+    const mediaType = checkUploadedFile(file.bytes);
     // Unsent files are kept a day: a cap keeps one person from filling the database with them meanwhile.
     if ((await countPendingAttachments(this.#db, caller.user.id)) >= MESSAGE_PENDING_ATTACHMENTS_MAX) {
       throw badUserInput('secureMessageMessages.attachmentsPending');
@@ -102,11 +93,4 @@ export class MessageAttachments {
   async pruneUnsent(): Promise<number> {
     return deleteUnsentAttachments(this.#db, new Date(Date.now() - UNSENT_ATTACHMENT_HOURS * 3_600_000));
   }
-}
-
-/** The refusal of a file over the limit (the upload route answers it with 413). */
-export function attachmentTooLarge(): AppError {
-  return new AppError(ERROR_CODES.payloadTooLarge, 'secureMessageMessages.attachmentTooLarge', {
-    maxMegabytes: MESSAGE_ATTACHMENT_MAX_BYTES / (1024 * 1024),
-  });
 }

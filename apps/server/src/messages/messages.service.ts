@@ -42,7 +42,6 @@ import {
 } from './messages.repository.ts';
 import { conversations, messages } from './messages.table.ts';
 
-export { attachmentTooLarge } from './message-attachments.ts';
 export type { MessageRecipient };
 
 /** A conversation as the caller sees it; `messages` only when the thread was read. */

@@ -42,6 +42,9 @@ const PracticeSettingValuesRef = builder.objectRef<PracticeSettings>('PracticeSe
     sessionIdleMinutes: t.exposeFloat('sessionIdleMinutes'),
     twoFactorRequiredRoles: t.exposeStringList('twoFactorRequiredRoles'),
     recordingRetentionDays: t.exposeInt('recordingRetentionDays'),
+    intakeSections: t.exposeStringList('intakeSections', {
+      description: 'The intake packet sections in use besides the details, always on (decision 067).',
+    }),
   }),
 });
 
@@ -95,6 +98,7 @@ const UpdatePracticeSettingsInput = builder.inputType('UpdatePracticeSettingsInp
     sessionIdleMinutes: t.int(),
     twoFactorRequiredRoles: t.stringList(),
     recordingRetentionDays: t.int(),
+    intakeSections: t.stringList(),
   }),
 });
 

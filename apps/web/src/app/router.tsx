@@ -70,6 +70,7 @@ export const routes: RouteObject[] = [
               { path: 'messages', lazy: () => import('./routes/messages.tsx') },
               { path: 'my/appointments', lazy: () => import('./routes/my-appointments.tsx') },
               { path: 'my/records', lazy: () => import('./routes/my-records.tsx') },
+              { path: 'my/intake', lazy: () => import('./routes/my-intake.tsx') },
               { path: 'my/records/medications/print', lazy: () => import('./routes/my-medication-list.tsx') },
               { path: 'my/record-access', lazy: () => import('./routes/record-access.tsx') },
               { path: 'my/documents', lazy: () => import('./routes/my-documents.tsx') },

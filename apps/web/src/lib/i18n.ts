@@ -11,6 +11,7 @@ import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
 import measures from '../locales/en/measures.json';
 import clinicalRecord from '../locales/en/clinical-record.json';
+import intake from '../locales/en/intake.json';
 import messages from '../locales/en/messages.json';
 import notes from '../locales/en/notes.json';
 import patients from '../locales/en/patients.json';
@@ -58,6 +59,7 @@ export const englishResources = {
   notes,
   measures,
   'clinical-record': clinicalRecord,
+  intake,
   'my-appointments': myAppointments,
   'my-records': myRecords,
   'my-account': myAccount,

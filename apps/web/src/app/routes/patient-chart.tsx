@@ -22,6 +22,7 @@ import {
   TreatmentPlanPanel,
   type LatestScores,
 } from '../../features/clinical-record/index.ts';
+import { IntakePanel } from '../../features/intake/index.ts';
 import { MeasuresPanel, SafetyAlerts, useQuestionnaireResults } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
 import { PatientConversationsPanel } from '../../features/messages/index.ts';
@@ -74,6 +75,7 @@ function PatientChartRoute() {
         {(patient) =>
           underEmergency ? (
             <Stack gap="md">
+              <IntakePanel patientId={patient.id} canReview={false} />
               <DiagnosesPanel patientId={patient.id} canWrite={false} />
               <AllergiesPanel patientId={patient.id} canWrite={false} />
               <MedicationsPanel patientId={patient.id} canWrite={false} />
@@ -90,6 +92,10 @@ function PatientChartRoute() {
               {can(user.role, 'alert:acknowledge') ? <SafetyAlerts patientId={patient.id} /> : null}
               {/* The patient's correction requests, answered by the care team. */}
               {can(user.role, 'correction:review') ? <RecordCorrectionsPanel patientId={patient.id} /> : null}
+              {/* The intake packet (decision 067): its status, answers and review into the record. */}
+              {can(user.role, 'intake:read') ? (
+                <IntakePanel patientId={patient.id} canReview={can(user.role, 'intake:review')} />
+              ) : null}
               {/* The psychiatric record (decision 062): the care team's, never the administrators'. */}
               {can(user.role, 'clinical-record:read') ? (
                 <Grid>

@@ -24,6 +24,8 @@ const AllergySchema = z.object({
   category: z.enum(ALLERGY_CATEGORIES).nullable(),
   notedDate: z.string().nullable(),
   status: z.enum(ALLERGY_STATUSES),
+  /** clinician, or patient: reported by the patient in an accepted intake (decision 067). */
+  source: z.enum(['clinician', 'patient']),
   createdByName: z.string(),
   createdAt: z.string(),
   removedByName: z.string().nullable(),
@@ -33,7 +35,7 @@ const AllergySchema = z.object({
 export type Allergy = z.infer<typeof AllergySchema>;
 
 const FIELDS =
-  'id patientId substance reaction severity category notedDate status createdByName createdAt removedByName removedAt removalReason';
+  'id patientId substance reaction severity category notedDate status source createdByName createdAt removedByName removedAt removalReason';
 
 /** A patient's structured allergies, active first (the server audits each read). */
 export function usePatientAllergies(patientId: string) {

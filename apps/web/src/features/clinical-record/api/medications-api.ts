@@ -52,6 +52,10 @@ const MedicationSchema = z.object({
   listed: z.boolean(),
   controlledSchedule: z.string().nullable(),
   form: z.string().nullable(),
+  /** clinician, or patient: reported by the patient in an accepted intake (decision 067). */
+  source: z.enum(['clinician', 'patient']),
+  /** The dose and how often as the patient wrote them (a reported medication without a set dose). */
+  reportedDose: z.string().nullable(),
   ...doseShape,
   quantity: z.number().nullable(),
   refills: z.number().nullable(),
@@ -73,7 +77,7 @@ const WarningSchema = z.object({
 });
 export type MedicationWarningView = z.infer<typeof WarningSchema>;
 
-const FIELDS = `id patientId drugName brandName drugClass listed controlledSchedule form ${DOSE_FIELDS} quantity refills
+const FIELDS = `id patientId drugName brandName drugClass listed controlledSchedule form source reportedDose ${DOSE_FIELDS} quantity refills
   prescriber indicationId indicationCode status startDate lastChangeDate
   events { id sequence kind effectiveDate ${DOSE_FIELDS} reason noteId recordedByName recordedAt }`;
 

@@ -16,6 +16,7 @@ function allergyOf(fields: Partial<Allergy> & Pick<Allergy, 'id' | 'substance'>)
     category: null,
     notedDate: null,
     status: 'active',
+    source: 'clinician',
     createdByName: 'Maya Okafor',
     createdAt: '2026-01-02T10:00:00.000Z',
     removedByName: null,
@@ -26,6 +27,7 @@ function allergyOf(fields: Partial<Allergy> & Pick<Allergy, 'id' | 'substance'>)
 }
 
 const SEVERE = allergyOf({ id: 'a1', substance: 'Penicillin', severity: 'severe', reaction: 'Anaphylaxis' });
+const REPORTED = allergyOf({ id: 'a3', substance: 'Latex', source: 'patient' });
 const REMOVED = allergyOf({
   id: 'a2',
   substance: 'Peanuts',
@@ -83,5 +85,14 @@ describe('AllergiesPanel', () => {
       },
     });
     await vi.waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('marks an allergy the patient reported in their intake with a badge', async () => {
+    renderPanel(false, [SEVERE, REPORTED]);
+    const items = await screen.findAllByTestId('allergy');
+    const latex = items.find((item) => item.textContent?.includes('Latex'))!;
+    expect(within(latex).getByTestId('reported-by-patient').textContent).toBe('Reported by patient');
+    const penicillin = items.find((item) => item.textContent?.includes('Penicillin'))!;
+    expect(within(penicillin).queryByTestId('reported-by-patient')).toBeNull();
   });
 });

@@ -103,6 +103,11 @@ function AllergyItem({ allergy, onRemove }: { allergy: Allergy; onRemove: (() =>
             {t(`allergies.severity.${allergy.severity}`)}
           </ToneBadge>
           {allergy.category ? <ToneBadge tone="gray">{t(`allergies.category.${allergy.category}`)}</ToneBadge> : null}
+          {allergy.source === 'patient' ? (
+            <ToneBadge tone="blue" data-testid="reported-by-patient">
+              {t('reportedByPatient')}
+            </ToneBadge>
+          ) : null}
           {isRemoved ? (
             <ToneBadge tone="gray" strong>
               {t('allergies.removed')}

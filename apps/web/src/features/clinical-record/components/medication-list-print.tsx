@@ -80,7 +80,7 @@ export function MedicationListPrint({
                   {m.brandName ? ` (${m.brandName})` : ''}
                   {m.status === 'held' ? ` · ${t('medications.status.held')}` : ''}
                 </td>
-                <td>{sigOf(m, language)}</td>
+                <td>{sigOf(m, language) || (m.reportedDose ?? '')}</td>
                 <td>{m.prescriber ?? ''}</td>
                 <td>{formatCalendarDate(m.startDate, i18n.language)}</td>
               </tr>

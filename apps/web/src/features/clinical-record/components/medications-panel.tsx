@@ -145,7 +145,10 @@ function MedicationItem({
           <Text fw={700}>{title}</Text>
           {medication.brandName ? <Text c="dimmed">({medication.brandName})</Text> : null}
         </Group>
-        <Text data-testid="medication-sig">{sigOf(medication, language)}</Text>
+        <Text data-testid="medication-sig">
+          {sigOf(medication, language) ||
+            (medication.reportedDose ? t('medications.reportedDose', { dose: medication.reportedDose }) : '')}
+        </Text>
         <Group gap="xs" wrap="wrap">
           <ToneBadge tone={STATUS_TONE[medication.status]}>{t(`medications.status.${medication.status}`)}</ToneBadge>
           {medication.drugClass ? (
@@ -157,6 +160,11 @@ function MedicationItem({
             </ToneBadge>
           ) : null}
           {medication.listed ? null : <ToneBadge tone="gray">{t('medications.notListed')}</ToneBadge>}
+          {medication.source === 'patient' ? (
+            <ToneBadge tone="blue" data-testid="reported-by-patient">
+              {t('reportedByPatient')}
+            </ToneBadge>
+          ) : null}
         </Group>
         <Text size="sm" c="dimmed">
           {[

@@ -56,7 +56,7 @@ export function MyClinicalRecord({ patientId, printPath }: { patientId: string; 
                     {[m.drugName, m.strength].filter(Boolean).join(' ')}
                     {m.brandName ? ` (${m.brandName})` : ''}
                   </Text>
-                  <Text>{sigOf(m, language)}</Text>
+                  <Text>{sigOf(m, language) || (m.reportedDose ?? '')}</Text>
                   {m.status === 'held' ? <ToneBadge tone="yellow">{t('medications.status.held')}</ToneBadge> : null}
                   <Text size="sm" c="dimmed">
                     {[

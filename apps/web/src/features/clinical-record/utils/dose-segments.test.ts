@@ -38,6 +38,8 @@ function medication(events: Medication['events']): Medication {
     listed: true,
     controlledSchedule: null,
     form: null,
+    source: 'clinician',
+    reportedDose: null,
     strength: null,
     doseAmount: 100,
     doseUnit: 'mg',

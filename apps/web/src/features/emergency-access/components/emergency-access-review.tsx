@@ -190,6 +190,8 @@ function ActivityList({ id }: { id: string }) {
     'MEDICAL_RECORD_ACCESS',
     'QUESTIONNAIRE_VIEW',
     'CLINICAL_RECORD_VIEW',
+    'INTAKE_VIEW',
+    'INTAKE_CARD_PHOTO_DOWNLOAD',
   ] as const;
   return (
     <Stack gap={2} component="ol" style={{ paddingLeft: 18, margin: 0 }}>

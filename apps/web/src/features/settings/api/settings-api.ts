@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  OPTIONAL_INTAKE_SECTIONS,
   APPOINTMENT_DURATIONS,
   APPOINTMENT_TYPES,
   BOOKING_MODES,
@@ -36,6 +37,7 @@ const PracticeSettingValuesSchema = z.object({
   sessionIdleMinutes: z.number(),
   twoFactorRequiredRoles: z.array(z.enum(ROLES)),
   recordingRetentionDays: z.number(),
+  intakeSections: z.array(z.enum(OPTIONAL_INTAKE_SECTIONS)),
 }) satisfies z.ZodType<PracticeSettings>;
 
 const PracticeSettingSourceSchema = z.object({
@@ -55,7 +57,7 @@ const PracticeSettingsViewSchema = z.object({
 export type PracticeSettingsView = z.infer<typeof PracticeSettingsViewSchema>;
 
 const VALUE_FIELDS = `practiceName clinicPhone timeZone slotStepMinutes reminderHours messageResponseBusinessDays sessionIdleMinutes
-  twoFactorRequiredRoles recordingRetentionDays defaultWorkingHours { weekday startTime endTime }
+  twoFactorRequiredRoles recordingRetentionDays intakeSections defaultWorkingHours { weekday startTime endTime }
   bookingPolicy { changeWindowHours minNoticeHours horizonDays appointmentTypes mode duration }`;
 const VIEW_FIELDS = `values { ${VALUE_FIELDS} } defaults { ${VALUE_FIELDS} }
   sources { key source variables updatedAt updatedByName }`;

@@ -25,6 +25,7 @@ const VALUES: PracticeSettingsView['values'] = {
   sessionIdleMinutes: 15,
   twoFactorRequiredRoles: [],
   recordingRetentionDays: 2190,
+  intakeSections: ['insurance', 'medications', 'questionnaires'],
 };
 
 function view(values = VALUES, changed = false): PracticeSettingsView {
@@ -44,6 +45,7 @@ function view(values = VALUES, changed = false): PracticeSettingsView {
         'sessionIdleMinutes',
         'twoFactorRequiredRoles',
         'recordingRetentionDays',
+        'intakeSections',
       ] as const
     ).map((key) =>
       key === 'clinicPhone' && changed

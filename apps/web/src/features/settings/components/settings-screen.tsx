@@ -18,6 +18,7 @@ import { useSettingsForm, validateSettingsChange } from '../hooks/use-settings-f
 import { BookingPolicySettingsBlock } from './booking-policy-settings-block.tsx';
 import { CommunicationSettingsBlock } from './communication-settings-block.tsx';
 import { PracticeSettingsBlock } from './practice-settings-block.tsx';
+import { IntakeSettingsBlock } from './intake-settings-block.tsx';
 import { SecuritySettingsBlock } from './security-settings-block.tsx';
 import type { SettingsBlockProps } from './setting-block.tsx';
 import { WorkingHoursSettingsBlock } from './working-hours-settings-block.tsx';
@@ -112,6 +113,7 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
         <BookingPolicySettingsBlock {...block} />
         <CommunicationSettingsBlock {...block} />
         <SecuritySettingsBlock {...block} />
+        <IntakeSettingsBlock {...block} />
         {nothingChanged ? (
           <Alert color="yellow" variant="light" role="status">
             {t('nothingChanged')}

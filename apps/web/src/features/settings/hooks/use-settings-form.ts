@@ -6,6 +6,7 @@ import {
   type BookingMode,
   type PracticeSettings,
   type PracticeSettingsChange,
+  type OptionalIntakeSection,
   type Role,
 } from '@telehealth/shared';
 import { useState } from 'react';
@@ -38,6 +39,7 @@ export interface SettingsFormValues {
   sessionIdleMinutes: number | string;
   twoFactorRequiredRoles: Role[];
   recordingRetentionDays: number | string;
+  intakeSections: OptionalIntakeSection[];
 }
 
 let nextRowId = 1;
@@ -66,6 +68,7 @@ export function toFormValues(settings: PracticeSettings): SettingsFormValues {
     sessionIdleMinutes: settings.sessionIdleMinutes,
     twoFactorRequiredRoles: [...settings.twoFactorRequiredRoles],
     recordingRetentionDays: settings.recordingRetentionDays,
+    intakeSections: [...settings.intakeSections],
   };
 }
 
@@ -105,6 +108,7 @@ function toSettings(values: SettingsFormValues): Record<keyof PracticeSettings, 
     sessionIdleMinutes: numberOf(values.sessionIdleMinutes),
     twoFactorRequiredRoles: values.twoFactorRequiredRoles,
     recordingRetentionDays: numberOf(values.recordingRetentionDays),
+    intakeSections: values.intakeSections,
   };
 }
 

@@ -1,0 +1,2 @@
+export { IntakeScreen } from './components/intake-screen.tsx';
+export { IntakePanel } from './components/intake-panel.tsx';
