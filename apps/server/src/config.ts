@@ -506,6 +506,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twoFactorRequiredRoles: e.MFA_REQUIRED_ROLES ?? [],
     recordingRetentionDays: e.RECORDING_RETENTION_DAYS,
     intakeSections: [...DEFAULT_INTAKE_SECTIONS],
+    // Off: a practice that collects the consent on paper is not locked out until it turns this on (decision 069).
+    videoConsentRequired: false,
   };
   // A setting's default is the environment's when any of its variables is set.
   const fromEnvironment = PRACTICE_SETTING_KEYS.filter((key) =>

@@ -112,7 +112,7 @@ describe('practice settings: defaults and sources', () => {
     expect(view.values.defaultWorkingHours).toHaveLength(5);
     expect(source('slotStepMinutes')).toMatchObject({ source: 'builtIn', variables: [] });
     expect(source('intakeSections')).toMatchObject({ source: 'builtIn', variables: [] });
-    expect(view.sources.map((s) => s.key)).toHaveLength(12);
+    expect(view.sources.map((s) => s.key)).toHaveLength(13);
   });
 });
 

@@ -32,6 +32,7 @@ export const PRACTICE_SETTING_KEYS = [
   'twoFactorRequiredRoles',
   'recordingRetentionDays',
   'intakeSections',
+  'videoConsentRequired',
 ] as const;
 export type PracticeSettingKey = (typeof PRACTICE_SETTING_KEYS)[number];
 
@@ -64,6 +65,11 @@ export interface PracticeSettings {
   recordingRetentionDays: number;
   /** The intake packet's sections the practice uses besides the details, always on (decision 067). */
   intakeSections: OptionalIntakeSection[];
+  /**
+   * Video visits need a signed telehealth consent (decision 069): a patient without a valid signature of the
+   * practice's active telehealth consent is asked to sign it before joining. Off by default.
+   */
+  videoConsentRequired: boolean;
 }
 
 /**
@@ -94,6 +100,7 @@ export const PRACTICE_SETTING_VARIABLES: Readonly<Record<PracticeSettingKey, rea
   twoFactorRequiredRoles: ['MFA_REQUIRED_ROLES'],
   recordingRetentionDays: ['RECORDING_RETENTION_DAYS'],
   intakeSections: [],
+  videoConsentRequired: [],
 };
 
 /** Limits shared by the form and the server. */
@@ -125,6 +132,7 @@ export const SETTINGS_MESSAGES = {
   rolesInvalid: 'Please choose roles among admin, provider and patient',
   nothingToChange: 'Please change at least one setting',
   unknownSetting: 'Unknown setting',
+  onOffInvalid: 'Please choose on or off',
 } as const;
 
 /** The rules' messages of this section, with their ids (field-messages.ts). */
@@ -221,6 +229,7 @@ export const PRACTICE_SETTING_SCHEMAS = {
     .transform((roles) => ROLES.filter((role) => roles.includes(role))),
   recordingRetentionDays: wholeNumber(1, L.recordingRetentionDaysMax),
   intakeSections: IntakeSectionsSettingSchema,
+  videoConsentRequired: z.boolean({ error: settingsMessage.error('onOffInvalid') }),
 } as const satisfies Record<PracticeSettingKey, z.ZodType>;
 
 /**
@@ -241,6 +250,7 @@ export const UpdatePracticeSettingsInputSchema = z
     twoFactorRequiredRoles: PRACTICE_SETTING_SCHEMAS.twoFactorRequiredRoles.optional(),
     recordingRetentionDays: PRACTICE_SETTING_SCHEMAS.recordingRetentionDays.optional(),
     intakeSections: PRACTICE_SETTING_SCHEMAS.intakeSections.optional(),
+    videoConsentRequired: PRACTICE_SETTING_SCHEMAS.videoConsentRequired.optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     error: settingsMessage.error('nothingToChange'),

@@ -76,6 +76,7 @@ export const VIDEO_MESSAGES = {
   recordingNotActive: 'This recording is not running.',
   guestLinkInvalid: 'This guest link is not valid any more. Ask the provider for a new one.',
   guestsFull: 'A video visit holds at most {{max}} people, so no more guests can be invited.',
+  consentRequired: 'Please read and sign the telehealth consent before joining your visit.',
 } as const;
 
 /** The rules' messages of this section, with their ids (field-messages.ts). */
@@ -252,7 +253,9 @@ export type VideoRefusal =
   | 'roomFull'
   | 'replaced'
   | 'notVideo'
-  | 'notFound';
+  | 'notFound'
+  /** The practice asks for a signed telehealth consent before a video visit, and the patient has none (decision 069). */
+  | 'consentRequired';
 
 /**
  * What the server sends. `joined` answers `join` (who I am, whether I wait, the people present); `peer`
@@ -272,7 +275,15 @@ export type VideoServerMessage =
   | { type: 'pong' }
   | {
       type: 'error';
-      code: 'BAD_MESSAGE' | 'NOT_ADMITTED' | 'PROVIDER_ONLY' | 'NOT_JOINED' | 'UNKNOWN_PEER' | 'NO_RECORDING';
+      code:
+        | 'BAD_MESSAGE'
+        | 'NOT_ADMITTED'
+        | 'PROVIDER_ONLY'
+        | 'NOT_JOINED'
+        | 'UNKNOWN_PEER'
+        | 'NO_RECORDING'
+        /** The admitted patient has not signed the telehealth consent (decision 069); they were asked to. */
+        | 'CONSENT_REQUIRED';
     };
 
 /** Close codes of the signalling socket (4000–4999 are the application's). */

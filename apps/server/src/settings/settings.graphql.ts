@@ -45,6 +45,9 @@ const PracticeSettingValuesRef = builder.objectRef<PracticeSettings>('PracticeSe
     intakeSections: t.exposeStringList('intakeSections', {
       description: 'The intake packet sections in use besides the details, always on (decision 067).',
     }),
+    videoConsentRequired: t.exposeBoolean('videoConsentRequired', {
+      description: 'Video visits need a signed telehealth consent from the patient (decision 069).',
+    }),
   }),
 });
 
@@ -99,6 +102,7 @@ const UpdatePracticeSettingsInput = builder.inputType('UpdatePracticeSettingsInp
     twoFactorRequiredRoles: t.stringList(),
     recordingRetentionDays: t.int(),
     intakeSections: t.stringList(),
+    videoConsentRequired: t.boolean(),
   }),
 });
 

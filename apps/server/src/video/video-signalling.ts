@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import { ADVISORY_LOCK_CLASSES } from '../db/advisory-locks.ts';
 import type { Database, Executor } from '../db/client.ts';
 import type { Keyring } from '../keys/keyring.ts';
+import type { VideoConsentGate } from './consent-gate.ts';
 import type { JoinedConnection } from './joined-connection.ts';
 import type { RecordingsService } from './recordings.service.ts';
 import type { VideoGuests } from './video-guests.ts';
@@ -53,6 +54,7 @@ export class VideoSignalling implements AppointmentListener {
   readonly #recordings: RecordingsService;
   readonly #guests: VideoGuests;
   readonly #tokens: VideoTokens;
+  readonly #consent: VideoConsentGate;
   readonly #log: Log;
   readonly #now: () => Date;
 
@@ -64,6 +66,7 @@ export class VideoSignalling implements AppointmentListener {
     recordings: RecordingsService;
     guests: VideoGuests;
     tokens: VideoTokens;
+    consent: VideoConsentGate;
     log: Log;
     now?: () => Date;
   }) {
@@ -74,6 +77,7 @@ export class VideoSignalling implements AppointmentListener {
     this.#recordings = options.recordings;
     this.#guests = options.guests;
     this.#tokens = options.tokens;
+    this.#consent = options.consent;
     this.#log = options.log;
     this.#now = options.now ?? (() => new Date());
   }
@@ -113,6 +117,16 @@ export class VideoSignalling implements AppointmentListener {
     if (refusal) {
       await scope.audit(this.#db, 'VIDEO_JOIN_REFUSED', { appointmentIds: [appointment.id], reason: refusal });
       return { ok: false, reason: refusal };
+    }
+    // A token is good for 10 minutes: the consent is asked again here (decision 069), as the setting or the
+    // consent's version may have changed since it was given.
+    if (role === 'patient' && (await this.#consent.blocks(appointment.patientId))) {
+      await scope.audit(this.#db, 'VIDEO_JOIN_REFUSED', {
+        appointmentIds: [appointment.id],
+        patientIds: [appointment.patientId],
+        reason: 'consentRequired',
+      });
+      return { ok: false, reason: 'consentRequired' };
     }
     const now = this.#now();
     let full = false;
@@ -224,10 +238,35 @@ export class VideoSignalling implements AppointmentListener {
   }
 
   /** The provider lets someone in from the waiting room; the appointment is then in progress. */
-  async admit(by: JoinedConnection, peerId: string): Promise<'ok' | 'PROVIDER_ONLY' | 'UNKNOWN_PEER'> {
+  async admit(
+    by: JoinedConnection,
+    peerId: string,
+  ): Promise<'ok' | 'PROVIDER_ONLY' | 'UNKNOWN_PEER' | 'CONSENT_REQUIRED'> {
     if (by.grant.role !== 'provider') return 'PROVIDER_ONLY';
     const appointmentId = by.grant.appointmentId;
     const now = this.#now();
+    // The patient waiting since before the setting was turned on (or a new consent version): not let in
+    // (decision 069). Their page is told, and asks them to sign; the provider hears why.
+    const visit = await findVisitAppointment(this.#db, appointmentId);
+    const patientPeerId = visit?.patientAccountId ? this.#tokens.peerIdOf(appointmentId, visit.patientAccountId) : null;
+    if (visit && peerId === patientPeerId) {
+      const appointment = visit;
+      if (await this.#consent.blocks(appointment.patientId)) {
+        await this.#db.transaction(async (tx) => {
+          await sendVideoMessage(
+            tx,
+            { appointmentId, to: 'peers', peerIds: [peerId] },
+            { type: 'ended', reason: 'consentRequired' },
+          );
+          await actorScope(by.actor, SIGNAL_OPERATION).audit(tx, 'VIDEO_JOIN_REFUSED', {
+            appointmentIds: [appointmentId],
+            patientIds: [appointment.patientId],
+            reason: 'consentRequired',
+          });
+        });
+        return 'CONSENT_REQUIRED';
+      }
+    }
     const admitted = await this.#db.transaction(async (tx) => {
       await tx.execute(
         sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCK_CLASSES.videoVisit}, hashtext(${appointmentId}))`,

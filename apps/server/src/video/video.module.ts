@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CronPayloadSchema } from '../jobs/tasks.ts';
 import { defineModule } from '../modules/domain-module.ts';
+import { VideoConsentGate } from './consent-gate.ts';
 import { RecordingFiles } from './recording-files.ts';
 import { RecordingsService } from './recordings.service.ts';
 import { registerVideoRoutes } from './video.routes.ts';
@@ -32,13 +33,15 @@ declare module '../modules/services.ts' {
 /** Video visits: tokens, signalling, guests and recordings (decisions 026-028). */
 export default defineModule({
   name: 'video',
-  after: ['appointments', 'mail'],
+  after: ['appointments', 'mail', 'practice-documents'],
   taskPayloads,
   crontab: ['41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3'],
-  create: ({ db, keyring, config, secret, appointments, mail, log }) => {
+  create: ({ db, keyring, config, secret, appointments, mail, log, settings, practiceDocuments }) => {
     const recordings = new RecordingsService({ db, keyring, config });
     const recordingFiles = new RecordingFiles({ db, keyring, log });
-    const video = new VideoService({ db, keyring, config, secret, appointments });
+    // The telehealth consent gate (decision 069), asked on every path a patient reaches a visit by.
+    const consent = new VideoConsentGate({ settings, documents: practiceDocuments });
+    const video = new VideoService({ db, keyring, config, secret, appointments, consent });
     const { tokens } = video;
     const videoGuests = new VideoGuests({ db, keyring, config, appointments, mail, tokens, rules: video });
     const videoSignalling = new VideoSignalling({
@@ -49,6 +52,7 @@ export default defineModule({
       recordings,
       guests: videoGuests,
       tokens,
+      consent,
       log,
     });
     // A cancelled appointment ends its visit (and its recording).

@@ -19,6 +19,7 @@ import type { Database } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import { AppError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
+import type { VideoConsentGate } from './consent-gate.ts';
 import { findVisitAppointment, type VisitAppointment } from './video.repository.ts';
 import { turnCredentials, VideoTokens } from './video-tokens.ts';
 import { visitClosedReason, visitWindow } from './visit-access.ts';
@@ -38,6 +39,7 @@ export class VideoService implements VisitRules {
   readonly #keyring: Keyring;
   readonly #config: Config;
   readonly #appointments: AppointmentsService;
+  readonly #consent: VideoConsentGate;
   readonly #now: () => Date;
   readonly tokens: VideoTokens;
 
@@ -47,12 +49,14 @@ export class VideoService implements VisitRules {
     config: Config;
     secret: string;
     appointments: AppointmentsService;
+    consent: VideoConsentGate;
     now?: () => Date;
   }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
     this.#config = options.config;
     this.#appointments = options.appointments;
+    this.#consent = options.consent;
     this.#now = options.now ?? (() => new Date());
     this.tokens = new VideoTokens(options.secret, this.#now);
   }
@@ -83,6 +87,15 @@ export class VideoService implements VisitRules {
         reason: view.closedReason,
       });
       throw this.closed(view.closedReason, view);
+    }
+    // The patient's own consent (decision 069): refused before any token, and nothing else is written.
+    if (view.role === 'patient' && (await this.#consent.blocks(appointment.patientId))) {
+      await scopeOf(this.#db, caller).audit(this.#db, 'VIDEO_JOIN_REFUSED', {
+        appointmentIds: [appointment.id],
+        patientIds: [appointment.patientId],
+        reason: 'consentRequired',
+      });
+      throw this.closed('consentRequired', view);
     }
     const now = Math.floor(this.#now().getTime() / 1000);
     const expiresAt = now + TOKEN_SECONDS;

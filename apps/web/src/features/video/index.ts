@@ -1,4 +1,4 @@
-export { VideoCallScreen } from './components/video-call-screen.tsx';
+export { VideoCallScreen, type ConsentStep } from './components/video-call-screen.tsx';
 export { VideoWaitingAlert, useWaitingAppointmentIds } from './components/waiting-alert.tsx';
 export { VisitRecordings } from './components/visit-recordings.tsx';
 export { GuestVideoScreen } from './components/guest-video-screen.tsx';

@@ -86,9 +86,25 @@ function DocumentList({ onOpen }: { onOpen: (id: string) => void }) {
   );
 }
 
-const needsSignature = (item: PatientPracticeDocument) => item.status === 'to-sign' || item.status === 'newer-version';
+export const needsSignature = (item: PatientPracticeDocument) =>
+  item.status === 'to-sign' || item.status === 'newer-version';
 
-function DocumentReader({ documentId, onBack }: { documentId: string; onBack: () => void }) {
+/**
+ * One of the patient's documents, read in their language and signed here when it asks for a signature. Also the
+ * waiting room's telehealth consent (decision 069): without `onBack`, with its title one level lower, and told
+ * when signed.
+ */
+export function DocumentReader({
+  documentId,
+  onBack,
+  onSigned,
+  titleOrder = 1,
+}: {
+  documentId: string;
+  onBack?: () => void;
+  onSigned?: () => void;
+  titleOrder?: 1 | 2;
+}) {
   const { t, i18n } = useTranslation('practice-documents');
   const document = useMyPracticeDocument(documentId);
   // Once signed here, the reader says so (the list and this document are read again with the signature).
@@ -100,11 +116,13 @@ function DocumentReader({ documentId, onBack }: { documentId: string; onBack: ()
         <Alert color="red" variant="light" role="alert">
           {describeError(document.error)}
         </Alert>
-        <Group>
-          <Button variant="default" onClick={onBack}>
-            {t('mine.back')}
-          </Button>
-        </Group>
+        {onBack ? (
+          <Group>
+            <Button variant="default" onClick={onBack}>
+              {t('mine.back')}
+            </Button>
+          </Group>
+        ) : null}
       </Stack>
     );
   }
@@ -114,13 +132,15 @@ function DocumentReader({ documentId, onBack }: { documentId: string; onBack: ()
   const text = textOf(version, i18n.language);
   return (
     <Stack gap="md">
-      <Group>
-        <Button variant="default" size="sm" onClick={onBack}>
-          {t('mine.back')}
-        </Button>
-      </Group>
+      {onBack ? (
+        <Group>
+          <Button variant="default" size="sm" onClick={onBack}>
+            {t('mine.back')}
+          </Button>
+        </Group>
+      ) : null}
       <Group justify="space-between" wrap="wrap" gap="xs">
-        <Title order={1} lang={text.language}>
+        <Title order={titleOrder} size={titleOrder === 1 ? undefined : 'h3'} lang={text.language}>
           {text.title}
         </Title>
         <DocumentStatusBadge status={item.status} />
@@ -144,7 +164,14 @@ function DocumentReader({ documentId, onBack }: { documentId: string; onBack: ()
           </Stack>
         </Alert>
       ) : needsSignature(item) ? (
-        <SignForm versionId={version.id} onSigned={() => setJustSigned(true)} />
+        <SignForm
+          versionId={version.id}
+          titleOrder={titleOrder === 1 ? 2 : 3}
+          onSigned={() => {
+            setJustSigned(true);
+            onSigned?.();
+          }}
+        />
       ) : item.validSignature ? (
         <Paper withBorder p="md" radius="md">
           <Stack gap={6}>
@@ -157,7 +184,7 @@ function DocumentReader({ documentId, onBack }: { documentId: string; onBack: ()
   );
 }
 
-function SignForm({ versionId, onSigned }: { versionId: string; onSigned: () => void }) {
+function SignForm({ versionId, titleOrder, onSigned }: { versionId: string; titleOrder: 2 | 3; onSigned: () => void }) {
   const { t } = useTranslation('practice-documents');
   const sign = useSignPracticeDocument();
   const [typedName, setTypedName] = useState('');
@@ -172,7 +199,7 @@ function SignForm({ versionId, onSigned }: { versionId: string; onSigned: () => 
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="sign-title">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <Title order={2} size="h4" id="sign-title">
+          <Title order={titleOrder} size="h4" id="sign-title">
             {t('sign.title')}
           </Title>
           <Text size="sm">{t('sign.intro')}</Text>

@@ -38,6 +38,7 @@ const PracticeSettingValuesSchema = z.object({
   twoFactorRequiredRoles: z.array(z.enum(ROLES)),
   recordingRetentionDays: z.number(),
   intakeSections: z.array(z.enum(OPTIONAL_INTAKE_SECTIONS)),
+  videoConsentRequired: z.boolean(),
 }) satisfies z.ZodType<PracticeSettings>;
 
 const PracticeSettingSourceSchema = z.object({
@@ -57,7 +58,7 @@ const PracticeSettingsViewSchema = z.object({
 export type PracticeSettingsView = z.infer<typeof PracticeSettingsViewSchema>;
 
 const VALUE_FIELDS = `practiceName clinicPhone timeZone slotStepMinutes reminderHours messageResponseBusinessDays sessionIdleMinutes
-  twoFactorRequiredRoles recordingRetentionDays intakeSections defaultWorkingHours { weekday startTime endTime }
+  twoFactorRequiredRoles recordingRetentionDays intakeSections videoConsentRequired defaultWorkingHours { weekday startTime endTime }
   bookingPolicy { changeWindowHours minNoticeHours horizonDays appointmentTypes mode duration }`;
 const VIEW_FIELDS = `values { ${VALUE_FIELDS} } defaults { ${VALUE_FIELDS} }
   sources { key source variables updatedAt updatedByName }`;

@@ -26,6 +26,7 @@ const VALUES: PracticeSettingsView['values'] = {
   twoFactorRequiredRoles: [],
   recordingRetentionDays: 2190,
   intakeSections: ['insurance', 'medications', 'questionnaires'],
+  videoConsentRequired: false,
 };
 
 function view(values = VALUES, changed = false): PracticeSettingsView {
@@ -46,6 +47,7 @@ function view(values = VALUES, changed = false): PracticeSettingsView {
         'twoFactorRequiredRoles',
         'recordingRetentionDays',
         'intakeSections',
+        'videoConsentRequired',
       ] as const
     ).map((key) =>
       key === 'clinicPhone' && changed

@@ -20,6 +20,7 @@ import { CommunicationSettingsBlock } from './communication-settings-block.tsx';
 import { PracticeSettingsBlock } from './practice-settings-block.tsx';
 import { IntakeSettingsBlock } from './intake-settings-block.tsx';
 import { SecuritySettingsBlock } from './security-settings-block.tsx';
+import { VideoSettingsBlock } from './video-settings-block.tsx';
 import type { SettingsBlockProps } from './setting-block.tsx';
 import { WorkingHoursSettingsBlock } from './working-hours-settings-block.tsx';
 
@@ -114,6 +115,7 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
         <CommunicationSettingsBlock {...block} />
         <SecuritySettingsBlock {...block} />
         <IntakeSettingsBlock {...block} />
+        <VideoSettingsBlock {...block} />
         {nothingChanged ? (
           <Alert color="yellow" variant="light" role="status">
             {t('nothingChanged')}

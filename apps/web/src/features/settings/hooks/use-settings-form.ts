@@ -40,6 +40,7 @@ export interface SettingsFormValues {
   twoFactorRequiredRoles: Role[];
   recordingRetentionDays: number | string;
   intakeSections: OptionalIntakeSection[];
+  videoConsentRequired: boolean;
 }
 
 let nextRowId = 1;
@@ -69,6 +70,7 @@ export function toFormValues(settings: PracticeSettings): SettingsFormValues {
     twoFactorRequiredRoles: [...settings.twoFactorRequiredRoles],
     recordingRetentionDays: settings.recordingRetentionDays,
     intakeSections: [...settings.intakeSections],
+    videoConsentRequired: settings.videoConsentRequired,
   };
 }
 
@@ -109,6 +111,7 @@ function toSettings(values: SettingsFormValues): Record<keyof PracticeSettings, 
     twoFactorRequiredRoles: values.twoFactorRequiredRoles,
     recordingRetentionDays: numberOf(values.recordingRetentionDays),
     intakeSections: values.intakeSections,
+    videoConsentRequired: values.videoConsentRequired,
   };
 }
 

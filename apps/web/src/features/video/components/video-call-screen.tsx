@@ -1,7 +1,7 @@
 import { Alert, Button, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { ERROR_CODES, VIDEO_MAX_PARTICIPANTS, VideoNameSchema, zonedDateTime } from '@telehealth/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
+import { useEffect, useEffectEvent, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 
@@ -39,7 +39,17 @@ const TOKEN_REFRESH_MS = 4 * 60_000;
  * specification's screens (join, loading, in-call, error, ended), the device and network check before joining,
  * the waiting room, and the call itself. Only the appointment's provider and patient get past the first query.
  */
-export function VideoCallScreen({ startMode }: { startMode: boolean }) {
+export function VideoCallScreen({
+  startMode,
+  consentStep,
+}: {
+  startMode: boolean;
+  /**
+   * The telehealth consent to read and sign in the waiting room when the practice asks for it before a visit
+   * (decision 069); the route gives it (a feature never imports another). `onSigned` joins again.
+   */
+  consentStep?: ConsentStep;
+}) {
   const { t, i18n } = useTranslation('video');
   const { appointmentId = '' } = useParams();
   const zone = useAppConfigValue()?.practiceTimeZone ?? 'UTC';
@@ -58,7 +68,13 @@ export function VideoCallScreen({ startMode }: { startMode: boolean }) {
     body = <Closed message={describeError(visit.error)} />;
   } else {
     body = (
-      <VisitScreens visit={visit.data} startMode={startMode} onClosed={() => void visit.refetch()} onStage={setStage} />
+      <VisitScreens
+        visit={visit.data}
+        startMode={startMode}
+        consentStep={consentStep}
+        onClosed={() => void visit.refetch()}
+        onStage={setStage}
+      />
     );
   }
   return (
@@ -95,8 +111,22 @@ export function visitTime(visit: Pick<VideoVisit, 'startsAt' | 'endsAt'>, zone: 
   };
 }
 
+/** The consent's reading and signing, given by the route (decision 069). */
+export type ConsentStep = (props: { onSigned: () => void }) => ReactNode;
+
+/** The join was refused because the patient has not signed the telehealth consent (decision 069). */
+function isConsentRefusal(error: unknown): boolean {
+  return (
+    isGraphQLRequestError(error) &&
+    error.errors.some(
+      (entry) => entry.extensions?.code === ERROR_CODES.videoClosed && entry.extensions['reason'] === 'consentRequired',
+    )
+  );
+}
+
 type Screen =
   | { kind: 'join' }
+  | { kind: 'consent' }
   | { kind: 'loading' }
   | { kind: 'call'; session: VideoCallSession }
   | { kind: 'error'; message: string; log: string[] };
@@ -104,11 +134,13 @@ type Screen =
 function VisitScreens({
   visit,
   startMode,
+  consentStep,
   onClosed,
   onStage,
 }: {
   visit: VideoVisit;
   startMode: boolean;
+  consentStep: ConsentStep | undefined;
   onClosed: () => void;
   onStage: (stage: CallStage) => void;
 }) {
@@ -141,6 +173,10 @@ function VisitScreens({
     try {
       first = await requestVideoToken(parsed.data, visit.room);
     } catch (error) {
+      if (isConsentRefusal(error) && consentStep) {
+        setScreen({ kind: 'consent' });
+        return;
+      }
       if (isGraphQLRequestError(error) && error.code === ERROR_CODES.videoClosed) {
         onClosed();
         setScreen({ kind: 'join' });
@@ -206,7 +242,30 @@ function VisitScreens({
           void join(true);
         }}
         keepAlive={() => requestVideoToken(name.trim() || 'visit', visit.room)}
+        onConsentRequired={
+          consentStep
+            ? () => {
+                screen.session.dispose();
+                setScreen({ kind: 'consent' });
+              }
+            : undefined
+        }
       />
+    );
+  }
+  if (screen.kind === 'consent' && consentStep) {
+    return (
+      <Paper withBorder p={{ base: 'sm', sm: 'lg' }} radius="md" component="section" aria-labelledby="consent-heading">
+        <Stack gap="md">
+          <Title order={2} size="h3" id="consent-heading">
+            {t('video:consent.heading')}
+          </Title>
+          <Alert color="blue" variant="light" role="status">
+            {t('shared:videoMessages.consentRequired')}
+          </Alert>
+          {consentStep({ onSigned: () => void join() })}
+        </Stack>
+      </Paper>
     );
   }
   if (screen.kind === 'loading') {
@@ -275,6 +334,7 @@ export function CallScreens({
   onTryAgain,
   onRejoin = onTryAgain,
   keepAlive,
+  onConsentRequired,
 }: {
   session: VideoCallSession;
   visit: VideoVisit;
@@ -287,6 +347,8 @@ export function CallScreens({
   onRejoin?: () => void;
   /** Asked every few minutes while in the visit (a fresh token: the visit is activity for the session). */
   keepAlive: () => Promise<unknown>;
+  /** The socket refused the patient for the telehealth consent (decision 069): the consent is shown to sign. */
+  onConsentRequired?: (() => void) | undefined;
 }) {
   const { t } = useTranslation(['video', 'shared']);
   const snapshot: CallSnapshot = useSyncExternalStore(session.subscribe, session.getSnapshot);
@@ -299,6 +361,11 @@ export function CallScreens({
     else if (phase === 'ended') onStage?.('ended');
     else if (phase === 'error') onStage?.('join');
   }, [phase, onStage]);
+  const consentRequired = phase === 'ended' && snapshot.endedReason === 'consentRequired';
+  const askConsent = useEffectEvent(() => onConsentRequired?.());
+  useEffect(() => {
+    if (consentRequired) askConsent();
+  }, [consentRequired]);
   // Leaving the page (closing the tab) tells the others at once.
   useEffect(() => {
     const leave = () => session.dispose();
@@ -352,6 +419,7 @@ export function CallScreens({
       );
     case 'ended':
       if (
+        snapshot.endedReason === 'consentRequired' ||
         snapshot.endedReason === 'tokenInvalid' ||
         snapshot.endedReason === 'roomFull' ||
         snapshot.endedReason === 'notYourVisit'
