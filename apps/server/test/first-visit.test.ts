@@ -6,10 +6,11 @@ import { mailOutbox } from '../src/mail/mail.table.ts';
 import { demoClients } from './factories/accounts.ts';
 import { createAppointment, nextWeekday } from './factories/appointments.ts';
 import { submittedIntake } from './factories/intake.ts';
-import { createPortalPatient, type PortalPatient } from './factories/patients.ts';
 import { signPracticeDocument } from './factories/practice-documents.ts';
 import { sendQuestionnaire, submitQuestionnaire } from './factories/questionnaires.ts';
-import { createTestApp, type GraphQLResponse, type TestApp, type TestClient } from './helpers.ts';
+import { createPatient, createPortalPatient, type PortalPatient } from './factories/patients.ts';
+import { createTestApp, TestClient, type GraphQLResponse, type TestApp } from './helpers.ts';
+import { linkToken } from './mail-helpers.ts';
 
 const CHECKLIST = '{ myFirstVisitChecklist { kind id versionId documentKind titleEn status instrument } }';
 const READINESS =
@@ -143,6 +144,29 @@ describe('the e-mail and its reminders', () => {
     );
     await book(patient.patientId);
     expect(await jobsOf(patient.patientId)).toHaveLength(0);
+  });
+
+  it('queues the job when a patient’s account is activated, and writes in their language', async () => {
+    const record = await createPatient(provider);
+    const invited = await admin.gql('mutation ($input: InviteUserInput!) { inviteUser(input: $input) { id } }', {
+      input: { role: 'patient', email: record.email, patientId: record.id },
+    });
+    expect(invited.errors).toBeUndefined();
+    expect(await jobsOf(record.id)).toHaveLength(0);
+    const [invitation] = await t.runtime.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, record.email), eq(mailOutbox.kind, 'invitation')));
+    const accepted = await new TestClient(t.app).gql(
+      'mutation ($token: String!, $password: String!) { acceptInvitation(token: $token, password: $password) { success } }',
+      { token: linkToken(invitation!.textBody!, '/invite'), password: 'First-Visit-Pass-2026!' },
+    );
+    expect(accepted.errors).toBeUndefined();
+    expect(await jobsOf(record.id)).toHaveLength(1);
+    // The first e-mail goes (something is outstanding, no visit behind) in the account's language.
+    await t.runtime.database.db.execute(sql`UPDATE users SET language = 'es' WHERE email = ${record.email}`);
+    await t.runtime.services.firstVisit.remind(record.id);
+    expect((await mailsTo(record.email)).map((m) => m.subject)).toEqual(['Antes de su primera visita']);
   });
 
   it('sends an e-mail without health information, once per run, three at most', async () => {
