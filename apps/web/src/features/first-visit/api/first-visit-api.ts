@@ -32,6 +32,8 @@ export type PatientReadiness = z.infer<typeof ReadinessSchema>;
 export function useMyFirstVisitChecklist() {
   return useQuery({
     queryKey: firstVisitQueryKeys.checklist,
+    // Done elsewhere (a document signed, the intake sent, a questionnaire answered): fresh each time the card shows.
+    staleTime: 0,
     queryFn: async ({ signal }) =>
       (
         await graphqlRequest(
