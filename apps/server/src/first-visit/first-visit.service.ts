@@ -246,12 +246,13 @@ export class FirstVisitService {
    * job that runs twice sends once.
    */
   async remind(patientId: string): Promise<void> {
+    // Asked before the transaction, so it holds no second connection while it reads the other domains.
+    if ((await this.#outstandingCount(patientId)) === 0) return;
     await this.#db.transaction(async (tx) => {
       const sent = await lockSentReminders(tx, patientId);
       if (sent.length >= FIRST_VISIT_MAX_REMINDERS) return;
       const [facts] = await this.#appointments.visitFacts(tx, { patientIds: [patientId] });
       if (!facts || facts.started > 0) return;
-      if ((await this.#outstandingCount(patientId)) === 0) return;
       const gap = FIRST_VISIT_REMINDER_DAYS * DAY_MS;
       const last = sent[0];
       if (last && Date.now() - last.sentAt.getTime() < gap - 3_600_000) {
