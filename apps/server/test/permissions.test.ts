@@ -644,6 +644,31 @@ const CELLS: Record<ResourceAction, Cell> = {
       response: await caller.client.gql(ACKNOWLEDGE_PLAN, { versionId: await signedPlanVersion(caller, target) }),
     }),
   },
+  // Before the first visit (decision 068): a patient's own checklist; the readiness of a provider's own patients.
+  'first-visit:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(
+        'query ($patientId: ID) { myFirstVisitChecklist(patientId: $patientId) { kind } }',
+        {
+          patientId: (await record(caller, target)).id,
+        },
+      ),
+    }),
+  },
+  'readiness:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(
+        'query ($ids: [ID!]!) { patientReadiness(patientIds: $ids) { patientId intakeBadge consentMissing } }',
+        { ids: [(await record(caller, target)).id] },
+      ),
+    }),
+  },
   'intake:fill': {
     perRecord: true,
     ownTargetIsExisting: true,

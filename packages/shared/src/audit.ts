@@ -277,6 +277,13 @@ export const PRACTICE_DOCUMENT_EVENTS = [
   'PRACTICE_DOCUMENT_PAPER_RECORDED',
 ] as const;
 
+/** Before the first visit (decision 068): the patient's checklist read, staff's readiness badges read, an e-mail sent. */
+export const FIRST_VISIT_EVENTS = [
+  'FIRST_VISIT_CHECKLIST_VIEW',
+  'PATIENT_READINESS_VIEW',
+  'FIRST_VISIT_REMINDER_SENT',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -303,6 +310,7 @@ export const AUDIT_EVENTS = [
     ...DATA_EVENTS,
     ...SETTINGS_EVENTS,
     ...PRACTICE_DOCUMENT_EVENTS,
+    ...FIRST_VISIT_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -329,7 +337,8 @@ export type AuditEvent =
   | (typeof AUDIT_TRAIL_EVENTS)[number]
   | (typeof DATA_EVENTS)[number]
   | (typeof SETTINGS_EVENTS)[number]
-  | (typeof PRACTICE_DOCUMENT_EVENTS)[number];
+  | (typeof PRACTICE_DOCUMENT_EVENTS)[number]
+  | (typeof FIRST_VISIT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

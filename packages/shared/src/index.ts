@@ -18,6 +18,7 @@ export * from './allergies.ts';
 export * from './intake.ts';
 export * from './treatment-plans.ts';
 export * from './practice-documents.ts';
+export * from './first-visit.ts';
 export * from './field-messages.ts';
 export * from './message-catalogue.ts';
 export * from './messages.ts';

@@ -22,5 +22,6 @@ export const MAIL_KINDS = [
   'message-waiting',
   'emergency-access-used',
   'treatment-plan-review-due',
+  'first-visit-reminder',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];

@@ -22,6 +22,7 @@ import { EMERGENCY_ACCESS_MESSAGES } from './emergency-access.ts';
 import { AUDIT_MESSAGES } from './audit-search.ts';
 import { SETTINGS_MESSAGES } from './practice-settings.ts';
 import { PRACTICE_DOCUMENT_MESSAGES } from './practice-documents.ts';
+import { FIRST_VISIT_MESSAGES } from './first-visit.ts';
 import { FIELD_MESSAGES } from './field-messages.ts';
 
 /**
@@ -57,6 +58,7 @@ export const MESSAGE_CATALOGUE = {
   auditMessages: AUDIT_MESSAGES,
   settingsMessages: SETTINGS_MESSAGES,
   practiceDocumentMessages: PRACTICE_DOCUMENT_MESSAGES,
+  firstVisitMessages: FIRST_VISIT_MESSAGES,
   fieldMessages: FIELD_MESSAGES,
 } as const;
 

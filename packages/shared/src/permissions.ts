@@ -93,6 +93,11 @@ export const PERMISSIONS = [
   'practice-document:sign:own',
   'practice-document:record-paper:own',
   'practice-document:record-paper:any',
+  // Before the first visit (decision 068): a patient's own checklist; whether patients are ready for their visit
+  // (intake, telehealth consent), for a provider their own patients', for administrators any patient's.
+  'first-visit:read:own',
+  'readiness:read:own',
+  'readiness:read:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -147,6 +152,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'practice-document:manage:any',
     'practice-document:read:any',
     'practice-document:record-paper:any',
+    'readiness:read:any',
   ],
   provider: [
     'patient:read:own',
@@ -183,6 +189,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // Their own patients' documents and signatures; a paper copy their patient signed (decision 066).
     'practice-document:read:own',
     'practice-document:record-paper:own',
+    'readiness:read:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
@@ -213,6 +220,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     // The practice's documents they are asked to read and sign, and their own signed copies (decision 066).
     'practice-document:read:own',
     'practice-document:sign:own',
+    'first-visit:read:own',
   ],
 };
 
@@ -262,6 +270,10 @@ export const OWN_RECORDS = {
   // A patient's documents and signatures are a provider's own when they are the patient's primary provider, a
   // patient's when they are of the record linked to their account (decision 066).
   'practice-document': { provider: 'patientOwnerId', patient: 'patientAccountId' },
+  // A patient's checklist is of the record linked to their account; a provider reads the readiness of the
+  // patients whose primary provider they are.
+  'first-visit': { patient: 'patientAccountId' },
+  readiness: { provider: 'patientOwnerId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -365,6 +377,8 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'settings:manage': 'messages.adminRequired',
   'practice-document:manage': 'practiceDocumentMessages.cannotManage',
   'practice-document:read': 'practiceDocumentMessages.cannotView',
+  'first-visit:read': 'firstVisitMessages.cannotView',
+  'readiness:read': 'firstVisitMessages.cannotViewReadiness',
   'practice-document:sign': 'practiceDocumentMessages.cannotSign',
   'practice-document:record-paper': 'practiceDocumentMessages.cannotRecordPaper',
   'intake:fill': 'intakeMessages.cannotFill',

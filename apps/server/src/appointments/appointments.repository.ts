@@ -404,3 +404,53 @@ export async function claimReminder(
     .returning({ id: appointmentReminders.appointmentId });
   return rows.length > 0;
 }
+
+/** Where a patient stands with their visits: for the "before your first visit" flow (decision 068). */
+export interface PatientVisitFacts {
+  patientId: string;
+  /** Appointments not cancelled, past or ahead (1 right after the first booking). */
+  booked: number;
+  /** Appointments not cancelled that have already started (the first visit is behind when this is not 0). */
+  started: number;
+  /** The next slot-holding appointment's start, if one is ahead. */
+  nextStartsAt: Date | null;
+  /** Of the appointments asked about (by id), how many are this patient's and not cancelled. */
+  asked: number;
+}
+
+/** The facts of the patients of these appointments (or of these patients), one row per patient. */
+export async function findPatientVisitFacts(
+  executor: Executor,
+  of: { appointmentIds: readonly string[] } | { patientIds: readonly string[] },
+): Promise<PatientVisitFacts[]> {
+  const ids = 'appointmentIds' in of ? of.appointmentIds : of.patientIds;
+  if (ids.length === 0) return [];
+  const patientIds =
+    'appointmentIds' in of
+      ? sql`SELECT DISTINCT patient_id FROM appointments WHERE id = ANY(${`{${ids.join(',')}}`}::uuid[])`
+      : sql`SELECT unnest(${`{${ids.join(',')}}`}::uuid[])`;
+  const asked = 'appointmentIds' in of ? `{${ids.join(',')}}` : '{}';
+  const result = await executor.execute<{
+    patient_id: string;
+    booked: number;
+    started: number;
+    next: string | null;
+    asked: number;
+  }>(
+    sql`SELECT p.id AS patient_id,
+               count(a.id) FILTER (WHERE a.status <> 'cancelled' AND a.id = ANY(${asked}::uuid[]))::int AS asked,
+               count(a.id) FILTER (WHERE a.status <> 'cancelled')::int AS booked,
+               count(a.id) FILTER (WHERE a.status <> 'cancelled' AND a.starts_at <= now())::int AS started,
+               min(a.starts_at) FILTER (WHERE a.status IN ${HOLDING} AND a.starts_at > now()) AS next
+          FROM (${patientIds}) AS p(id)
+          LEFT JOIN appointments a ON a.patient_id = p.id
+         GROUP BY p.id`,
+  );
+  return result.rows.map((r) => ({
+    patientId: r.patient_id,
+    booked: Number(r.booked),
+    started: Number(r.started),
+    nextStartsAt: r.next ? new Date(r.next) : null,
+    asked: Number(r.asked),
+  }));
+}

@@ -19,6 +19,7 @@ import { authorize } from '../access/authorize.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
 import type { AuditActor } from '../audit/audit.repository.ts';
+import type { Executor } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
 import { AppError, fieldError, parseInput } from '../errors.ts';
@@ -27,6 +28,8 @@ import { isActiveProvider } from '../providers/providers.repository.ts';
 import { AppointmentChanges } from './appointment-changes.ts';
 import type { AppointmentListener } from './appointment-listener.ts';
 import {
+  findPatientVisitFacts,
+  type PatientVisitFacts,
   appointmentExists,
   findOverlaps,
   findVisibleAppointment,
@@ -89,6 +92,17 @@ export class AppointmentsService {
 
   get timeZone(): string {
     return this.#core.zone;
+  }
+
+  /**
+   * Where patients stand with their visits (how many booked, started, the next one ahead): for the flow before the
+   * first visit (decision 068). No audit entry: callers audit what they show.
+   */
+  visitFacts(
+    executor: Executor,
+    of: { appointmentIds: readonly string[] } | { patientIds: readonly string[] },
+  ): Promise<PatientVisitFacts[]> {
+    return findPatientVisitFacts(executor, of);
   }
 
   /** Adds a listener (the runtime adds the invitations once the mail service exists). */

@@ -41,6 +41,9 @@ export interface InvitationInfo {
   expiresAt: Date | null;
 }
 
+/** Told inside the transaction that an account set its first password through its invitation. */
+export type AccountActivatedHook = (tx: Executor, accountId: string) => Promise<void>;
+
 /**
  * Invitations: a single-use link, valid 72 hours, that sets an account's first password. Sent when an
  * administrator approves an access request, or on request for an account that has no password yet.
@@ -52,6 +55,8 @@ export class InvitationsService {
   readonly #mail: MailService;
   readonly #limiter: RateLimiter;
   readonly #secret: string;
+
+  readonly #acceptedHooks: AccountActivatedHook[] = [];
 
   constructor(options: {
     auth: Auth;
@@ -134,6 +139,14 @@ export class InvitationsService {
     return { status: 'valid', email: user?.email ?? null, expiresAt: row.expiresAt };
   }
 
+  /**
+   * Adds a hook told, inside the transaction, that an account set its first password (was activated): other
+   * domains queue their work there (the first-visit e-mail, decision 068) without this service knowing them.
+   */
+  onAccountActivated(hook: AccountActivatedHook): void {
+    this.#acceptedHooks.push(hook);
+  }
+
   /** Sets the first password through the link. Does not sign in: the person signs in afterwards, as anyone does. */
   async accept(caller: PublicCaller, input: unknown): Promise<{ email: string }> {
     const data = parseInput(AcceptInvitationInputSchema, input);
@@ -175,6 +188,7 @@ export class InvitationsService {
         accountId: row.userId,
         invitationId: row.id,
       });
+      for (const hook of this.#acceptedHooks) await hook(tx, row.userId);
       return { ok: true as const, email: user?.email ?? '' };
     });
     if (!outcome.ok) throw badUserInput(`invitationMessages.${outcome.reason}`, { reason: outcome.reason });

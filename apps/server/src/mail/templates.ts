@@ -250,3 +250,21 @@ export function treatmentPlanReviewDueMail(ctx: MailContext, locale: Locale): Ma
     { link, label: 'Sign in' },
   ]);
 }
+
+/**
+ * To a new patient, before their first visit (decision 068): that something waits in the portal. No document, no
+ * appointment, no provider, nothing about their health: a mailbox is not a safe place for any of it.
+ */
+export function firstVisitReminderMail(ctx: MailContext, locale: Locale): MailContent {
+  const link = `${ctx.publicUrl}/dashboard`;
+  if (locale === 'es') {
+    return compose(ctx, locale, 'Antes de su primera visita', [
+      'Tiene algunas cosas que completar en su portal de paciente antes de su primera visita.',
+      { link, label: 'Abrir el portal' },
+    ]);
+  }
+  return compose(ctx, locale, 'Before your first visit', [
+    'You have a few things to complete in your patient portal before your first visit.',
+    { link, label: 'Open the portal' },
+  ]);
+}

@@ -161,6 +161,15 @@ export class MeasuresService {
     return rows.map((r) => r.instrument as Instrument);
   }
 
+  /** How many questionnaires wait for this patient's answers (the first-visit flow, decision 068; callers audit). */
+  async pendingCountFor(patientId: string): Promise<number> {
+    const rows = await this.#db
+      .select({ id: measures.id })
+      .from(measures)
+      .where(and(eq(measures.patientId, patientId), eq(measures.status, 'pending')));
+    return rows.length;
+  }
+
   /** The caller's questionnaires waiting to be filled in (a patient's own). */
   async pending(caller: Caller): Promise<MeasureView[]> {
     const reach = await scopeOf(this.#db, caller).reach('measure:respond');

@@ -33,6 +33,7 @@ import adminConsole from '../locales/en/admin-console.json';
 import adminUsers from '../locales/en/admin-users.json';
 import reports from '../locales/en/reports.json';
 import practiceDocuments from '../locales/en/practice-documents.json';
+import firstVisit from '../locales/en/first-visit.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -71,6 +72,7 @@ export const englishResources = {
   'admin-users': adminUsers,
   reports,
   'practice-documents': practiceDocuments,
+  'first-visit': firstVisit,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

@@ -1,20 +1,36 @@
+import { can } from '@telehealth/shared';
+import { useState } from 'react';
+
 import { CalendarScreen } from '../../features/appointments/index.ts';
+import { ReadinessBadges, usePatientReadiness } from '../../features/first-visit/index.ts';
 import { useWaitingAppointmentIds, VideoWaitingAlert, VisitRecordings } from '../../features/video/index.ts';
 import { useCurrentUser } from '../../lib/auth.ts';
 
 /**
  * `/calendar`: month, week and day views of the appointments, the list and the cards; for a provider, who
- * waits in a video visit (above, and on the visit's card).
+ * waits in a video visit (above, and on the visit's card); for staff, each card's patient's readiness before the
+ * first visit (intake, telehealth consent), asked for all the cards shown at once.
  */
 function CalendarRoute() {
   const { data: user } = useCurrentUser();
   const isProvider = user?.role === 'provider';
   const waiting = useWaitingAppointmentIds(isProvider);
+  const seesReadiness = can(user?.role, 'readiness:read');
+  const [patientIds, setPatientIds] = useState<string[]>([]);
+  const readiness = usePatientReadiness(patientIds, seesReadiness);
   return (
     <CalendarScreen
       waitingAppointmentIds={waiting}
       banner={isProvider ? <VideoWaitingAlert /> : null}
       {...(isProvider ? { detailsExtra: (id: string) => <VisitRecordings appointmentId={id} /> } : {})}
+      {...(seesReadiness
+        ? {
+            onPatientsShown: setPatientIds,
+            cardExtra: (appointment: { patientId: string }) => (
+              <ReadinessBadges readiness={readiness.data?.get(appointment.patientId)} />
+            ),
+          }
+        : {})}
     />
   );
 }

@@ -6,6 +6,7 @@ import { TreatmentPlansDue } from '../../features/clinical-record/index.ts';
 import { PendingQuestionnaires, SafetyAlerts } from '../../features/measures/index.ts';
 import { VideoWaitingAlert } from '../../features/video/index.ts';
 import { Dashboard } from '../../features/dashboard/index.ts';
+import { FirstVisitChecklist } from '../../features/first-visit/index.ts';
 import { MyOutcomesCard } from '../../features/outcomes/index.ts';
 import { usePageTitle } from '../../hooks/use-page-title.ts';
 import { useAppConfig, useCurrentUser } from '../../lib/auth.ts';
@@ -32,6 +33,7 @@ function DashboardRoute() {
       </>
     ) : user.role === 'patient' ? (
       <>
+        <FirstVisitChecklist />
         <PendingQuestionnaires />
         <MyAppointments />
       </>

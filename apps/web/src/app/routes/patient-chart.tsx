@@ -22,6 +22,7 @@ import {
   TreatmentPlanPanel,
   type LatestScores,
 } from '../../features/clinical-record/index.ts';
+import { PatientReadinessBadges } from '../../features/first-visit/index.ts';
 import { IntakePanel } from '../../features/intake/index.ts';
 import { MeasuresPanel, SafetyAlerts, useQuestionnaireResults } from '../../features/measures/index.ts';
 import { RecordCorrectionsPanel } from '../../features/my-records/index.ts';
@@ -71,7 +72,11 @@ function PatientChartRoute() {
   return (
     <Stack gap="md">
       <EmergencyAccessBanner patientId={id} enabled={mayBreakGlass} />
-      <PatientChart id={id} whenNotFound={mayBreakGlass ? <EmergencyAccessOffer patientId={id} /> : null}>
+      <PatientChart
+        id={id}
+        whenNotFound={mayBreakGlass ? <EmergencyAccessOffer patientId={id} /> : null}
+        badges={can(user.role, 'readiness:read') && !underEmergency ? <PatientReadinessBadges patientId={id} /> : null}
+      >
         {(patient) =>
           underEmergency ? (
             <Stack gap="md">

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Avatar, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -19,8 +20,11 @@ export function AppointmentCard({
   onShare,
   onDetails,
   waiting = false,
+  extra,
 }: {
   appointment: Appointment;
+  /** Under the name: what another feature says of the visit (the patient's readiness before a first visit). */
+  extra?: ReactNode;
   onShare: (appointment: Appointment) => void;
   onDetails: (appointment: Appointment) => void;
   /** Someone waits in this visit's video waiting room (the provider's calendar). */
@@ -52,6 +56,7 @@ export function AppointmentCard({
               <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                 {appointment.reason}
               </Text>
+              {extra}
             </Stack>
           </Group>
           <Group gap={4} wrap="nowrap">

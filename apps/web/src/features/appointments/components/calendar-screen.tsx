@@ -21,7 +21,7 @@ import {
   type AppointmentStatus,
 } from '@telehealth/shared';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 
@@ -69,7 +69,13 @@ export function CalendarScreen({
   waitingAppointmentIds,
   banner,
   detailsExtra,
+  cardExtra,
+  onPatientsShown,
 }: {
+  /** More on an appointment's card (the patient's readiness badges). */
+  cardExtra?: (appointment: Appointment) => ReactNode;
+  /** The patients of the cards shown, told when they change (so one request asks about them all). */
+  onPatientsShown?: (patientIds: string[]) => void;
   /** More in an appointment's details (its video visit's recordings). */
   detailsExtra?: (appointmentId: string) => ReactNode;
   /** The visits someone waits in (video waiting room): their cards say so. */
@@ -143,6 +149,11 @@ export function CalendarScreen({
   const listed = items
     .filter((a) => a.status !== 'cancelled')
     .filter((a) => (listDate ? a.date === listDate : a.date >= today));
+
+  const shownPatients = [...new Set(listed.map((a) => a.patientId))].sort().join(',');
+  useEffect(() => {
+    onPatientsShown?.(shownPatients ? shownPatients.split(',') : []);
+  }, [shownPatients, onPatientsShown]);
 
   const move = (change: EventChangeInfo, allowOutsideHours: boolean) => {
     const start = change.event.start;
@@ -305,6 +316,7 @@ export function CalendarScreen({
                 onShare={(a) => setShareId(a.id)}
                 onDetails={(a) => setDetailsId(a.id)}
                 waiting={waitingAppointmentIds?.has(appointment.id) ?? false}
+                extra={cardExtra?.(appointment)}
               />
             ))}
           </Stack>

@@ -21,8 +21,11 @@ export function PatientChart({
   id,
   children,
   whenNotFound,
+  badges,
 }: {
   id: string;
+  /** Beside the name: badges of other features (the intake and consent before the first visit). */
+  badges?: ReactNode;
   children: (patient: Patient) => ReactNode;
   /** Shown under the "not found" answer (the route offers emergency access there to providers). */
   whenNotFound?: ReactNode;
@@ -59,6 +62,7 @@ export function PatientChart({
           <Group gap="sm">
             <Title order={1}>{patientFullName(patient)}</Title>
             <StatusBadge active={patient.isActive} label={patient.isActive ? t('card.active') : t('card.inactive')} />
+            {badges}
           </Group>
         </Stack>
         <Button component={Link} to="/patients" variant="default">
