@@ -47,11 +47,12 @@ let admin: TestClient;
 let provider: TestClient;
 let provider2: TestClient;
 let providerId: string;
+let provider2Id: string;
 let week = 0;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ admin, provider, provider2, providerId } = await demoClients(t));
+  ({ admin, provider, provider2, providerId, provider2Id } = await demoClients(t));
 });
 
 async function checklist(client: TestClient): Promise<Item[]> {
@@ -222,6 +223,17 @@ describe('readiness for staff', () => {
       { patientId: patient.patientId, intakeStatus: 'not-started', intakeBadge: 'incomplete', consentMissing: true },
     ]);
     expect(errorOf(await provider2.gql(READINESS, { ids: [patient.patientId] })).code).toBe('NOT_FOUND');
+    // A visit with provider 2 puts the patient on their calendar: they see the badges from then on.
+    await createAppointment(admin, {
+      patientId: patient.patientId,
+      providerId: provider2Id,
+      date: nextWeekday(3, ++week),
+      allowOutsideHours: true,
+    });
+    const seen = await provider2.gql<{ patientReadiness: { patientId: string }[] }>(READINESS, {
+      ids: [patient.patientId],
+    });
+    expect(seen.data!.patientReadiness.map((row) => row.patientId)).toEqual([patient.patientId]);
 
     await completeEverything(patient);
     const after = await admin.gql<{ patientReadiness: unknown[] }>(READINESS, { ids: [patient.patientId] });

@@ -418,6 +418,29 @@ export interface PatientVisitFacts {
   asked: number;
 }
 
+/**
+ * Of `patientIds`, those with a visit with the provider `providerId` in any status but cancelled: the patients a
+ * provider's calendar shows, whose readiness for the visit they may see (decision 068).
+ */
+export async function findPatientsWithVisitsOf(
+  executor: Executor,
+  providerId: string,
+  patientIds: readonly string[],
+): Promise<Set<string>> {
+  if (patientIds.length === 0) return new Set();
+  const rows = await executor
+    .selectDistinct({ patientId: appointments.patientId })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.providerId, providerId),
+        inArray(appointments.patientId, [...patientIds]),
+        ne(appointments.status, 'cancelled'),
+      ),
+    );
+  return new Set(rows.map((row) => row.patientId));
+}
+
 /** The facts of the patients of these appointments (or of these patients), one row per patient. */
 export async function findPatientVisitFacts(
   executor: Executor,

@@ -29,6 +29,7 @@ import { AppointmentChanges } from './appointment-changes.ts';
 import type { AppointmentListener } from './appointment-listener.ts';
 import {
   findPatientVisitFacts,
+  findPatientsWithVisitsOf,
   type PatientVisitFacts,
   appointmentExists,
   findOverlaps,
@@ -103,6 +104,11 @@ export class AppointmentsService {
     of: { appointmentIds: readonly string[] } | { patientIds: readonly string[] },
   ): Promise<PatientVisitFacts[]> {
     return findPatientVisitFacts(executor, of);
+  }
+
+  /** Of `patientIds`, those with a visit (not cancelled) with the provider `providerId`; no audit entry. */
+  patientsWithVisitsOf(providerId: string, patientIds: readonly string[]): Promise<Set<string>> {
+    return findPatientsWithVisitsOf(this.#core.db, providerId, patientIds);
   }
 
   /** Adds a listener (the runtime adds the invitations once the mail service exists). */

@@ -171,10 +171,14 @@ export class FirstVisitService {
     const reach = await scope.reach('readiness:read');
     const { patientIds } = parseInput(PatientReadinessInputSchema, input);
     const patientReach = readinessPatientReach(reach);
+    // A provider sees the readiness of their own patients and of every patient they have a visit with (their
+    // calendar shows those visits, whoever the patient's own provider is).
+    const withVisits =
+      reach.kind === 'own' ? await this.#appointments.patientsWithVisitsOf(reach.callerId, patientIds) : new Set();
     const reachable: string[] = [];
     const refused: string[] = [];
     for (const id of patientIds) {
-      if (await isVisiblePatient(this.#db, id, patientReach)) reachable.push(id);
+      if (withVisits.has(id) || (await isVisiblePatient(this.#db, id, patientReach))) reachable.push(id);
       else if (await patientExists(this.#db, id)) refused.push(id);
     }
     if (refused.length > 0) await scope.recordOutOfReach('readiness:read', { patientIds: refused });
