@@ -68,6 +68,25 @@ describe('IntakeScreen', () => {
     });
   }, 30_000);
 
+  it('saves the step when the patient goes back, and comes back to the step before', async () => {
+    const graphql = render({
+      MyIntake: () => ({ myIntake: intakeOf({ currentSection: 'insurance' }) }),
+      SaveIntakeSection: ({ input }) => {
+        const { nextSection } = input as { nextSection: string };
+        return { saveIntakeSection: intakeOf({ currentSection: nextSection }) };
+      },
+    });
+    expect((await screen.findByTestId('intake-step')).textContent).toBe('Step 2 of 4');
+    fireEvent.change(screen.getByRole('textbox', { name: /Insurance company/ }), { target: { value: 'Acme Health' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    await waitFor(() => expect(screen.getByTestId('intake-step').textContent).toBe('Step 1 of 4'));
+    const save = graphql.calls.find((call) => call.operationName === 'SaveIntakeSection');
+    expect(save?.variables).toMatchObject({ input: { section: 'insurance', nextSection: 'details' } });
+    expect(JSON.parse((save?.variables as { input: { answers: string } }).input.answers)).toMatchObject({
+      company: 'Acme Health',
+    });
+  }, 30_000);
+
   it('comes back where the patient left off, and keeps a list item without a name from being saved', async () => {
     const graphql = render({ MyIntake: () => ({ myIntake: intakeOf({ currentSection: 'medications' }) }) });
     expect((await screen.findByTestId('intake-step')).textContent).toBe('Step 3 of 4');

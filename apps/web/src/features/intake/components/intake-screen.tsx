@@ -19,7 +19,7 @@ import { SectionFields } from './section-fields.tsx';
 
 /**
  * `/my/intake`: the patient's intake packet (decision 067), one section per step with "Step 3 of 9" above it, each
- * step saved when the patient goes on (or with "Save and finish later"), and opened again where they left off. The
+ * step saved when the patient goes on, goes back or chooses "Save and finish later", and opened again where they left off. The
  * last step sends the baseline questionnaires, shown by `questionnaires` (the measures feature, composed by the
  * route), then "Submit to my provider".
  */
@@ -113,7 +113,8 @@ function IntakeStepper({ intake, questionnaires }: { intake: Intake; questionnai
               intake={intake}
               section={section}
               next={intake.steps[index + 1] ?? null}
-              onBack={step > 1 ? () => goTo(index - 1) : null}
+              previous={step > 1 ? (intake.steps[index - 1] ?? null) : null}
+              onBack={() => goTo(index - 1)}
               onNext={intake.steps[index + 1] ? () => goTo(index + 1) : () => submit.mutate(intake.patientId)}
               onSavedForLater={() => setSavedForLater(true)}
             />
@@ -124,11 +125,18 @@ function IntakeStepper({ intake, questionnaires }: { intake: Intake; questionnai
   );
 }
 
-/** One step's form: checked by its section's shared schema, saved on "Save and continue" or "Save and finish later". */
+/** Which button sent a step's form: each saves it, then goes on, stays, or goes back. */
+type StepExit = 'next' | 'later' | 'back';
+
+/**
+ * One step's form: checked by its section's shared schema, saved on "Save and continue", "Save and finish later"
+ * and "Back" alike, so that nothing typed is lost whichever way the patient leaves the step.
+ */
 function SectionStep({
   intake,
   section,
   next,
+  previous,
   onBack,
   onNext,
   onSavedForLater,
@@ -136,15 +144,26 @@ function SectionStep({
   intake: Intake;
   section: Exclude<IntakeSection, 'questionnaires'>;
   next: IntakeSection | null;
-  onBack: (() => void) | null;
+  previous: IntakeSection | null;
+  onBack: () => void;
   onNext: () => void;
   onSavedForLater: () => void;
 }) {
   const { t } = useTranslation('intake');
   const [draft, setDraft] = useState<SectionDraft>(() => initialDraft(section, intake));
   // Which button sent the form: read when it is saved (the ref), and shown busy (the state).
-  const later = useRef(false);
-  const [savingLater, setSavingLater] = useState(false);
+  const exit = useRef<StepExit>('next');
+  const [busy, setBusy] = useState<StepExit>('next');
+  const leaveBy = (how: StepExit) => {
+    exit.current = how;
+    setBusy(how);
+  };
+  // Where the patient comes back to: the step they are going to.
+  const resumeAt = (): IntakeSection => {
+    if (exit.current === 'back' && previous) return previous;
+    if (exit.current === 'next' && next) return next;
+    return section;
+  };
   const save = useSaveIntakeSection();
   const form = useSchemaForm({
     schema: INTAKE_SECTION_SCHEMAS[section],
@@ -155,12 +174,12 @@ function SectionStep({
           patientId: intake.patientId,
           section,
           answers,
-          nextSection: later.current || !next ? section : next,
+          nextSection: resumeAt(),
         }),
       error: save.error,
       isPending: save.isPending,
     },
-    onDone: () => (later.current ? onSavedForLater() : onNext()),
+    onDone: () => ({ next: onNext, later: onSavedForLater, back: onBack })[exit.current](),
   });
   const hasErrors = Object.keys(form.errors).length > 0;
   return (
@@ -184,8 +203,14 @@ function SectionStep({
           </Alert>
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          {onBack ? (
-            <Button size="lg" variant="default" onClick={onBack}>
+          {previous ? (
+            <Button
+              size="lg"
+              variant="default"
+              type="submit"
+              onClick={() => leaveBy('back')}
+              loading={form.pending && busy === 'back'}
+            >
               {t('back')}
             </Button>
           ) : (
@@ -195,23 +220,12 @@ function SectionStep({
             size="lg"
             variant="light"
             type="submit"
-            onClick={() => {
-              later.current = true;
-              setSavingLater(true);
-            }}
-            loading={form.pending && savingLater}
+            onClick={() => leaveBy('later')}
+            loading={form.pending && busy === 'later'}
           >
             {t('finishLater')}
           </Button>
-          <Button
-            size="lg"
-            type="submit"
-            onClick={() => {
-              later.current = false;
-              setSavingLater(false);
-            }}
-            loading={form.pending && !savingLater}
-          >
+          <Button size="lg" type="submit" onClick={() => leaveBy('next')} loading={form.pending && busy === 'next'}>
             {next ? t('next') : t('submit')}
           </Button>
         </SimpleGrid>
