@@ -25,7 +25,7 @@ import { firstVisitReminderMail } from '../mail/templates.ts';
 import type { MeasuresService } from '../measures/measures.service.ts';
 import type { Log } from '../modules/domain-module.ts';
 import { findLinkedPatient, findPatientAccountId } from '../patients/patient-accounts.repository.ts';
-import { isVisiblePatient, patientExists, type PatientScope } from '../patients/patients.repository.ts';
+import { patientExists, visiblePatientIds, type PatientScope } from '../patients/patients.repository.ts';
 import type { PracticeDocumentsService } from '../practice-documents/practice-documents.service.ts';
 import { activeUsersContact } from '../users/users.repository.ts';
 import { claimReminder, lockSentReminders } from './first-visit.repository.ts';
@@ -175,26 +175,27 @@ export class FirstVisitService {
     // calendar shows those visits, whoever the patient's own provider is).
     const withVisits =
       reach.kind === 'own' ? await this.#appointments.patientsWithVisitsOf(reach.callerId, patientIds) : new Set();
+    const visible = await visiblePatientIds(this.#db, patientIds, patientReach);
     const reachable: string[] = [];
     const refused: string[] = [];
     for (const id of patientIds) {
-      if (withVisits.has(id) || (await isVisiblePatient(this.#db, id, patientReach))) reachable.push(id);
+      if (withVisits.has(id) || visible.has(id)) reachable.push(id);
       else if (await patientExists(this.#db, id)) refused.push(id);
     }
     if (refused.length > 0) await scope.recordOutOfReach('readiness:read', { patientIds: refused });
     if (reachable.length < patientIds.length) throw notFound('patientMessages.notFound');
     if (reachable.length === 0) return [];
     const statuses = await this.#intake.statusesFor(reachable);
-    const answers: PatientReadiness[] = [];
-    for (const patientId of reachable) {
+    const consentMissing = await this.#documents.withoutValidSignature(reachable, 'telehealth-consent');
+    const answers = reachable.map((patientId): PatientReadiness => {
       const intakeStatus = statuses.get(patientId) ?? 'not-started';
-      answers.push({
+      return {
         patientId,
         intakeStatus,
         intakeBadge: intakeBadgeOf(intakeStatus),
-        consentMissing: !(await this.#documents.hasValidSignature(patientId, 'telehealth-consent')),
-      });
-    }
+        consentMissing: consentMissing.has(patientId),
+      };
+    });
     await scope.audit(this.#db, 'PATIENT_READINESS_VIEW', { patientIds: reachable });
     return answers;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, gt, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Reach } from '../access/authorize.ts';
 import { orEmergencyGrants } from '../access/emergency-grants.ts';
@@ -78,6 +78,20 @@ export async function isVisiblePatient(executor: Executor, id: string, scope: Pa
     .from(patients)
     .where(and(eq(patients.id, id), visible(scope)));
   return row !== undefined;
+}
+
+/** Of `ids`, those the caller's scope reaches, in one query (`isVisiblePatient` for many). */
+export async function visiblePatientIds(
+  executor: Executor,
+  ids: readonly string[],
+  scope: PatientScope,
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await executor
+    .select({ id: patients.id })
+    .from(patients)
+    .where(and(inArray(patients.id, [...ids]), visible(scope)));
+  return new Set(rows.map((row) => row.id));
 }
 
 /** Whether a (not deleted) patient with this id exists for anyone: tells a denial from a miss. */

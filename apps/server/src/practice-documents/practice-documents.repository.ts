@@ -232,10 +232,14 @@ function openSignature(keyring: Keyring, record: SignatureRecord): SignatureReco
 export async function listSignatures(
   executor: Executor,
   keyring: Keyring,
-  patientId: string,
+  patientId: string | readonly string[],
   documentIds?: readonly string[],
 ): Promise<SignatureRecord[]> {
-  const conditions = [eq(practiceDocumentSignatures.patientId, patientId)];
+  const conditions = [
+    typeof patientId === 'string'
+      ? eq(practiceDocumentSignatures.patientId, patientId)
+      : inArray(practiceDocumentSignatures.patientId, [...patientId]),
+  ];
   if (documentIds) conditions.push(inArray(practiceDocumentSignatures.documentId, [...documentIds]));
   const rows = await selectSignatures(executor)
     .where(and(...conditions))

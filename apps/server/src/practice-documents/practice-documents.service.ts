@@ -372,12 +372,32 @@ export class PracticeDocumentsService {
    * ask for it (no such active document, or one that needs no signature): nothing is missing then.
    */
   async hasValidSignature(patientId: string, kind: Exclude<PracticeDocumentKind, 'custom'>): Promise<boolean> {
+    return !(await this.withoutValidSignature([patientId], kind)).has(patientId);
+  }
+
+  /**
+   * Of `patientIds`, those without a valid signature of the document of this kind: the document read once and the
+   * signatures of every patient in one query (the calendar's badges ask for a page of patients). Empty when the
+   * practice does not ask for it.
+   */
+  async withoutValidSignature(
+    patientIds: readonly string[],
+    kind: Exclude<PracticeDocumentKind, 'custom'>,
+  ): Promise<Set<string>> {
     const id = await findDocumentIdOfKind(this.#db, kind);
-    if (!id) return true;
+    if (!id || patientIds.length === 0) return new Set();
     const document = await findDocument(this.#db, this.#keyring, id);
-    if (!document?.document.active || !document.document.requiresSignature) return true;
-    const signatures = await listSignatures(this.#db, this.#keyring, patientId, [id]);
-    return standing(document, signatures).status === 'signed';
+    if (!document?.document.active || !document.document.requiresSignature) return new Set();
+    const signatures = await listSignatures(this.#db, this.#keyring, patientIds, [id]);
+    return new Set(
+      patientIds.filter(
+        (patientId) =>
+          standing(
+            document,
+            signatures.filter((signature) => signature.row.patientId === patientId),
+          ).status !== 'signed',
+      ),
+    );
   }
 
   /**
