@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
 import {
+  CLUSTER,
   lateMorningZone,
   MAIN_SERVER,
   PRACTICE_SETTINGS,
@@ -57,6 +58,8 @@ function serverEnv(
     DEMO_MODE: 'true',
     SESSION_IDLE_MINUTES: String(server.sessionIdleMinutes),
     LOG_LEVEL: 'warn',
+    // No load balancer to tell: stopped at the end of the run without the production default's 5 s of draining.
+    SHUTDOWN_DRAIN_SECONDS: '0',
     // Every browser test submits from 127.0.0.1; the limit itself is tested on the server (access-requests.test.ts).
     ACCESS_REQUESTS_PER_HOUR: '1000',
     // Appointment mail and waitlist offers go out a second after the change, not half a minute.
@@ -138,7 +141,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /video(-consent)?\.spec\.ts/,
+      testIgnore: /(video(-consent)?|cluster)\.spec\.ts/,
       use: {
         ...devices['Desktop Chrome'],
         // No browser downloads here: Debian's Chromium. We run as root, so without its sandbox.
@@ -164,8 +167,16 @@ export default defineConfig({
       dependencies: ['video'],
       use: VIDEO_USE,
     },
+    {
+      // Two instances on one PostgreSQL behind HAProxy (decision 072), started by the spec itself, with the video
+      // projects' browser (a visit whose two people are on different instances).
+      name: 'cluster',
+      testMatch: /cluster\.spec\.ts/,
+      use: { ...VIDEO_USE, baseURL: CLUSTER.url },
+    },
   ],
-  webServer: [
+  // `E2E_WEB_SERVERS=none` starts none of them: for the cluster project alone, which starts its own servers.
+  webServer: process.env.E2E_WEB_SERVERS === 'none' ? [] : [
     {
       name: 'server',
       command: 'node ../apps/server/src/main.ts',
