@@ -176,53 +176,56 @@ export default defineConfig({
     },
   ],
   // `E2E_WEB_SERVERS=none` starts none of them: for the cluster project alone, which starts its own servers.
-  webServer: process.env.E2E_WEB_SERVERS === 'none' ? [] : [
-    {
-      name: 'server',
-      command: 'node ../apps/server/src/main.ts',
-      cwd: '.',
-      url: `${MAIN_SERVER.url}/api/health`,
-      env: serverEnv(MAIN_SERVER, dataDir('server-3100')),
-      timeout: 120_000 * SLOW_MACHINE,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      // SIGTERM lets the server stop its embedded PostgreSQL; the default would kill the process group at once.
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    },
-    {
-      name: 'video-server',
-      command: 'node ../apps/server/src/main.ts',
-      cwd: '.',
-      url: `${VIDEO_SERVER.url}/api/health`,
-      env: {
-        ...serverEnv(VIDEO_SERVER, dataDir('server-3102')),
-        // Chosen once, when the configuration is first loaded (the workers reuse the value, like the data root).
-        PRACTICE_TIME_ZONE: (process.env.TELEHEALTH_E2E_VIDEO_ZONE ??= lateMorningZone()),
-        // Every video test books the demo patient at the next free half hour, and a visit held keeps its time: seven
-        // tests take seven half hours, all of which must be open to join when their test runs.
-        VIDEO_JOIN_EARLY_MINUTES: '240',
-        TURN_URLS: `turn:127.0.0.1:${VIDEO_SERVER.turn.port}?transport=udp`,
-        TURN_SECRET: VIDEO_SERVER.turn.secret,
-      },
-      timeout: 120_000 * SLOW_MACHINE,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    },
-    {
-      name: 'short-session-server',
-      command: 'node ../apps/server/src/main.ts',
-      cwd: '.',
-      url: `${SHORT_SESSION_SERVER.url}/api/health`,
-      // Without the practice's public settings, as the demo starts out of the box: its own demo defaults apply.
-      env: withoutPracticeSettings(serverEnv(SHORT_SESSION_SERVER, dataDir('server-3101'))),
-      timeout: 120_000 * SLOW_MACHINE,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    },
-  ],
+  webServer:
+    process.env.E2E_WEB_SERVERS === 'none'
+      ? []
+      : [
+          {
+            name: 'server',
+            command: 'node ../apps/server/src/main.ts',
+            cwd: '.',
+            url: `${MAIN_SERVER.url}/api/health`,
+            env: serverEnv(MAIN_SERVER, dataDir('server-3100')),
+            timeout: 120_000 * SLOW_MACHINE,
+            reuseExistingServer: false,
+            stdout: 'pipe',
+            stderr: 'pipe',
+            // SIGTERM lets the server stop its embedded PostgreSQL; the default would kill the process group at once.
+            gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+          },
+          {
+            name: 'video-server',
+            command: 'node ../apps/server/src/main.ts',
+            cwd: '.',
+            url: `${VIDEO_SERVER.url}/api/health`,
+            env: {
+              ...serverEnv(VIDEO_SERVER, dataDir('server-3102')),
+              // Chosen once, when the configuration is first loaded (the workers reuse the value, like the data root).
+              PRACTICE_TIME_ZONE: (process.env.TELEHEALTH_E2E_VIDEO_ZONE ??= lateMorningZone()),
+              // Every video test books the demo patient at the next free half hour, and a visit held keeps its time: seven
+              // tests take seven half hours, all of which must be open to join when their test runs.
+              VIDEO_JOIN_EARLY_MINUTES: '240',
+              TURN_URLS: `turn:127.0.0.1:${VIDEO_SERVER.turn.port}?transport=udp`,
+              TURN_SECRET: VIDEO_SERVER.turn.secret,
+            },
+            timeout: 120_000 * SLOW_MACHINE,
+            reuseExistingServer: false,
+            stdout: 'pipe',
+            stderr: 'pipe',
+            gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+          },
+          {
+            name: 'short-session-server',
+            command: 'node ../apps/server/src/main.ts',
+            cwd: '.',
+            url: `${SHORT_SESSION_SERVER.url}/api/health`,
+            // Without the practice's public settings, as the demo starts out of the box: its own demo defaults apply.
+            env: withoutPracticeSettings(serverEnv(SHORT_SESSION_SERVER, dataDir('server-3101'))),
+            timeout: 120_000 * SLOW_MACHINE,
+            reuseExistingServer: false,
+            stdout: 'pipe',
+            stderr: 'pipe',
+            gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+          },
+        ],
 });

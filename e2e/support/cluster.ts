@@ -46,8 +46,8 @@ export interface ClusterOptions {
   onOutput?: (source: string, line: string) => void;
 }
 
-/** What HAProxy's checks say of an instance (the `status` column of `show stat`, first word). */
-export type ProxyServerStatus = 'UP' | 'DOWN' | 'MAINT' | 'DRAIN' | 'NOLB' | 'no check' | string;
+/** What HAProxy says of an instance: the first word of `show stat`'s status column (UP, DOWN, MAINT, DRAIN, NOLB). */
+export type ProxyServerStatus = string;
 
 export interface ClusterInstance {
   /** HAProxy's name of it: app1, app2, ... */

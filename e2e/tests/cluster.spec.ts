@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page, WebSocket } from '@playwright/test';
+import type { Browser, Page, WebSocket } from '@playwright/test';
 import pg from 'pg';
 import { DEMO_PASSWORD } from '@telehealth/shared';
 import { uniqueLetters } from '../support/access-requests.ts';
@@ -160,7 +160,10 @@ async function apiClient(email: string) {
       variables: { e: email, p: DEMO_PASSWORD },
     }),
   });
-  const cookie = signIn.headers.getSetCookie().find((c) => c.includes('session_token='))!.split(';')[0]!;
+  const cookie = signIn.headers
+    .getSetCookie()
+    .find((c) => c.includes('session_token='))!
+    .split(';')[0]!;
   return async (query: string, variables: object, headers: Record<string, string> = {}) => {
     const response = await fetch(`${ORIGIN}/graphql`, {
       method: 'POST',
@@ -212,7 +215,10 @@ function keepWorking(send: Awaited<ReturnType<typeof apiClient>>, workers: numbe
           status: 0,
           body: { error },
         }));
-        const id = write.status === 200 && 'data' in write.body ? (write.body.data?.createPatient as { id?: string })?.id : undefined;
+        const id =
+          write.status === 200 && 'data' in write.body
+            ? (write.body.data?.createPatient as { id?: string })?.id
+            : undefined;
         if (id) {
           acknowledged.push(id);
           break;
