@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -92,6 +92,7 @@ const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
 const START_TIMEOUT_MS = Number(process.env.CI ? 360_000 : 120_000);
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: apt-get install haproxy (Debian 12 has 2.6)`);
   const root = mkdtempSync(path.join(tmpdir(), 'telehealth-cluster-'));
   // As root, PostgreSQL runs as `postgres`, which must reach and write its folder (as apps/server/src/db/embedded.ts).
   chmodSync(root, 0o711);
