@@ -72,10 +72,3 @@ export const CLUSTER = {
   instancePorts: [port(3104), port(3105)],
   databasePort: port(25_434),
 } as const;
-
-/** The IANA zone (Etc/GMT±N) in which the local time now is between 02:00 and 03:00: no demo visit is near. */
-export function smallHoursZone(now = new Date()): string {
-  const offset = ((2 - now.getUTCHours() + 36) % 24) - 12;
-  if (offset === 0) return 'Etc/GMT';
-  return offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
-}

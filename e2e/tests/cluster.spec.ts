@@ -7,7 +7,7 @@ import { scaled, within } from '../support/budget.ts';
 import { startCluster, type Cluster } from '../support/cluster.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { bookHalfHour, createPortalPatient, signedInRequest, type PortalPatient } from '../support/records.ts';
-import { CLUSTER, smallHoursZone } from '../support/servers.ts';
+import { CLUSTER } from '../support/servers.ts';
 
 /**
  * Two instances of the server on one PostgreSQL behind HAProxy with the shipped configuration (decision 072),
@@ -24,7 +24,7 @@ const ORIGIN = CLUSTER.url;
 let cluster: Cluster;
 
 test.beforeAll(async () => {
-  // Two starts of the server (the first creates the schema and the demo practice) and the proxy.
+  // Two starts of the server (the first creates the schema and the demo accounts) and the proxy.
   test.setTimeout(scaled(240_000));
   cluster = await startCluster({
     proxyPort: CLUSTER.proxyPort,
@@ -32,12 +32,8 @@ test.beforeAll(async () => {
     databasePort: CLUSTER.databasePort,
     servedByHeader: true,
     drainSeconds: 3,
-    env: {
-      // Now is the small hours there: the next half hours are free of the demo schedule, and a visit booked at one
-      // may be joined at once.
-      PRACTICE_TIME_ZONE: smallHoursZone(),
-      VIDEO_JOIN_EARLY_MINUTES: '60',
-    },
+    // The next half hour's visit may be joined at once (the instances write no demo schedule to clash with).
+    env: { VIDEO_JOIN_EARLY_MINUTES: '60' },
   });
 });
 
