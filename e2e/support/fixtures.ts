@@ -1,5 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, type Role } from '@telehealth/shared';
+import path from 'node:path';
+import { logTestCpu, treeCpuSeconds } from './cpu.ts';
 
 export { expect };
 
@@ -71,7 +73,11 @@ interface Fixtures {
   signInAs: (role: Role) => Promise<DemoAccount>;
   /** fetchCurrentUser bound to this test's page and server. */
   currentUser: () => Promise<{ email: string } | null>;
+  /** With `E2E_CPU_LOG=<file>`, each test's CPU seconds (its worker, browser included) are appended to the file. */
+  cpuLog: void;
 }
+
+const CPU_LOG = process.env.E2E_CPU_LOG;
 
 export const test = base.extend<Fixtures>({
   signInAs: async ({ page, baseURL }, use) => {
@@ -86,4 +92,18 @@ export const test = base.extend<Fixtures>({
     const origin = new URL(baseURL ?? '').origin;
     await use(() => fetchCurrentUser(page, origin));
   },
+  cpuLog: [
+    // Playwright reads a fixture's dependencies from its first parameter, which must be a destructuring pattern.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      if (!CPU_LOG) return use();
+      const cpuBefore = treeCpuSeconds();
+      const wallBefore = Date.now();
+      await use();
+      // Set up first and so torn down last: the test's page and context are closed by now.
+      const spec = path.basename(testInfo.file);
+      logTestCpu(CPU_LOG, spec, testInfo.title, treeCpuSeconds() - cpuBefore, (Date.now() - wallBefore) / 1000);
+    },
+    { auto: true },
+  ],
 });

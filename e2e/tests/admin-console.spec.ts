@@ -1,6 +1,7 @@
 import { expect, test } from '../support/fixtures.ts';
 import { seriousViolations } from '../support/axe.ts';
-import { expectFitsPhone } from '../support/phone.ts';
+import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 
 /** An audit event's code (ACCESS_REQUEST_VIEW, ADMIN_LOGIN): the console names events in words instead. */
 const EVENT_CODE = /\b[A-Z]{2,}_[A-Z_]+\b/;
@@ -11,7 +12,7 @@ interface Figures {
   accounts: { role: string | null; active: boolean; count: number }[];
 }
 
-test('an administrator sees the console with the server’s figures and follows it to System health', async ({
+test('an administrator sees the console with the server’s figures and follows it to System health; both fit a phone', async ({
   page,
   signInAs,
   baseURL,
@@ -57,20 +58,18 @@ test('an administrator sees the console with the server’s figures and follows 
   await expect(page.getByTestId('health-database')).toContainText('Reachable');
   await expect(page.getByTestId('health-server')).toContainText('Version');
   expect(await seriousViolations(page)).toEqual([]);
-});
 
-test('the console and System health fit a phone', async ({ page, signInAs }) => {
-  await signInAs('admin');
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/admin');
+  // Both fit a phone: System health, then the console again (Back, in the app).
+  await page.setViewportSize(PHONE);
+  await expect(page.getByTestId('health-disk')).toBeVisible();
+  await expectFitsPhone(page);
+  await keepScreenshot(page, test.info().outputPath('admin-health-390.png'));
+  await page.goBack();
+  await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByTestId('recent-activity')).toBeVisible();
   await expect(page.getByTestId('console-stat').first()).toBeVisible();
   await expectFitsPhone(page);
-  await page.screenshot({ path: test.info().outputPath('admin-console-390.png'), fullPage: true });
-  await page.goto('/admin/health');
-  await expect(page.getByTestId('health-disk')).toBeVisible();
-  await expectFitsPhone(page);
-  await page.screenshot({ path: test.info().outputPath('admin-health-390.png'), fullPage: true });
+  await keepScreenshot(page, test.info().outputPath('admin-console-390.png'));
 });
 
 test('a provider is told the console is for administrators', async ({ page, signInAs }) => {

@@ -4,6 +4,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { VIDEO_SERVER } from '../support/servers.ts';
 import { expectFitsPhone } from '../support/phone.ts';
 import { within } from '../support/budget.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 
 /*
  * Against the video tests' server: a backup reads the whole database, and the main server's many tests beside it
@@ -53,5 +54,5 @@ test('an administrator backs up the practice from /admin/data and downloads its 
   await expect(page.getByTestId('backup-status').first()).toHaveText('Completada');
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: testInfo.outputPath('admin-data-390-es.png'), fullPage: true });
+  await keepScreenshot(page, testInfo.outputPath('admin-data-390-es.png'));
 });

@@ -5,6 +5,7 @@ import { seriousViolations } from '../support/axe.ts';
 import { demoAccount, expect, fullName, signInByApi, test } from '../support/fixtures.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { scaled } from '../support/budget.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 
 test('an administrator generates a compliance report, downloads it as CSV, prints it and sees the practice charts; on a phone in Spanish', async ({
   page,
@@ -88,7 +89,7 @@ test('an administrator generates a compliance report, downloads it as CSV, print
   await expect(phone.getByRole('heading', { name: 'Por diagnóstico principal' })).toBeVisible();
   await expectFitsPhone(phone);
   expect(await seriousViolations(phone)).toEqual([]);
-  await phone.screenshot({ path: test.info().outputPath('admin-reports-390.png'), fullPage: true });
+  await keepScreenshot(phone, test.info().outputPath('admin-reports-390.png'));
   await context.close();
 });
 

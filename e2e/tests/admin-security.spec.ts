@@ -5,6 +5,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { within } from '../support/budget.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 
 test('an auditor asks who opened a patient’s record: from the chart to the audit trail, the entry’s detail, the chain verified, the record downloaded as FHIR; Spanish on a phone', async ({
   page,
@@ -97,7 +98,7 @@ test('an auditor asks who opened a patient’s record: from the chart to the aud
   await expect(rows.filter({ hasText: 'Daniel Reyes' }).first()).toBeVisible();
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: testInfo.outputPath('admin-security-390-es.png'), fullPage: true });
+  await keepScreenshot(page, testInfo.outputPath('admin-security-390-es.png'));
 });
 
 test('the audit trail names its events in the reader’s language, with the code beside; the event filter finds a name or a code; Spanish on a phone', async ({

@@ -3,6 +3,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { PRACTICE_SETTINGS, VIDEO_SERVER } from '../support/servers.ts';
 import { clippedFields, withWideTimeFont } from '../support/fields.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 
 /*
  * Against the video tests' server: a practice setting is practice-wide, and no test on that server looks at the
@@ -55,7 +56,7 @@ test('an administrator changes the clinic phone, the site uses it at once, and r
     await expect(page.getByRole('button', { name: 'Guardar cambios' })).toBeVisible();
     await expectFitsPhone(page);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath('admin-settings-390.png'), fullPage: false });
+    await keepScreenshot(page, testInfo.outputPath('admin-settings-390.png'), { fullPage: false });
 
     await page.getByRole('button', { name: 'Restablecer valor predeterminado: Teléfono de la clínica' }).click();
     await expect(source).toContainText('Predeterminado del entorno (CLINIC_PHONE)');

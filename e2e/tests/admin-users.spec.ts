@@ -4,6 +4,7 @@ import { seriousViolations } from '../support/axe.ts';
 import { linkFromOutbox } from '../support/outbox.ts';
 import { expectFitsPhone } from '../support/phone.ts';
 import { scaled, within } from '../support/budget.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 
 const PASSWORD = 'Invited-Provider-2026!';
 
@@ -92,5 +93,5 @@ test('an administrator invites a provider, who sets a password; the administrato
   ).toBeVisible();
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/admin-users-390.png', fullPage: true });
+  await keepScreenshot(page, 'test-results/admin-users-390.png');
 });

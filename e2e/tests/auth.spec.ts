@@ -1,12 +1,15 @@
 import { DASHBOARD_HEADINGS, DEMO_ACCOUNTS, MESSAGES, ROLE_LABELS, ROLES } from '@telehealth/shared';
 import { demoAccount, expect, fullName, signIn, submitSignInForm, test } from '../support/fixtures.ts';
+import { seriousViolations } from '../support/axe.ts';
 
 const LOGIN_URL = /\/login(\?.*)?$/;
 const DASHBOARD_URL = /\/dashboard$/;
 
 test.describe('each role reaches its dashboard', () => {
   for (const role of ROLES) {
-    test(`${role} signs in through the form and sees the ${DASHBOARD_HEADINGS[role]}`, async ({ page }) => {
+    test(`${role} signs in through the form and sees the ${DASHBOARD_HEADINGS[role]}, with no serious accessibility violations`, async ({
+      page,
+    }) => {
       const account = demoAccount(role);
       await signIn(page, account.email);
 
@@ -14,18 +17,22 @@ test.describe('each role reaches its dashboard', () => {
       const main = page.getByRole('main');
       await expect(main.getByText(ROLE_LABELS[role], { exact: true }).first()).toBeVisible();
       await expect(page.getByRole('banner').getByText(fullName(account)).first()).toBeVisible();
+      // The dashboard as it is after signing in (it was a test of its own, which loaded it again to scan it).
+      expect(await seriousViolations(page)).toEqual([]);
     });
   }
 });
 
 test.describe('redirects', () => {
-  for (const path of ['/dashboard', '/patients', '/admin', '/no-such-page']) {
-    test(`signed out, ${path} goes to /login`, async ({ page }) => {
-      await page.goto(path);
-      await expect(page).toHaveURL(LOGIN_URL);
-      await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
-    });
-  }
+  test('signed out, /dashboard, /patients, /admin and an unknown path go to /login', async ({ page }) => {
+    for (const path of ['/dashboard', '/patients', '/admin', '/no-such-page']) {
+      await test.step(path, async () => {
+        await page.goto(path);
+        await expect(page).toHaveURL(LOGIN_URL);
+        await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+      });
+    }
+  });
 
   test('signed in, /, /login and an unknown path go to /dashboard', async ({ page, signInAs }) => {
     await signInAs('provider');

@@ -5,6 +5,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone } from '../support/phone.ts';
 import { scaled, within } from '../support/budget.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 
 test('a provider breaks the glass for another provider’s patient under the banner; an administrator reviews it in Spanish on a phone', async ({
   page,
@@ -87,6 +88,6 @@ test('a provider breaks the glass for another provider’s patient under the ban
   await expect(card).toHaveCount(0);
   await admin.getByText('Todos', { exact: true }).click();
   await expect(card.getByText('Apropiado', { exact: true })).toBeVisible();
-  await admin.screenshot({ path: 'test-results/emergency-access-review-390.png', fullPage: true });
+  await keepScreenshot(admin, 'test-results/emergency-access-review-390.png');
   await adminContext.close();
 });

@@ -269,11 +269,14 @@ test('the signed-out screens have the styles of every Mantine component they sho
   expect([...missing]).toEqual([]);
 });
 
-for (const path of ['/', '/login', '/home', '/coming-soon', '/request-access/provider', '/request-access/patient']) {
-  test(`${path} has no serious accessibility violations`, async ({ page }) => {
-    await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-    await expect(page.getByTestId('emergency-banner').or(page.getByRole('contentinfo'))).not.toHaveCount(0);
-    expect(await seriousViolations(page)).toEqual([]);
-  });
-}
+test('the public pages have no serious accessibility violations', async ({ page }) => {
+  // One page visits them in turn (a test each made a browser context and loaded the site afresh for every one).
+  for (const path of ['/', '/login', '/home', '/coming-soon', '/request-access/provider', '/request-access/patient']) {
+    await test.step(path, async () => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await expect(page.getByTestId('emergency-banner').or(page.getByRole('contentinfo'))).not.toHaveCount(0);
+      expect(await seriousViolations(page), path).toEqual([]);
+    });
+  }
+});
