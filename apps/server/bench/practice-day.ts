@@ -21,7 +21,6 @@ import {
   MESSAGE_ATTACHMENTS_PATH,
   todayIn,
   VIDEO_SIGNAL_PATH,
-  zonedDateTime,
   type VideoServerMessage,
 } from '@telehealth/shared';
 import { webOperations } from '../test/web-operations.ts';
@@ -49,7 +48,7 @@ const SMOKE = args.smoke;
 const PATIENTS_PER_PROVIDER = SMOKE ? 3 : Number(args.patients);
 const SECONDS = SMOKE ? 10 : Number(args.seconds);
 /** Multiplies every think time: 2 is a calmer day, 0.5 a busier one. */
-const PACE = Number(args.pace);
+let pace = SMOKE ? 0.1 : Number(args.pace);
 const P95_LIMIT_MS = 300;
 const USER_PASSWORD = 'Bench-Day-Pass-2026!';
 const PORT = 3730;
@@ -58,9 +57,13 @@ const PORT = 3730;
 // The web app's documents, by operation name (an unnamed one by its first field).
 
 const documents = new Map<string, string>();
+const named = new Set<string>();
 for (const { document } of webOperations()) {
-  const name = /^\s*(?:query|mutation)\s+(\w+)/.exec(document)?.[1] ?? /^\s*\{\s*(\w+)/.exec(document)?.[1];
-  if (name && !documents.has(name)) documents.set(name, document);
+  const operationName = /^\s*(?:query|mutation)\s+(\w+)/.exec(document)?.[1];
+  const name = operationName ?? /^\s*\{\s*(\w+)/.exec(document)?.[1];
+  if (!name || documents.has(name)) continue;
+  documents.set(name, document);
+  if (operationName) named.add(name);
 }
 function documentOf(name: string): string {
   const document = documents.get(name);
@@ -98,13 +101,18 @@ function percentile(sorted: number[], p: number): number {
 }
 
 class RequestFailed extends Error {}
+/** The first answer of each operation and error code, shown with the report (what went wrong, not just how often). */
+const firstMessages = new Map<string, string>();
 
 // ---------------------------------------------------------------------------------------------------------------
 // A person's browser: a cookie jar, the same origin as the site, each call timed under its operation's name.
 
 class Browser {
   readonly #cookies = new Map<string, string>();
-  constructor(readonly base: string) {}
+  readonly base: string;
+  constructor(base: string) {
+    this.base = base;
+  }
 
   get cookie(): string {
     return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -126,17 +134,18 @@ class Browser {
       const response = await fetch(`${this.base}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: this.base, cookie: this.cookie },
-        body: JSON.stringify({ query: documentOf(name), variables, operationName: name }),
+        body: JSON.stringify({ query: documentOf(name), variables, ...(named.has(name) ? { operationName: name } : {}) }),
       });
       this.#keep(response);
       const body = (await response.json()) as {
         data?: T | null;
-        errors?: { extensions?: { code?: string } }[];
+        errors?: { message?: string; extensions?: { code?: string } }[];
       };
       const elapsed = performance.now() - started;
       statsOf(name).samples.push(elapsed);
       if (body.errors?.length || !body.data || !response.ok) {
         code = body.errors?.[0]?.extensions?.code ?? `HTTP_${response.status}`;
+        if (!firstMessages.has(`${name} ${code}`)) firstMessages.set(`${name} ${code}`, JSON.stringify(body.errors?.[0]));
         throw new RequestFailed(code);
       }
       return body.data;
@@ -220,7 +229,9 @@ class Signalling {
   readonly #messages: VideoServerMessage[] = [];
   #waiters: (() => void)[] = [];
   peerId = '';
-  constructor(readonly socket: WebSocket) {
+  readonly socket: WebSocket;
+  constructor(socket: WebSocket) {
+    this.socket = socket;
     socket.on('message', (data: Buffer) => {
       this.#messages.push(JSON.parse(data.toString()) as VideoServerMessage);
       for (const wake of this.#waiters.splice(0)) wake();
@@ -276,8 +287,6 @@ interface Provider {
   userId: string;
   browser: Browser;
   patients: Patient[];
-  /** Today's video visit (with its first patient) and the quarter hour it was booked for. */
-  video: { appointmentId: string; quarter: number } | null;
 }
 
 let serial = 0;
@@ -343,7 +352,7 @@ async function addProvider(practice: Practice): Promise<Provider> {
   });
   const browser = new Browser(practice.base);
   const userId = await browser.signIn(email, USER_PASSWORD);
-  const provider: Provider = { email, userId, browser, patients: [], video: null };
+  const provider: Provider = { email, userId, browser, patients: [] };
   const records: { id: string; email: string }[] = [];
   for (let k = 0; k < PATIENTS_PER_PROVIDER; k++) {
     const tag = `${letters(n)}x${letters(k)}`;
@@ -369,30 +378,6 @@ async function addProvider(practice: Practice): Promise<Provider> {
   return provider;
 }
 
-/** This quarter hour's video visit of each provider with their first patient (booked again when it moves on). */
-async function bookVideoVisits(practice: Practice): Promise<void> {
-  const quarter = Math.floor(Date.now() / 900_000);
-  const at = zonedDateTime(new Date(quarter * 900_000), practice.zone);
-  await inBatches(practice.providers, 4, async (provider) => {
-    if (provider.video?.quarter === quarter) return;
-    const { createAppointment } = await provider.browser.op<{ createAppointment: { id: string } }>(
-      'CreateAppointment',
-      {
-        input: {
-          patientId: provider.patients[0]!.recordId,
-          date: at.date,
-          time: at.time,
-          duration: 15,
-          appointmentType: 'video',
-          reason: 'Follow-up',
-          allowOutsideHours: true,
-        },
-      },
-    );
-    provider.video = { appointmentId: createAppointment.id, quarter };
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // The day's mix. Think times are drawn from an exponential distribution around each role's mean (seconds).
 
@@ -400,7 +385,7 @@ const THINK = { provider: 10, patient: 60, admin: 30 } as const;
 let running = false;
 
 function think(meanSeconds: number): Promise<void> {
-  const ms = -Math.log(1 - Math.random()) * meanSeconds * 1000 * PACE;
+  const ms = -Math.log(1 - Math.random()) * meanSeconds * 1000 * pace;
   return new Promise((resolve) => {
     const timer = setInterval(() => {
       if (!running || performance.now() >= until) {
@@ -507,7 +492,7 @@ async function providerVisit(practice: Practice, provider: Provider): Promise<vo
       title: 'Follow-up visit',
       content:
         'Mood improved since the last visit; sleeping six to seven hours. Continues the current dose. Reviewed the PHQ-9 with the patient. Plan: follow up in four weeks.',
-      category: 'progress',
+      category: 'medical',
       tags: ['follow-up'],
       patientId,
     },
@@ -531,12 +516,16 @@ async function providerMessages(provider: Provider): Promise<void> {
   });
 }
 
-/** The video visit of this quarter hour: the provider opens the room, the patient joins and is let in, the two
- * pages exchange an offer, an answer and a few candidates through the server, then both leave. */
+/** A video visit seen now (decision 047): the provider starts it with a patient who is signed in, opens the room, the
+ * patient joins and is let in, the two pages exchange an offer, an answer and a few candidates through the server,
+ * and the provider ends it. */
 async function videoVisit(provider: Provider): Promise<void> {
-  const visit = provider.video;
-  const patient = provider.patients[0]!;
-  if (!visit || !patient.signedIn) return;
+  const patient = provider.patients.find((p) => p.signedIn);
+  if (!patient) return;
+  const { seeNow } = await provider.browser.op<{ seeNow: { id: string } }>('SeeNow', {
+    input: { patientId: patient.recordId, reason: 'Follow-up' },
+  });
+  const visit = { appointmentId: seeNow.id };
   const doctor = await provider.browser.joinVideo(visit.appointmentId);
   let person: Signalling | null = null;
   try {
@@ -558,6 +547,8 @@ async function videoVisit(provider: Provider): Promise<void> {
     await think(THINK.provider);
     person.send({ type: 'ping' });
     doctor.send({ type: 'ping' });
+    doctor.send({ type: 'end' });
+    await person.next('ended').catch(() => undefined);
   } catch (error) {
     recordError('video: admit, offer, answer', error instanceof Error ? error.message.slice(0, 40) : 'FAILED');
   } finally {
@@ -679,13 +670,15 @@ async function adminDay(practice: Practice): Promise<void> {
     await think(THINK.admin);
     if (!running) break;
     const provider = pick(practice.providers);
-    const today = todayIn(practice.zone);
+    // The screen's date fields send the start and end of the days chosen, as instants.
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const now = new Date().toISOString();
     const blank = { from: null, to: null, person: null, event: null, level: null, source: null, patientId: null, text: null };
     const filter = weighted([
       [1, blank],
-      [2, { ...blank, person: provider.email, from: addDays(today, -30), to: today }],
+      [2, { ...blank, person: provider.email, from: monthAgo, to: now }],
       [2, { ...blank, patientId: pick(provider.patients).recordId }],
-      [1, { ...blank, event: 'NOTE_SIGN', from: addDays(today, -30), to: today }],
+      [1, { ...blank, event: 'NOTE_SIGN', from: monthAgo, to: now }],
     ] as const);
     await attempt(async () => {
       await admin.screen([['LatestAuditVerification'], ['UnreadMessageCount']]);
@@ -754,10 +747,43 @@ interface StepResult {
   errors: number;
 }
 
+/** The smoke run's first part: every task of every role once, one after another, so each is known to work. */
+async function tour(practice: Practice): Promise<void> {
+  running = true;
+  const provider = practice.providers[0]!;
+  for (const patient of provider.patients) {
+    await patient.browser.signIn(patient.email, USER_PASSWORD);
+    patient.signedIn = true;
+  }
+  const patient = provider.patients[0]!;
+  const tasks: [string, () => Promise<unknown>][] = [
+    ['provider dashboard', () => providerDashboard(practice, provider)],
+    ['provider calendar week', () => providerCalendarWeek(practice, provider)],
+    ['patient dashboard', () => patientDashboard(practice, patient)],
+    ['patient booking', () => patientBooking(practice, patient)],
+    ['patient rescheduling', () => patientBooking(practice, patient)],
+    ['patient message', () => patientMessage(patient)],
+    ['patient PHQ-9', () => patientQuestionnaire(patient)],
+    ['provider visit and note', () => providerVisit(practice, provider)],
+    ['provider messages', () => providerMessages(provider)],
+    ['video visit', () => videoVisit(provider)],
+  ];
+  const savedPace = pace;
+  pace = 0.01;
+  for (const [name, task] of tasks) {
+    const before = [...stats.values()].reduce((sum, entry) => sum + entry.errors, 0);
+    await attempt(task);
+    const after = [...stats.values()].reduce((sum, entry) => sum + entry.errors, 0);
+    console.log(`${name}: ${after === before ? 'ok' : `${after - before} error(s)`}`);
+  }
+  pace = savedPace;
+  running = false;
+}
+
 async function playStep(practice: Practice, instances: Instance[]): Promise<StepResult> {
-  stats.clear();
-  await bookVideoVisits(practice);
-  stats.clear();
+  // The smoke run reports its tour's calls with the rest.
+  if (!SMOKE) stats.clear();
+
   const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   running = true;
   const memory = sampleMemory(instances);
@@ -817,6 +843,8 @@ function printStep(result: StepResult): void {
   }
   const total = result.rows.reduce((sum, row) => sum + row.count, 0);
   console.log(`${total} requests, ${(total / SECONDS).toFixed(1)} per second; worst p95 ${fmt(result.worstP95.p95)} ms (${result.worstP95.operation}); errors ${result.errors}`);
+  for (const [key, message] of firstMessages) console.log(`first ${key}: ${message.slice(0, 300)}`);
+  firstMessages.clear();
   result.memory.forEach((sample, i) => {
     const max = (values: number[]) => (values.length ? Math.max(...values).toFixed(0) : '-');
     const last = (values: number[]) => (values.length ? values[values.length - 1]!.toFixed(0) : '-');
@@ -869,6 +897,7 @@ async function main(): Promise<number> {
       const setupStarted = Date.now();
       while (practice.providers.length < n) await addProvider(practice);
       console.log(`\nPractice of ${n} provider(s) ready in ${((Date.now() - setupStarted) / 1000).toFixed(0)} s; playing ${SECONDS} s`);
+      if (SMOKE) await tour(practice);
       const result = await playStep(practice, instances);
       printStep(result);
       const failed = result.errors > 0 || result.worstP95.p95 > P95_LIMIT_MS;
