@@ -134,7 +134,11 @@ class Browser {
       const response = await fetch(`${this.base}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: this.base, cookie: this.cookie },
-        body: JSON.stringify({ query: documentOf(name), variables, ...(named.has(name) ? { operationName: name } : {}) }),
+        body: JSON.stringify({
+          query: documentOf(name),
+          variables,
+          ...(named.has(name) ? { operationName: name } : {}),
+        }),
       });
       this.#keep(response);
       const body = (await response.json()) as {
@@ -145,7 +149,8 @@ class Browser {
       statsOf(name).samples.push(elapsed);
       if (body.errors?.length || !body.data || !response.ok) {
         code = body.errors?.[0]?.extensions?.code ?? `HTTP_${response.status}`;
-        if (!firstMessages.has(`${name} ${code}`)) firstMessages.set(`${name} ${code}`, JSON.stringify(body.errors?.[0]));
+        if (!firstMessages.has(`${name} ${code}`))
+          firstMessages.set(`${name} ${code}`, JSON.stringify(body.errors?.[0]));
         throw new RequestFailed(code);
       }
       return body.data;
@@ -174,7 +179,7 @@ class Browser {
   }
 
   /** The attachment upload of a message (plain HTTP with the session cookie, as the composer sends it). */
-  async upload(bytes: Uint8Array, fileName: string): Promise<string> {
+  async upload(bytes: Buffer<ArrayBuffer>, fileName: string): Promise<string> {
     const name = 'uploadMessageAttachment';
     const started = performance.now();
     try {
@@ -312,10 +317,9 @@ interface Practice {
 /** The newest invitation's token for `email` in the demo outbox. */
 async function invitationToken(admin: Browser, email: string): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const { listOutbox } = await admin.op<{ listOutbox: { items: { to: string; kind: string; text: string | null }[] } }>(
-      'ListOutbox',
-      { limit: 50 },
-    );
+    const { listOutbox } = await admin.op<{
+      listOutbox: { items: { to: string; kind: string; text: string | null }[] };
+    }>('ListOutbox', { limit: 50 });
     const mail = listOutbox.items.find((item) => item.to === email && item.kind === 'invitation');
     const token = /\/invite#([^\s]+)/.exec(mail?.text ?? '')?.[1];
     if (token) return token;
@@ -564,12 +568,18 @@ async function providerDay(practice: Practice, provider: Provider): Promise<void
   while (running) {
     await think(THINK.provider);
     if (!running) break;
-    const task = weighted([
+    const task = weighted<() => Promise<unknown>>([
       [3, () => providerVisit(practice, provider)],
       [2, () => providerCalendarWeek(practice, provider)],
       [2, () => providerMessages(provider)],
       [1, () => providerDashboard(practice, provider)],
-      [1, () => provider.browser.op('SendQuestionnaire', { input: { patientId: pick(provider.patients).recordId, instrument: 'phq9' } })],
+      [
+        1,
+        () =>
+          provider.browser.op('SendQuestionnaire', {
+            input: { patientId: pick(provider.patients).recordId, instrument: 'phq9' },
+          }),
+      ],
       [1, () => videoVisit(provider)],
     ] as const);
     await attempt(task);
@@ -611,20 +621,28 @@ async function patientBooking(practice: Practice, patient: Patient): Promise<voi
 
 /** A message to the care team with a photo attached. */
 async function patientMessage(patient: Patient): Promise<void> {
-  const { conversations } = await patient.browser.op<{ conversations: { items: { id: string }[] } }>(
-    'Conversations',
-    { nextToken: null, filter: { archived: false } },
-  );
+  const { conversations } = await patient.browser.op<{ conversations: { items: { id: string }[] } }>('Conversations', {
+    nextToken: null,
+    filter: { archived: false },
+  });
   await think(THINK.patient / 6);
   const attachmentId = await patient.browser.upload(PNG, 'photo.png');
   const body = 'I have attached the photo you asked for. The new dose makes me a little dizzy in the morning.';
   const existing = conversations.items[0];
   if (existing && Math.random() < 0.6) {
     await patient.browser.op('Conversation', { id: existing.id });
-    await patient.browser.op('SendMessage', { input: { conversationId: existing.id, body, attachmentIds: [attachmentId] } });
+    await patient.browser.op('SendMessage', {
+      input: { conversationId: existing.id, body, attachmentIds: [attachmentId] },
+    });
   } else {
     await patient.browser.op('StartConversation', {
-      input: { patientId: patient.recordId, kind: 'clinical', subject: 'Side effects', body, attachmentIds: [attachmentId] },
+      input: {
+        patientId: patient.recordId,
+        kind: 'clinical',
+        subject: 'Side effects',
+        body,
+        attachmentIds: [attachmentId],
+      },
     });
   }
 }
@@ -636,7 +654,9 @@ async function patientQuestionnaire(patient: Patient): Promise<void> {
   const pending = myQuestionnaires.find((q) => q.instrument === 'phq9' && q.status === 'pending');
   if (!pending) return;
   await think(THINK.patient / 4);
-  await patient.browser.op('SubmitQuestionnaire', { input: { id: pending.id, answers: PHQ9_ANSWERS(), difficulty: 1 } });
+  await patient.browser.op('SubmitQuestionnaire', {
+    input: { id: pending.id, answers: PHQ9_ANSWERS(), difficulty: 1 },
+  });
 }
 
 async function patientDay(practice: Practice, patient: Patient): Promise<void> {
@@ -673,13 +693,22 @@ async function adminDay(practice: Practice): Promise<void> {
     // The screen's date fields send the start and end of the days chosen, as instants.
     const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
     const now = new Date().toISOString();
-    const blank = { from: null, to: null, person: null, event: null, level: null, source: null, patientId: null, text: null };
+    const blank: Record<string, string | null> = {
+      from: null,
+      to: null,
+      person: null,
+      event: null,
+      level: null,
+      source: null,
+      patientId: null,
+      text: null,
+    };
     const filter = weighted([
       [1, blank],
       [2, { ...blank, person: provider.email, from: monthAgo, to: now }],
       [2, { ...blank, patientId: pick(provider.patients).recordId }],
       [1, { ...blank, event: 'NOTE_SIGN', from: monthAgo, to: now }],
-    ] as const);
+    ]);
     await attempt(async () => {
       await admin.screen([['LatestAuditVerification'], ['UnreadMessageCount']]);
       const { auditEntries } = await admin.op<{ auditEntries: { nextCursor: string | null } }>('AuditEntries', {
@@ -741,7 +770,16 @@ interface StepResult {
   providers: number;
   patients: number;
   loadavg: string;
-  rows: { operation: string; count: number; p50: number; p95: number; p99: number; errors: number; refusals: number; codes: string }[];
+  rows: {
+    operation: string;
+    count: number;
+    p50: number;
+    p95: number;
+    p99: number;
+    errors: number;
+    refusals: number;
+    codes: string;
+  }[];
   memory: MemorySample[];
   worstP95: { operation: string; p95: number };
   errors: number;
@@ -842,7 +880,9 @@ function printStep(result: StepResult): void {
     );
   }
   const total = result.rows.reduce((sum, row) => sum + row.count, 0);
-  console.log(`${total} requests, ${(total / SECONDS).toFixed(1)} per second; worst p95 ${fmt(result.worstP95.p95)} ms (${result.worstP95.operation}); errors ${result.errors}`);
+  console.log(
+    `${total} requests, ${(total / SECONDS).toFixed(1)} per second; worst p95 ${fmt(result.worstP95.p95)} ms (${result.worstP95.operation}); errors ${result.errors}`,
+  );
   for (const [key, message] of firstMessages) console.log(`first ${key}: ${message.slice(0, 300)}`);
   firstMessages.clear();
   result.memory.forEach((sample, i) => {
@@ -885,9 +925,8 @@ async function main(): Promise<number> {
     const { appConfig } = await admin.op<{ appConfig: { practiceTimeZone?: string } }>('AppConfig');
     const zone =
       appConfig.practiceTimeZone ??
-      (
-        await admin.op<{ practiceSettings: { values: { timeZone: string } } }>('PracticeSettings')
-      ).practiceSettings.values.timeZone;
+      (await admin.op<{ practiceSettings: { values: { timeZone: string } } }>('PracticeSettings')).practiceSettings
+        .values.timeZone;
     const practice: Practice = { base, zone, admin, adminEmail, providers: [] };
 
     const first = SMOKE ? 1 : Number(args.providers);
@@ -896,7 +935,9 @@ async function main(): Promise<number> {
     for (let n = first; n <= Number(args.max); n = args.search ? n + stepBy : Number.POSITIVE_INFINITY) {
       const setupStarted = Date.now();
       while (practice.providers.length < n) await addProvider(practice);
-      console.log(`\nPractice of ${n} provider(s) ready in ${((Date.now() - setupStarted) / 1000).toFixed(0)} s; playing ${SECONDS} s`);
+      console.log(
+        `\nPractice of ${n} provider(s) ready in ${((Date.now() - setupStarted) / 1000).toFixed(0)} s; playing ${SECONDS} s`,
+      );
       if (SMOKE) await tour(practice);
       const result = await playStep(practice, instances);
       printStep(result);
