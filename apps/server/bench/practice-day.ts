@@ -51,7 +51,7 @@ const SECONDS = SMOKE ? 10 : Number(args.seconds);
 let pace = SMOKE ? 0.1 : Number(args.pace);
 const P95_LIMIT_MS = 300;
 const USER_PASSWORD = 'Bench-Day-Pass-2026!';
-const PORT = 3730;
+const PORT = Number(process.env.BENCH_PORT ?? 3740);
 
 // ---------------------------------------------------------------------------------------------------------------
 // The web app's documents, by operation name (an unnamed one by its first field).
