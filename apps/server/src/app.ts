@@ -1,8 +1,8 @@
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { isDatabaseReachable } from './db/client.ts';
 import { graphqlPlugin } from './graphql/plugin.ts';
+import { registerHealthRoutes } from './http/health.ts';
 import { registerJsonBodyParser } from './http/json-body.ts';
 import { loggerOptions, registerReadableRequestLog } from './http/request-log.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/request-errors.ts';
@@ -98,17 +98,8 @@ export async function buildApp(deps: AppDependencies, options: BuildOptions = {}
   // The caller's scope, once per request, from that session (decision 054).
   await app.register(scopePlugin, { db: deps.db });
 
-  app.get('/api/health', async (_request, reply) => {
-    const database = await isDatabaseReachable(deps.pool);
-    return reply
-      .code(database ? 200 : 503)
-      .header('cache-control', 'no-store')
-      .send({
-        status: database ? 'ok' : 'degraded',
-        database: database ? 'ok' : 'unreachable',
-        version: config.version,
-      });
-  });
+  // /api/health, and /api/health/live and /api/health/ready for load balancers (decision 072).
+  registerHealthRoutes(app, deps);
 
   await app.register(graphqlPlugin, deps);
   // Each domain's routes (decision 053), in the modules' order.

@@ -145,6 +145,8 @@ const EnvSchema = z.object({
   ACCESS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(5),
   DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
   DATABASE_POOL_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  // Unset: 5 with NODE_ENV=production (behind a load balancer), 0 otherwise (a developer's Ctrl-C stops at once).
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).optional(),
   SMTP_URL: z
     .string()
     .regex(
@@ -395,6 +397,12 @@ export interface Config {
    * the instance holds for good (LISTEN, the workers' presence lock) are not pooled.
    */
   databasePoolIdleSeconds: number;
+  /**
+   * SHUTDOWN_DRAIN_SECONDS: on SIGTERM, how long the instance answers 503 on /api/health/ready while still serving
+   * every request, so that a load balancer's health check sees it and sends new requests elsewhere, before it
+   * stops accepting them and closes (decision 072).
+   */
+  shutdownDrainSeconds: number;
   /** MAIL_FROM; null: the practice's current name <no-reply@ the PUBLIC_URL host> (see mailFromOf). */
   mailFrom: string | null;
   /** Where notifications of new access requests go; empty means every active administrator account. */
@@ -541,6 +549,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessRequestsPerHour: e.ACCESS_REQUESTS_PER_HOUR,
     databasePoolMax: e.DATABASE_POOL_MAX,
     databasePoolIdleSeconds: e.DATABASE_POOL_IDLE_SECONDS,
+    shutdownDrainSeconds: e.SHUTDOWN_DRAIN_SECONDS ?? (e.NODE_ENV === 'production' ? 5 : 0),
     mailFrom: e.MAIL_FROM ?? null,
     adminEmails: e.ADMIN_EMAIL ?? [],
     contactEmail:

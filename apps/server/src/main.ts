@@ -34,10 +34,29 @@ async function main(): Promise<void> {
   // Background work (mail delivery, the automatic logoff, rate-limit pruning) runs as jobs: the runtime started
   // the queue and stops it in close(). This file keeps no timers but the forced-shutdown guard.
 
+  // On SIGTERM (decision 072): report not ready at once, keep serving while the load balancer's health checks see it
+  // (SHUTDOWN_DRAIN_SECONDS), then stop taking requests, let those in flight finish, close the WebSockets (1001:
+  // the browsers reconnect, through the balancer to another instance) and stop. A second signal skips the wait.
   let stopping = false;
+  let skipDrain: (() => void) | undefined;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      skipDrain?.();
+      return;
+    }
     stopping = true;
+    app.readiness.startDraining();
+    const drainMs = config.shutdownDrainSeconds * 1000;
+    if (drainMs > 0) {
+      app.log.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'stopping: not ready, draining');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, drainMs);
+        skipDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     app.log.info({ signal }, 'stopping: finishing requests in flight');
     const force = setTimeout(() => {
       app.log.error('requests did not finish in 20 s; stopping anyway');

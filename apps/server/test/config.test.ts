@@ -107,6 +107,15 @@ describe('configuration', () => {
       expect(() => loadConfig({ DATABASE_POOL_IDLE_SECONDS: bad })).toThrow(ConfigError);
   });
 
+  it('drains for SHUTDOWN_DRAIN_SECONDS on SIGTERM: 5 in production, 0 elsewhere, within 0 to 300', () => {
+    expect(loadConfig({}).shutdownDrainSeconds).toBe(0);
+    expect(loadConfig(PRODUCTION).shutdownDrainSeconds).toBe(5);
+    expect(loadConfig({ ...PRODUCTION, SHUTDOWN_DRAIN_SECONDS: '0' }).shutdownDrainSeconds).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_SECONDS: '1.5' }).shutdownDrainSeconds).toBe(1.5);
+    for (const bad of ['-1', '301', 'later'])
+      expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: bad })).toThrow(ConfigError);
+  });
+
   it('requires AUTH_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_SECRET/);
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { DEMO_PASSWORD } from '@telehealth/shared';
+import { DEMO_PASSWORD, ERROR_CODES, REQUEST_MESSAGES } from '@telehealth/shared';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { createTestApp, TestClient } from './helpers.ts';
 
@@ -22,6 +22,64 @@ describe('health', () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ status: 'degraded' });
+    // Not ready either, saying why; live still, as the process answers.
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual(notReady('notReadyDatabase'));
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
+  });
+});
+
+/** The one body of a refusal (decision 052) for a not-ready instance. */
+const notReady = (key: 'notReadyDraining' | 'notReadyDatabase' | 'notReadyMigrations') => ({
+  errors: [
+    {
+      message: REQUEST_MESSAGES[key],
+      extensions: { code: ERROR_CODES.notReady, messageId: `requestMessages.${key}`, params: {} },
+    },
+  ],
+});
+
+describe('live and ready, for load balancers (decision 072)', () => {
+  it('is live and ready on a migrated database, never cached', async () => {
+    const t = await createTestApp({}, { demo: false });
+    const live = await t.app.inject({ method: 'GET', url: '/api/health/live' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'live' });
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready' });
+    for (const response of [live, ready]) expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('is not ready while a migration of this version is missing from the database', async () => {
+    const t = await createTestApp({}, { demo: false });
+    const { pool } = t.runtime.database;
+    const latest = await pool.query<{ id: number }>(
+      'SELECT id FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1',
+    );
+    const id = latest.rows[0]!.id;
+    // As if the database were one migration behind: its ledger's latest entry is older than this version's.
+    await pool.query('UPDATE drizzle.__drizzle_migrations SET created_at = created_at - 1 WHERE id = $1', [id]);
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual(notReady('notReadyMigrations'));
+    await pool.query('UPDATE drizzle.__drizzle_migrations SET created_at = created_at + 1 WHERE id = $1', [id]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+  });
+
+  it('once draining, is not ready at once but still serves every request, /api/health included', async () => {
+    const t = await createTestApp({}, { demo: false });
+    t.app.readiness.startDraining();
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual(notReady('notReadyDraining'));
+    expect((await t.app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    const client = new TestClient(t.app);
+    const me = await client.gql<{ me: null }>('{ me { userId } }');
+    expect(me.status).toBe(200);
+    expect(me.data).toEqual({ me: null });
   });
 });
 

@@ -27,7 +27,7 @@ function postgresProcessesFor(dataDir: string): number[] {
 /** What each started server printed, standard output and error together. */
 const outputs = new Map<ChildProcess, () => string>();
 
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+async function startServer(dataDir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
@@ -37,6 +37,7 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
       DEMO_MODE: 'true',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -102,7 +103,8 @@ describe.skipIf(inject('databaseKind') !== 'embedded')('embedded PostgreSQL life
       await new Promise((resolve) => first.once('exit', resolve));
       expect(postgresProcessesFor(dataDir).length).toBeGreaterThan(0); // the orphan the next start must handle
 
-      const second = await startServer(dataDir, port);
+      // Draining for a few seconds when stopped, as behind a load balancer (decision 072).
+      const second = await startServer(dataDir, port, { SHUTDOWN_DRAIN_SECONDS: '4' });
       children.push(second);
       // The demo accounts are the last thing start-up prints, after the address, for whoever started it.
       await expect.poll(() => outputs.get(second)!(), { timeout: 10_000 }).toContain('patient@demo.test');
@@ -113,8 +115,18 @@ describe.skipIf(inject('databaseKind') !== 'embedded')('embedded PostgreSQL life
       const me = await graphql(port, '{ me { userId } }', {}, cookie);
       expect(me.body.data.me?.userId).toEqual(expect.any(String));
 
+      const status = (path: string) =>
+        fetch(`http://127.0.0.1:${port}${path}`).then(
+          (response) => response.status,
+          () => 0,
+        );
+      expect(await status('/api/health/ready')).toBe(200);
       const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
       second.kill('SIGTERM');
+      // Not ready at once, while still answering (live, and the session's requests) until the drain is over.
+      await expect.poll(() => status('/api/health/ready'), { timeout: 3_000, intervals: [50] }).toBe(503);
+      expect(await status('/api/health/live')).toBe(200);
+      expect((await graphql(port, '{ me { userId } }', {}, cookie)).body.data.me?.userId).toEqual(expect.any(String));
       expect(await exited).toBe(0);
       expect(postgresProcessesFor(dataDir)).toEqual([]);
     },

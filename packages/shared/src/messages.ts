@@ -87,6 +87,11 @@ export const ERROR_CODES = {
   idempotencyKeyInFlight: 'IDEMPOTENCY_KEY_IN_FLIGHT',
   /** A plain HTTP request for a WebSocket's path: HTTP 426 with `Upgrade: websocket`. */
   upgradeRequired: 'UPGRADE_REQUIRED',
+  /**
+   * `/api/health/ready` of an instance that should get no traffic now (draining, database unreachable, migrations
+   * not applied): HTTP 503, the message saying which (decision 072).
+   */
+  notReady: 'NOT_READY',
 } as const;
 
 /**
@@ -126,6 +131,10 @@ export const REQUEST_MESSAGES = {
   calendarFeedNotFound: 'Calendar feed not found',
   metricsTokenRequired: 'The metrics need the bearer token METRICS_TOKEN.',
   metricsAddressRefused: 'The metrics are not open to this address: see METRICS_ALLOW and METRICS_TOKEN.',
+  /** `/api/health/ready` (decision 072): why this instance takes no traffic now. */
+  notReadyDraining: 'This instance is stopping: send requests to another one.',
+  notReadyDatabase: 'This instance cannot reach its database.',
+  notReadyMigrations: 'The database is missing migrations this version needs.',
 } as const;
 
 /** Parameters of a message: each `{{name}}` in its text. */

@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { ADVISORY_LOCKS } from './advisory-locks.ts';
@@ -89,6 +90,37 @@ export async function migrateDatabase(url: string, options: MigrationOptions = {
   } finally {
     await lock.release();
   }
+}
+
+/** The time stamp (`when`) of this version's latest migration, as drizzle records it once applied. */
+let latestMigration: number | undefined;
+function latestMigrationMillis(): number {
+  if (latestMigration === undefined) {
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta/_journal.json'), 'utf8')) as {
+      entries: { when: number }[];
+    };
+    latestMigration = Math.max(0, ...journal.entries.map((entry) => entry.when));
+  }
+  return latestMigration;
+}
+
+/**
+ * Readiness of the database for this version, in one round trip: reachable, and the latest migration this version
+ * ships is applied (drizzle's ledger holds its time stamp). `migrations-missing` when another version's instance
+ * (or a restore) left the schema behind this one's.
+ */
+export async function checkDatabaseReadiness(pool: pg.Pool): Promise<'ok' | 'unreachable' | 'migrations-missing'> {
+  let latest: string | null;
+  try {
+    const result = await pool.query<{ latest: string | null }>(
+      'SELECT max(created_at)::text AS latest FROM drizzle.__drizzle_migrations',
+    );
+    latest = result.rows[0]?.latest ?? null;
+  } catch (error) {
+    // No ledger at all (an empty database) is missing migrations; anything else is an unreachable database.
+    return (error as { code?: string }).code === '42P01' ? 'migrations-missing' : 'unreachable';
+  }
+  return latest !== null && Number(latest) >= latestMigrationMillis() ? 'ok' : 'migrations-missing';
 }
 
 export async function isDatabaseReachable(pool: pg.Pool): Promise<boolean> {
