@@ -29,6 +29,8 @@ import { benchEnvironment, ROOT, start, stopChildren } from './bench-kit.ts';
 const { values: args } = parseArgs({
   options: {
     target: { type: 'string' },
+    // Two or more instances on one PostgreSQL behind HAProxy (e2e/support/cluster.ts), started here.
+    cluster: { type: 'string' },
     providers: { type: 'string', default: '2' },
     patients: { type: 'string', default: '25' },
     seconds: { type: 'string', default: '60' },
@@ -900,7 +902,23 @@ async function main(): Promise<number> {
   let base = args.target?.replace(/\/$/, '');
   const instances: Instance[] = [];
   let dataDir: string | null = null;
-  if (!base) {
+  let closeCluster: (() => Promise<void>) | null = null;
+  if (!base && args.cluster) {
+    const count = Number(args.cluster);
+    const { startCluster } = await import('../../../e2e/support/cluster.ts');
+    console.log(`Starting ${count} instances on one PostgreSQL behind HAProxy`);
+    const cluster = await startCluster({
+      proxyPort: PORT + 10,
+      instancePorts: Array.from({ length: count }, (_, i) => PORT + 11 + i),
+      databasePort: PORT + 22_000,
+      env: { LOG_LEVEL: 'warn' },
+    });
+    closeCluster = () => cluster.close();
+    base = cluster.url;
+    for (const instance of cluster.instances) {
+      instances.push({ pid: instance.process?.pid ?? null, metricsUrl: `${instance.url}/metrics` });
+    }
+  } else if (!base) {
     const bench = benchEnvironment('day');
     dataDir = bench.dataDir;
     base = `http://127.0.0.1:${PORT}`;
@@ -968,6 +986,7 @@ async function main(): Promise<number> {
     }
     return 0;
   } finally {
+    await closeCluster?.();
     await stopChildren();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
