@@ -273,6 +273,18 @@ class Signalling {
       });
     }
   }
+  /** Waits for the visit's end (the server says `ended`, or closes the socket), 10 s at most. */
+  async ended(): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (this.#messages.some((m) => m.type === 'ended') || this.socket.readyState >= this.socket.CLOSING) return;
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, 500).unref();
+      });
+    }
+    throw new Error('NO_ENDED');
+  }
   close(): void {
     this.socket.close();
   }
@@ -288,6 +300,8 @@ interface Patient {
   signedIn: boolean;
   /** The visit this patient booked online and may move. */
   booked: string | null;
+  /** In a video visit with their provider (not signing out meanwhile). */
+  inVisit: boolean;
 }
 interface Provider {
   email: string;
@@ -378,6 +392,7 @@ async function addProvider(practice: Practice): Promise<Provider> {
       browser: new Browser(practice.base),
       signedIn: false,
       booked: null,
+      inVisit: false,
     });
   });
   practice.providers.push(provider);
@@ -387,7 +402,11 @@ async function addProvider(practice: Practice): Promise<Provider> {
 // ---------------------------------------------------------------------------------------------------------------
 // The day's mix. Think times are drawn from an exponential distribution around each role's mean (seconds).
 
-const THINK = { provider: 10, patient: 60, admin: 30 } as const;
+/**
+ * provider: between two things a provider does; patient: between two things a patient does once signed in;
+ * patientAway: between a patient's visits to the portal; admin: between two audit searches.
+ */
+const THINK = { provider: 10, patient: 20, patientAway: 120, admin: 30 } as const;
 let running = false;
 
 function think(meanSeconds: number): Promise<void> {
@@ -525,9 +544,19 @@ async function providerMessages(provider: Provider): Promise<void> {
 /** A video visit seen now (decision 047): the provider starts it with a patient who is signed in, opens the room, the
  * patient joins and is let in, the two pages exchange an offer, an answer and a few candidates through the server,
  * and the provider ends it. */
-async function videoVisit(provider: Provider): Promise<void> {
-  const patient = provider.patients.find((p) => p.signedIn);
+async function videoVisit(practice: Practice, provider: Provider): Promise<void> {
+  const patient = provider.patients.find((p) => p.signedIn && !p.inVisit);
   if (!patient) return;
+  patient.inVisit = true;
+  try {
+    await seeNowVisit(provider, patient);
+  } finally {
+    patient.inVisit = false;
+  }
+  await providerCalendarWeek(practice, provider);
+}
+
+async function seeNowVisit(provider: Provider, patient: Patient): Promise<void> {
   const { seeNow } = await provider.browser.op<{ seeNow: { id: string } }>('SeeNow', {
     input: { patientId: patient.recordId, reason: 'Follow-up' },
   });
@@ -554,7 +583,8 @@ async function videoVisit(provider: Provider): Promise<void> {
     person.send({ type: 'ping' });
     doctor.send({ type: 'ping' });
     doctor.send({ type: 'end' });
-    await person.next('ended').catch(() => undefined);
+    await person.ended();
+    await doctor.ended();
   } catch (error) {
     recordError('video: admit, offer, answer', error instanceof Error ? error.message.slice(0, 40) : 'FAILED');
   } finally {
@@ -582,7 +612,7 @@ async function providerDay(practice: Practice, provider: Provider): Promise<void
             input: { patientId: pick(provider.patients).recordId, instrument: 'phq9' },
           }),
       ],
-      [1, () => videoVisit(provider)],
+      [1, () => videoVisit(practice, provider)],
     ] as const);
     await attempt(task);
   }
@@ -661,9 +691,13 @@ async function patientQuestionnaire(patient: Patient): Promise<void> {
   });
 }
 
+/**
+ * A patient's day: away from the portal, then a visit to it (sign in, the dashboard, one or two things to do),
+ * signing out at the end, as a patient does on a shared computer; again later.
+ */
 async function patientDay(practice: Practice, patient: Patient): Promise<void> {
   while (running) {
-    await think(THINK.patient);
+    await think(THINK.patientAway);
     if (!running) break;
     if (!patient.signedIn) {
       try {
@@ -674,15 +708,23 @@ async function patientDay(practice: Practice, patient: Patient): Promise<void> {
         continue;
       }
       await attempt(() => patientDashboard(practice, patient));
-      continue;
     }
-    const task = weighted([
-      [2, () => patientDashboard(practice, patient)],
-      [2, () => patientBooking(practice, patient)],
-      [2, () => patientMessage(patient)],
-      [2, () => patientQuestionnaire(patient)],
-    ] as const);
-    await attempt(task);
+    for (let tasks = Math.random() < 0.5 ? 1 : 2; tasks > 0 && running; tasks--) {
+      await think(THINK.patient);
+      if (!running) break;
+      const task = weighted([
+        [1, () => patientDashboard(practice, patient)],
+        [2, () => patientBooking(practice, patient)],
+        [2, () => patientMessage(patient)],
+        [2, () => patientQuestionnaire(patient)],
+      ] as const);
+      await attempt(task);
+    }
+    // Not while their provider has them in a video visit.
+    while (patient.inVisit) await new Promise((resolve) => setTimeout(resolve, 250));
+    if (!running) break;
+    await attempt(() => patient.browser.op('SignOut'));
+    patient.signedIn = false;
   }
 }
 
@@ -806,7 +848,7 @@ async function tour(practice: Practice): Promise<void> {
     ['patient PHQ-9', () => patientQuestionnaire(patient)],
     ['provider visit and note', () => providerVisit(practice, provider)],
     ['provider messages', () => providerMessages(provider)],
-    ['video visit', () => videoVisit(provider)],
+    ['video visit', () => videoVisit(practice, provider)],
   ];
   const savedPace = pace;
   pace = 0.01;
