@@ -308,6 +308,8 @@ interface Provider {
   userId: string;
   browser: Browser;
   patients: Patient[];
+  /** The minute (since the epoch) of this provider's last See now. */
+  lastSeeNowMinute: number;
 }
 
 let serial = 0;
@@ -372,7 +374,7 @@ async function addProvider(practice: Practice): Promise<Provider> {
   });
   const browser = new Browser(practice.base);
   const userId = await browser.signIn(email, USER_PASSWORD);
-  const provider: Provider = { email, userId, browser, patients: [] };
+  const provider: Provider = { email, userId, browser, patients: [], lastSeeNowMinute: 0 };
   const records: { id: string; email: string }[] = [];
   for (let k = 0; k < PATIENTS_PER_PROVIDER; k++) {
     const tag = `${letters(n)}x${letters(k)}`;
@@ -546,7 +548,11 @@ async function providerMessages(provider: Provider): Promise<void> {
  * and the provider ends it. */
 async function videoVisit(practice: Practice, provider: Provider): Promise<void> {
   const patient = provider.patients.find((p) => p.signedIn && !p.inVisit);
-  if (!patient) return;
+  // See now starts a visit at this minute, and a visit completed that started in the same minute is still in its
+  // way (PROVIDER_BUSY): a person does not see two patients in one minute, nor does this provider.
+  const minute = Math.floor(Date.now() / 60_000);
+  if (!patient || provider.lastSeeNowMinute >= minute - 1) return;
+  provider.lastSeeNowMinute = minute;
   patient.inVisit = true;
   try {
     await seeNowVisit(provider, patient);
