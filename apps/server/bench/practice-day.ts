@@ -776,6 +776,11 @@ async function adminDay(practice: Practice): Promise<void> {
 // ---------------------------------------------------------------------------------------------------------------
 // Memory of the server process(es).
 
+/** Whose CPU time counts as the server side: these processes and their descendants, less `exclude`. */
+interface CpuRoots {
+  roots: number[];
+  exclude: number[];
+}
 interface Instance {
   pid: number | null;
   metricsUrl: string | null;
@@ -792,6 +797,34 @@ async function heapMiB(url: string): Promise<number> {
   const text = await (await fetch(url)).text();
   return Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(text)?.[1] ?? Number.NaN) / 2 ** 20;
 }
+/**
+ * The CPU time (ms) used so far by the processes under `roots` (each root and its descendants, as /proc lists them
+ * now): the server instances with their embedded PostgreSQL, or HAProxy and the shared PostgreSQL. A steadier
+ * measure than latency on a shared machine: capacity is about the cores over the CPU time per request.
+ */
+function treeCpuMs(roots: number[], exclude: number[] = []): number {
+  const parents = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p && p > 1; p = parents.get(p)) if (roots.includes(p)) return true;
+    return false;
+  };
+  let total = 0;
+  for (const [pid, t] of ticks) if (!exclude.includes(pid) && inTree(pid)) total += t;
+  return total * 10; // clock ticks of 10 ms
+}
+
 function sampleMemory(instances: Instance[]): { stop: () => MemorySample[] } {
   const samples: MemorySample[] = instances.map(() => ({ rssMiB: [], heapMiB: [] }));
   const take = () =>
@@ -833,6 +866,10 @@ interface StepResult {
   memory: MemorySample[];
   worstP95: { operation: string; p95: number };
   errors: number;
+  all: { count: number; p50: number; p95: number; p99: number };
+  /** CPU seconds of the server side (instances, PostgreSQL, HAProxy) and of this load generator during the step. */
+  serverCpuS: number;
+  generatorCpuS: number;
 }
 
 /** The smoke run's first part: every task of every role once, one after another, so each is known to work. */
@@ -868,12 +905,14 @@ async function tour(practice: Practice): Promise<void> {
   running = false;
 }
 
-async function playStep(practice: Practice, instances: Instance[]): Promise<StepResult> {
+async function playStep(practice: Practice, instances: Instance[], cpuRoots: CpuRoots): Promise<StepResult> {
   // The smoke run reports its tour's calls with the rest.
   if (!SMOKE) stats.clear();
 
   const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   running = true;
+  const serverCpuBefore = treeCpuMs(cpuRoots.roots, cpuRoots.exclude);
+  const generatorCpuBefore = process.cpuUsage();
   const memory = sampleMemory(instances);
   const people = [
     adminDay(practice),
@@ -884,6 +923,9 @@ async function playStep(practice: Practice, instances: Instance[]): Promise<Step
   running = false;
   await Promise.all(people);
   const samples = memory.stop();
+  const serverCpuS = (treeCpuMs(cpuRoots.roots, cpuRoots.exclude) - serverCpuBefore) / 1000;
+  const generatorCpu = process.cpuUsage(generatorCpuBefore);
+  const every = [...stats.values()].flatMap((entry) => entry.samples).sort((a, b) => a - b);
   const loadAfter = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const rows = [...stats]
     .map(([operation, entry]) => {
@@ -914,6 +956,9 @@ async function playStep(practice: Practice, instances: Instance[]): Promise<Step
     memory: samples,
     worstP95: worst,
     errors: rows.reduce((sum, row) => sum + row.errors, 0),
+    all: { count: every.length, p50: percentile(every, 50), p95: percentile(every, 95), p99: percentile(every, 99) },
+    serverCpuS,
+    generatorCpuS: (generatorCpu.user + generatorCpu.system) / 1e6,
   };
 }
 
@@ -929,9 +974,15 @@ function printStep(result: StepResult): void {
       `| ${row.operation} | ${row.count} | ${fmt(row.p50)} | ${fmt(row.p95)} | ${fmt(row.p99)} | ${row.errors} | ${row.refusals} | ${row.codes} |`,
     );
   }
-  const total = result.rows.reduce((sum, row) => sum + row.count, 0);
+  const { all } = result;
   console.log(
-    `${total} requests, ${(total / SECONDS).toFixed(1)} per second; worst p95 ${fmt(result.worstP95.p95)} ms (${result.worstP95.operation}); errors ${result.errors}`,
+    `| all requests | ${all.count} | ${fmt(all.p50)} | ${fmt(all.p95)} | ${fmt(all.p99)} | ${result.errors} | | |`,
+  );
+  console.log(
+    `${all.count} requests, ${(all.count / SECONDS).toFixed(1)} per second; worst p95 of an operation seen 20 times or more ${fmt(result.worstP95.p95)} ms (${result.worstP95.operation}); errors ${result.errors}`,
+  );
+  console.log(
+    `server side CPU ${result.serverCpuS.toFixed(1)} s (${(result.serverCpuS / SECONDS).toFixed(2)} cores, ${((result.serverCpuS * 1000) / Math.max(1, all.count)).toFixed(1)} ms per request); load generator CPU ${result.generatorCpuS.toFixed(1)} s`,
   );
   for (const [key, message] of firstMessages) console.log(`first ${key}: ${message.slice(0, 300)}`);
   firstMessages.clear();
@@ -977,13 +1028,19 @@ async function main(): Promise<number> {
       (line) => line.includes('is running at'),
     );
     instances.push({ pid: server.pid ?? null, metricsUrl: `${base}/metrics` });
-  } else {
+  } else if (base) {
     const pids = (args.pids ?? '').split(',').filter(Boolean).map(Number);
     const urls = (args.instances ?? '').split(',').filter(Boolean);
     for (let i = 0; i < Math.max(pids.length, urls.length); i++) {
       instances.push({ pid: pids[i] ?? null, metricsUrl: urls[i] ? `${urls[i]!.replace(/\/$/, '')}/metrics` : null });
     }
   }
+  // Started here: everything under this process but itself (the server with its embedded PostgreSQL, or the
+  // instances, their shared PostgreSQL and HAProxy). A given target: the processes named by --pids.
+  const cpuRoots: CpuRoots = args.target
+    ? { roots: instances.flatMap((i) => (i.pid ? [i.pid] : [])), exclude: [] }
+    : { roots: [process.pid], exclude: [process.pid] };
+  if (!base) throw new Error('no target');
   try {
     const admin = new Browser(base);
     const adminEmail = 'admin@demo.test';
@@ -1005,7 +1062,7 @@ async function main(): Promise<number> {
         `\nPractice of ${n} provider(s) ready in ${((Date.now() - setupStarted) / 1000).toFixed(0)} s; playing ${SECONDS} s`,
       );
       if (SMOKE) await tour(practice);
-      const result = await playStep(practice, instances);
+      const result = await playStep(practice, instances, cpuRoots);
       printStep(result);
       const failed = result.errors > 0 || result.worstP95.p95 > P95_LIMIT_MS;
       if (SMOKE) {
