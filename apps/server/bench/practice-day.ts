@@ -89,11 +89,17 @@ function statsOf(operation: string): OperationStats {
   if (!entry) stats.set(operation, (entry = { samples: [], errors: 0, refusals: 0, codes: new Map() }));
   return entry;
 }
-/** Error codes a realistic day produces without anything being wrong: two patients asking for one time. */
-const REFUSAL_CODES = new Set(['CONFLICT', 'SLOT_TAKEN', 'SLOT_UNAVAILABLE']);
+/**
+ * Answers a busy day gives without anything being wrong: two patients asking for the same free time at once (the
+ * second is told the provider is busy then), or a time that overlaps the patient's own other visit.
+ */
+const REFUSALS: Record<string, string[]> = {
+  BookAppointment: ['PROVIDER_BUSY', 'PATIENT_BUSY'],
+  RescheduleMyAppointment: ['PROVIDER_BUSY', 'PATIENT_BUSY'],
+};
 function recordError(operation: string, code: string): void {
   const entry = statsOf(operation);
-  if (REFUSAL_CODES.has(code)) entry.refusals++;
+  if (REFUSALS[operation]?.includes(code)) entry.refusals++;
   else entry.errors++;
   entry.codes.set(code, (entry.codes.get(code) ?? 0) + 1);
 }
