@@ -206,8 +206,9 @@ class Browser {
       if (response.status !== 201 || !body.id) throw new RequestFailed(`HTTP_${response.status}`);
       return body.id;
     } catch (error) {
-      recordError(name, error instanceof RequestFailed ? error.message : 'NETWORK');
-      throw error;
+      const code = error instanceof RequestFailed ? error.message : 'NETWORK';
+      recordError(name, code);
+      throw new RequestFailed(code);
     }
   }
 
@@ -231,8 +232,9 @@ class Browser {
       return socket;
     } catch (error) {
       socket.close();
-      recordError('video: socket and join', error instanceof Error ? error.message.slice(0, 40) : 'FAILED');
-      throw error;
+      const code = error instanceof Error ? error.message.slice(0, 40) : 'FAILED';
+      recordError('video: socket and join', code);
+      throw new RequestFailed(code);
     }
   }
 }
