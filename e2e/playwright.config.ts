@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
 import {
+  CLUSTER,
   lateMorningZone,
   MAIN_SERVER,
   PRACTICE_SETTINGS,
@@ -57,6 +58,8 @@ function serverEnv(
     DEMO_MODE: 'true',
     SESSION_IDLE_MINUTES: String(server.sessionIdleMinutes),
     LOG_LEVEL: 'warn',
+    // No load balancer to tell: stopped at the end of the run without the production default's 5 s of draining.
+    SHUTDOWN_DRAIN_SECONDS: '0',
     // Every browser test submits from 127.0.0.1; the limit itself is tested on the server (access-requests.test.ts).
     ACCESS_REQUESTS_PER_HOUR: '1000',
     // Appointment mail and waitlist offers go out a second after the change, not half a minute.
@@ -138,7 +141,7 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /video(-consent)?\.spec\.ts/,
+      testIgnore: /(video(-consent)?|cluster)\.spec\.ts/,
       use: {
         ...devices['Desktop Chrome'],
         // No browser downloads here: Debian's Chromium. We run as root, so without its sandbox.
@@ -164,54 +167,65 @@ export default defineConfig({
       dependencies: ['video'],
       use: VIDEO_USE,
     },
-  ],
-  webServer: [
     {
-      name: 'server',
-      command: 'node ../apps/server/src/main.ts',
-      cwd: '.',
-      url: `${MAIN_SERVER.url}/api/health`,
-      env: serverEnv(MAIN_SERVER, dataDir('server-3100')),
-      timeout: 120_000 * SLOW_MACHINE,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      // SIGTERM lets the server stop its embedded PostgreSQL; the default would kill the process group at once.
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    },
-    {
-      name: 'video-server',
-      command: 'node ../apps/server/src/main.ts',
-      cwd: '.',
-      url: `${VIDEO_SERVER.url}/api/health`,
-      env: {
-        ...serverEnv(VIDEO_SERVER, dataDir('server-3102')),
-        // Chosen once, when the configuration is first loaded (the workers reuse the value, like the data root).
-        PRACTICE_TIME_ZONE: (process.env.TELEHEALTH_E2E_VIDEO_ZONE ??= lateMorningZone()),
-        // Every video test books the demo patient at the next free half hour, and a visit held keeps its time: seven
-        // tests take seven half hours, all of which must be open to join when their test runs.
-        VIDEO_JOIN_EARLY_MINUTES: '240',
-        TURN_URLS: `turn:127.0.0.1:${VIDEO_SERVER.turn.port}?transport=udp`,
-        TURN_SECRET: VIDEO_SERVER.turn.secret,
-      },
-      timeout: 120_000 * SLOW_MACHINE,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
-    },
-    {
-      name: 'short-session-server',
-      command: 'node ../apps/server/src/main.ts',
-      cwd: '.',
-      url: `${SHORT_SESSION_SERVER.url}/api/health`,
-      // Without the practice's public settings, as the demo starts out of the box: its own demo defaults apply.
-      env: withoutPracticeSettings(serverEnv(SHORT_SESSION_SERVER, dataDir('server-3101'))),
-      timeout: 120_000 * SLOW_MACHINE,
-      reuseExistingServer: false,
-      stdout: 'pipe',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      // Two instances on one PostgreSQL behind HAProxy (decision 072), started by the spec itself, with the video
+      // projects' browser (a visit whose two people are on different instances).
+      name: 'cluster',
+      testMatch: /cluster\.spec\.ts/,
+      use: { ...VIDEO_USE, baseURL: CLUSTER.url },
     },
   ],
+  // `E2E_WEB_SERVERS=none` starts none of them: for the cluster project alone, which starts its own servers.
+  webServer:
+    process.env.E2E_WEB_SERVERS === 'none'
+      ? []
+      : [
+          {
+            name: 'server',
+            command: 'node ../apps/server/src/main.ts',
+            cwd: '.',
+            url: `${MAIN_SERVER.url}/api/health`,
+            env: serverEnv(MAIN_SERVER, dataDir('server-3100')),
+            timeout: 120_000 * SLOW_MACHINE,
+            reuseExistingServer: false,
+            stdout: 'pipe',
+            stderr: 'pipe',
+            // SIGTERM lets the server stop its embedded PostgreSQL; the default would kill the process group at once.
+            gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+          },
+          {
+            name: 'video-server',
+            command: 'node ../apps/server/src/main.ts',
+            cwd: '.',
+            url: `${VIDEO_SERVER.url}/api/health`,
+            env: {
+              ...serverEnv(VIDEO_SERVER, dataDir('server-3102')),
+              // Chosen once, when the configuration is first loaded (the workers reuse the value, like the data root).
+              PRACTICE_TIME_ZONE: (process.env.TELEHEALTH_E2E_VIDEO_ZONE ??= lateMorningZone()),
+              // Every video test books the demo patient at the next free half hour, and a visit held keeps its time: seven
+              // tests take seven half hours, all of which must be open to join when their test runs.
+              VIDEO_JOIN_EARLY_MINUTES: '240',
+              TURN_URLS: `turn:127.0.0.1:${VIDEO_SERVER.turn.port}?transport=udp`,
+              TURN_SECRET: VIDEO_SERVER.turn.secret,
+            },
+            timeout: 120_000 * SLOW_MACHINE,
+            reuseExistingServer: false,
+            stdout: 'pipe',
+            stderr: 'pipe',
+            gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+          },
+          {
+            name: 'short-session-server',
+            command: 'node ../apps/server/src/main.ts',
+            cwd: '.',
+            url: `${SHORT_SESSION_SERVER.url}/api/health`,
+            // Without the practice's public settings, as the demo starts out of the box: its own demo defaults apply.
+            env: withoutPracticeSettings(serverEnv(SHORT_SESSION_SERVER, dataDir('server-3101'))),
+            timeout: 120_000 * SLOW_MACHINE,
+            reuseExistingServer: false,
+            stdout: 'pipe',
+            stderr: 'pipe',
+            gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+          },
+        ],
 });

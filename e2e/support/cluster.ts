@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -46,8 +46,8 @@ export interface ClusterOptions {
   onOutput?: (source: string, line: string) => void;
 }
 
-/** What HAProxy's checks say of an instance (the `status` column of `show stat`, first word). */
-export type ProxyServerStatus = 'UP' | 'DOWN' | 'MAINT' | 'DRAIN' | 'NOLB' | 'no check' | string;
+/** What HAProxy says of an instance: the first word of `show stat`'s status column (UP, DOWN, MAINT, DRAIN, NOLB). */
+export type ProxyServerStatus = string;
 
 export interface ClusterInstance {
   /** HAProxy's name of it: app1, app2, ... */
@@ -92,6 +92,7 @@ const HAPROXY = process.env.HAPROXY ?? '/usr/sbin/haproxy';
 const START_TIMEOUT_MS = Number(process.env.CI ? 360_000 : 120_000);
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
+  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: apt-get install haproxy (Debian 12 has 2.6)`);
   const root = mkdtempSync(path.join(tmpdir(), 'telehealth-cluster-'));
   // As root, PostgreSQL runs as `postgres`, which must reach and write its folder (as apps/server/src/db/embedded.ts).
   chmodSync(root, 0o711);
@@ -105,168 +106,203 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       if (output.length > 200) output.shift();
     }
   };
-  // Nothing outlives the test process, whatever happens to it.
+  const databaseDir = path.join(root, 'pg');
+  // Nothing outlives the test process, whatever happens to it: PostgreSQL too (immediate shutdown).
   const killAll = () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    const postmaster = Number.parseInt(readText(path.join(databaseDir, 'postmaster.pid'))?.split('\n')[0] ?? '', 10);
+    if (Number.isInteger(postmaster)) {
+      try {
+        process.kill(postmaster, 'SIGQUIT');
+      } catch {
+        // gone already
+      }
+    }
   };
   process.once('exit', killAll);
+  try {
+    return await startProcesses();
+  } catch (error) {
+    // A failed start leaves nothing running, and says what the processes printed.
+    killAll();
+    process.removeListener('exit', killAll);
+    rmSync(root, { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`The cluster did not start: ${reason}\n${output.join('\n')}`, { cause: error });
+  }
 
-  const database = await startDatabase(path.join(root, 'pg'), options.databasePort, keep);
-  const url = `http://127.0.0.1:${options.proxyPort}`;
-  const secret = randomBytes(32).toString('base64url');
-  const dataKey = `cluster:${randomBytes(32).toString('base64')}`;
-  const socketPath = path.join(root, 'haproxy.sock');
+  async function startProcesses(): Promise<Cluster> {
+    const database = await startDatabase(databaseDir, options.databasePort, keep);
+    const url = `http://127.0.0.1:${options.proxyPort}`;
+    const secret = randomBytes(32).toString('base64url');
+    const dataKey = `cluster:${randomBytes(32).toString('base64')}`;
+    const socketPath = path.join(root, 'haproxy.sock');
 
-  const instances = options.instancePorts.map((port, i) => {
-    const dataDir = path.join(root, `app${i + 1}`);
-    mkdirSync(dataDir, { mode: 0o700 });
-    return { name: `app${i + 1}`, port, url: `http://127.0.0.1:${port}`, dataDir, process: null as ChildProcess | null };
-  });
+    const instances = options.instancePorts.map((port, i) => {
+      const dataDir = path.join(root, `app${i + 1}`);
+      mkdirSync(dataDir, { mode: 0o700 });
+      return {
+        name: `app${i + 1}`,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        dataDir,
+        process: null as ChildProcess | null,
+      };
+    });
 
-  const admin = (command: string) => adminCommand(socketPath, command);
-  const status = async (i: number): Promise<ProxyServerStatus> => {
-    const stat = await admin('show stat');
-    const [header, ...rows] = stat.split('\n');
-    const columns = (header ?? '').replace(/^# /, '').split(',');
-    const proxyColumn = columns.indexOf('pxname');
-    const nameColumn = columns.indexOf('svname');
-    const statusColumn = columns.indexOf('status');
-    for (const row of rows) {
-      const cells = row.split(',');
-      if (cells[proxyColumn] === 'app' && cells[nameColumn] === instances[i]!.name) {
-        return (cells[statusColumn] ?? '').split(' ')[0] ?? '';
+    const admin = (command: string) => adminCommand(socketPath, command);
+    const status = async (i: number): Promise<ProxyServerStatus> => {
+      const stat = await admin('show stat');
+      const [header, ...rows] = stat.split('\n');
+      const columns = (header ?? '').replace(/^# /, '').split(',');
+      const proxyColumn = columns.indexOf('pxname');
+      const nameColumn = columns.indexOf('svname');
+      const statusColumn = columns.indexOf('status');
+      for (const row of rows) {
+        const cells = row.split(',');
+        if (cells[proxyColumn] === 'app' && cells[nameColumn] === instances[i]!.name) {
+          return (cells[statusColumn] ?? '').split(' ')[0] ?? '';
+        }
       }
-    }
-    throw new Error(`HAProxy does not list ${instances[i]!.name}:\n${stat}`);
-  };
-  const waitForStatus = async (i: number, wanted: ProxyServerStatus, timeoutMs = START_TIMEOUT_MS) => {
-    const deadline = Date.now() + timeoutMs;
-    let last = '';
-    while (Date.now() < deadline) {
-      last = await status(i);
-      if (last === wanted) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`${instances[i]!.name} stayed ${last}, not ${wanted}\n${output.join('\n')}`);
-  };
+      throw new Error(`HAProxy does not list ${instances[i]!.name}:\n${stat}`);
+    };
+    const waitForStatus = async (i: number, wanted: ProxyServerStatus, timeoutMs = START_TIMEOUT_MS) => {
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      while (Date.now() < deadline) {
+        last = await status(i);
+        if (last === wanted) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`${instances[i]!.name} stayed ${last}, not ${wanted}\n${output.join('\n')}`);
+    };
 
-  const startInstance = async (i: number) => {
-    const instance = instances[i]!;
-    if (instance.process) throw new Error(`${instance.name} is running`);
-    const child = spawn(process.execPath, [MAIN], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        AUTH_SECRET: secret,
-        DATA_ENCRYPTION_KEY: dataKey,
-        DATABASE_URL: database.url,
-        DATA_DIR: instance.dataDir,
-        PORT: String(instance.port),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: url,
-        TRUST_PROXY: 'loopback',
-        DEMO_MODE: 'true',
-        LOG_LEVEL: 'warn',
-        SHUTDOWN_DRAIN_SECONDS: String(options.drainSeconds ?? 3),
-        BACKUP_SCHEDULE: 'off',
-        ...options.env,
-      },
+    const startInstance = async (i: number) => {
+      const instance = instances[i]!;
+      if (instance.process) throw new Error(`${instance.name} is running`);
+      const child = spawn(process.execPath, [MAIN], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          AUTH_SECRET: secret,
+          DATA_ENCRYPTION_KEY: dataKey,
+          DATABASE_URL: database.url,
+          DATA_DIR: instance.dataDir,
+          PORT: String(instance.port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: url,
+          TRUST_PROXY: 'loopback',
+          DEMO_MODE: 'true',
+          LOG_LEVEL: 'warn',
+          SHUTDOWN_DRAIN_SECONDS: String(options.drainSeconds ?? 3),
+          BACKUP_SCHEDULE: 'off',
+          ...options.env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.add(child);
+      child.stdout?.on('data', (chunk: Buffer) => keep(instance.name, chunk));
+      child.stderr?.on('data', (chunk: Buffer) => keep(instance.name, chunk));
+      child.once('exit', () => {
+        children.delete(child);
+        if (instance.process === child) instance.process = null;
+      });
+      instance.process = child;
+      await waitUntil(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${instance.name} exited while starting`);
+          const response = await fetch(`${instance.url}/api/health/ready`).catch(() => null);
+          return response?.status === 200;
+        },
+        START_TIMEOUT_MS,
+        () => output.join('\n'),
+      );
+    };
+
+    const stopInstance = async (i: number) => {
+      const child = instances[i]!.process;
+      if (!child) return null;
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      return exited;
+    };
+
+    const killInstance = async (i: number) => {
+      const child = instances[i]!.process;
+      if (!child) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    };
+
+    // Instances first, one by one (the first creates the schema and the demo accounts under the start-up lock; the
+    // others would only wait for it), then the proxy, which finds them ready at its first checks.
+    for (let i = 0; i < instances.length; i++) await startInstance(i);
+
+    const config = proxyConfig(readFileSync(HAPROXY_CONFIG, 'utf8'), instances, options.servedByHeader ?? false);
+    const configPath = path.join(root, 'haproxy.cfg');
+    writeFileSync(configPath, config);
+    const haproxy = spawn(HAPROXY, ['-db', '-f', configPath], {
+      env: { ...process.env, TELEHEALTH_BIND: `127.0.0.1:${options.proxyPort}`, TELEHEALTH_ADMIN_SOCKET: socketPath },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    children.add(child);
-    child.stdout?.on('data', (chunk: Buffer) => keep(instance.name, chunk));
-    child.stderr?.on('data', (chunk: Buffer) => keep(instance.name, chunk));
-    child.once('exit', () => {
-      children.delete(child);
-      if (instance.process === child) instance.process = null;
-    });
-    instance.process = child;
+    children.add(haproxy);
+    haproxy.stdout?.on('data', (chunk: Buffer) => keep('haproxy', chunk));
+    haproxy.stderr?.on('data', (chunk: Buffer) => keep('haproxy', chunk));
+    haproxy.once('exit', () => children.delete(haproxy));
     await waitUntil(
       async () => {
-        if (child.exitCode !== null) throw new Error(`${instance.name} exited while starting`);
-        const response = await fetch(`${instance.url}/api/health/ready`).catch(() => null);
-        return response?.status === 200;
+        if (haproxy.exitCode !== null) throw new Error('haproxy exited');
+        return (await admin('show info').catch(() => '')).includes('Name: HAProxy');
       },
-      START_TIMEOUT_MS,
+      30_000,
       () => output.join('\n'),
     );
-  };
+    for (let i = 0; i < instances.length; i++) await waitForStatus(i, 'UP');
 
-  const stopInstance = async (i: number) => {
-    const child = instances[i]!.process;
-    if (!child) return null;
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    return exited;
-  };
+    return {
+      url,
+      databaseUrl: database.url,
+      instances,
+      async start(i) {
+        await startInstance(i);
+        await waitForStatus(i, 'UP');
+      },
+      stop: stopInstance,
+      async restart(i) {
+        await stopInstance(i);
+        await startInstance(i);
+        await waitForStatus(i, 'UP');
+      },
+      kill: killInstance,
+      status,
+      waitForStatus,
+      async setState(i, state) {
+        await admin(`set server app/${instances[i]!.name} state ${state}`);
+      },
+      admin,
+      async close() {
+        await Promise.all(instances.map((_, i) => stopInstance(i)));
+        if (haproxy.exitCode === null) {
+          const exited = new Promise((resolve) => haproxy.once('exit', resolve));
+          haproxy.kill('SIGTERM');
+          await exited;
+        }
+        await database.stop();
+        process.removeListener('exit', killAll);
+        rmSync(root, { recursive: true, force: true });
+      },
+    };
+  }
+}
 
-  const killInstance = async (i: number) => {
-    const child = instances[i]!.process;
-    if (!child) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  };
-
-  // Instances first, one by one (the first creates the schema and the demo accounts under the start-up lock; the
-  // others would only wait for it), then the proxy, which finds them ready at its first checks.
-  for (let i = 0; i < instances.length; i++) await startInstance(i);
-
-  const config = proxyConfig(readFileSync(HAPROXY_CONFIG, 'utf8'), instances, options.servedByHeader ?? false);
-  const configPath = path.join(root, 'haproxy.cfg');
-  writeFileSync(configPath, config);
-  const haproxy = spawn(HAPROXY, ['-db', '-f', configPath], {
-    env: { ...process.env, TELEHEALTH_BIND: `127.0.0.1:${options.proxyPort}`, TELEHEALTH_ADMIN_SOCKET: socketPath },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(haproxy);
-  haproxy.stdout?.on('data', (chunk: Buffer) => keep('haproxy', chunk));
-  haproxy.stderr?.on('data', (chunk: Buffer) => keep('haproxy', chunk));
-  haproxy.once('exit', () => children.delete(haproxy));
-  await waitUntil(
-    async () => {
-      if (haproxy.exitCode !== null) throw new Error('haproxy exited');
-      return (await admin('show info').catch(() => '')).includes('Name: HAProxy');
-    },
-    30_000,
-    () => output.join('\n'),
-  );
-  for (let i = 0; i < instances.length; i++) await waitForStatus(i, 'UP');
-
-  return {
-    url,
-    databaseUrl: database.url,
-    instances,
-    async start(i) {
-      await startInstance(i);
-      await waitForStatus(i, 'UP');
-    },
-    stop: stopInstance,
-    async restart(i) {
-      await stopInstance(i);
-      await startInstance(i);
-      await waitForStatus(i, 'UP');
-    },
-    kill: killInstance,
-    status,
-    waitForStatus,
-    async setState(i, state) {
-      await admin(`set server app/${instances[i]!.name} state ${state}`);
-    },
-    admin,
-    async close() {
-      await Promise.all(instances.map((_, i) => stopInstance(i)));
-      if (haproxy.exitCode === null) {
-        const exited = new Promise((resolve) => haproxy.once('exit', resolve));
-        haproxy.kill('SIGTERM');
-        await exited;
-      }
-      await database.stop();
-      process.removeListener('exit', killAll);
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

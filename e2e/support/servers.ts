@@ -60,3 +60,15 @@ export function lateMorningZone(now = new Date()): string {
   // Etc/GMT signs are inverted: Etc/GMT-3 is three hours ahead of UTC.
   return offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
 }
+
+/**
+ * The cluster tests' own servers (e2e/support/cluster.ts, decision 072): two instances on one PostgreSQL behind
+ * HAProxy, started by the test file itself (it stops, restarts and kills them), not by Playwright's webServer.
+ */
+export const CLUSTER = {
+  // Within the ten ports a run's offset owns (E2E_PORT_OFFSET moves runs ten apart).
+  proxyPort: port(3103),
+  url: `http://127.0.0.1:${port(3103)}`,
+  instancePorts: [port(3104), port(3105)],
+  databasePort: port(25_434),
+} as const;

@@ -113,6 +113,8 @@ const EnvSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DEMO_MODE: booleanFromEnv.optional(),
+  // What demo mode writes at start: the accounts only, or (the default) the accounts and an invented practice.
+  DEMO_DATA: z.enum(['accounts', 'practice'], { error: 'must be accounts or practice' }).default('practice'),
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .positive()
@@ -355,6 +357,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   demoMode: boolean;
+  /** DEMO_DATA: in demo mode, the demo accounts only, or with the invented practice and its history (the default). */
+  demoData: 'accounts' | 'practice';
   sessionMaxHours: number;
   logLevel: string;
   /** LOG_FORMAT: one readable line per request in development, JSON lines elsewhere (decision 051). */
@@ -531,6 +535,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Relative to where the command was typed (npm runs workspace scripts in the workspace folder).
     dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     demoMode,
+    demoData: e.DEMO_DATA,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (e.NODE_ENV === 'development' ? 'pretty' : 'json'),

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     error: (obj: unknown, msg?: string) => console.error(msg ?? obj, obj),
   };
   // Demo data is written by the runtime under its start-up lock, so instances started together seed it once.
-  const runtime = await openRuntime(config, bootLog as never, config.demoMode ? { seedDemo: 'practice' } : {});
+  const runtime = await openRuntime(config, bootLog as never, config.demoMode ? { seedDemo: config.demoData } : {});
   const app = await buildApp(appDependencies(runtime));
 
   if (!config.smtpUrl) {

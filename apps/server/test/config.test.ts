@@ -107,6 +107,12 @@ describe('configuration', () => {
       expect(() => loadConfig({ DATABASE_POOL_IDLE_SECONDS: bad })).toThrow(ConfigError);
   });
 
+  it('writes the demo practice in demo mode unless DEMO_DATA=accounts', () => {
+    expect(loadConfig({}).demoData).toBe('practice');
+    expect(loadConfig({ DEMO_DATA: 'accounts' }).demoData).toBe('accounts');
+    expect(() => loadConfig({ DEMO_DATA: 'everything' })).toThrow(/DEMO_DATA: must be accounts or practice/);
+  });
+
   it('drains for SHUTDOWN_DRAIN_SECONDS on SIGTERM: 5 in production, 0 elsewhere, within 0 to 300', () => {
     expect(loadConfig({}).shutdownDrainSeconds).toBe(0);
     expect(loadConfig(PRODUCTION).shutdownDrainSeconds).toBe(5);

@@ -41,8 +41,12 @@ const notReady = (key: 'notReadyDraining' | 'notReadyDatabase' | 'notReadyMigrat
 });
 
 describe('live and ready, for load balancers (decision 072)', () => {
-  it('is live and ready on a migrated database, never cached', async () => {
-    const t = await createTestApp({}, { demo: false });
+  it('is live and ready on a migrated database, never cached, and its checks are not logged at info', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(
+      { LOG_LEVEL: 'info' },
+      { demo: false, logStream: { write: (line) => void lines.push(line) } },
+    );
     const live = await t.app.inject({ method: 'GET', url: '/api/health/live' });
     expect(live.statusCode).toBe(200);
     expect(live.json()).toEqual({ status: 'live' });
@@ -50,6 +54,11 @@ describe('live and ready, for load balancers (decision 072)', () => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ready' });
     for (const response of [live, ready]) expect(response.headers['cache-control']).toBe('no-store');
+    // A balancer asks every second: no request lines for those (while /api/health, asked by people, keeps them).
+    await t.app.inject({ method: 'GET', url: '/api/health' });
+    const paths = lines.map((line) => (JSON.parse(line) as { req?: { path?: string } }).req?.path);
+    expect(paths).toContain('/api/health');
+    expect(paths.filter((path) => path?.startsWith('/api/health/'))).toEqual([]);
   });
 
   it('is not ready while a migration of this version is missing from the database', async () => {

@@ -124,7 +124,7 @@ describe.skipIf(inject('databaseKind') !== 'embedded')('embedded PostgreSQL life
       const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
       second.kill('SIGTERM');
       // Not ready at once, while still answering (live, and the session's requests) until the drain is over.
-      await expect.poll(() => status('/api/health/ready'), { timeout: 3_000, intervals: [50] }).toBe(503);
+      await expect.poll(() => status('/api/health/ready'), { timeout: 3_000, interval: 50 }).toBe(503);
       expect(await status('/api/health/live')).toBe(200);
       expect((await graphql(port, '{ me { userId } }', {}, cookie)).body.data.me?.userId).toEqual(expect.any(String));
       expect(await exited).toBe(0);

@@ -51,11 +51,14 @@ export function registerHealthRoutes(app: FastifyInstance, deps: { config: Confi
       });
   });
 
-  app.get('/api/health/live', async (_request, reply) =>
+  // Asked every second or so by each balancer: their answers are not logged at `info` (a 5xx still is).
+  const quiet = { logLevel: 'warn' } as const;
+
+  app.get('/api/health/live', quiet, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'live' }),
   );
 
-  app.get('/api/health/ready', async (_request, reply) => {
+  app.get('/api/health/ready', quiet, async (_request, reply) => {
     void reply.header('cache-control', 'no-store');
     // Draining first, without touching the database: a stopping instance may have a busy pool.
     const problem = readiness.draining ? 'notReadyDraining' : await databaseProblem(deps.pool);
