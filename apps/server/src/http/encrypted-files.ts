@@ -131,18 +131,22 @@ export async function sendFileRange(
   reply: FastifyReply,
   file: DownloadableFile,
 ): Promise<FastifyReply> {
+  const header = request.headers.range;
+  const ranges = header && !request.headers['if-range'] ? parseRange(file.sizeBytes, header, { combine: true }) : -2;
+  if (ranges === -1) {
+    const error = new RequestError(416, ERROR_CODES.rangeNotSatisfiable, 'rangeNotSatisfiable');
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${file.sizeBytes}`)
+      .header('cache-control', 'no-store')
+      .send(requestErrorBody(error));
+  }
   void reply
     .header('content-type', file.mediaType)
     .header('content-disposition', contentDisposition(file.fileName))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
     .header('accept-ranges', 'bytes');
-  const header = request.headers.range;
-  const ranges = header && !request.headers['if-range'] ? parseRange(file.sizeBytes, header, { combine: true }) : -2;
-  if (ranges === -1) {
-    const error = new RequestError(416, ERROR_CODES.rangeNotSatisfiable, 'rangeNotSatisfiable');
-    return reply.code(416).header('content-range', `bytes */${file.sizeBytes}`).send(requestErrorBody(error));
-  }
   const [range] = ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1 ? ranges : [];
   if (range) {
     const body = await file.open(range);
