@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { FileBlobStore } from '../src/blobs/file-blob-store.ts';
+import { loadConfig } from '../src/config.ts';
 import { SealedBlobs, SEGMENT_BYTES, sealedLength, type SealedBlobWritten } from '../src/blobs/sealed-blobs.ts';
 import { EncryptedValueError, Keyring } from '../src/keys/keyring.ts';
 import { describeBlobStoreContract, bufferMemoryPeak, failingBody, generatedBody } from './blob-store-contract.ts';
@@ -193,5 +194,32 @@ describe('SealedBlobs', () => {
     expect(read).toBe(chunks * chunkSize);
     expect(hash.digest('hex')).toBe(file.sha256);
     expect(memory.growth()).toBeLessThan(8 * 1024 * 1024);
+  });
+});
+
+describe('the blob store settings', () => {
+  it('keep files under DATA_DIR/blobs by default, or in the bucket BLOB_STORE_URL names', () => {
+    const dataDir = tempFolder();
+    expect(loadConfig({ DATA_DIR: dataDir }).blobStore).toEqual({ kind: 'file', dir: path.join(dataDir, 'blobs') });
+    expect(
+      loadConfig({
+        BLOB_STORE_URL: 's3://practice-files/telehealth/prod/',
+        S3_ENDPOINT: 'https://s3.example.org',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).blobStore,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'practice-files',
+      prefix: 'telehealth/prod',
+      endpoint: 'https://s3.example.org',
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ BLOB_STORE_URL: 's3://practice-files' }).blobStore).toMatchObject({
+      bucket: 'practice-files',
+      prefix: '',
+    });
+    for (const url of ['http://bucket/x', 's3://Bucket', 's3://b/../x', 's3://bucket/a b'])
+      expect(() => loadConfig({ BLOB_STORE_URL: url }), url).toThrow(/BLOB_STORE_URL/);
+    expect(() => loadConfig({ S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT/);
   });
 });
