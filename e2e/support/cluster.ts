@@ -108,24 +108,24 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
   const databaseDir = path.join(root, 'pg');
   // Nothing outlives the test process, whatever happens to it: PostgreSQL too (immediate shutdown).
+  const postmaster = () =>
+    Number.parseInt(readText(path.join(databaseDir, 'postmaster.pid'))?.split('\n')[0] ?? '', 10);
   const killAll = () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    const postmaster = Number.parseInt(readText(path.join(databaseDir, 'postmaster.pid'))?.split('\n')[0] ?? '', 10);
-    if (Number.isInteger(postmaster)) {
-      try {
-        process.kill(postmaster, 'SIGQUIT');
-      } catch {
-        // gone already
-      }
-    }
+    signal(postmaster(), 'SIGQUIT');
   };
   process.once('exit', killAll);
   try {
     return await startProcesses();
   } catch (error) {
     // A failed start leaves nothing running, and says what the processes printed.
+    const database = postmaster();
     killAll();
     process.removeListener('exit', killAll);
+    // PostgreSQL's immediate shutdown takes a moment; its folder goes after it.
+    for (let waited = 0; signal(database, 0) && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     rmSync(root, { recursive: true, force: true });
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`The cluster did not start: ${reason}\n${output.join('\n')}`, { cause: error });
@@ -212,7 +212,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       await waitUntil(
         async () => {
           if (child.exitCode !== null) throw new Error(`${instance.name} exited while starting`);
-          const response = await fetch(`${instance.url}/api/health/ready`).catch(() => null);
+          const response = await fetch(`${instance.url}/api/health/ready`, {
+            signal: AbortSignal.timeout(2_000),
+          }).catch(() => null);
           return response?.status === 200;
         },
         START_TIMEOUT_MS,
@@ -294,6 +296,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         rmSync(root, { recursive: true, force: true });
       },
     };
+  }
+}
+
+/** Sends `name` to process `pid` (0: only asks whether it is alive); false when there is no such process. */
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
+  if (!Number.isInteger(pid)) return false;
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
   }
 }
 
