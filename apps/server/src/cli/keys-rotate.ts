@@ -3,9 +3,10 @@ import { rotateDataKeys } from '../keys/reencrypt.ts';
 import { withCliRuntime } from './cli-runtime.ts';
 
 // npm run keys:rotate: re-encrypts every value that is not under the current data key (the first in
-// DATA_ENCRYPTION_KEY, or in DATA_DIR/data-keys), in batches, while the server keeps running. Run it after every
+// DATA_ENCRYPTION_KEY, or in DATA_DIR/data-keys), and re-wraps the file key of every sealed file (attachments,
+// card photos, recordings: decision 071), in batches, while the server keeps running. Run it after every
 // server has restarted with the new key first; running it again does nothing.
-await withCliRuntime(async ({ database, keyring }) => {
+await withCliRuntime(async ({ database, keyring, blobs }) => {
   const current = keyring.currentKeyId;
   const older = keyring.keyIds.slice(1);
   console.log(
@@ -13,6 +14,7 @@ await withCliRuntime(async ({ database, keyring }) => {
   );
   console.log('Re-encrypting every value under another key, in batches (the server may keep running).');
   const result = await rotateDataKeys(database.db, keyring, {
+    blobs,
     onProgress: ({ table, done, total }) => console.log(`  ${table}: ${done} of ${total} rows`),
   });
 

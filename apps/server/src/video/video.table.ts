@@ -88,7 +88,12 @@ export const videoRecordings = pgTable(
     stoppedAt: timestamp('stopped_at', { withTimezone: true }),
     durationMs: integer('duration_ms'),
     sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    /** Of a recording assembled before its file was a blob (decision 071): the size of its legacy segments. */
     segmentBytes: integer('segment_bytes'),
+    /** The assembled file, one sealed blob (decision 071): its key in the blob store and its wrapped file key. */
+    blobKey: text('blob_key'),
+    keyId: text('key_id'),
+    wrappedKey: bytea('wrapped_key'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -122,7 +127,10 @@ export const videoRecordingConsents = pgTable(
   ],
 );
 
-/** What the provider's browser uploaded while recording, each part encrypted with the data keys. */
+/**
+ * What the provider's browser uploaded while recording, each part a sealed blob (decision 071). `data` holds the
+ * encrypted bytes of a part uploaded before parts were blobs, until the mover (blob-mover/) takes them out.
+ */
 export const videoRecordingChunks = pgTable(
   'video_recording_chunks',
   {
@@ -130,12 +138,22 @@ export const videoRecordingChunks = pgTable(
       .notNull()
       .references(() => videoRecordings.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    data: bytea('data').notNull(),
+    data: bytea('data'),
+    blobKey: text('blob_key'),
+    keyId: text('key_id'),
+    wrappedKey: bytea('wrapped_key'),
+    plainBytes: integer('plain_bytes'),
   },
-  (t) => [primaryKey({ columns: [t.recordingId, t.seq] })],
+  (t) => [
+    primaryKey({ columns: [t.recordingId, t.seq] }),
+    check('video_recording_chunks_stored_check', sql`${t.data} IS NOT NULL OR ${t.blobKey} IS NOT NULL`),
+  ],
 );
 
-/** The assembled recording (duration and seeking index fixed), in encrypted segments of `segment_bytes`. */
+/**
+ * A recording assembled before its file was a blob, in encrypted segments of `segment_bytes`: only the mover
+ * (blob-mover/) reads them now, into one blob, and deletes them (decision 071). New recordings never write here.
+ */
 export const videoRecordingSegments = pgTable(
   'video_recording_segments',
   {
