@@ -105,7 +105,7 @@ export class BytesMover {
     // Keyset order by the context id: a row that failed is passed over, not read again in this walk.
     let after: string | null = null;
     for (;;) {
-      const batch = await rows<{ cid: string; bytes: Buffer }>(
+      const batch: { cid: string; bytes: Buffer }[] = await rows<{ cid: string; bytes: Buffer }>(
         this.#db,
         sql`SELECT ${contextId} AS cid, ${bytes} AS bytes FROM ${table}
             WHERE ${bytes} IS NOT NULL ${after === null ? sql`` : sql`AND ${contextId} > ${after}`}
@@ -162,9 +162,9 @@ export class BytesMover {
     let failed = 0;
     let after: string | null = null;
     for (;;) {
-      const batch = await rows<{ id: string; segment_bytes: number | null; blob_key: string | null }>(
+      const batch: { id: string; blob_key: string | null }[] = await rows<{ id: string; blob_key: string | null }>(
         this.#db,
-        sql`SELECT r.id::text AS id, r.segment_bytes, r.blob_key FROM video_recordings r
+        sql`SELECT r.id::text AS id, r.blob_key FROM video_recordings r
             WHERE EXISTS (SELECT 1 FROM video_recording_segments s WHERE s.recording_id = r.id)
             ${after === null ? sql`` : sql`AND r.id > ${after}::uuid`}
             ORDER BY r.id LIMIT ${batchSize}`,
