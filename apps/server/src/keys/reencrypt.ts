@@ -177,7 +177,8 @@ export async function rotateDataKeys(
     remaining[set.tableName] = n;
   }
   if (blobs) {
-    for (const [table, n] of Object.entries(await filesNotUnderCurrentKey(db, keyring))) remaining[filesName(table)] = n;
+    for (const [table, n] of Object.entries(await filesNotUnderCurrentKey(db, keyring)))
+      remaining[filesName(table)] = n;
   }
   return { rewritten, remaining };
 }

@@ -204,7 +204,8 @@ async function* backupRecords(
         hash.update(part);
         bytes += part.length;
         // A store answers its own chunk sizes: framed in parts of at most FILE_PART_BYTES, like files.
-        for (let at = 0; at < part.length; at += FILE_PART_BYTES) yield record('B', part.subarray(at, at + FILE_PART_BYTES));
+        for (let at = 0; at < part.length; at += FILE_PART_BYTES)
+          yield record('B', part.subarray(at, at + FILE_PART_BYTES));
       }
       yield record('G', JSON.stringify({ sha256: hash.digest('hex'), bytes }));
       counts.blobs += 1;

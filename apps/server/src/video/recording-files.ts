@@ -90,7 +90,11 @@ export class RecordingFiles {
           .returning({ seq: videoRecordingChunks.seq });
         // While recording: assembled if the parts stop coming (the tab closed); once stopped, the late last part
         // moves the assembly a moment later so that it is included.
-        await finalizeLater(tx, recordingId, recording.status === 'stopped' ? FINALIZE_AFTER_STOP_MS : FINALIZE_IDLE_MS);
+        await finalizeLater(
+          tx,
+          recordingId,
+          recording.status === 'stopped' ? FINALIZE_AFTER_STOP_MS : FINALIZE_IDLE_MS,
+        );
         kept = inserted.length > 0;
       });
     } catch (error) {
@@ -179,7 +183,11 @@ export class RecordingFiles {
    * The bytes of a ready recording (all, or one range) for the appointment's provider, streamed from its blob. A
    * playback that starts at the beginning is audited (a seek asks for later ranges of the same playback).
    */
-  async read(caller: Caller, recordingId: string, range: { start: number; end: number } | null): Promise<RecordingBody> {
+  async read(
+    caller: Caller,
+    recordingId: string,
+    range: { start: number; end: number } | null,
+  ): Promise<RecordingBody> {
     const recording = await requireRecordingProvider(this.#db, caller, recordingId);
     if (recording.status !== 'ready' || recording.sizeBytes === null || recording.sizeBytes === 0) {
       throw notFound('videoMessages.recordingNotFound');
@@ -224,14 +232,11 @@ export class RecordingFiles {
         .innerJoin(videoRecordings, eq(videoRecordings.id, videoRecordingChunks.recordingId))
         .where(lt(videoRecordings.expiresAt, now))
         .for('update');
-      const rows = await tx
-        .delete(videoRecordings)
-        .where(lt(videoRecordings.expiresAt, now))
-        .returning({
-          id: videoRecordings.id,
-          appointmentId: videoRecordings.appointmentId,
-          blobKey: videoRecordings.blobKey,
-        });
+      const rows = await tx.delete(videoRecordings).where(lt(videoRecordings.expiresAt, now)).returning({
+        id: videoRecordings.id,
+        appointmentId: videoRecordings.appointmentId,
+        blobKey: videoRecordings.blobKey,
+      });
       for (const row of rows) {
         await systemScope(RECORDING_OPERATION).audit(tx, 'RECORDING_DELETED', {
           appointmentIds: [row.appointmentId],
@@ -267,7 +272,12 @@ export class RecordingFiles {
   }
 
   /** A range of a recording assembled before recordings were blobs, a segment at a time (until it is moved). */
-  async *#legacySegments(recordingId: string, segmentBytes: number, start: number, end: number): AsyncGenerator<Buffer> {
+  async *#legacySegments(
+    recordingId: string,
+    segmentBytes: number,
+    start: number,
+    end: number,
+  ): AsyncGenerator<Buffer> {
     const first = Math.floor(start / segmentBytes);
     const last = Math.floor(end / segmentBytes);
     for (let idx = first; idx <= last; idx++) {

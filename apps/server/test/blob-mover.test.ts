@@ -1,0 +1,181 @@
+/**
+ * The mover (decision 071): files that rows hold as bytea (written the way of before the blob store) are readable
+ * before, moved into the blob store, readable after, their bytes gone; a second run does nothing; a run stopped
+ * half-way is finished by the next; a server that starts with rows left starts the mover itself.
+ */
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '@telehealth/shared';
+import { insertAppointments } from '../src/appointments/appointments.repository.ts';
+import { chunkContext, segmentContext } from '../src/video/recording-files.ts';
+import { scanWebm, withFixedMetadata } from '../src/video/webm-seekable.ts';
+import { createTestApp, openTestRuntime, TestClient, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let provider: TestClient;
+let providerId: string;
+let patientRecordId: string;
+let slot = 0;
+const webm = fs.readFileSync(new URL('./fixtures/recording.webm', import.meta.url));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  provider = new TestClient(t.app);
+  providerId = (await provider.signIn('provider@demo.test', DEMO_PASSWORD)).user!.userId;
+  const created = await provider.gql<{ createPatient: { id: string } }>(
+    'mutation ($input: CreatePatientInput!) { createPatient(input: $input) { id } }',
+    { input: { firstName: 'Ana', lastName: 'Mover', email: 'ana.mover@example.net', dateOfBirth: '1988-02-03' } },
+  );
+  patientRecordId = created.data!.createPatient.id;
+});
+
+const db = () => t.runtime.database.db;
+
+async function count(query: ReturnType<typeof sql>): Promise<number> {
+  const [row] = (await db().execute<{ n: number }>(query)).rows;
+  return row!.n;
+}
+
+/** A past video appointment of the provider (written straight to the table, like video.test.ts). */
+async function appointment(): Promise<string> {
+  const startsAt = new Date(Math.floor(Date.now() / 900_000) * 900_000 - ++slot * 900_000);
+  const [row] = await insertAppointments(
+    db(),
+    [
+      {
+        patientId: patientRecordId,
+        providerId,
+        startsAt,
+        endsAt: new Date(startsAt.getTime() + 15 * 60_000),
+        timeZone: t.runtime.config.settings.current().timeZone,
+        duration: 15,
+        appointmentType: 'video',
+        status: 'completed',
+        reason: 'Medication follow-up',
+        createdBy: providerId,
+      },
+    ],
+    t.runtime.keyring,
+  );
+  return row!.id;
+}
+
+/** A recording as the release before the blob store left it: assembled (segments of bytea) or still in parts. */
+async function legacyRecording(kind: 'segments' | 'chunks', partBytes: number): Promise<string> {
+  const id = randomUUID();
+  const ready = kind === 'segments';
+  await db().execute(
+    sql`INSERT INTO video_recordings (id, appointment_id, requested_by, status, notice_version, mime_type, started_at,
+          stopped_at, size_bytes, segment_bytes, duration_ms, expires_at)
+        VALUES (${id}, ${await appointment()}, ${providerId}, ${ready ? 'ready' : 'stopped'}, 'v1', 'video/webm', now(),
+          now(), ${ready ? webm.length : null}, ${ready ? partBytes : null}, ${ready ? 4814 : null},
+          now() + interval '30 days')`,
+  );
+  for (let n = 0; n * partBytes < webm.length; n++) {
+    const part = webm.subarray(n * partBytes, (n + 1) * partBytes);
+    if (ready) {
+      const data = t.runtime.keyring.encryptBytes(part, segmentContext(id, n));
+      await db().execute(sql`INSERT INTO video_recording_segments VALUES (${id}, ${n}, ${data})`);
+    } else {
+      const data = t.runtime.keyring.encryptBytes(part, chunkContext(id, n));
+      await db().execute(
+        sql`INSERT INTO video_recording_chunks (recording_id, seq, data) VALUES (${id}, ${n}, ${data})`,
+      );
+    }
+  }
+  return id;
+}
+
+async function play(recordingId: string, range?: string) {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/api/recordings/${recordingId}/file`,
+    headers: { cookie: provider.cookie ?? '', ...(range ? { range } : {}) },
+  });
+  expect(response.statusCode).toBe(range ? 206 : 200);
+  return response.rawPayload;
+}
+
+const bytesLeft = () =>
+  count(sql`SELECT ((SELECT count(*) FROM video_recording_segments)
+                  + (SELECT count(*) FROM video_recording_chunks WHERE data IS NOT NULL))::int AS n`);
+
+describe('the mover', () => {
+  it('moves recordings assembled before and parts not yet assembled: readable before and after, bytes gone, once', async () => {
+    const assembled = await legacyRecording('segments', 40_000);
+    const inParts = await legacyRecording('chunks', 50_000);
+    expect(await play(assembled)).toEqual(webm);
+    expect(await play(assembled, 'bytes=39990-80010')).toEqual(webm.subarray(39990, 80011));
+    expect(await bytesLeft()).toBe(4 + 4);
+
+    const progress: { table: string; moved: number; remaining: number }[] = [];
+    const result = await t.runtime.bytesMover.moveAll({ onProgress: (p) => progress.push(p) });
+    expect(result.moved).toMatchObject({ video_recording_chunks: 4, video_recording_segments: 1 });
+    expect(progress).toContainEqual(expect.objectContaining({ table: 'video_recording_segments', remaining: 0 }));
+    expect(await bytesLeft()).toBe(0);
+
+    // The assembled one plays from its blob, every range.
+    expect(await play(assembled)).toEqual(webm);
+    expect(await play(assembled, 'bytes=39990-80010')).toEqual(webm.subarray(39990, 80011));
+    const [moved] = (
+      await db().execute<{ blob_key: string | null; segment_bytes: number | null }>(
+        sql`SELECT blob_key, segment_bytes FROM video_recordings WHERE id = ${assembled}`,
+      )
+    ).rows;
+    expect(moved!.segment_bytes).toBeNull();
+    expect(await t.runtime.blobStore.size(moved!.blob_key!)).toBeGreaterThan(webm.length);
+
+    // The one in parts is assembled from its moved parts, as it would have been from its bytes.
+    await t.runtime.recordingFiles.finalize(inParts);
+    async function* parts() {
+      for (let n = 0; n * 50_000 < webm.length; n++) yield webm.subarray(n * 50_000, (n + 1) * 50_000);
+    }
+    const fix = await scanWebm(parts());
+    expect(await play(inParts)).toEqual(Buffer.concat(await Array.fromAsync(withFixedMetadata(parts(), fix))));
+
+    // A second run finds nothing to do.
+    const again = await t.runtime.bytesMover.moveAll();
+    expect(Object.values(again.moved).every((n) => n === 0)).toBe(true);
+    expect(await t.runtime.bytesMover.anyLeft()).toBe(false);
+  });
+
+  it('a run stopped half-way leaves every file readable, and the next run finishes', async () => {
+    const ids = [await legacyRecording('chunks', 30_000), await legacyRecording('segments', 60_000)];
+    let writes = 0;
+    await expect(
+      t.runtime.bytesMover.moveAll({
+        batchSize: 1,
+        afterWrite: async () => {
+          if (++writes === 3) throw new Error('the server stopped');
+        },
+      }),
+    ).rejects.toThrow('the server stopped');
+    // Two parts moved, the rest still bytes; the blob of the row being moved was not kept.
+    expect(
+      await count(
+        sql`SELECT count(*)::int AS n FROM video_recording_chunks WHERE blob_key IS NOT NULL AND recording_id = ${ids[0]!}`,
+      ),
+    ).toBe(2);
+    expect(await bytesLeft()).toBe(6 - 2 + 3);
+    expect(await play(ids[1]!)).toEqual(webm);
+
+    const rest = await t.runtime.bytesMover.moveAll({ batchSize: 1 });
+    expect(rest.moved).toMatchObject({ video_recording_chunks: 4, video_recording_segments: 1 });
+    expect(await bytesLeft()).toBe(0);
+    expect(await play(ids[1]!)).toEqual(webm);
+    await t.runtime.recordingFiles.finalize(ids[0]!);
+    expect((await play(ids[0]!)).length).toBeGreaterThan(webm.length - 1000);
+  });
+
+  it('a server that starts with files in the database moves them itself', async () => {
+    const id = await legacyRecording('segments', 70_000);
+    // A second instance on the same database and DATA_DIR (so the same blob store) starts the mover at its start.
+    const other = await openTestRuntime(t.databaseUrl, { DATA_DIR: t.runtime.config.dataDir });
+    for (let i = 0; i < 200 && (await bytesLeft()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await bytesLeft()).toBe(0);
+    await other.close();
+    expect(await play(id)).toEqual(webm);
+  });
+});
