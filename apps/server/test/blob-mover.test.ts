@@ -3,22 +3,18 @@
  * before, moved into the blob store, readable after, their bytes gone; a second run does nothing; a run stopped
  * half-way is finished by the next; a server that starts with rows left starts the mover itself.
  */
-import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
-import { insertAppointments } from '../src/appointments/appointments.repository.ts';
-import { chunkContext, segmentContext } from '../src/video/recording-files.ts';
 import { scanWebm, withFixedMetadata } from '../src/video/webm-seekable.ts';
+import { legacyRecording as legacyRecordingOf, RECORDING_WEBM as webm } from './factories/recordings.ts';
 import { createTestApp, openTestRuntime, TestClient, type TestApp } from './helpers.ts';
 
 let t: TestApp;
 let provider: TestClient;
 let providerId: string;
 let patientRecordId: string;
-let slot = 0;
-const webm = fs.readFileSync(new URL('./fixtures/recording.webm', import.meta.url));
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -38,55 +34,8 @@ async function count(query: ReturnType<typeof sql>): Promise<number> {
   return row!.n;
 }
 
-/** A past video appointment of the provider (written straight to the table, like video.test.ts). */
-async function appointment(): Promise<string> {
-  const startsAt = new Date(Math.floor(Date.now() / 900_000) * 900_000 - ++slot * 900_000);
-  const [row] = await insertAppointments(
-    db(),
-    [
-      {
-        patientId: patientRecordId,
-        providerId,
-        startsAt,
-        endsAt: new Date(startsAt.getTime() + 15 * 60_000),
-        timeZone: t.runtime.config.settings.current().timeZone,
-        duration: 15,
-        appointmentType: 'video',
-        status: 'completed',
-        reason: 'Medication follow-up',
-        createdBy: providerId,
-      },
-    ],
-    t.runtime.keyring,
-  );
-  return row!.id;
-}
-
-/** A recording as the release before the blob store left it: assembled (segments of bytea) or still in parts. */
-async function legacyRecording(kind: 'segments' | 'chunks', partBytes: number): Promise<string> {
-  const id = randomUUID();
-  const ready = kind === 'segments';
-  await db().execute(
-    sql`INSERT INTO video_recordings (id, appointment_id, requested_by, status, notice_version, mime_type, started_at,
-          stopped_at, size_bytes, segment_bytes, duration_ms, expires_at)
-        VALUES (${id}, ${await appointment()}, ${providerId}, ${ready ? 'ready' : 'stopped'}, 'v1', 'video/webm', now(),
-          now(), ${ready ? webm.length : null}, ${ready ? partBytes : null}, ${ready ? 4814 : null},
-          now() + interval '30 days')`,
-  );
-  for (let n = 0; n * partBytes < webm.length; n++) {
-    const part = webm.subarray(n * partBytes, (n + 1) * partBytes);
-    if (ready) {
-      const data = t.runtime.keyring.encryptBytes(part, segmentContext(id, n));
-      await db().execute(sql`INSERT INTO video_recording_segments VALUES (${id}, ${n}, ${data})`);
-    } else {
-      const data = t.runtime.keyring.encryptBytes(part, chunkContext(id, n));
-      await db().execute(
-        sql`INSERT INTO video_recording_chunks (recording_id, seq, data) VALUES (${id}, ${n}, ${data})`,
-      );
-    }
-  }
-  return id;
-}
+const legacyRecording = (kind: 'segments' | 'chunks', partBytes: number) =>
+  legacyRecordingOf(t, { providerId, patientId: patientRecordId }, kind, partBytes);
 
 async function play(recordingId: string, range?: string) {
   const response = await t.app.inject({
@@ -133,7 +82,7 @@ describe('the mover', () => {
       for (let n = 0; n * 50_000 < webm.length; n++) yield webm.subarray(n * 50_000, (n + 1) * 50_000);
     }
     const fix = await scanWebm(parts());
-    expect(await play(inParts)).toEqual(Buffer.concat(await Array.fromAsync(withFixedMetadata(parts(), fix))));
+    expect(await play(inParts)).toEqual(await buffer(withFixedMetadata(parts(), fix)));
 
     // A second run finds nothing to do.
     const again = await t.runtime.bytesMover.moveAll();

@@ -3,6 +3,7 @@
  * signalling for someone not let in), admission and the appointment's steps, a socket that reconnects, a page
  * that reloads, a cancellation that closes the visit, and two server instances carrying one call.
  */
+import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -558,7 +559,7 @@ describe('recording with everyone’s consent', () => {
       )
     ).rows;
     expect(stored).toMatchObject({ parts: 0, segments: 0 });
-    const sealed = Buffer.concat(await Array.fromAsync(await t.runtime.blobStore.get(stored!.blob_key)));
+    const sealed = await buffer(await t.runtime.blobStore.get(stored!.blob_key));
     expect(sealed.length).toBeGreaterThan(recording!.sizeBytes);
     expect(sealed.includes(Buffer.from('webm'))).toBe(false);
     expect(sealed.includes(whole.rawPayload.subarray(1000, 1032))).toBe(false);
