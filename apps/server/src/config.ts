@@ -313,6 +313,18 @@ const EnvSchema = z.object({
     .regex(/^(off|(\S+\s+){4}\S+)$/, 'must be five crontab fields in UTC (minute hour day month weekday) or off')
     .default('17 2 * * *'),
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(14),
+  // Files (decision 070): under DATA_DIR/blobs, or an S3-compatible store; the AWS SDK reads its own variables
+  // (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ...) for the rest.
+  BLOB_STORE_URL: z
+    .string()
+    .trim()
+    .regex(
+      /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/([A-Za-z0-9_-][A-Za-z0-9._-]*)(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*)?\/?$/,
+      'must be s3://bucket or s3://bucket/prefix (a bucket name, then path segments of letters, digits, ".", "_", "-")',
+    )
+    .optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
 });
 
 /** A comma-separated list of STUN or TURN addresses (`stun:host:port`, `turn:host:port?transport=udp`, `turns:`). */
@@ -430,6 +442,20 @@ export interface Config {
     /** How many backup files the folder keeps (the oldest go). */
     keep: number;
   };
+  /** Where files are kept (decision 070): DATA_DIR/blobs, or an S3-compatible store (BLOB_STORE_URL). */
+  blobStore: BlobStoreConfig;
+}
+
+/** The files' store: a folder, or a bucket (with a key prefix) of an S3-compatible store. */
+export type BlobStoreConfig =
+  | { kind: 'file'; dir: string }
+  | { kind: 's3'; bucket: string; prefix: string; endpoint: string | undefined; forcePathStyle: boolean };
+
+/** `s3://bucket/prefix` as its parts (the URL is checked by the schema). */
+function blobStoreOf(url: string | undefined, dataDir: string, endpoint: string | undefined, forcePathStyle: boolean) {
+  if (!url) return { kind: 'file' as const, dir: path.join(dataDir, 'blobs') };
+  const [bucket = '', ...prefix] = url.slice('s3://'.length).split('/');
+  return { kind: 's3' as const, bucket, prefix: prefix.filter(Boolean).join('/'), endpoint, forcePathStyle };
 }
 
 /** Where the practice's settings in use are read (the settings service, or the environment's defaults). */
@@ -571,5 +597,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       schedule: e.BACKUP_SCHEDULE === 'off' ? null : e.BACKUP_SCHEDULE.split(/\s+/).join(' '),
       keep: e.BACKUP_KEEP,
     },
+    blobStore: blobStoreOf(
+      e.BLOB_STORE_URL,
+      path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
+      e.S3_ENDPOINT,
+      e.S3_FORCE_PATH_STYLE,
+    ),
   };
 }
