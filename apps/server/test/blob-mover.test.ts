@@ -4,6 +4,7 @@
  * half-way is finished by the next; a server that starts with rows left starts the mover itself.
  */
 import { buffer } from 'node:stream/consumers';
+import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '@telehealth/shared';
@@ -78,9 +79,10 @@ describe('the mover', () => {
 
     // The one in parts is assembled from its moved parts, as it would have been from its bytes.
     await t.runtime.recordingFiles.finalize(inParts);
-    async function* parts() {
-      for (let n = 0; n * 50_000 < webm.length; n++) yield webm.subarray(n * 50_000, (n + 1) * 50_000);
-    }
+    const parts = () =>
+      Readable.from(
+        Array.from({ length: Math.ceil(webm.length / 50_000) }, (_, n) => webm.subarray(n * 50_000, (n + 1) * 50_000)),
+      );
     const fix = await scanWebm(parts());
     expect(await play(inParts)).toEqual(await buffer(withFixedMetadata(parts(), fix)));
 
@@ -96,9 +98,7 @@ describe('the mover', () => {
     await expect(
       t.runtime.bytesMover.moveAll({
         batchSize: 1,
-        afterWrite: async () => {
-          if (++writes === 3) throw new Error('the server stopped');
-        },
+        afterWrite: () => (++writes === 3 ? Promise.reject(new Error('the server stopped')) : Promise.resolve()),
       }),
     ).rejects.toThrow('the server stopped');
     // Two parts moved, the rest still bytes; the blob of the row being moved was not kept.
