@@ -3,7 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { SealedBlobs, SealedBlobWritten } from '../blobs/sealed-blobs.ts';
 import type { Executor } from '../db/client.ts';
 import type { FieldContext, Keyring } from '../keys/keyring.ts';
-import { SEALED_FILE_TABLES, sealedFileContext, type SealedFileTable } from '../keys/sealed-files.ts';
+import { sealedFileTablesIn } from '../keys/rewrap-files.ts';
+import { sealedFileContext, type SealedFileTable } from '../keys/sealed-files.ts';
 import { recordingContext, segmentContext } from '../video/recording-files.ts';
 
 /*
@@ -61,14 +62,15 @@ export class BytesMover {
   /** Rows still holding bytes, per table (counts only). */
   async remaining(): Promise<Record<string, number>> {
     const counts: Record<string, number> = {};
-    for (const set of legacyTables()) counts[set.table] = await this.#count(set.table, notNull(set.legacyBytes));
+    for (const set of await this.#legacyTables())
+      counts[set.table] = await this.#count(set.table, notNull(set.legacyBytes));
     counts[LEGACY_SEGMENTS] = await this.#count(LEGACY_SEGMENTS, sql`true`, 'DISTINCT recording_id');
     return counts;
   }
 
   /** True when any row still holds bytes (cheap: one EXISTS per table). */
   async anyLeft(): Promise<boolean> {
-    for (const set of legacyTables()) {
+    for (const set of await this.#legacyTables()) {
       if (await this.#exists(set.table, notNull(set.legacyBytes))) return true;
     }
     return this.#exists(LEGACY_SEGMENTS, sql`true`);
@@ -81,7 +83,7 @@ export class BytesMover {
   async moveAll(options: MoveOptions = {}): Promise<MoveResult> {
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     const result: MoveResult = { moved: {}, failed: {} };
-    for (const set of legacyTables()) {
+    for (const set of await this.#legacyTables()) {
       const { moved, failed } = await this.#moveRows(set, batchSize, options);
       result.moved[set.table] = moved;
       result.failed[set.table] = failed;
@@ -237,6 +239,13 @@ export class BytesMover {
     }
   }
 
+  /** The tables whose rows may still hold bytes (those with their blob columns in this database). */
+  async #legacyTables(): Promise<(SealedFileTable & { legacyBytes: string })[]> {
+    return (await sealedFileTablesIn(this.#db)).filter(
+      (set): set is SealedFileTable & { legacyBytes: string } => !!set.legacyBytes,
+    );
+  }
+
   #open(bytes: Buffer, context: FieldContext): Buffer | null {
     try {
       return this.#keyring.decryptBytes(bytes, context);
@@ -261,10 +270,6 @@ export class BytesMover {
     );
     return row?.any ?? false;
   }
-}
-
-function legacyTables(): (SealedFileTable & { legacyBytes: string })[] {
-  return SEALED_FILE_TABLES.filter((set): set is SealedFileTable & { legacyBytes: string } => !!set.legacyBytes);
 }
 
 function notNull(column: string): SQL {

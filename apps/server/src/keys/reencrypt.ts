@@ -3,8 +3,7 @@ import type { Executor } from '../db/client.ts';
 import type { SealedBlobs } from '../blobs/sealed-blobs.ts';
 import { ENCRYPTED_TABLES, type EncryptedColumns } from './encrypted-columns.ts';
 import { ENCRYPTED_PREFIX, type Keyring } from './keyring.ts';
-import { filesNotUnderCurrentKey, rewrapTableFiles } from './rewrap-files.ts';
-import { SEALED_FILE_TABLES } from './sealed-files.ts';
+import { filesNotUnderCurrentKey, rewrapTableFiles, sealedFileTablesIn } from './rewrap-files.ts';
 
 /** `plaintext`: encrypt what is not encrypted yet (at start). `rotate`: re-encrypt what is not under the current key. */
 export type ReencryptMode = 'plaintext' | 'rotate';
@@ -157,7 +156,7 @@ export async function rotateDataKeys(
       skipped += result.skipped;
     }
     if (blobs) {
-      for (const set of SEALED_FILE_TABLES) {
+      for (const set of await sealedFileTablesIn(db)) {
         const name = filesName(set.table);
         const result = await rewrapTableFiles(db, keyring, blobs, set, {
           onProgress: ({ done, total }) => options.onProgress?.({ table: name, done, total }),

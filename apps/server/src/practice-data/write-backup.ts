@@ -221,6 +221,7 @@ async function* backupRecords(
 async function blobKeysOfSnapshot(client: pg.Client): Promise<string[]> {
   const keys: string[] = [];
   for (const set of SEALED_FILE_TABLES) {
+    // A table without its blob columns yet (a database of a release before them) names no blob.
     const exists = await client.query<{ ok: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM information_schema.columns
                       WHERE table_schema = 'public' AND table_name = $1 AND column_name = 'blob_key') AS ok`,
