@@ -17,7 +17,8 @@ import { SealedBlobs } from '../src/blobs/sealed-blobs.ts';
 import { connectDatabase, type Database } from '../src/db/client.ts';
 import { generateDataKeyEntry, Keyring, parseDataKeys } from '../src/keys/keyring.ts';
 import { rotateDataKeys } from '../src/keys/reencrypt.ts';
-import { SEALED_FILE_TABLES, sealedFileContext } from '../src/keys/sealed-files.ts';
+import { sealedFileTablesIn } from '../src/keys/rewrap-files.ts';
+import { sealedFileContext } from '../src/keys/sealed-files.ts';
 import { backupKeyFor, backupKeyOf } from '../src/practice-data/backup.service.ts';
 import { checkBackupFile } from '../src/practice-data/check-backup.ts';
 import { restoreBackup } from '../src/practice-data/restore-backup.ts';
@@ -63,7 +64,7 @@ beforeAll(async () => {
 /** The plaintext of every file the rows of `db` name, by blob key, read through `blobs`. */
 async function filesOf(db: Database, blobs: SealedBlobs): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
-  for (const set of SEALED_FILE_TABLES) {
+  for (const set of await sealedFileTablesIn(db)) {
     const rows = await db.execute<{ blob_key: string; cid: string; key_id: string; wrapped_key: Buffer; n: string }>(
       sql`SELECT blob_key, ${sql.raw(set.contextIdSql)} AS cid, key_id, wrapped_key,
                  ${sql.identifier(set.plainBytesColumn)}::text AS n
