@@ -57,7 +57,7 @@ await withCliRuntime(async ({ database, keyring, blobs, bytesMover }) => {
   }
   console.log(
     rewritten > 0
-      ? `Done: ${rewritten} rows re-encrypted or re-wrapped; every encrypted value and file key is under "${current}".`
+      ? `Done: ${rewritten} rows re-encrypted; every encrypted value is under "${current}".`
       : `Nothing to do: every encrypted value is already under "${current}".`,
   );
   if (older.length > 0) {
