@@ -6,6 +6,7 @@
  * only; a provider sends one back with a reason; the practice's sections setting; bad input refused with nothing
  * written; the insurance card's photos uploaded and read only by those who may.
  */
+import { buffer } from 'node:stream/consumers';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTAKE_CARD_PHOTOS_PATH, PATIENT_MESSAGES } from '@telehealth/shared';
@@ -247,7 +248,9 @@ describe('the card photos', () => {
     expect(uploaded.statusCode).toBe(201);
     const { id } = uploaded.json<{ id: string }>();
     const [row] = await db().select().from(intakeCardPhotos).where(eq(intakeCardPhotos.id, id));
-    expect(row!.data.includes(Buffer.from('IHDR-card'))).toBe(false);
+    // The bytes are in the blob store (decision 070), sealed: none in the row.
+    expect(row!.data).toBeNull();
+    expect((await buffer(await t.runtime.blobStore.get(row!.blobKey!))).includes(Buffer.from('IHDR-card'))).toBe(false);
 
     expect((await upload(patient, 'front', Buffer.from('plain text, not an image'))).statusCode).toBe(400);
     expect((await upload(patient, 'middle', PNG)).statusCode).toBe(400);

@@ -5,6 +5,7 @@
  * the e-mail that says only that a message waits, and the audit trail.
  */
 import { randomUUID } from 'node:crypto';
+import { buffer } from 'node:stream/consumers';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -160,8 +161,11 @@ describe('a conversation between a patient and their provider', () => {
     expect(message!.body.startsWith('enc:')).toBe(true);
     const [stored] = await db.select().from(messageAttachments).where(eq(messageAttachments.id, attachment.id));
     expect(stored!.fileName.startsWith('enc:')).toBe(true);
-    expect(stored!.data.includes(Buffer.from('%PDF'))).toBe(false);
-    expect(stored!.data.includes(PDF.subarray(10, 30))).toBe(false);
+    // The bytes are in the blob store (decision 070), sealed: none in the row.
+    expect(stored!.data).toBeNull();
+    const blob = await buffer(await t.runtime.blobStore.get(stored!.blobKey!));
+    expect(blob.includes(Buffer.from('%PDF'))).toBe(false);
+    expect(blob.includes(PDF.subarray(10, 30))).toBe(false);
 
     // The provider reads it: the patient's message shows when, and the patient hears of it live.
     const thread = data(

@@ -87,6 +87,8 @@ export const ERROR_CODES = {
   idempotencyKeyInFlight: 'IDEMPOTENCY_KEY_IN_FLIGHT',
   /** A plain HTTP request for a WebSocket's path: HTTP 426 with `Upgrade: websocket`. */
   upgradeRequired: 'UPGRADE_REQUIRED',
+  /** A download's Range starts past the file's end: HTTP 416 with `Content-Range: bytes *\/size`. */
+  rangeNotSatisfiable: 'RANGE_NOT_SATISFIABLE',
 } as const;
 
 /**
@@ -112,6 +114,7 @@ export const REQUEST_MESSAGES = {
   notFound: 'Nothing was found at this address.',
   crossOrigin: 'This request must come from the pages of this site.',
   uploadType: 'This upload must be sent as one of these types: {{types}}.',
+  rangeNotSatisfiable: 'The requested byte range is outside the file.',
   tooManyAliases: 'The query uses more than {{limit}} aliases.',
   tooDeep: 'The query is nested more than {{limit}} levels deep.',
   tooCostly: 'The query asks for too much at once (its cost is over the limit of {{limit}}).',

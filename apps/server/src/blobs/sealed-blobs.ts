@@ -44,6 +44,28 @@ export interface SealedBlobLocation extends SealedBlobRef {
   context: FieldContext;
 }
 
+/** Where a row's file is: its blob, or (a row from before the blob store) its bytes sealed in the row. */
+export type StoredFile = { blob: SealedBlobRef; data: null } | { blob: null; data: Buffer };
+
+/** A row's file, by its columns (the size is the file's plaintext length). */
+export function storedFileOf(row: {
+  data: Buffer | null;
+  blobKey: string | null;
+  keyId: string | null;
+  wrappedKey: Buffer | null;
+  sizeBytes: number;
+}): StoredFile {
+  if (row.blobKey !== null && row.keyId !== null && row.wrappedKey !== null) {
+    return {
+      blob: { blobKey: row.blobKey, keyId: row.keyId, wrappedKey: row.wrappedKey, plainBytes: row.sizeBytes },
+      data: null,
+    };
+  }
+  // The table's check (fileIsKept) makes this unreachable.
+  if (!row.data) throw new Error('A file row without its file');
+  return { blob: null, data: row.data };
+}
+
 /** What the file store of a table's files calls a file's new key: `<table>/<random uuid>`. */
 function newBlobKey(context: FieldContext): string {
   return `${context.table}/${randomUUID()}`;
@@ -193,6 +215,25 @@ export class SealedBlobs {
       throw error;
     }
     return Readable.from(openedChunks(stored, { fileKey, context, first, last, lastIndex, plainBytes, start, end }));
+  }
+
+  /**
+   * How to open a row's file, whole or by a byte range: from the blob store, or (a row from before it) from the
+   * bytes sealed in the row under `context`, which are opened here at once, so a damaged row fails before anything
+   * is sent or recorded.
+   */
+  openerOf(stored: StoredFile, context: FieldContext): (range?: ByteRange) => Promise<Readable> {
+    if (stored.blob) {
+      const location = { ...stored.blob, context };
+      return (range) => this.read(location, range);
+    }
+    const bytes = this.#keyring.decryptBytes(stored.data, context);
+    return (range) => {
+      if (!range) return Promise.resolve(Readable.from([bytes]));
+      if (range.start >= bytes.length)
+        return Promise.reject(new RangeError(`Range ${range.start}-${range.end} is outside the file`));
+      return Promise.resolve(Readable.from([bytes.subarray(range.start, range.end + 1)]));
+    };
   }
 
   /** Removes the file's blob (a missing one is fine). */

@@ -1,18 +1,23 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import parseRange from 'range-parser';
 import {
   detectAttachmentType,
   ERROR_CODES,
   MESSAGE_ATTACHMENT_MAX_BYTES,
   type MessageAttachmentType,
 } from '@telehealth/shared';
-import { AppError, badUserInput } from '../errors.ts';
+import { AppError, badUserInput, RequestError } from '../errors.ts';
+import { requestErrorBody } from './request-errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 
 /*
  * The encrypted files of the product (message attachments, decision 029; insurance card photos, decision 067):
- * the checks of an upload (not empty, at most 10 MB, a PDF, PNG or JPEG by its content whatever its name says),
- * the sealing of its bytes with the data keys bound to its table and row, and the HTTP plumbing of the raw-body
- * upload and the download. Each domain keeps its own table and access rules; this is what they share.
+ * the checks of an upload as it streams (not empty, at most 10 MB, a PDF, PNG or JPEG by its content whatever its
+ * name says), the HTTP plumbing of the streamed upload and of the download with byte ranges, and the sealing of the
+ * rows from before the blob store (decision 070), whose bytes are in the row. Each domain keeps its own table and
+ * access rules; this is what they share.
  */
 
 /** The largest file, in bytes (10 MB). */
@@ -25,21 +30,12 @@ export function fileTooLarge(): AppError {
   });
 }
 
-/** Checks an uploaded file's bytes; answers its type as its content shows it, or refuses it. */
-export function checkUploadedFile(bytes: Buffer): MessageAttachmentType {
-  if (bytes.length === 0) throw badUserInput('secureMessageMessages.attachmentEmpty');
-  if (bytes.length > ENCRYPTED_FILE_MAX_BYTES) throw fileTooLarge();
-  const mediaType = detectAttachmentType(bytes);
-  if (!mediaType) throw badUserInput('secureMessageMessages.attachmentWrongType');
-  return mediaType;
-}
-
 /** Where a file's encrypted bytes are stored: bound to its table, column and row id. */
 export function fileDataContext(table: string, id: string) {
   return { table, column: 'data', id };
 }
 
-/** The bytes sealed for the row `id` of `table`. */
+/** The bytes sealed for the row `id` of `table` (files before the blob store; tests make such rows with it). */
 export function sealFileBytes(keyring: Keyring, table: string, id: string, bytes: Buffer): Buffer {
   return keyring.encryptBytes(bytes, fileDataContext(table, id));
 }
@@ -50,31 +46,118 @@ export function openFileBytes(keyring: Keyring, table: string, id: string, data:
 }
 
 /**
- * Makes `scope` (a plugin scope of upload routes) take any body as raw bytes up to the limit, and answer a larger
- * one with the files' own message (413). Each route still lists its accepted types (`config.uploadTypes`).
+ * Makes `scope` (a plugin scope of upload routes) hand any body to its route as the request's stream, unread: the
+ * route streams it into the blob store through `checkUpload`, which keeps the limit. A body that says it is larger
+ * is refused before a byte is read (413 with the files' own message). Each route still lists its accepted types
+ * (`config.uploadTypes`).
  */
-export function acceptRawFiles(scope: FastifyInstance): void {
+export function acceptStreamedFiles(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ENCRYPTED_FILE_MAX_BYTES }, (_r, body, parsed) =>
-    parsed(null, body),
-  );
-  scope.setErrorHandler((error) => {
-    if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw fileTooLarge();
-    throw error;
+  scope.addContentTypeParser('*', (request, payload, done) => {
+    const length = Number(request.headers['content-length']);
+    if (Number.isFinite(length) && length > ENCRYPTED_FILE_MAX_BYTES) {
+      done(fileTooLarge(), undefined);
+      return;
+    }
+    done(null, payload);
   });
 }
 
-/** Sends a file as a download (never shown inline on our origin), never cached. */
-export function sendFileDownload(
+/** The request's body as the stream `acceptStreamedFiles` passed on (an empty one when there was none). */
+export function uploadedBody(body: unknown): Readable {
+  return body instanceof Readable ? body : Readable.from([]);
+}
+
+/** The first bytes are enough to tell a PDF, PNG or JPEG by its content. */
+const HEAD_BYTES = 16;
+
+/**
+ * An upload checked as it flows: at most 10 MB (past that it fails with the files' own 413), not empty, and a
+ * PDF, PNG or JPEG by its first bytes whatever its name says (held back until they show it). Its `mediaType` is
+ * known once the first bytes have passed; `bytes` counts what passed.
+ */
+export class CheckedUpload extends Transform {
+  mediaType: MessageAttachmentType | null = null;
+  bytes = 0;
+  #head: Buffer[] = [];
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > ENCRYPTED_FILE_MAX_BYTES) return done(fileTooLarge());
+    if (this.mediaType) return done(null, chunk);
+    this.#head.push(chunk);
+    if (this.bytes < HEAD_BYTES) return done();
+    this.#release(done);
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.bytes === 0) return done(badUserInput('secureMessageMessages.attachmentEmpty'));
+    if (!this.mediaType) return this.#release(done);
+    done();
+  }
+
+  #release(done: TransformCallback): void {
+    const head = Buffer.concat(this.#head);
+    this.#head = [];
+    this.mediaType = detectAttachmentType(head);
+    if (!this.mediaType) return done(badUserInput('secureMessageMessages.attachmentWrongType'));
+    done(null, head);
+  }
+}
+
+/** `body` through the upload's checks; its errors (a client gone) end the checked stream with them. */
+export function checkUpload(body: Readable): CheckedUpload {
+  const checked = new CheckedUpload();
+  pipeline(body, checked).catch(() => undefined);
+  return checked;
+}
+
+/** A file to send: its name, type and length, and how to open it whole or a byte range of it (end inclusive). */
+export interface DownloadableFile {
+  mediaType: string;
+  fileName: string;
+  sizeBytes: number;
+  open(range?: { start: number; end: number }): Promise<Readable>;
+}
+
+/**
+ * Sends a file as a download (never shown inline on our origin, never cached), streamed, with byte ranges: a
+ * single satisfiable `Range: bytes=...` is answered 206 with its Content-Range, one that starts past the end 416
+ * with `Content-Range: bytes *\/size`; a malformed one, several ranges, or a Range with If-Range (the file has no
+ * validator to compare) get the whole file, as RFC 9110 allows.
+ */
+export async function sendFileRange(
+  request: FastifyRequest,
   reply: FastifyReply,
-  file: { mediaType: string; fileName: string; data: Buffer },
-): FastifyReply {
-  return reply
+  file: DownloadableFile,
+): Promise<FastifyReply> {
+  const header = request.headers.range;
+  const ranges = header && !request.headers['if-range'] ? parseRange(file.sizeBytes, header, { combine: true }) : -2;
+  if (ranges === -1) {
+    const error = new RequestError(416, ERROR_CODES.rangeNotSatisfiable, 'rangeNotSatisfiable');
+    return reply
+      .code(416)
+      .header('content-range', `bytes */${file.sizeBytes}`)
+      .header('cache-control', 'no-store')
+      .send(requestErrorBody(error));
+  }
+  void reply
     .header('content-type', file.mediaType)
     .header('content-disposition', contentDisposition(file.fileName))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
-    .send(file.data);
+    .header('accept-ranges', 'bytes');
+  const [range] = ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1 ? ranges : [];
+  if (range) {
+    const body = await file.open(range);
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${file.sizeBytes}`)
+      .header('content-length', range.end - range.start + 1)
+      .send(body);
+  }
+  const body = await file.open();
+  return reply.header('content-length', file.sizeBytes).send(body);
 }
 
 /**

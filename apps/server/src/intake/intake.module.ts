@@ -14,9 +14,9 @@ declare module '../modules/services.ts' {
  */
 export default defineModule({
   name: 'intake',
-  after: ['clinical-record', 'measures'],
-  create: ({ db, keyring, settings, medications, allergies, measures }) => ({
-    services: { intake: new IntakeService({ db, keyring, settings, medications, allergies, measures }) },
+  after: ['clinical-record', 'measures', 'blobs'],
+  create: ({ db, keyring, settings, medications, allergies, measures, blobs }) => ({
+    services: { intake: new IntakeService({ db, keyring, settings, medications, allergies, measures, blobs }) },
   }),
   routes: (app, deps) => registerIntakeRoutes(app, deps.intake),
 });

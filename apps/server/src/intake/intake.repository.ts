@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { IntakeAnswers, IntakeCardSide, IntakeSection, MessageAttachmentType } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
-import { openFileBytes, sealFileBytes } from '../http/encrypted-files.ts';
+import { storedFileOf, type SealedBlobWritten, type StoredFile } from '../blobs/sealed-blobs.ts';
+import { fileDataContext } from '../http/encrypted-files.ts';
 import { intakesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { intakeCardPhotos, intakes } from './intake.table.ts';
@@ -139,42 +140,55 @@ export interface CardPhotoInfo {
   createdAt: Date;
 }
 
-const PHOTO_TABLE = 'intake_card_photos';
+/** Where a card photo's file is sealed for: its table, column and row id (the file key is bound to it). */
+export function cardPhotoDataContext(id: string) {
+  return fileDataContext('intake_card_photos', id);
+}
 
-/** Keeps the photo of one side of the patient's card, sealed; a new one replaces the old. Answers it. */
+/**
+ * Keeps the photo of one side of the patient's card, whose file was written to the blob store (under
+ * `cardPhotoDataContext(id)`); a new one replaces the old. Answers it, and the blob keys of the photos it replaced,
+ * which the caller removes once this has committed.
+ */
 export async function replaceCardPhoto(
   executor: Executor,
-  keyring: Keyring,
   values: {
+    id: string;
     patientId: string;
     side: IntakeCardSide;
     mediaType: MessageAttachmentType;
-    bytes: Buffer;
+    file: SealedBlobWritten;
     uploadedBy: string;
   },
-): Promise<CardPhotoInfo> {
-  await executor
+): Promise<{ photo: CardPhotoInfo; replacedBlobKeys: string[] }> {
+  const replaced = await executor
     .delete(intakeCardPhotos)
-    .where(and(eq(intakeCardPhotos.patientId, values.patientId), eq(intakeCardPhotos.side, values.side)));
-  const id = randomUUID();
+    .where(and(eq(intakeCardPhotos.patientId, values.patientId), eq(intakeCardPhotos.side, values.side)))
+    .returning({ blobKey: intakeCardPhotos.blobKey });
+  const { id, file } = values;
   const createdAt = new Date();
   await executor.insert(intakeCardPhotos).values({
     id,
     patientId: values.patientId,
     side: values.side,
     mediaType: values.mediaType,
-    sizeBytes: values.bytes.length,
-    data: sealFileBytes(keyring, PHOTO_TABLE, id, values.bytes),
+    sizeBytes: file.plainBytes,
+    blobKey: file.blobKey,
+    keyId: file.keyId,
+    wrappedKey: file.wrappedKey,
     uploadedBy: values.uploadedBy,
     createdAt,
   });
   return {
-    id,
-    patientId: values.patientId,
-    side: values.side,
-    mediaType: values.mediaType,
-    sizeBytes: values.bytes.length,
-    createdAt,
+    photo: {
+      id,
+      patientId: values.patientId,
+      side: values.side,
+      mediaType: values.mediaType,
+      sizeBytes: file.plainBytes,
+      createdAt,
+    },
+    replacedBlobKeys: replaced.flatMap((row) => (row.blobKey ? [row.blobKey] : [])),
   };
 }
 
@@ -205,12 +219,11 @@ export async function cardPhotoPatient(executor: Executor, id: string): Promise<
   return row;
 }
 
-/** A card photo with its bytes, readable. */
+/** A card photo with where its file is. */
 export async function findCardPhoto(
   executor: Executor,
-  keyring: Keyring,
   id: string,
-): Promise<(CardPhotoInfo & { data: Buffer }) | undefined> {
+): Promise<(CardPhotoInfo & { stored: StoredFile }) | undefined> {
   const [row] = await executor.select().from(intakeCardPhotos).where(eq(intakeCardPhotos.id, id));
   if (!row) return undefined;
   return {
@@ -220,6 +233,6 @@ export async function findCardPhoto(
     mediaType: row.mediaType as MessageAttachmentType,
     sizeBytes: row.sizeBytes,
     createdAt: row.createdAt,
-    data: openFileBytes(keyring, PHOTO_TABLE, row.id, row.data),
+    stored: storedFileOf(row),
   };
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   AcceptIntakeInputSchema,
   defaultIntakeFieldChoice,
@@ -17,11 +19,12 @@ import type { Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import { scopeOf, type Scope } from '../access/scope.ts';
+import type { SealedBlobs } from '../blobs/sealed-blobs.ts';
 import type { AllergiesService } from '../clinical-record/allergies.service.ts';
 import type { MedicationsService } from '../clinical-record/medications.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, fieldError, notFound, parseInput } from '../errors.ts';
-import { checkUploadedFile } from '../http/encrypted-files.ts';
+import { checkUpload, type DownloadableFile } from '../http/encrypted-files.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import type { MeasuresService } from '../measures/measures.service.ts';
 import { findLinkedPatient } from '../patients/patient-accounts.repository.ts';
@@ -34,6 +37,7 @@ import {
 } from '../patients/patients.repository.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import {
+  cardPhotoDataContext,
   cardPhotoPatient,
   findCardPhoto,
   findIntake,
@@ -112,6 +116,7 @@ export class IntakeService {
   readonly #medications: MedicationsService;
   readonly #allergies: AllergiesService;
   readonly #measures: MeasuresService;
+  readonly #blobs: SealedBlobs;
 
   constructor(options: {
     db: Database;
@@ -120,6 +125,7 @@ export class IntakeService {
     medications: MedicationsService;
     allergies: AllergiesService;
     measures: MeasuresService;
+    blobs: SealedBlobs;
   }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
@@ -127,6 +133,7 @@ export class IntakeService {
     this.#medications = options.medications;
     this.#allergies = options.allergies;
     this.#measures = options.measures;
+    this.#blobs = options.blobs;
   }
 
   // ---- For the flow built next (calendar cards, chart badges): no audit entries of their own. ----
@@ -223,57 +230,76 @@ export class IntakeService {
     });
   }
 
-  /** Keeps the photo of one side of the caller's insurance card (a new one replaces the old). */
-  async uploadCardPhoto(caller: Caller, sideInput: unknown, bytes: Buffer): Promise<CardPhotoInfo> {
+  /**
+   * Keeps the photo of one side of the caller's insurance card (a new one replaces the old, whose blob goes once
+   * the new row is in). The body streams into the blob store; a refusal or a failed row leaves no blob.
+   */
+  async uploadCardPhoto(caller: Caller, sideInput: unknown, body: Readable): Promise<CardPhotoInfo> {
     const scope = scopeOf(this.#db, caller);
     await scope.reach('intake:fill');
     const side = parseInput(IntakeCardSideSchema, sideInput);
-    const mediaType = checkUploadedFile(bytes);
     const patientId = await this.#ownPatientId(caller);
-    return this.#db.transaction(async (tx) => {
-      const intake = await findIntakeOfPatient(tx, this.#keyring, patientId, { lock: true });
-      if (intake && intake.row.status !== 'in-progress') throw badUserInput('intakeMessages.notEditable');
-      const photo = await replaceCardPhoto(tx, this.#keyring, {
-        patientId,
-        side,
-        mediaType,
-        bytes,
-        uploadedBy: caller.user.id,
+    // Refused before the file is read when the intake cannot change (checked again under the lock below).
+    const before = await findIntakeOfPatient(this.#db, this.#keyring, patientId);
+    if (before && before.row.status !== 'in-progress') throw badUserInput('intakeMessages.notEditable');
+    const id = randomUUID();
+    const checked = checkUpload(body);
+    const written = await this.#blobs.write(checked, cardPhotoDataContext(id));
+    // Known once the file passed its checks (the write failed otherwise).
+    const mediaType = checked.mediaType!;
+    let saved: Awaited<ReturnType<typeof replaceCardPhoto>>;
+    try {
+      saved = await this.#db.transaction(async (tx) => {
+        const intake = await findIntakeOfPatient(tx, this.#keyring, patientId, { lock: true });
+        if (intake && intake.row.status !== 'in-progress') throw badUserInput('intakeMessages.notEditable');
+        const replaced = await replaceCardPhoto(tx, {
+          id,
+          patientId,
+          side,
+          mediaType,
+          file: written,
+          uploadedBy: caller.user.id,
+        });
+        await scope.audit(tx, 'INTAKE_CARD_PHOTO_UPLOAD', {
+          photoId: id,
+          side,
+          mediaType,
+          sizeBytes: replaced.photo.sizeBytes,
+          patientIds: [patientId],
+        });
+        return replaced;
       });
-      await scope.audit(tx, 'INTAKE_CARD_PHOTO_UPLOAD', {
-        photoId: photo.id,
-        side,
-        mediaType,
-        sizeBytes: photo.sizeBytes,
-        patientIds: [patientId],
-      });
-      return photo;
-    });
+    } catch (error) {
+      await this.#blobs.remove(written);
+      throw error;
+    }
+    for (const blobKey of saved.replacedBlobKeys) await this.#blobs.remove({ blobKey });
+    return saved.photo;
   }
 
-  /** A card photo's bytes: for the patient and those who read their intake. Audited. */
-  async downloadCardPhoto(caller: Caller, id: string): Promise<CardPhotoInfo & { data: Buffer; fileName: string }> {
+  /** A card photo to send, whole or by byte ranges: for the patient and those who read their intake. Audited. */
+  async downloadCardPhoto(caller: Caller, id: string): Promise<CardPhotoInfo & DownloadableFile> {
     const scope = scopeOf(this.#db, caller);
     const reach = await scope.reach('intake:read', { emergency: true });
     const patientReach = intakePatientReach(reach);
-    const photo = await scope.find('intake:read', id, {
+    const found = await scope.find('intake:read', id, {
       read: async (db) => {
-        const found = await cardPhotoPatient(db, id);
-        return found && (await isVisiblePatient(db, found.patientId, patientReach))
-          ? findCardPhoto(db, this.#keyring, id)
-          : undefined;
+        const photo = await cardPhotoPatient(db, id);
+        return photo && (await isVisiblePatient(db, photo.patientId, patientReach)) ? findCardPhoto(db, id) : undefined;
       },
       exists: (db) => cardPhotoPatient(db, id),
       missing: 'intakeMessages.cardPhotoNotFound',
       denial: (existing) => ({ photoIds: [id], patientIds: [existing.patientId] }),
     });
+    const { stored, ...photo } = found;
+    const open = this.#blobs.openerOf(stored, cardPhotoDataContext(id));
     await scope.audit(this.#db, 'INTAKE_CARD_PHOTO_DOWNLOAD', {
       photoId: id,
       patientIds: [photo.patientId],
       ...(reach.kind === 'own' ? emergencyAuditDetails(reach.emergency, [photo.patientId]) : {}),
     });
     const extension = photo.mediaType === 'application/pdf' ? 'pdf' : photo.mediaType === 'image/png' ? 'png' : 'jpg';
-    return { ...photo, fileName: `insurance-card-${photo.side}.${extension}` };
+    return { ...photo, fileName: `insurance-card-${photo.side}.${extension}`, open };
   }
 
   // ---- The provider ----

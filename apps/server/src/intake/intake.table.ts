@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea, encryptedCheck } from '../db/columns.ts';
+import { fileIsKept, sealedBlobColumns } from '../blobs/blob-columns.ts';
 import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
 
@@ -46,7 +47,8 @@ export const intakes = pgTable(
 
 /**
  * The photos of the insurance card's front and back, one per side per patient (a new upload replaces it). The
- * bytes are sealed with the data keys bound to the row, as message attachments are (files/encrypted-files.ts).
+ * bytes are in the blob store, sealed per file (decision 070), as message attachments are; rows from before it keep
+ * them sealed in `data` until they are moved.
  */
 export const intakeCardPhotos = pgTable(
   'intake_card_photos',
@@ -58,13 +60,15 @@ export const intakeCardPhotos = pgTable(
     side: text('side').notNull(),
     mediaType: text('media_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
-    data: bytea('data').notNull(),
+    data: bytea('data'),
+    ...sealedBlobColumns(),
     uploadedBy: uuid('uploaded_by')
       .notNull()
       .references(() => users.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('intake_card_photos_file_check', fileIsKept(t)),
     uniqueIndex('intake_card_photos_side_idx').on(t.patientId, t.side),
     index('intake_card_photos_patient_idx').on(t.patientId),
     check('intake_card_photos_side_check', sql`${t.side} in ('front', 'back')`),

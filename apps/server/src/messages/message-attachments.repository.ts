@@ -1,12 +1,13 @@
 // A message's files (decision 029): uploaded before the message is sent, given to it when it is, read back by whoever
-// reaches its conversation, and the pending ones pruned. The bytes are sealed with the data keys, bound to the row.
-import { randomUUID } from 'node:crypto';
+// reaches its conversation, and the pending ones pruned. The bytes are in the blob store, sealed per file (decision
+// 070); a row from before it keeps them sealed in `data`, bound to the row, until they are moved.
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { MessageAttachmentType } from '@telehealth/shared';
 import type { Executor } from '../db/client.ts';
 import { messageAttachmentsEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
-import { fileDataContext, sealFileBytes } from '../http/encrypted-files.ts';
+import { storedFileOf, type SealedBlobWritten, type StoredFile } from '../blobs/sealed-blobs.ts';
+import { fileDataContext } from '../http/encrypted-files.ts';
 import { conversations, messageAttachments, messages } from './messages.table.ts';
 import { reachCondition, type AttachmentInfo, type ConversationReach } from './messages.repository.ts';
 
@@ -32,30 +33,32 @@ export async function claimAttachments(
   return rows.length;
 }
 
+/** Records an attachment whose file was written to the blob store (under `attachmentDataContext(id)`). */
 export async function insertAttachment(
   executor: Executor,
   keyring: Keyring,
-  values: { uploadedBy: string; fileName: string; mediaType: MessageAttachmentType; bytes: Buffer },
+  values: {
+    id: string;
+    uploadedBy: string;
+    fileName: string;
+    mediaType: MessageAttachmentType;
+    file: SealedBlobWritten;
+  },
 ): Promise<AttachmentInfo> {
-  const id = randomUUID();
-  const data = sealFileBytes(keyring, 'message_attachments', id, values.bytes);
+  const { id, file } = values;
   await executor.insert(messageAttachments).values(
     messageAttachmentsEncrypted.seal(keyring, id, {
       id,
       uploadedBy: values.uploadedBy,
       fileName: values.fileName,
       mediaType: values.mediaType,
-      sizeBytes: values.bytes.length,
-      data,
+      sizeBytes: file.plainBytes,
+      blobKey: file.blobKey,
+      keyId: file.keyId,
+      wrappedKey: file.wrappedKey,
     }),
   );
-  return {
-    id,
-    messageId: null,
-    fileName: values.fileName,
-    mediaType: values.mediaType,
-    sizeBytes: values.bytes.length,
-  };
+  return { id, messageId: null, fileName: values.fileName, mediaType: values.mediaType, sizeBytes: file.plainBytes };
 }
 
 /** Where an attachment's encrypted bytes are stored: bound to its table, column and id. */
@@ -74,7 +77,7 @@ export async function findAttachment(
   reach: ConversationReach,
   callerId: string,
 ): Promise<
-  { file: AttachmentInfo & { data: Buffer }; conversationId: string | null; patientId: string | null } | undefined
+  { file: AttachmentInfo & { stored: StoredFile }; conversationId: string | null; patientId: string | null } | undefined
 > {
   const [row] = await executor
     .select({
@@ -101,7 +104,7 @@ export async function findAttachment(
       fileName: attachment.fileName,
       mediaType: attachment.mediaType as MessageAttachmentType,
       sizeBytes: attachment.sizeBytes,
-      data: attachment.data,
+      stored: storedFileOf(attachment),
     },
     conversationId: row.conversationId,
     patientId: row.patientId,
@@ -128,11 +131,22 @@ export async function countPendingAttachments(executor: Executor, uploadedBy: st
   return row?.count ?? 0;
 }
 
-/** Deletes the attachments uploaded before `before` and never sent. Answers how many. */
-export async function deleteUnsentAttachments(executor: Executor, before: Date): Promise<number> {
-  const rows = await executor
-    .delete(messageAttachments)
+/**
+ * Deletes up to `limit` attachments uploaded before `before` and never sent. Answers the rows deleted with their
+ * blob keys (null for a file that was in the row), whose blobs the caller removes once this has committed.
+ */
+export async function deleteUnsentAttachments(
+  executor: Executor,
+  before: Date,
+  limit: number,
+): Promise<{ id: string; blobKey: string | null }[]> {
+  const batch = executor
+    .select({ id: messageAttachments.id })
+    .from(messageAttachments)
     .where(and(isNull(messageAttachments.messageId), sql`${messageAttachments.createdAt} < ${before.toISOString()}`))
-    .returning({ id: messageAttachments.id });
-  return rows.length;
+    .limit(limit);
+  return executor
+    .delete(messageAttachments)
+    .where(and(inArray(messageAttachments.id, batch), isNull(messageAttachments.messageId)))
+    .returning({ id: messageAttachments.id, blobKey: messageAttachments.blobKey });
 }

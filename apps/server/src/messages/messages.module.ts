@@ -24,13 +24,13 @@ declare module '../modules/services.ts' {
 /** Secure messages between patients and the practice, with attachments. */
 export default defineModule({
   name: 'messages',
-  after: ['mail'],
+  after: ['mail', 'blobs'],
   taskPayloads,
   crontab: [
     '23 * * * * message-attachments:prune ?id=message-attachments-prune&jobKey=cron:message-attachments-prune&max=3',
   ],
-  create: ({ db, keyring, secret, mail, config, log }) => {
-    const messages = new MessagesService({ db, keyring, secret, mail, config });
+  create: ({ db, keyring, secret, mail, config, log, blobs }) => {
+    const messages = new MessagesService({ db, keyring, secret, mail, config, blobs });
     return {
       services: { messages },
       tasks: {

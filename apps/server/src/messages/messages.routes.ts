@@ -6,19 +6,20 @@ import {
   MESSAGE_ATTACHMENTS_PATH,
 } from '@telehealth/shared';
 import { callerOfRequest } from '../access/caller.ts';
-import { acceptRawFiles, fileNameOf, sendFileDownload } from '../http/encrypted-files.ts';
+import { acceptStreamedFiles, fileNameOf, sendFileRange, uploadedBody } from '../http/encrypted-files.ts';
 import type { MessagesService } from './messages.service.ts';
 
 /**
  * Attachments of secure messages over plain HTTP with the session cookie (decision 029): POST the file's bytes
- * (its name URI-encoded in the X-File-Name header, never in the URL), GET one back by id as a download. The
- * service checks who may, decides the type from the content and audits every download.
+ * (its name URI-encoded in the X-File-Name header, never in the URL), streamed into the blob store (decision 070);
+ * GET one back by id as a download, whole or by byte ranges. The service checks who may, decides the type from the
+ * content and audits every download.
  */
 export function registerMessageRoutes(app: FastifyInstance, messages: MessagesService): void {
   void app.register((scope, _options, done) => {
     // Any of the accepted types the browser claims (`config.uploadTypes`, checked before the body is read): the
-    // content decides (the service reads the first bytes). A file over the limit: 413 with the files' message.
-    acceptRawFiles(scope);
+    // content decides (the upload's first bytes). A file over the limit: 413 with the files' message.
+    acceptStreamedFiles(scope);
 
     scope.post(
       MESSAGE_ATTACHMENTS_PATH,
@@ -27,9 +28,8 @@ export function registerMessageRoutes(app: FastifyInstance, messages: MessagesSe
         bodyLimit: MESSAGE_ATTACHMENT_MAX_BYTES,
       },
       async (request, reply) => {
-        const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const attachment = await messages.uploadAttachment(callerOfRequest(request, 'uploadMessageAttachment'), {
-          bytes,
+          body: uploadedBody(request.body),
           fileName: fileNameOf(request.headers[MESSAGE_ATTACHMENT_NAME_HEADER]),
         });
         return reply.code(201).header('cache-control', 'no-store').send({
@@ -49,7 +49,7 @@ export function registerMessageRoutes(app: FastifyInstance, messages: MessagesSe
           callerOfRequest(request, 'downloadMessageAttachment'),
           request.params.id,
         );
-        return sendFileDownload(reply, file);
+        return sendFileRange(request, reply, file);
       },
     );
     done();

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import {
   ConversationFilterSchema,
@@ -10,11 +11,13 @@ import {
 } from '@telehealth/shared';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
+import type { SealedBlobs } from '../blobs/sealed-blobs.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { CursorCodec } from '../db/cursor.ts';
 import { isUuid } from '../db/ids.ts';
 import { fieldError, notFound, parseInput } from '../errors.ts';
+import type { DownloadableFile } from '../http/encrypted-files.ts';
 import { recordIdempotencyKey } from '../idempotency/idempotency-keys.ts';
 import { conversationsEncrypted, messagesEncrypted } from '../keys/encrypted-columns.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -73,7 +76,14 @@ export class MessagesService {
   readonly #delivery: MessageDelivery;
   readonly #attachments: MessageAttachments;
 
-  constructor(options: { db: Database; keyring: Keyring; secret: string; mail: MailService; config: Config }) {
+  constructor(options: {
+    db: Database;
+    keyring: Keyring;
+    secret: string;
+    mail: MailService;
+    config: Config;
+    blobs: SealedBlobs;
+  }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
     this.#cursors = new CursorCodec(`${options.secret}:conversations`, 2);
@@ -265,12 +275,12 @@ export class MessagesService {
   // Attachments (message-attachments.ts) -----------------------------------------------------------------
 
   /** Keeps an uploaded file, encrypted, until a message carries it; its type is the one its content shows. */
-  uploadAttachment(caller: Caller, file: { bytes: Buffer; fileName: string }): Promise<AttachmentInfo> {
+  uploadAttachment(caller: Caller, file: { body: Readable; fileName: string }): Promise<AttachmentInfo> {
     return this.#attachments.upload(caller, file);
   }
 
-  /** An attachment's bytes, for the participants of its conversation (and its uploader before it is sent). */
-  downloadAttachment(caller: Caller, id: string): Promise<AttachmentInfo & { data: Buffer }> {
+  /** An attachment to send, for the participants of its conversation (and its uploader before it is sent). */
+  downloadAttachment(caller: Caller, id: string): Promise<AttachmentInfo & DownloadableFile> {
     return this.#attachments.download(caller, id);
   }
 

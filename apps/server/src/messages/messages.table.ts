@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { bytea, encryptedCheck } from '../db/columns.ts';
+import { fileIsKept, sealedBlobColumns } from '../blobs/blob-columns.ts';
 import { users } from '../auth/auth.table.ts';
 import { patients } from '../patients/patients.table.ts';
 
@@ -81,7 +82,8 @@ export const messages = pgTable(
 
 /**
  * A file attached to a message: uploaded first (pending, `messageId` null, its uploader's only), then sent with a
- * message. Name and bytes are encrypted with the data keys; the type is the one its content showed.
+ * message. Name and bytes are encrypted with the data keys; the type is the one its content showed. The bytes are
+ * in the blob store (decision 070); rows from before it keep them sealed in `data` until they are moved.
  */
 export const messageAttachments = pgTable(
   'message_attachments',
@@ -94,10 +96,12 @@ export const messageAttachments = pgTable(
     fileName: text('file_name').notNull(),
     mediaType: text('media_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
-    data: bytea('data').notNull(),
+    data: bytea('data'),
+    ...sealedBlobColumns(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('message_attachments_file_check', fileIsKept(t)),
     index('message_attachments_message_idx').on(t.messageId),
     index('message_attachments_pending_idx')
       .on(t.uploadedBy, t.createdAt)

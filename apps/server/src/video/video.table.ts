@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { fileIsKept, sealedBlobColumns } from '../blobs/blob-columns.ts';
 import { bytea, encryptedCheck } from '../db/columns.ts';
 import { appointments } from '../appointments/appointments.table.ts';
 import { users } from '../auth/auth.table.ts';
@@ -91,9 +92,7 @@ export const videoRecordings = pgTable(
     /** Of a recording assembled before its file was a blob (decision 071): the size of its legacy segments. */
     segmentBytes: integer('segment_bytes'),
     /** The assembled file, one sealed blob (decision 071): its key in the blob store and its wrapped file key. */
-    blobKey: text('blob_key'),
-    keyId: text('key_id'),
-    wrappedKey: bytea('wrapped_key'),
+    ...sealedBlobColumns(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -139,15 +138,10 @@ export const videoRecordingChunks = pgTable(
       .references(() => videoRecordings.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
     data: bytea('data'),
-    blobKey: text('blob_key'),
-    keyId: text('key_id'),
-    wrappedKey: bytea('wrapped_key'),
+    ...sealedBlobColumns(),
     plainBytes: integer('plain_bytes'),
   },
-  (t) => [
-    primaryKey({ columns: [t.recordingId, t.seq] }),
-    check('video_recording_chunks_stored_check', sql`${t.data} IS NOT NULL OR ${t.blobKey} IS NOT NULL`),
-  ],
+  (t) => [primaryKey({ columns: [t.recordingId, t.seq] }), check('video_recording_chunks_file_check', fileIsKept(t))],
 );
 
 /**
