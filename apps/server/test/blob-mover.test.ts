@@ -1,14 +1,23 @@
 /**
  * The mover (decision 071): files that rows hold as bytea (written the way of before the blob store) are readable
  * before, moved into the blob store, readable after, their bytes gone; a second run does nothing; a run stopped
- * half-way is finished by the next; a server that starts with rows left starts the mover itself.
+ * half-way is finished by the next; a server that starts with rows left starts the mover itself. Recordings,
+ * message attachments and insurance card photos.
  */
 import { buffer } from 'node:stream/consumers';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '@telehealth/shared';
+import {
+  DEMO_PASSWORD,
+  INTAKE_CARD_PHOTOS_PATH,
+  MESSAGE_ATTACHMENT_NAME_HEADER,
+  MESSAGE_ATTACHMENTS_PATH,
+} from '@telehealth/shared';
+import { sealFileBytes } from '../src/http/encrypted-files.ts';
 import { scanWebm, withFixedMetadata } from '../src/video/webm-seekable.ts';
+import { startConversation } from './factories/conversations.ts';
+import { createPortalPatient } from './factories/patients.ts';
 import { legacyRecording as legacyRecordingOf, RECORDING_WEBM as webm } from './factories/recordings.ts';
 import { createTestApp, openTestRuntime, TestClient, type TestApp } from './helpers.ts';
 
@@ -126,5 +135,91 @@ describe('the mover', () => {
     expect(await bytesLeft()).toBe(0);
     await other.close();
     expect(await play(id)).toEqual(webm);
+  });
+});
+
+describe('the mover, message attachments and card photos', () => {
+  const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(70_000, 'lab results ')]);
+  const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-card')]);
+
+  /** Makes the row's file what the release before the blob store wrote: its bytes sealed in the row, no blob. */
+  async function asBefore(table: string, id: string): Promise<void> {
+    const [row] = (
+      await db().execute<{ blob_key: string; key_id: string; wrapped_key: Buffer; size_bytes: number }>(
+        sql`SELECT blob_key, key_id, wrapped_key, size_bytes FROM ${sql.identifier(table)} WHERE id = ${id}`,
+      )
+    ).rows;
+    const plain = await buffer(
+      await t.runtime.blobs.read({
+        blobKey: row!.blob_key,
+        keyId: row!.key_id,
+        wrappedKey: row!.wrapped_key,
+        plainBytes: row!.size_bytes,
+        context: { table, column: 'data', id },
+      }),
+    );
+    const data = sealFileBytes(t.runtime.keyring, table, id, plain);
+    await db().execute(
+      sql`UPDATE ${sql.identifier(table)} SET data = ${data}, blob_key = NULL, key_id = NULL, wrapped_key = NULL
+          WHERE id = ${id}`,
+    );
+    await t.runtime.blobStore.delete(row!.blob_key);
+  }
+
+  async function download(client: TestClient, url: string): Promise<Buffer> {
+    const response = await t.app.inject({ method: 'GET', url, headers: { cookie: client.cookie ?? '' } });
+    expect(response.statusCode).toBe(200);
+    return response.rawPayload;
+  }
+
+  it('are readable before, moved, readable after, their bytes gone', async () => {
+    const patient = await createPortalPatient(t, provider, {
+      record: { firstName: 'Ines', lastName: 'Mover', email: 'ines.mover@example.net', dateOfBirth: '1991-06-07' },
+    });
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: MESSAGE_ATTACHMENTS_PATH,
+      headers: {
+        cookie: patient.client.cookie ?? '',
+        'content-type': 'application/pdf',
+        [MESSAGE_ATTACHMENT_NAME_HEADER]: encodeURIComponent('labs.pdf'),
+      },
+      payload: PDF,
+    });
+    expect(uploaded.statusCode).toBe(201);
+    const attachmentId = uploaded.json<{ id: string }>().id;
+    await startConversation(patient.client, patient.patientId, { attachmentIds: [attachmentId] });
+    const photo = await t.app.inject({
+      method: 'POST',
+      url: `${INTAKE_CARD_PHOTOS_PATH}/front`,
+      headers: { cookie: patient.client.cookie ?? '', 'content-type': 'image/png' },
+      payload: PNG,
+    });
+    expect(photo.statusCode).toBe(201);
+    const photoId = photo.json<{ id: string }>().id;
+    await asBefore('message_attachments', attachmentId);
+    await asBefore('intake_card_photos', photoId);
+    const attachmentUrl = `${MESSAGE_ATTACHMENTS_PATH}/${attachmentId}`;
+    const photoUrl = `${INTAKE_CARD_PHOTOS_PATH}/${photoId}`;
+    expect(await download(provider, attachmentUrl)).toEqual(PDF);
+    expect(await download(provider, photoUrl)).toEqual(PNG);
+
+    const result = await t.runtime.bytesMover.moveAll();
+    expect(result.moved).toMatchObject({ message_attachments: 1, intake_card_photos: 1 });
+    for (const [table, id] of [
+      ['message_attachments', attachmentId],
+      ['intake_card_photos', photoId],
+    ] as const) {
+      const [row] = (
+        await db().execute<{ data: Buffer | null; blob_key: string | null }>(
+          sql`SELECT data, blob_key FROM ${sql.identifier(table)} WHERE id = ${id}`,
+        )
+      ).rows;
+      expect(row!.data).toBeNull();
+      expect(await t.runtime.blobStore.size(row!.blob_key!)).toBeGreaterThan(0);
+    }
+    expect(await download(provider, attachmentUrl)).toEqual(PDF);
+    expect(await download(provider, photoUrl)).toEqual(PNG);
+    expect(await t.runtime.bytesMover.anyLeft()).toBe(false);
   });
 });
