@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '@telehealth/shared';
+import { DEMO_PASSWORD, MESSAGE_ATTACHMENT_NAME_HEADER, MESSAGE_ATTACHMENTS_PATH } from '@telehealth/shared';
 import { BlobNotFoundError, type BlobStore } from '../src/blobs/blob-store.ts';
 import { FileBlobStore } from '../src/blobs/file-blob-store.ts';
 import { SealedBlobs } from '../src/blobs/sealed-blobs.ts';
@@ -23,6 +23,7 @@ import { backupKeyFor, backupKeyOf } from '../src/practice-data/backup.service.t
 import { checkBackupFile } from '../src/practice-data/check-backup.ts';
 import { restoreBackup } from '../src/practice-data/restore-backup.ts';
 import { writeBackup } from '../src/practice-data/write-backup.ts';
+import { createPortalPatient } from './factories/patients.ts';
 import { legacyRecording, RECORDING_WEBM } from './factories/recordings.ts';
 import {
   createTestApp,
@@ -35,6 +36,7 @@ import {
 
 let t: TestApp;
 let people: { providerId: string; patientId: string };
+const PDF = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(70_000, 'lab results ')]);
 
 function keyringOf(keys: string): Keyring {
   const parsed = parseDataKeys(keys);
@@ -55,10 +57,24 @@ beforeAll(async () => {
     { input: { firstName: 'Ana', lastName: 'Backup', email: 'ana.backup@example.net', dateOfBirth: '1988-02-03' } },
   );
   people = { providerId, patientId: created.data!.createPatient.id };
-  // An assembled recording and one still in parts, moved into the blob store.
+  // An assembled recording and one still in parts, moved into the blob store, and a message attachment.
   await legacyRecording(t, people, 'segments', 40_000);
   await legacyRecording(t, people, 'chunks', 50_000);
   await t.runtime.bytesMover.moveAll();
+  const patient = await createPortalPatient(t, provider, {
+    record: { firstName: 'Ines', lastName: 'Backup', email: 'ines.backup@example.net', dateOfBirth: '1991-06-07' },
+  });
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: MESSAGE_ATTACHMENTS_PATH,
+    headers: {
+      cookie: patient.client.cookie ?? '',
+      'content-type': 'application/pdf',
+      [MESSAGE_ATTACHMENT_NAME_HEADER]: encodeURIComponent('labs.pdf'),
+    },
+    payload: PDF,
+  });
+  expect(uploaded.statusCode).toBe(201);
 });
 
 /** The plaintext of every file the rows of `db` name, by blob key, read through `blobs`. */
@@ -87,8 +103,9 @@ async function filesOf(db: Database, blobs: SealedBlobs): Promise<Map<string, Bu
 describe('backups with the blob store', () => {
   it('back up, restore into an empty DATA_DIR, the files read back identical', async () => {
     const before = await filesOf(t.runtime.database.db, t.runtime.blobs);
-    expect(before.size).toBe(1 + 4);
+    expect(before.size).toBe(1 + 4 + 1);
     expect([...before.values()].some((file) => file.equals(RECORDING_WEBM))).toBe(true);
+    expect([...before.values()].some((file) => file.equals(PDF))).toBe(true);
 
     const dir = tempDir('blob-backup-out-');
     const key = backupKeyOf(t.runtime.config, t.runtime.keyring);
@@ -148,7 +165,7 @@ describe('backups with the blob store', () => {
       key: backupKeyOf(t.runtime.config, t.runtime.keyring),
       blobs: losing,
     });
-    expect(result).toMatchObject({ blobs: 4, missingBlobs: 1 });
+    expect(result).toMatchObject({ blobs: 5, missingBlobs: 1 });
     const keyFor = backupKeyFor(t.runtime.config, t.runtime.keyring);
     await checkBackupFile({ file: result.file, dataDir: tempDir('blob-check-'), keyFor });
   });
@@ -167,6 +184,7 @@ describe('key rotation', () => {
     const result = await rotateDataKeys(during.database.db, rotating, { blobs: during.blobs });
     expect(result.rewritten['video_recordings files']).toBe(1);
     expect(result.rewritten['video_recording_chunks files']).toBe(4);
+    expect(result.rewritten['message_attachments files']).toBe(1);
     expect(Object.values(result.remaining).every((n) => n === 0)).toBe(true);
     const again = await rotateDataKeys(during.database.db, rotating, { blobs: during.blobs });
     expect(again.rewritten['video_recordings files']).toBe(0);
