@@ -3,6 +3,7 @@
  * signalling for someone not let in), admission and the appointment's steps, a socket that reconnects, a page
  * that reloads, a cancellation that closes the visit, and two server instances carrying one call.
  */
+import { buffer } from 'node:stream/consumers';
 import fs from 'node:fs';
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -503,6 +504,21 @@ describe('recording with everyone’s consent', () => {
     expect(part.statusCode).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 100-199/${recording!.sizeBytes}`);
     expect(part.rawPayload).toEqual(whole.rawPayload.subarray(100, 200));
+    // A range across the blob's 64 KiB segments, and one to the end (what a player asks when it seeks).
+    const across = await t.app.inject({
+      method: 'GET',
+      url: `/api/recordings/${recordingId}/file`,
+      headers: { cookie: provider.cookie ?? '', range: 'bytes=65000-140000' },
+    });
+    expect(across.statusCode).toBe(206);
+    expect(across.rawPayload).toEqual(whole.rawPayload.subarray(65000, 140001));
+    const tail = await t.app.inject({
+      method: 'GET',
+      url: `/api/recordings/${recordingId}/file`,
+      headers: { cookie: provider.cookie ?? '', range: 'bytes=131072-' },
+    });
+    expect(tail.headers['content-range']).toBe(`bytes 131072-${recording!.sizeBytes - 1}/${recording!.sizeBytes}`);
+    expect(tail.rawPayload).toEqual(whole.rawPayload.subarray(131072));
     expect((await lastAudit('RECORDING_PLAY', 0))?.details).toMatchObject({ recordingId });
 
     // Anyone else, the patient too, is answered exactly as for a recording that does not exist; the attempt is
@@ -533,15 +549,25 @@ describe('recording with everyone’s consent', () => {
       JSON.stringify((await provider2.gql(LIST, { id: missing })).errors),
     );
 
-    // On disk: encrypted segments, nothing of the WebM readable.
-    const segments = await t.runtime.database.db.execute<{ data: Buffer }>(
-      sql`SELECT data FROM video_recording_segments WHERE recording_id = ${recordingId}`,
-    );
-    expect(segments.rows.length).toBeGreaterThan(0);
-    for (const { data } of segments.rows) {
-      expect(data.subarray(0, 7).toString('latin1')).toBe('enc:v1:');
-      expect(data.includes(Buffer.from('webm'))).toBe(false);
-    }
+    // Stored: one sealed blob (decision 071), nothing of the WebM readable in it; no bytes in the database.
+    const db = t.runtime.database.db;
+    const [stored] = (
+      await db.execute<{ blob_key: string; parts: number; segments: number }>(
+        sql`SELECT blob_key, (SELECT count(*)::int FROM video_recording_chunks WHERE recording_id = r.id) AS parts,
+                   (SELECT count(*)::int FROM video_recording_segments WHERE recording_id = r.id) AS segments
+            FROM video_recordings r WHERE id = ${recordingId}`,
+      )
+    ).rows;
+    expect(stored).toMatchObject({ parts: 0, segments: 0 });
+    const sealed = await buffer(await t.runtime.blobStore.get(stored!.blob_key));
+    expect(sealed.length).toBeGreaterThan(recording!.sizeBytes);
+    expect(sealed.includes(Buffer.from('webm'))).toBe(false);
+    expect(sealed.includes(whole.rawPayload.subarray(1000, 1032))).toBe(false);
+
+    // Past its retention the recording goes, its blob with it.
+    await db.execute(sql`UPDATE video_recordings SET expires_at = now() - interval '1 day' WHERE id = ${recordingId}`);
+    expect(await t.runtime.recordingFiles.deleteExpired()).toBe(1);
+    expect(await t.runtime.blobStore.size(stored!.blob_key)).toBeNull();
     d.socket.close();
     p.socket.close();
   });

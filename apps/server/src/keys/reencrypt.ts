@@ -1,7 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
+import type { SealedBlobs } from '../blobs/sealed-blobs.ts';
 import { ENCRYPTED_TABLES, type EncryptedColumns } from './encrypted-columns.ts';
 import { ENCRYPTED_PREFIX, type Keyring } from './keyring.ts';
+import { filesNotUnderCurrentKey, rewrapTableFiles, sealedFileTablesIn } from './rewrap-files.ts';
 
 /** `plaintext`: encrypt what is not encrypted yet (at start). `rotate`: re-encrypt what is not under the current key. */
 export type ReencryptMode = 'plaintext' | 'rotate';
@@ -139,15 +141,29 @@ export interface RotationResult {
 export async function rotateDataKeys(
   db: Executor,
   keyring: Keyring,
-  options: Omit<ReencryptOptions, 'mode'> = {},
+  options: Omit<ReencryptOptions, 'mode'> & {
+    /** With the blob store, the file keys of every sealed file are re-wrapped too (decision 071), as `<table> files`. */
+    blobs?: SealedBlobs;
+  } = {},
 ): Promise<RotationResult> {
+  const { blobs, ...walkOptions } = options;
   const rewritten: Record<string, number> = {};
   for (let walk = 0; walk < 3; walk++) {
     let skipped = 0;
     for (const set of ENCRYPTED_TABLES) {
-      const result = await reencryptTable(db, keyring, set, { ...options, mode: 'rotate' });
+      const result = await reencryptTable(db, keyring, set, { ...walkOptions, mode: 'rotate' });
       rewritten[set.tableName] = (rewritten[set.tableName] ?? 0) + result.rewritten;
       skipped += result.skipped;
+    }
+    if (blobs) {
+      for (const set of await sealedFileTablesIn(db)) {
+        const name = filesName(set.table);
+        const result = await rewrapTableFiles(db, keyring, blobs, set, {
+          onProgress: ({ done, total }) => options.onProgress?.({ table: name, done, total }),
+        });
+        rewritten[name] = (rewritten[name] ?? 0) + result.rewritten;
+        skipped += result.skipped;
+      }
     }
     if (skipped === 0) break;
   }
@@ -159,7 +175,16 @@ export async function rotateDataKeys(
     );
     remaining[set.tableName] = n;
   }
+  if (blobs) {
+    for (const [table, n] of Object.entries(await filesNotUnderCurrentKey(db, keyring)))
+      remaining[filesName(table)] = n;
+  }
   return { rewritten, remaining };
+}
+
+/** How the rotation's counts name the files of a table. */
+function filesName(table: string): string {
+  return `${table} files`;
 }
 
 /**

@@ -7,7 +7,11 @@ import { decryptStream, type BackupHeader } from './backup-crypto.ts';
 /** The schemas a backup holds: the application's and the job queue's. */
 export const SCHEMAS = ['public', 'graphile_worker'];
 
-export type RecordType = 'M' | 'T' | 'D' | 'E' | 'F' | 'B' | 'G' | 'Z';
+/**
+ * M manifest; T table, D row, E table's end; F file of DATA_DIR, K blob of the blob store (decision 071), each
+ * followed by its B parts and its G end (SHA-256); Z the backup's end.
+ */
+export type RecordType = 'M' | 'T' | 'D' | 'E' | 'F' | 'K' | 'B' | 'G' | 'Z';
 
 export interface TableInfo {
   schema: string;

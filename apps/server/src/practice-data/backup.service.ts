@@ -11,6 +11,7 @@ import type { Database, Executor } from '../db/client.ts';
 import { addJob } from '../jobs/add-job.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import { BackupKeyError, type BackupHeader, type BackupKey } from './backup-crypto.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { BACKUP_FILE_SUFFIX, removePartialBackups, writeBackup, type BackupResult } from './write-backup.ts';
 import { backupRuns } from './data.table.ts';
 import { ADVISORY_LOCKS } from '../db/advisory-locks.ts';
@@ -75,12 +76,14 @@ export class BackupService {
   readonly #config: Config;
   readonly #keyring: Keyring;
   readonly #url: string;
+  readonly #blobStore: BlobStore | undefined;
 
-  constructor(deps: { db: Database; config: Config; keyring: Keyring; url: string }) {
+  constructor(deps: { db: Database; config: Config; keyring: Keyring; url: string; blobStore?: BlobStore }) {
     this.#db = deps.db;
     this.#config = deps.config;
     this.#keyring = deps.keyring;
     this.#url = deps.url;
+    this.#blobStore = deps.blobStore;
   }
 
   /** The newest runs, newest first. */
@@ -207,6 +210,7 @@ export class BackupService {
         dataDir: this.#config.dataDir,
         dir: this.#config.backup.dir,
         key: backupKeyOf(this.#config, this.#keyring),
+        ...(this.#blobStore ? { blobs: this.#blobStore } : {}),
         onProgress: async (progress) => {
           await this.#db.update(backupRuns).set({ progress }).where(eq(backupRuns.id, runId));
         },
@@ -219,7 +223,14 @@ export class BackupService {
         tx,
         result ? 'BACKUP_CREATED' : 'BACKUP_FAILED',
         result
-          ? { backupRunId: runId, trigger: run.trigger, bytes: result.bytes, tables: result.tables, rows: result.rows }
+          ? {
+              backupRunId: runId,
+              trigger: run.trigger,
+              bytes: result.bytes,
+              tables: result.tables,
+              rows: result.rows,
+              blobs: result.blobs,
+            }
           : { backupRunId: runId, trigger: run.trigger, error: failure },
         { level: result ? 'INFO' : 'ERROR' },
       );

@@ -34,10 +34,11 @@ export function backupCrontab(schedule: string | null): string[] {
 /** The practice's data: FHIR exports, backups, audit retention (decision 037). */
 export default defineModule({
   name: 'practice-data',
+  after: ['blobs'],
   taskPayloads,
   crontab: ['37 4 * * * audit:retention ?id=audit-retention&jobKey=cron:audit-retention&max=3'],
-  create: ({ db, pool, config, keyring, url, log }) => {
-    const backups = new BackupService({ db, config, keyring, url });
+  create: ({ db, pool, config, keyring, url, log, blobStore }) => {
+    const backups = new BackupService({ db, config, keyring, url, blobStore });
     const dataExport = new DataExportService({ db, pool, keyring });
     return {
       services: { backups, dataExport },

@@ -1,9 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
+import type { BlobStore } from '../blobs/blob-store.ts';
 import { migrateDatabase } from '../db/client.ts';
 import type { BackupHeader } from './backup-crypto.ts';
 import {
@@ -17,7 +20,7 @@ import {
   type TableInfo,
 } from './backup-format.ts';
 import { migrationsUpTo } from './backup-migrations.ts';
-import { checkBackupFile, dataFileTarget } from './check-backup.ts';
+import { blobKeyOf, checkBackupFile, dataFileTarget } from './check-backup.ts';
 import {
   advanceTransactionIds,
   afterRestore,
@@ -36,6 +39,10 @@ export interface RestoreResult {
   files: number;
   /** Files of the backup not written because the target already had a file there. */
   skippedFiles: string[];
+  /** Blobs put into the blob store. */
+  blobs: number;
+  /** Blobs of the backup not written because the store already had a blob under that key. */
+  skippedBlobs: number;
   createdAt: string;
 }
 
@@ -52,6 +59,8 @@ export async function restoreBackup(options: {
   file: string;
   dataDir: string;
   keyFor: (header: BackupHeader) => Buffer;
+  /** The blob store the backup's blobs go back into (decision 071); a backup with blobs needs it. */
+  blobs?: BlobStore;
   migrationsFolder?: string;
 }): Promise<RestoreResult> {
   const client = new pg.Client({ connectionString: options.url });
@@ -59,6 +68,10 @@ export async function restoreBackup(options: {
   const staged: { temp: string; final: string }[] = [];
   /** Every temporary file made, complete or not: all removed at the end. */
   const temps: string[] = [];
+  /** Blobs this restore put into the store: removed again if it fails. */
+  const putBlobs: string[] = [];
+  /** The bodies of those puts: one still open when the restore fails is destroyed, so its put gives up. */
+  const uploads: PassThrough[] = [];
   let migrations: string | undefined;
   let before: ObjectsBefore | undefined;
   let reader: BackupReader | undefined;
@@ -91,7 +104,15 @@ export async function restoreBackup(options: {
       }
     }
 
-    const result: RestoreResult = { tables: 0, rows: 0, files: 0, skippedFiles: [], createdAt: manifest.createdAt };
+    const result: RestoreResult = {
+      tables: 0,
+      rows: 0,
+      files: 0,
+      skippedFiles: [],
+      blobs: 0,
+      skippedBlobs: 0,
+      createdAt: manifest.createdAt,
+    };
     const records = reader.records;
     await client.query('BEGIN');
     const foreignKeys = await client.query<{ tbl: string; name: string; def: string }>(
@@ -132,6 +153,12 @@ export async function restoreBackup(options: {
       temp: string;
       handle: fs.promises.FileHandle;
       hash: ReturnType<typeof createHash>;
+    } | null = null;
+    /** The blob being put back, streamed into the store as its parts are read (null while skipped). */
+    let blob: {
+      key: string;
+      hash: ReturnType<typeof createHash>;
+      upload: { body: PassThrough; done: Promise<unknown> } | null;
     } | null = null;
     let ended = false;
     const flush = async () => {
@@ -176,6 +203,35 @@ export async function restoreBackup(options: {
         const temp = path.join(os.tmpdir(), `restore-${randomUUID()}`);
         temps.push(temp);
         file = { path: target, temp, handle: await fs.promises.open(temp, 'w', 0o600), hash: createHash('sha256') };
+      } else if (type === 'K' && !file && !blob) {
+        const key = blobKeyOf(body);
+        const store = options.blobs;
+        if (!store) throw new RestoreRefused('The backup holds blobs: restore it with the blob store configured.');
+        if ((await store.size(key)) !== null) {
+          result.skippedBlobs += 1;
+          blob = { key, hash: createHash('sha256'), upload: null };
+        } else {
+          const upload = new PassThrough();
+          uploads.push(upload);
+          putBlobs.push(key);
+          const done = store.put(key, upload);
+          done.catch(() => undefined);
+          blob = { key, hash: createHash('sha256'), upload: { body: upload, done } };
+        }
+      } else if (type === 'B' && blob) {
+        blob.hash.update(body);
+        if (blob.upload && !blob.upload.body.write(body)) {
+          await Promise.race([once(blob.upload.body, 'drain'), blob.upload.done]);
+        }
+      } else if (type === 'G' && blob) {
+        if (blob.upload) {
+          blob.upload.body.end();
+          await blob.upload.done;
+          result.blobs += 1;
+        }
+        const end = JSON.parse(body.toString('utf8')) as { sha256: string };
+        if (end.sha256 !== blob.hash.digest('hex')) throw new RestoreRefused('A blob of the backup is damaged.');
+        blob = null;
       } else if (type === 'B' && file) {
         file.hash.update(body);
         await file.handle.write(body);
@@ -221,6 +277,8 @@ export async function restoreBackup(options: {
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
+    for (const upload of uploads) upload.destroy(new Error('the restore failed'));
+    for (const key of putBlobs) await options.blobs?.delete(key).catch(() => undefined);
     if (before) {
       try {
         await undoRestore(client, before);

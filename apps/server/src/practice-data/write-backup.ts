@@ -5,6 +5,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import pg from 'pg';
+import { BlobNotFoundError, type BlobStore } from '../blobs/blob-store.ts';
+import { SEALED_FILE_TABLES } from '../keys/sealed-files.ts';
 import { encryptStream, type BackupKey } from './backup-crypto.ts';
 import { qualified, record, SCHEMAS, type Manifest, type TableInfo } from './backup-format.ts';
 
@@ -13,11 +15,15 @@ import { qualified, record, SCHEMAS, type Manifest, type TableInfo } from './bac
 // each row in PostgreSQL's own text form of the row, which casts back to the row exactly. No pg_dump needed,
 // so it works the same against the embedded PostgreSQL (which has none) and any external PostgreSQL 15+.
 // The stream is framed in records, gzip-compressed, then encrypted in authenticated chunks (backup-crypto.ts).
+// The files of the blob store (decision 071) follow the files of DATA_DIR: every blob a row of the snapshot names,
+// copied as stored (already sealed), each with its SHA-256, whatever the store (a folder or S3).
 
 /** The queue's own schema version is installed by graphile-worker, like ours by the migrations. */
 const SKIPPED_TABLES = new Set(['graphile_worker.migrations']);
 /** What in DATA_DIR is not copied: the embedded database (dumped here logically), secrets, locks. */
 const SKIPPED_FILES = new Set(['pg', 'auth-secret', 'data-keys', 'pg-password', 'pg-port', 'server.pid']);
+/** The file blob store's folder under DATA_DIR: its blobs are copied through the store, as blob records. */
+export const BLOB_STORE_FOLDER = 'blobs';
 const ROWS_PER_FETCH = 500;
 const ROWS_PER_FETCH_BINARY = 4;
 const FILE_PART_BYTES = 64 * 1024;
@@ -29,6 +35,10 @@ export interface BackupResult {
   tables: number;
   rows: number;
   files: number;
+  /** Blobs copied from the blob store. */
+  blobs: number;
+  /** Blobs a row of the snapshot named that the store no longer had (their row was deleted meanwhile). */
+  missingBlobs: number;
 }
 
 /** The file name of a backup made at `at`: sorts by time. */
@@ -49,6 +59,8 @@ export async function writeBackup(options: {
   dataDir: string;
   dir: string;
   key: BackupKey;
+  /** The blob store whose files the snapshot's rows name (without it, no blob records are written). */
+  blobs?: BlobStore;
   onProgress?: (percent: number) => Promise<void>;
 }): Promise<BackupResult> {
   const createdAt = new Date();
@@ -57,7 +69,7 @@ export async function writeBackup(options: {
   const partial = `${file}.partial`;
   const client = new pg.Client({ connectionString: options.url });
   await client.connect();
-  const counts = { tables: 0, rows: 0, files: 0 };
+  const counts = { tables: 0, rows: 0, files: 0, blobs: 0, missingBlobs: 0 };
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const source = Readable.from(backupRecords(client, options, createdAt, counts));
@@ -102,9 +114,9 @@ export async function removePartialBackups(dir: string): Promise<void> {
 
 async function* backupRecords(
   client: pg.Client,
-  options: { dataDir: string; dir: string; onProgress?: (percent: number) => Promise<void> },
+  options: { dataDir: string; dir: string; blobs?: BlobStore; onProgress?: (percent: number) => Promise<void> },
   createdAt: Date,
-  counts: { tables: number; rows: number; files: number },
+  counts: { tables: number; rows: number; files: number; blobs: number; missingBlobs: number },
 ): AsyncGenerator<Buffer> {
   const tables = await client.query<TableInfo & { binary: boolean }>(
     `SELECT n.nspname AS schema, c.relname AS name,
@@ -160,7 +172,8 @@ async function* backupRecords(
     await options.onProgress?.(Math.floor(((index + 1) / (list.length + 1)) * 100));
   }
 
-  for (const relative of listFiles(options.dataDir, path.resolve(options.dir))) {
+  const skipped = options.blobs ? new Set([...SKIPPED_FILES, BLOB_STORE_FOLDER]) : SKIPPED_FILES;
+  for (const relative of listFiles(options.dataDir, path.resolve(options.dir), skipped)) {
     const full = path.join(options.dataDir, relative);
     const stat = fs.statSync(full);
     yield record('F', JSON.stringify({ path: relative, mode: stat.mode & 0o777 }));
@@ -172,11 +185,59 @@ async function* backupRecords(
     yield record('G', JSON.stringify({ sha256: hash.digest('hex') }));
     counts.files += 1;
   }
-  yield record('Z', JSON.stringify({ tables: counts.tables, rows: counts.rows, files: counts.files }));
+
+  if (options.blobs) {
+    for (const key of await blobKeysOfSnapshot(client)) {
+      let stored: Readable;
+      try {
+        stored = await options.blobs.get(key);
+      } catch (error) {
+        if (!(error instanceof BlobNotFoundError)) throw error;
+        counts.missingBlobs += 1;
+        continue;
+      }
+      yield record('K', JSON.stringify({ key }));
+      const hash = createHash('sha256');
+      let bytes = 0;
+      for await (const chunk of stored) {
+        const part = chunk as Buffer;
+        hash.update(part);
+        bytes += part.length;
+        // A store answers its own chunk sizes: framed in parts of at most FILE_PART_BYTES, like files.
+        for (let at = 0; at < part.length; at += FILE_PART_BYTES)
+          yield record('B', part.subarray(at, at + FILE_PART_BYTES));
+      }
+      yield record('G', JSON.stringify({ sha256: hash.digest('hex'), bytes }));
+      counts.blobs += 1;
+    }
+  }
+  yield record(
+    'Z',
+    JSON.stringify({ tables: counts.tables, rows: counts.rows, files: counts.files, blobs: counts.blobs }),
+  );
+}
+
+/** Every blob key the snapshot's rows name, sorted (a key once: a blob belongs to one row). */
+async function blobKeysOfSnapshot(client: pg.Client): Promise<string[]> {
+  const keys: string[] = [];
+  for (const set of SEALED_FILE_TABLES) {
+    // A table without its blob columns yet (a database of a release before them) names no blob.
+    const exists = await client.query<{ ok: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+                      WHERE table_schema = 'public' AND table_name = $1 AND column_name = 'blob_key') AS ok`,
+      [set.table],
+    );
+    if (!exists.rows[0]?.ok) continue;
+    const found = await client.query<{ key: string }>(
+      `SELECT blob_key AS key FROM public.${set.table} WHERE blob_key IS NOT NULL`,
+    );
+    for (const { key } of found.rows) keys.push(key);
+  }
+  return [...new Set(keys)].sort();
 }
 
 /** The regular files under DATA_DIR that belong in a backup (relative paths), not the backups themselves. */
-function listFiles(dataDir: string, backupDir: string): string[] {
+function listFiles(dataDir: string, backupDir: string, skipped: ReadonlySet<string>): string[] {
   const out: string[] = [];
   const walk = (dir: string, prefix: string) => {
     let entries: fs.Dirent[];
@@ -188,7 +249,7 @@ function listFiles(dataDir: string, backupDir: string): string[] {
     for (const entry of entries) {
       const full = path.join(dir, entry.name);
       const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (!prefix && SKIPPED_FILES.has(entry.name)) continue;
+      if (!prefix && skipped.has(entry.name)) continue;
       if (path.resolve(full) === backupDir || entry.name.endsWith('.partial')) continue;
       if (entry.isDirectory()) walk(full, relative);
       else if (entry.isFile()) out.push(relative);

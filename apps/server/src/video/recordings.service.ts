@@ -304,6 +304,7 @@ export class RecordingsService {
     const status: RecordingStatus = recording.startedAt ? 'stopped' : 'refused';
     await tx.update(videoRecordings).set({ status, stoppedAt: this.#now() }).where(eq(videoRecordings.id, recordingId));
     if (status === 'refused') {
+      // Never started, so no part was taken (uploads need a started recording): no blob to remove with the rows.
       await tx.delete(videoRecordingChunks).where(eq(videoRecordingChunks.recordingId, recordingId));
     } else {
       await finalizeLater(tx, recordingId);

@@ -33,12 +33,12 @@ declare module '../modules/services.ts' {
 /** Video visits: tokens, signalling, guests and recordings (decisions 026-028). */
 export default defineModule({
   name: 'video',
-  after: ['appointments', 'mail', 'practice-documents'],
+  after: ['appointments', 'mail', 'practice-documents', 'blobs'],
   taskPayloads,
   crontab: ['41 3 * * * recordings:expire ?id=recordings-expire&jobKey=cron:recordings-expire&max=3'],
-  create: ({ db, keyring, config, secret, appointments, mail, log, settings, practiceDocuments }) => {
+  create: ({ db, keyring, config, secret, appointments, mail, log, settings, practiceDocuments, blobs }) => {
     const recordings = new RecordingsService({ db, keyring, config });
-    const recordingFiles = new RecordingFiles({ db, keyring, log });
+    const recordingFiles = new RecordingFiles({ db, keyring, blobs, log });
     // The telehealth consent gate (decision 069), asked on every path a patient reaches a visit by.
     const consent = new VideoConsentGate({ settings, documents: practiceDocuments });
     const video = new VideoService({ db, keyring, config, secret, appointments, consent });

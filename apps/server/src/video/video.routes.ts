@@ -180,8 +180,8 @@ function serveSignalling(
 }
 
 /**
- * The recorder's uploads (PUT, raw WebM bytes) and playback (GET, with byte ranges so the player seeks), for the
- * appointment's provider only. The recording's id in the path names no one.
+ * The recorder's uploads (PUT, raw WebM bytes) and playback (GET, streamed from the blob store with byte ranges so
+ * the player seeks), for the appointment's provider only. The recording's id in the path names no one.
  */
 function registerRecordingRoutes(app: FastifyInstance, files: RecordingFiles): void {
   void app.register((scope, _options, done) => {
@@ -213,6 +213,7 @@ function registerRecordingRoutes(app: FastifyInstance, files: RecordingFiles): v
         void reply
           .header('content-type', file.mimeType)
           .header('accept-ranges', 'bytes')
+          .header('content-length', file.end - file.start + 1)
           .header('cache-control', 'no-store')
           .header(
             'content-disposition',

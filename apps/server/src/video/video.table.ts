@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { fileIsKept, sealedBlobColumns } from '../blobs/blob-columns.ts';
 import { bytea, encryptedCheck } from '../db/columns.ts';
 import { appointments } from '../appointments/appointments.table.ts';
 import { users } from '../auth/auth.table.ts';
@@ -88,7 +89,10 @@ export const videoRecordings = pgTable(
     stoppedAt: timestamp('stopped_at', { withTimezone: true }),
     durationMs: integer('duration_ms'),
     sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    /** Of a recording assembled before its file was a blob (decision 071): the size of its legacy segments. */
     segmentBytes: integer('segment_bytes'),
+    /** The assembled file, one sealed blob (decision 071): its key in the blob store and its wrapped file key. */
+    ...sealedBlobColumns(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -122,7 +126,10 @@ export const videoRecordingConsents = pgTable(
   ],
 );
 
-/** What the provider's browser uploaded while recording, each part encrypted with the data keys. */
+/**
+ * What the provider's browser uploaded while recording, each part a sealed blob (decision 071). `data` holds the
+ * encrypted bytes of a part uploaded before parts were blobs, until the mover (blob-mover/) takes them out.
+ */
 export const videoRecordingChunks = pgTable(
   'video_recording_chunks',
   {
@@ -130,12 +137,17 @@ export const videoRecordingChunks = pgTable(
       .notNull()
       .references(() => videoRecordings.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    data: bytea('data').notNull(),
+    data: bytea('data'),
+    ...sealedBlobColumns(),
+    plainBytes: integer('plain_bytes'),
   },
-  (t) => [primaryKey({ columns: [t.recordingId, t.seq] })],
+  (t) => [primaryKey({ columns: [t.recordingId, t.seq] }), check('video_recording_chunks_file_check', fileIsKept(t))],
 );
 
-/** The assembled recording (duration and seeking index fixed), in encrypted segments of `segment_bytes`. */
+/**
+ * A recording assembled before its file was a blob, in encrypted segments of `segment_bytes`: only the mover
+ * (blob-mover/) reads them now, into one blob, and deletes them (decision 071). New recordings never write here.
+ */
 export const videoRecordingSegments = pgTable(
   'video_recording_segments',
   {
