@@ -7,7 +7,8 @@ import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { openBlobStore } from '../src/blobs/blobs.module.ts';
 import { S3BlobStore } from '../src/blobs/s3-blob-store.ts';
 import { SealedBlobs } from '../src/blobs/sealed-blobs.ts';
 import { Keyring } from '../src/keys/keyring.ts';
@@ -24,6 +25,7 @@ import { afterFile } from './file-cleanup.ts';
 const BUCKET = 'telehealth-test';
 let client: S3Client | undefined;
 let storageDir = '';
+let s3Port = 0;
 
 async function startS3Server(): Promise<number> {
   storageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telehealth-s3-'));
@@ -52,6 +54,7 @@ async function startS3Server(): Promise<number> {
 
 beforeAll(async () => {
   const port = await startS3Server();
+  s3Port = port;
   client = new S3Client({
     endpoint: `http://127.0.0.1:${port}`,
     forcePathStyle: true,
@@ -127,5 +130,27 @@ describe('S3BlobStore', () => {
     );
     await blobs.remove(file);
     expect(await blobs.store.size(file.blobKey)).toBeNull();
+  });
+
+  it('is the store BLOB_STORE_URL names, with the AWS SDK loaded at its first file', async () => {
+    // The SDK's own sources of region and credentials, as a deployment sets them.
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    vi.stubEnv('AWS_REGION', 'us-east-1');
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'test');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'test');
+    const store = openBlobStore({
+      kind: 's3',
+      bucket: BUCKET,
+      prefix: 'configured',
+      endpoint: `http://127.0.0.1:${s3Port}`,
+      forcePathStyle: true,
+    });
+    expect(store.description).toBe(`s3://${BUCKET}/configured/`);
+    await store.put('a/file', Readable.from([Buffer.from('configured')]));
+    expect((await buffer(await store.get('a/file'))).toString()).toBe('configured');
+    // The same object through a store of the prefix made directly: the configuration reached that bucket.
+    expect(await openStore('configured').size('a/file')).toBe(10);
   });
 });

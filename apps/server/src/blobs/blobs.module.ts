@@ -1,8 +1,8 @@
+import type { Readable } from 'node:stream';
 import type { BlobStoreConfig } from '../config.ts';
 import { defineModule } from '../modules/domain-module.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobEntry, BlobStore, ByteRange } from './blob-store.ts';
 import { FileBlobStore } from './file-blob-store.ts';
-import { S3BlobStore } from './s3-blob-store.ts';
 import { SealedBlobs } from './sealed-blobs.ts';
 
 declare module '../modules/services.ts' {
@@ -17,14 +17,63 @@ declare module '../modules/services.ts' {
 /** The store the configuration names: DATA_DIR/blobs, or an S3-compatible bucket (BLOB_STORE_URL). */
 export function openBlobStore(config: BlobStoreConfig): BlobStore {
   if (config.kind === 'file') return new FileBlobStore(config.dir);
-  return new S3BlobStore({
-    bucket: config.bucket,
-    prefix: config.prefix,
-    clientConfig: {
-      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
-      forcePathStyle: config.forcePathStyle,
-    },
+  const prefix = config.prefix ? `${config.prefix.replace(/\/+$/, '')}/` : '';
+  return new OpenedOnFirstUse(`s3://${config.bucket}/${prefix}`, async () => {
+    const { S3BlobStore } = await import('./s3-blob-store.ts');
+    return new S3BlobStore({
+      bucket: config.bucket,
+      prefix: config.prefix,
+      clientConfig: {
+        ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+        forcePathStyle: config.forcePathStyle,
+      },
+    });
   });
+}
+
+/**
+ * A store opened when a file is first written, read or listed: the S3 store's AWS SDK takes most of a second of CPU
+ * to load, which an instance on the file store (the default, and every test's server) never pays, and one on S3
+ * pays once, at its first file rather than at every start.
+ */
+class OpenedOnFirstUse implements BlobStore {
+  readonly description: string;
+  readonly #open: () => Promise<BlobStore>;
+  #store: Promise<BlobStore> | undefined;
+
+  constructor(description: string, open: () => Promise<BlobStore>) {
+    this.description = description;
+    this.#open = open;
+  }
+
+  #opened(): Promise<BlobStore> {
+    // A failed load (a broken install) is tried again at the next use rather than remembered.
+    this.#store ??= this.#open().catch((error: unknown) => {
+      this.#store = undefined;
+      throw error;
+    });
+    return this.#store;
+  }
+
+  async put(key: string, body: Readable): Promise<{ bytes: number }> {
+    return (await this.#opened()).put(key, body);
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    return (await this.#opened()).get(key, range);
+  }
+
+  async size(key: string): Promise<number | null> {
+    return (await this.#opened()).size(key);
+  }
+
+  async delete(key: string): Promise<void> {
+    return (await this.#opened()).delete(key);
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobEntry> {
+    yield* (await this.#opened()).list(prefix);
+  }
 }
 
 /**
