@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, MESSAGE_ATTACHMENT_NAME_HEADER, MESSAGE_ATTACHMENTS_PATH } from '@telehealth/shared';
+import { DEMO_PASSWORD } from '@telehealth/shared';
+import { uploadAttachment } from './factories/conversations.ts';
 import { BlobNotFoundError, type BlobStore } from '../src/blobs/blob-store.ts';
 import { FileBlobStore } from '../src/blobs/file-blob-store.ts';
 import { SealedBlobs } from '../src/blobs/sealed-blobs.ts';
@@ -64,15 +65,9 @@ beforeAll(async () => {
   const patient = await createPortalPatient(t, provider, {
     record: { firstName: 'Ines', lastName: 'Backup', email: 'ines.backup@example.net', dateOfBirth: '1991-06-07' },
   });
-  const uploaded = await t.app.inject({
-    method: 'POST',
-    url: MESSAGE_ATTACHMENTS_PATH,
-    headers: {
-      cookie: patient.client.cookie ?? '',
-      'content-type': 'application/pdf',
-      [MESSAGE_ATTACHMENT_NAME_HEADER]: encodeURIComponent('labs.pdf'),
-    },
-    payload: PDF,
+  const uploaded = await uploadAttachment(t.app, patient.client, PDF, {
+    fileName: 'labs.pdf',
+    contentType: 'application/pdf',
   });
   expect(uploaded.statusCode).toBe(201);
 });

@@ -9,18 +9,14 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  INTAKE_CARD_PHOTOS_PATH,
-  MESSAGE_ATTACHMENT_MAX_BYTES,
-  MESSAGE_ATTACHMENT_NAME_HEADER,
-  MESSAGE_ATTACHMENTS_PATH,
-} from '@telehealth/shared';
+import { INTAKE_CARD_PHOTOS_PATH, MESSAGE_ATTACHMENT_MAX_BYTES, MESSAGE_ATTACHMENTS_PATH } from '@telehealth/shared';
 import { SEGMENT_BYTES } from '../src/blobs/sealed-blobs.ts';
 import { sealFileBytes } from '../src/http/encrypted-files.ts';
 import { intakeCardPhotos } from '../src/intake/intake.table.ts';
 import { messageAttachmentsEncrypted } from '../src/keys/encrypted-columns.ts';
 import { messageAttachments } from '../src/messages/messages.table.ts';
 import { signedInAccount, type SignedIn } from './factories/accounts.ts';
+import { uploadAttachment } from './factories/conversations.ts';
 import { createPortalPatient, type PortalPatient } from './factories/patients.ts';
 import { createTestApp, type TestApp, type TestClient } from './helpers.ts';
 
@@ -38,17 +34,8 @@ beforeAll(async () => {
   patient = await createPortalPatient(t, provider.client, { account: { password: 'Blob-Files-Test-2026!' } });
 });
 
-function uploadAttachment(client: TestClient, payload: Buffer | Readable, fileName = 'scan.png') {
-  return t.app.inject({
-    method: 'POST',
-    url: MESSAGE_ATTACHMENTS_PATH,
-    headers: {
-      cookie: client.cookie ?? '',
-      'content-type': 'image/png',
-      [MESSAGE_ATTACHMENT_NAME_HEADER]: encodeURIComponent(fileName),
-    },
-    payload,
-  });
+function upload(client: TestClient, payload: Buffer | Readable) {
+  return uploadAttachment(t.app, client, payload);
 }
 
 function get(client: TestClient, url: string, range?: string) {
@@ -75,7 +62,7 @@ describe('message attachments in the blob store', () => {
 
   it('streams an upload into the store, sealed, with no bytes in the row', async () => {
     const before = await blobKeys('message_attachments/');
-    const uploaded = await uploadAttachment(patient.client, BIG_PNG);
+    const uploaded = await upload(patient.client, BIG_PNG);
     expect(uploaded.statusCode).toBe(201);
     id = uploaded.json<{ id: string; sizeBytes: number }>().id;
     expect(uploaded.json()).toMatchObject({ sizeBytes: BIG_PNG.length, mediaType: 'image/png' });
@@ -128,8 +115,8 @@ describe('message attachments in the blob store', () => {
 
   it('leaves no blob when an upload is refused: not an accepted type, empty, over the limit while streaming', async () => {
     const before = await blobKeys('message_attachments/');
-    expect((await uploadAttachment(patient.client, Buffer.from('plain text, not an image'))).statusCode).toBe(400);
-    expect((await uploadAttachment(patient.client, Buffer.alloc(0))).statusCode).toBe(400);
+    expect((await upload(patient.client, Buffer.from('plain text, not an image'))).statusCode).toBe(400);
+    expect((await upload(patient.client, Buffer.alloc(0))).statusCode).toBe(400);
     // Sent without a length (chunked), so only the stream's count can refuse it.
     let sent = 0;
     const endless = new Readable({
@@ -139,14 +126,14 @@ describe('message attachments in the blob store', () => {
         if (sent > MESSAGE_ATTACHMENT_MAX_BYTES + 64 * 1024) this.push(null);
       },
     });
-    const tooLarge = await uploadAttachment(patient.client, endless);
+    const tooLarge = await upload(patient.client, endless);
     expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json()).toMatchObject({ errors: [{ extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
     expect(await blobKeys('message_attachments/')).toEqual(before);
   });
 
   it('removes the blob with the row when an unsent attachment is pruned', async () => {
-    const uploaded = await uploadAttachment(patient.client, BIG_PNG);
+    const uploaded = await upload(patient.client, BIG_PNG);
     const pendingId = uploaded.json<{ id: string }>().id;
     const { blobKey } = await attachmentRow(pendingId);
     expect(await t.runtime.blobStore.size(blobKey!)).not.toBeNull();

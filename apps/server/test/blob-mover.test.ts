@@ -8,15 +8,10 @@ import { buffer } from 'node:stream/consumers';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  DEMO_PASSWORD,
-  INTAKE_CARD_PHOTOS_PATH,
-  MESSAGE_ATTACHMENT_NAME_HEADER,
-  MESSAGE_ATTACHMENTS_PATH,
-} from '@telehealth/shared';
+import { DEMO_PASSWORD, INTAKE_CARD_PHOTOS_PATH, MESSAGE_ATTACHMENTS_PATH } from '@telehealth/shared';
 import { sealFileBytes } from '../src/http/encrypted-files.ts';
 import { scanWebm, withFixedMetadata } from '../src/video/webm-seekable.ts';
-import { startConversation } from './factories/conversations.ts';
+import { startConversation, uploadAttachment } from './factories/conversations.ts';
 import { createPortalPatient } from './factories/patients.ts';
 import { legacyRecording as legacyRecordingOf, RECORDING_WEBM as webm } from './factories/recordings.ts';
 import { createTestApp, openTestRuntime, TestClient, type TestApp } from './helpers.ts';
@@ -176,15 +171,9 @@ describe('the mover, message attachments and card photos', () => {
     const patient = await createPortalPatient(t, provider, {
       record: { firstName: 'Ines', lastName: 'Mover', email: 'ines.mover@example.net', dateOfBirth: '1991-06-07' },
     });
-    const uploaded = await t.app.inject({
-      method: 'POST',
-      url: MESSAGE_ATTACHMENTS_PATH,
-      headers: {
-        cookie: patient.client.cookie ?? '',
-        'content-type': 'application/pdf',
-        [MESSAGE_ATTACHMENT_NAME_HEADER]: encodeURIComponent('labs.pdf'),
-      },
-      payload: PDF,
+    const uploaded = await uploadAttachment(t.app, patient.client, PDF, {
+      fileName: 'labs.pdf',
+      contentType: 'application/pdf',
     });
     expect(uploaded.statusCode).toBe(201);
     const attachmentId = uploaded.json<{ id: string }>().id;

@@ -10,7 +10,6 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   MESSAGE_ATTACHMENT_MAX_BYTES,
-  MESSAGE_ATTACHMENT_NAME_HEADER,
   MESSAGE_ATTACHMENTS_PATH,
   MESSAGE_PENDING_ATTACHMENTS_MAX,
   SECURE_MESSAGE_MESSAGES,
@@ -19,7 +18,7 @@ import { auditEntries } from '../src/audit/audit.table.ts';
 import { mailOutbox } from '../src/mail/mail.table.ts';
 import { conversations, messageAttachments, messages } from '../src/messages/messages.table.ts';
 import { signedInAccount, type SignedIn } from './factories/accounts.ts';
-import { startConversation } from './factories/conversations.ts';
+import { startConversation, uploadAttachment } from './factories/conversations.ts';
 import { createPortalPatient, type PortalPatient } from './factories/patients.ts';
 import type { TestClient, GraphQLResponse, TestApp } from './helpers.ts';
 import { createTestApp } from './helpers.ts';
@@ -62,18 +61,8 @@ const errorOf = (response: GraphQLResponse) => ({
   message: response.errors?.[0]?.message,
 });
 
-async function upload(client: TestClient, bytes: Buffer, fileName: string, contentType = 'application/octet-stream') {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: MESSAGE_ATTACHMENTS_PATH,
-    headers: {
-      cookie: client.cookie ?? '',
-      'content-type': contentType,
-      [MESSAGE_ATTACHMENT_NAME_HEADER]: encodeURIComponent(fileName),
-    },
-    payload: bytes,
-  });
-  return response;
+function upload(client: TestClient, bytes: Buffer, fileName: string, contentType = 'application/octet-stream') {
+  return uploadAttachment(t.app, client, bytes, { fileName, contentType });
 }
 
 async function download(client: TestClient, id: string) {
