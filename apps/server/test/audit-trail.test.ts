@@ -10,11 +10,11 @@ import {
   type Role,
 } from '@telehealth/shared';
 import { appendAuditEntries, SYSTEM_ACTOR } from '../src/audit/audit.repository.ts';
-import { sealAuditChain } from '../src/audit/audit-chain.ts';
 import { generateApiTokenSecret, insertApiToken } from '../src/audit-trail/api-tokens.repository.ts';
 import { apiTokens } from '../src/audit-trail/audit-trail.table.ts';
 import { auditEntries } from '../src/audit/audit.table.ts';
 import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { sealEverything } from './audit-seal.ts';
 
 let t: TestApp;
 const clients = new Map<Role | 'signed-out', TestClient>();
@@ -469,7 +469,7 @@ describe('searching', () => {
 
 describe('verifying the chain', () => {
   it('records each verification, which the latest verification then answers', async () => {
-    await sealAuditChain(db(), { wait: true });
+    await sealEverything(db());
     const admin = clients.get('admin')!;
     const result = await admin.gql<{
       verifyAuditChain: { ok: boolean; entriesChecked: number; checkedAt: string; verifiedBy: string };
@@ -495,7 +495,7 @@ describe('verifying the chain', () => {
   });
 
   it('a browser cannot forge a verification, and turning its entry into a server fact breaks the chain', async () => {
-    await sealAuditChain(db(), { wait: true });
+    await sealEverything(db());
     const [client] = await db()
       .select({ id: auditEntries.id })
       .from(auditEntries)

@@ -26,6 +26,7 @@ import {
   TWO_CLI_STARTS,
 } from './helpers.ts';
 import { afterFile } from './file-cleanup.ts';
+import { sealEverything, untilSealed } from './audit-seal.ts';
 
 const actor = { sessionId: 's1', userId: 'u1', userRole: 'provider', clientIp: '127.0.0.1', userAgent: 'test' };
 const record = (details: Record<string, unknown> = {}): AuditRecord => ({
@@ -53,26 +54,6 @@ async function tamper(url: string, statement: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-async function unsealedCount(db: Database): Promise<number> {
-  const result = await db.execute<{ n: number }>(
-    sql`SELECT count(*)::int AS n FROM audit_entries e WHERE NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id)`,
-  );
-  return result.rows[0]!.n;
-}
-
-/**
- * Seals until every committed entry is in the chain. A transaction still running anywhere in the same
- * PostgreSQL (other test files' databases included) holds sealing back for a moment, hence the retries.
- */
-async function sealEverything(db: Database): Promise<void> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    await sealAuditChain(db, { wait: true });
-    if ((await unsealedCount(db)) === 0) return;
-    await sleep(25);
-  }
-  throw new Error('entries stayed unsealed');
 }
 
 async function chainOrder(db: Database) {
@@ -398,7 +379,7 @@ describe('the sealer and the anchors as jobs', () => {
     const db = t.runtime.database.db;
     await Promise.all(Array.from({ length: 5 }, (_, i) => appendAuditEntry(db, record({ name: `job-${i}` }))));
     // No sealAuditChain here: the runtime's queue runs the sealer, which keeps rescheduling itself.
-    while ((await unsealedCount(db)) > 0) await sleep(50);
+    await untilSealed(db);
     expect(await verifyAuditTrail(db)).toMatchObject({ ok: true, positions: 5 });
     const pending = await db.execute<{ n: number }>(
       sql`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${AUDIT_SEAL_JOB_KEY}`,
@@ -410,7 +391,7 @@ describe('the sealer and the anchors as jobs', () => {
     const t = await createTestApp({}, { demo: false });
     const db = t.runtime.database.db;
     await appendAuditEntry(db, record({ name: 'anchored' }));
-    while ((await unsealedCount(db)) > 0) await sleep(50);
+    await untilSealed(db);
     await addJob(db, 'audit:anchor', {});
     await t.runtime.jobs.drain();
     const file = auditAnchorsPath(t.runtime.config.dataDir);

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '@telehealth/shared';
 import { judgeJobQueue, readJobQueueFigures } from '../src/admin-console/system-health.ts';
 import { anchorAuditChain } from '../src/audit/audit-anchors.ts';
-import { sealAuditChain, verifyAuditTrail } from '../src/audit/audit-chain.ts';
+import { verifyAuditTrail } from '../src/audit/audit-chain.ts';
 import { appendAuditEntries, SYSTEM_ACTOR } from '../src/audit/audit.repository.ts';
 import { connectDatabase, type Database } from '../src/db/client.ts';
 import * as schema from '../src/practice-data/data.table.ts';
@@ -35,6 +35,7 @@ import {
   TestClient,
   type TestApp,
 } from './helpers.ts';
+import { sealEverything } from './audit-seal.ts';
 
 let t: TestApp;
 let admin: TestClient;
@@ -96,25 +97,6 @@ async function tableChecksums(url: string): Promise<Record<string, string>> {
   }
 }
 
-/**
- * Seals until no entry is left, and says how many it sealed. The sealer's horizon is the whole cluster's, so a
- * transaction of another test file running at the same moment can hold an entry back for a round.
- */
-async function sealAll(db: Database): Promise<number> {
-  let sealed = 0;
-  for (let i = 0; i < 200; i++) {
-    sealed += (await sealAuditChain(db, { wait: true })).sealed;
-    const [row] = await db
-      .execute<{ n: number }>(
-        sql`SELECT count(*)::int AS n FROM audit_entries e WHERE NOT EXISTS (SELECT 1 FROM audit_chain c WHERE c.entry_id = e.id)`,
-      )
-      .then((r) => r.rows);
-    if (row?.n === 0) return sealed;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('entries stayed unsealed');
-}
-
 beforeAll(async () => {
   t = await createTestApp();
   admin = new TestClient(t.app);
@@ -131,7 +113,7 @@ beforeAll(async () => {
     });
     expect(created.errors).toBeUndefined();
   }
-  await sealAll(t.runtime.database.db);
+  await sealEverything(t.runtime.database.db);
   await anchorAuditChain(t.runtime.database.db, {
     file: path.join(t.runtime.config.dataDir, 'audit-anchors.log'),
     log: { info: () => undefined },
@@ -355,7 +337,7 @@ describe('backup and restore', () => {
       expect(verification.unsealed.count).toBe(unsealedAtBackup);
       // The sealer goes on in the restored database: the entries left unsealed, and a new one.
       await appendAuditEntries(db.db, [{ event: 'LOGIN', level: 'INFO', actor: SYSTEM_ACTOR, details: {} }]);
-      const sealed = await sealAll(db.db);
+      const sealed = await sealEverything(db.db);
       expect(sealed).toBe(unsealedAtBackup + 1);
       const after = await verifyAuditTrail(db.db);
       expect(after.ok).toBe(true);
@@ -542,7 +524,7 @@ describe('backup and restore', () => {
 describe('audit retention', () => {
   it('removes only entries past their years; the chain still verifies, and a changed kept entry still fails', async () => {
     const db = t.runtime.database.db;
-    await sealAll(db);
+    await sealEverything(db);
     const verify = () => verifyAuditTrail(db, { prunedSignature: prunedSignatureVerifier(t.runtime.keyring) });
     expect((await verify()).broken).toBeNull();
     const counts = await db.execute<{ years: number; n: number }>(
@@ -561,7 +543,7 @@ describe('audit retention', () => {
       sql`SELECT retention_years AS years, count(*)::int AS n FROM audit_entries WHERE event <> 'AUDIT_ENTRIES_PRUNED' GROUP BY 1`,
     );
     expect(Object.fromEntries(left.rows.map((r) => [r.years, r.n]))[3]).toBeUndefined();
-    await sealAll(db);
+    await sealEverything(db);
     const after = await verify();
     expect(after.broken).toBeNull();
     expect(after.ok).toBe(true);
