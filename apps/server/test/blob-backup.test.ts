@@ -28,6 +28,7 @@ import { createPortalPatient } from './factories/patients.ts';
 import { legacyRecording, RECORDING_WEBM } from './factories/recordings.ts';
 import {
   createTestApp,
+  FOUR_BUDGETS,
   createTestDatabase,
   openTestRuntime,
   TEST_DATA_KEY,
@@ -96,44 +97,48 @@ async function filesOf(db: Database, blobs: SealedBlobs): Promise<Map<string, Bu
 }
 
 describe('backups with the blob store', () => {
-  it('back up, restore into an empty DATA_DIR, the files read back identical', async () => {
-    const before = await filesOf(t.runtime.database.db, t.runtime.blobs);
-    expect(before.size).toBe(1 + 4 + 1);
-    expect([...before.values()].some((file) => file.equals(RECORDING_WEBM))).toBe(true);
-    expect([...before.values()].some((file) => file.equals(PDF))).toBe(true);
+  it(
+    'back up, restore into an empty DATA_DIR, the files read back identical',
+    async () => {
+      const before = await filesOf(t.runtime.database.db, t.runtime.blobs);
+      expect(before.size).toBe(1 + 4 + 1);
+      expect([...before.values()].some((file) => file.equals(RECORDING_WEBM))).toBe(true);
+      expect([...before.values()].some((file) => file.equals(PDF))).toBe(true);
 
-    const dir = tempDir('blob-backup-out-');
-    const key = backupKeyOf(t.runtime.config, t.runtime.keyring);
-    const result = await writeBackup({
-      url: t.databaseUrl,
-      dataDir: t.runtime.config.dataDir,
-      dir,
-      key,
-      blobs: t.runtime.blobStore,
-    });
-    expect(result).toMatchObject({ blobs: before.size, missingBlobs: 0 });
-    const keyFor = backupKeyFor(t.runtime.config, t.runtime.keyring);
-    const dataDir = tempDir('blob-restore-data-');
-    await checkBackupFile({ file: result.file, dataDir, keyFor });
+      const dir = tempDir('blob-backup-out-');
+      const key = backupKeyOf(t.runtime.config, t.runtime.keyring);
+      const result = await writeBackup({
+        url: t.databaseUrl,
+        dataDir: t.runtime.config.dataDir,
+        dir,
+        key,
+        blobs: t.runtime.blobStore,
+      });
+      expect(result).toMatchObject({ blobs: before.size, missingBlobs: 0 });
+      const keyFor = backupKeyFor(t.runtime.config, t.runtime.keyring);
+      const dataDir = tempDir('blob-restore-data-');
+      await checkBackupFile({ file: result.file, dataDir, keyFor });
 
-    const target = await createTestDatabase();
-    const store = new FileBlobStore(path.join(dataDir, 'blobs'));
-    const restored = await restoreBackup({ url: target, file: result.file, dataDir, keyFor, blobs: store });
-    expect(restored).toMatchObject({ blobs: before.size, skippedBlobs: 0 });
-    // The blobs came back through the store, not also as loose files of DATA_DIR.
-    expect(restored.files).toBe(result.files);
-    let listed = 0;
-    for await (const _entry of store.list('')) listed += 1;
-    expect(listed).toBe(before.size);
+      const target = await createTestDatabase();
+      const store = new FileBlobStore(path.join(dataDir, 'blobs'));
+      const restored = await restoreBackup({ url: target, file: result.file, dataDir, keyFor, blobs: store });
+      expect(restored).toMatchObject({ blobs: before.size, skippedBlobs: 0 });
+      // The blobs came back through the store, not also as loose files of DATA_DIR.
+      expect(restored.files).toBe(result.files);
+      let listed = 0;
+      for await (const _entry of store.list('')) listed += 1;
+      expect(listed).toBe(before.size);
 
-    const db = connectDatabase(target, { max: 2 });
-    try {
-      const after = await filesOf(db.db, new SealedBlobs({ store, keyring: t.runtime.keyring }));
-      expect(after).toEqual(before);
-    } finally {
-      await db.close();
-    }
-  }, 120_000);
+      const db = connectDatabase(target, { max: 2 });
+      try {
+        const after = await filesOf(db.db, new SealedBlobs({ store, keyring: t.runtime.keyring }));
+        expect(after).toEqual(before);
+      } finally {
+        await db.close();
+      }
+    },
+    FOUR_BUDGETS.timeout,
+  );
 
   it('a blob gone from the store since the snapshot (its row deleted meanwhile) is counted, and the backup still checks', async () => {
     const [gone] = (

@@ -42,7 +42,7 @@ import {
 import type { allergies } from '../src/clinical-record/allergies.table.ts';
 import type { diagnoses } from '../src/clinical-record/diagnoses.table.ts';
 import type { medications } from '../src/clinical-record/medications.table.ts';
-import { createTestApp, TestClient, type TestApp } from './helpers.ts';
+import { createTestApp, FOUR_BUDGETS, TestClient, type TestApp } from './helpers.ts';
 
 const require = createRequire(import.meta.url);
 const PATH = '/api/admin/data/fhir';
@@ -421,176 +421,186 @@ beforeAll(async () => {
 });
 
 describe('the practice export (Bulk Data NDJSON)', () => {
-  it('has a manifest of one NDJSON file per resource type, each valid R4, no psychotherapy note', async () => {
-    const since = await lastAuditId();
-    const manifest = await get('admin', `${PATH}/export`);
-    expect(manifest.statusCode).toBe(200);
-    const body = manifest.json<{
-      output: { type: string; url: string; count: number }[];
-      requiresAccessToken: boolean;
-    }>();
-    expect(body.output.map((o) => o.type)).toEqual([
-      'Patient',
-      'Practitioner',
-      'Appointment',
-      'Observation',
-      'DocumentReference',
-      'Condition',
-      'MedicationStatement',
-      'AllergyIntolerance',
-      'CarePlan',
-      'Goal',
-    ]);
-    // The check itself refuses what R4 does not allow.
-    expect(validator('Patient')({ resourceType: 'Patient', birthDate: '6 May 1984' })).toBe(false);
-    expect(validator('Patient')({ resourceType: 'Patient', nickname: 'x' })).toBe(false);
-    // (HL7's schema has no enum for CarePlan.status and intent: @medplum/fhirtypes' types check those. A Goal's has.)
-    expect(
-      validator('Goal')({
-        resourceType: 'Goal',
-        lifecycleStatus: 'done',
-        description: {},
-        subject: { reference: 'x' },
-      }),
-    ).toBe(false);
-    // (HL7's schema has no enum for MedicationStatement.status; @medplum/fhirtypes' type checks that one.)
-    expect(
-      validator('AllergyIntolerance')({
-        resourceType: 'AllergyIntolerance',
-        criticality: 'severe',
-        patient: { reference: 'Patient/1' },
-      }),
-    ).toBe(false);
-    const all: Resource[] = [];
-    for (const output of body.output) {
-      const response = await get('admin', new URL(output.url).pathname);
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toContain('application/fhir+ndjson');
-      expect(response.headers['cache-control']).toBe('no-store');
-      const lines = response.body.split('\n').filter(Boolean);
-      expect(lines).toHaveLength(output.count);
-      for (const line of lines) {
-        const resource = JSON.parse(line) as Resource;
-        expect(resource.resourceType).toBe(output.type);
-        expectValid(resource);
-        all.push(resource);
+  it(
+    'has a manifest of one NDJSON file per resource type, each valid R4, no psychotherapy note',
+    async () => {
+      const since = await lastAuditId();
+      const manifest = await get('admin', `${PATH}/export`);
+      expect(manifest.statusCode).toBe(200);
+      const body = manifest.json<{
+        output: { type: string; url: string; count: number }[];
+        requiresAccessToken: boolean;
+      }>();
+      expect(body.output.map((o) => o.type)).toEqual([
+        'Patient',
+        'Practitioner',
+        'Appointment',
+        'Observation',
+        'DocumentReference',
+        'Condition',
+        'MedicationStatement',
+        'AllergyIntolerance',
+        'CarePlan',
+        'Goal',
+      ]);
+      // The check itself refuses what R4 does not allow.
+      expect(validator('Patient')({ resourceType: 'Patient', birthDate: '6 May 1984' })).toBe(false);
+      expect(validator('Patient')({ resourceType: 'Patient', nickname: 'x' })).toBe(false);
+      // (HL7's schema has no enum for CarePlan.status and intent: @medplum/fhirtypes' types check those. A Goal's has.)
+      expect(
+        validator('Goal')({
+          resourceType: 'Goal',
+          lifecycleStatus: 'done',
+          description: {},
+          subject: { reference: 'x' },
+        }),
+      ).toBe(false);
+      // (HL7's schema has no enum for MedicationStatement.status; @medplum/fhirtypes' type checks that one.)
+      expect(
+        validator('AllergyIntolerance')({
+          resourceType: 'AllergyIntolerance',
+          criticality: 'severe',
+          patient: { reference: 'Patient/1' },
+        }),
+      ).toBe(false);
+      const all: Resource[] = [];
+      for (const output of body.output) {
+        const response = await get('admin', new URL(output.url).pathname);
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toContain('application/fhir+ndjson');
+        expect(response.headers['cache-control']).toBe('no-store');
+        const lines = response.body.split('\n').filter(Boolean);
+        expect(lines).toHaveLength(output.count);
+        for (const line of lines) {
+          const resource = JSON.parse(line) as Resource;
+          expect(resource.resourceType).toBe(output.type);
+          expectValid(resource);
+          all.push(resource);
+        }
       }
-    }
-    const ids = all.map((r) => r.id);
-    expect(ids).toContain(patientId);
-    expect(ids).toContain(sharedNoteId);
-    expect(ids).not.toContain(privateNoteId);
-    expect(ids).not.toContain(draftNoteId);
-    expect(JSON.stringify(all)).not.toContain(Buffer.from('Psychotherapy process').toString('base64').slice(0, 12));
+      const ids = all.map((r) => r.id);
+      expect(ids).toContain(patientId);
+      expect(ids).toContain(sharedNoteId);
+      expect(ids).not.toContain(privateNoteId);
+      expect(ids).not.toContain(draftNoteId);
+      expect(JSON.stringify(all)).not.toContain(Buffer.from('Psychotherapy process').toString('base64').slice(0, 12));
 
-    const observations = all.filter((r): r is Observation => r.resourceType === 'Observation');
-    const codes = observations.map((o) => o.code.coding?.[0]?.code).sort();
-    expect(codes).toEqual(['101698-9', '44261-6', '70274-6', '75626-2']);
-    const phq = observations.find((o) => o.code.coding?.[0]?.code === '44261-6')!;
-    expect(phq.valueInteger).toBe(6);
-    expect(phq.category?.[1]?.coding?.[0]?.code).toBe('44249-1');
-    expect(phq.component?.[0]?.code.coding?.[0]?.code).toBe('44250-9');
-    // The PCL-5's items have no verified LOINC code: named in words, no code made up (decision 063).
-    const pcl = observations.find((o) => o.code.coding?.[0]?.code === '101698-9')!;
-    expect(pcl.valueInteger).toBe(10);
-    expect(pcl.category?.[1]?.coding?.[0]?.code).toBe('101697-1');
-    expect(pcl.component).toHaveLength(20);
-    expect(pcl.component?.[0]).toEqual({
-      code: { text: PCL5.items[0]!.text.en },
-      valueCodeableConcept: { text: 'Extremely (4)' },
-    });
-    // The AUDIT-C's items and answers are coded, each item with its own answers.
-    const audit = observations.find((o) => o.code.coding?.[0]?.code === '75626-2')!;
-    expect(audit.component?.map((c) => c.code.coding?.[0]?.code)).toEqual(['68518-0', '68519-8', '68520-6']);
-    expect(audit.component?.map((c) => c.valueCodeableConcept?.coding?.[0]?.code)).toEqual([
-      'LA18927-6',
-      'LA15695-2',
-      'LA6270-8',
-    ]);
-    expectPsychiatricRecord(all, (type, id) => `${type}/${id}`);
-    expectTreatmentPlan(all, (type, id) => `${type}/${id}`);
-    // The console's counts say the same as the manifest.
-    const counts = await clients.get('admin')!.gql<{
-      fhirExportCounts: Record<string, number>;
-    }>('{ fhirExportCounts { conditions medicationStatements allergyIntolerances carePlans goals } }');
-    const countOf = (type: string) => body.output.find((o) => o.type === type)?.count;
-    expect(counts.data?.fhirExportCounts).toEqual({
-      conditions: countOf('Condition'),
-      medicationStatements: countOf('MedicationStatement'),
-      allergyIntolerances: countOf('AllergyIntolerance'),
-      carePlans: countOf('CarePlan'),
-      goals: countOf('Goal'),
-    });
+      const observations = all.filter((r): r is Observation => r.resourceType === 'Observation');
+      const codes = observations.map((o) => o.code.coding?.[0]?.code).sort();
+      expect(codes).toEqual(['101698-9', '44261-6', '70274-6', '75626-2']);
+      const phq = observations.find((o) => o.code.coding?.[0]?.code === '44261-6')!;
+      expect(phq.valueInteger).toBe(6);
+      expect(phq.category?.[1]?.coding?.[0]?.code).toBe('44249-1');
+      expect(phq.component?.[0]?.code.coding?.[0]?.code).toBe('44250-9');
+      // The PCL-5's items have no verified LOINC code: named in words, no code made up (decision 063).
+      const pcl = observations.find((o) => o.code.coding?.[0]?.code === '101698-9')!;
+      expect(pcl.valueInteger).toBe(10);
+      expect(pcl.category?.[1]?.coding?.[0]?.code).toBe('101697-1');
+      expect(pcl.component).toHaveLength(20);
+      expect(pcl.component?.[0]).toEqual({
+        code: { text: PCL5.items[0]!.text.en },
+        valueCodeableConcept: { text: 'Extremely (4)' },
+      });
+      // The AUDIT-C's items and answers are coded, each item with its own answers.
+      const audit = observations.find((o) => o.code.coding?.[0]?.code === '75626-2')!;
+      expect(audit.component?.map((c) => c.code.coding?.[0]?.code)).toEqual(['68518-0', '68519-8', '68520-6']);
+      expect(audit.component?.map((c) => c.valueCodeableConcept?.coding?.[0]?.code)).toEqual([
+        'LA18927-6',
+        'LA15695-2',
+        'LA6270-8',
+      ]);
+      expectPsychiatricRecord(all, (type, id) => `${type}/${id}`);
+      expectTreatmentPlan(all, (type, id) => `${type}/${id}`);
+      // The console's counts say the same as the manifest.
+      const counts = await clients.get('admin')!.gql<{
+        fhirExportCounts: Record<string, number>;
+      }>('{ fhirExportCounts { conditions medicationStatements allergyIntolerances carePlans goals } }');
+      const countOf = (type: string) => body.output.find((o) => o.type === type)?.count;
+      expect(counts.data?.fhirExportCounts).toEqual({
+        conditions: countOf('Condition'),
+        medicationStatements: countOf('MedicationStatement'),
+        allergyIntolerances: countOf('AllergyIntolerance'),
+        carePlans: countOf('CarePlan'),
+        goals: countOf('Goal'),
+      });
 
-    const exports = await phiExports(since);
-    expect(exports).toHaveLength(10);
-    const patientFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'Patient');
-    expect((patientFile?.details as { patientIds: string[] }).patientIds).toEqual(
-      expect.arrayContaining([patientId, otherPatientId]),
-    );
-    const notesFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'DocumentReference');
-    expect((notesFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
-    const medicationsFile = exports.find(
-      (e) => (e.details as { resourceType: string }).resourceType === 'MedicationStatement',
-    );
-    expect((medicationsFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
-    const plansFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'CarePlan');
-    expect((plansFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
-  }, 120_000);
+      const exports = await phiExports(since);
+      expect(exports).toHaveLength(10);
+      const patientFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'Patient');
+      expect((patientFile?.details as { patientIds: string[] }).patientIds).toEqual(
+        expect.arrayContaining([patientId, otherPatientId]),
+      );
+      const notesFile = exports.find(
+        (e) => (e.details as { resourceType: string }).resourceType === 'DocumentReference',
+      );
+      expect((notesFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
+      const medicationsFile = exports.find(
+        (e) => (e.details as { resourceType: string }).resourceType === 'MedicationStatement',
+      );
+      expect((medicationsFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
+      const plansFile = exports.find((e) => (e.details as { resourceType: string }).resourceType === 'CarePlan');
+      expect((plansFile?.details as { patientIds: string[] }).patientIds).toEqual([patientId]);
+    },
+    FOUR_BUDGETS.timeout,
+  );
 });
 
 describe("one patient's Bundle", () => {
-  it('is a valid R4 Bundle of the record with the practitioners it names, without psychotherapy notes', async () => {
-    const since = await lastAuditId();
-    const response = await get('admin', `${PATH}/patients/${patientId}/bundle`);
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-disposition']).toContain('attachment');
-    const bundle = response.json<Bundle>();
-    expectValid(bundle);
-    expect(bundle.type).toBe('collection');
-    const resources = bundle.entry!.map((e) => e.resource!);
-    for (const resource of resources) expectValid(resource);
-    expect(resources.map((r) => r.resourceType).sort()).toEqual([
-      'AllergyIntolerance',
-      'Appointment',
-      'CarePlan',
-      'Condition',
-      'Condition',
-      'DocumentReference',
-      'Goal',
-      'Goal',
-      'MedicationStatement',
-      // PHQ-9, GAD-7, PCL-5, AUDIT-C
-      'Observation',
-      'Observation',
-      'Observation',
-      'Observation',
-      'Patient',
-      'Practitioner',
-    ]);
-    const document = resources.find((r): r is DocumentReference => r.resourceType === 'DocumentReference')!;
-    expect(document.id).toBe(sharedNoteId);
-    expect(Buffer.from(document.content[0]!.attachment.data!, 'base64').toString('utf8')).toBe(
-      "Progress note: the note's text",
-    );
-    // References point at the Bundle's own entries.
-    const fullUrls = new Set(bundle.entry!.map((e) => e.fullUrl));
-    expect(fullUrls.has(document.subject!.reference)).toBe(true);
-    expect(fullUrls.has(document.author![0]!.reference)).toBe(true);
-    expectPsychiatricRecord(resources, (_type, id) => `urn:uuid:${id}`);
-    expectTreatmentPlan(resources, (_type, id) => `urn:uuid:${id}`);
-    // Every reference of every entry resolves within the Bundle, and every full URL is a urn:uuid of a UUID.
-    const references = resources.flatMap(referencesOf);
-    expect(references.length).toBeGreaterThan(10);
-    for (const reference of references) expect(fullUrls.has(reference), reference).toBe(true);
-    for (const fullUrl of fullUrls)
-      expect(fullUrl).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(JSON.stringify(bundle)).not.toContain(privateNoteId);
+  it(
+    'is a valid R4 Bundle of the record with the practitioners it names, without psychotherapy notes',
+    async () => {
+      const since = await lastAuditId();
+      const response = await get('admin', `${PATH}/patients/${patientId}/bundle`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-disposition']).toContain('attachment');
+      const bundle = response.json<Bundle>();
+      expectValid(bundle);
+      expect(bundle.type).toBe('collection');
+      const resources = bundle.entry!.map((e) => e.resource!);
+      for (const resource of resources) expectValid(resource);
+      expect(resources.map((r) => r.resourceType).sort()).toEqual([
+        'AllergyIntolerance',
+        'Appointment',
+        'CarePlan',
+        'Condition',
+        'Condition',
+        'DocumentReference',
+        'Goal',
+        'Goal',
+        'MedicationStatement',
+        // PHQ-9, GAD-7, PCL-5, AUDIT-C
+        'Observation',
+        'Observation',
+        'Observation',
+        'Observation',
+        'Patient',
+        'Practitioner',
+      ]);
+      const document = resources.find((r): r is DocumentReference => r.resourceType === 'DocumentReference')!;
+      expect(document.id).toBe(sharedNoteId);
+      expect(Buffer.from(document.content[0]!.attachment.data!, 'base64').toString('utf8')).toBe(
+        "Progress note: the note's text",
+      );
+      // References point at the Bundle's own entries.
+      const fullUrls = new Set(bundle.entry!.map((e) => e.fullUrl));
+      expect(fullUrls.has(document.subject!.reference)).toBe(true);
+      expect(fullUrls.has(document.author![0]!.reference)).toBe(true);
+      expectPsychiatricRecord(resources, (_type, id) => `urn:uuid:${id}`);
+      expectTreatmentPlan(resources, (_type, id) => `urn:uuid:${id}`);
+      // Every reference of every entry resolves within the Bundle, and every full URL is a urn:uuid of a UUID.
+      const references = resources.flatMap(referencesOf);
+      expect(references.length).toBeGreaterThan(10);
+      for (const reference of references) expect(fullUrls.has(reference), reference).toBe(true);
+      for (const fullUrl of fullUrls)
+        expect(fullUrl).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(JSON.stringify(bundle)).not.toContain(privateNoteId);
 
-    const exports = await phiExports(since);
-    expect(exports).toHaveLength(1);
-    expect(exports[0]?.details).toMatchObject({ format: 'fhir-bundle', patientIds: [patientId] });
-  }, 120_000);
+      const exports = await phiExports(since);
+      expect(exports).toHaveLength(1);
+      expect(exports[0]?.details).toMatchObject({ format: 'fhir-bundle', patientIds: [patientId] });
+    },
+    FOUR_BUDGETS.timeout,
+  );
 
   it('answers 404 for a patient that does not exist', async () => {
     const response = await get('admin', `${PATH}/patients/${randomUUID()}/bundle`);

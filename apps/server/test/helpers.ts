@@ -257,6 +257,13 @@ export function sleep(ms: number): Promise<void> {
  */
 export const TWO_CLI_STARTS = { timeout: 2 * TEST_BUDGET_MS };
 
+/**
+ * The budget of a test that backs up, restores or exports a whole practice (several runtimes and command starts):
+ * four times the configured one. A bare number of milliseconds does not scale with CI's slower machines (a test
+ * given 60 s had less than CI's default of 90 s and failed beside other work).
+ */
+export const FOUR_BUDGETS = { timeout: 4 * TEST_BUDGET_MS };
+
 /** Runs a script of the server on the project's Node with `env` added, and answers its exit code and output. */
 export function runNode(
   script: string,
