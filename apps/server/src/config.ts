@@ -546,6 +546,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intakeSections: [...DEFAULT_INTAKE_SECTIONS],
     // Off: a practice that collects the consent on paper is not locked out until it turns this on (decision 069).
     videoConsentRequired: false,
+    billingIdentity: null,
+    visitCodingAfter: 'completed',
   };
   // A setting's default is the environment's when any of its variables is set.
   const fromEnvironment = PRACTICE_SETTING_KEYS.filter((key) =>

@@ -9,7 +9,8 @@ const CLINIC_PHONE = '(503) 555-0100';
 
 const SETTINGS = `{ practiceSettings {
   values { practiceName clinicPhone timeZone reminderHours sessionIdleMinutes twoFactorRequiredRoles
-    messageResponseBusinessDays recordingRetentionDays
+    messageResponseBusinessDays recordingRetentionDays visitCodingAfter
+    billingIdentity { legalName street city state zip taxId }
     defaultWorkingHours { weekday startTime endTime }
     bookingPolicy { changeWindowHours minNoticeHours horizonDays appointmentTypes mode duration } }
   defaults { clinicPhone bookingPolicy { changeWindowHours } }
@@ -112,7 +113,11 @@ describe('practice settings: defaults and sources', () => {
     expect(view.values.defaultWorkingHours).toHaveLength(5);
     expect(source('slotStepMinutes')).toMatchObject({ source: 'builtIn', variables: [] });
     expect(source('intakeSections')).toMatchObject({ source: 'builtIn', variables: [] });
-    expect(view.sources.map((s) => s.key)).toHaveLength(13);
+    expect(source('billingIdentity')).toMatchObject({ source: 'builtIn' });
+    expect(view.values.billingIdentity).toBeNull();
+    expect(source('visitCodingAfter')).toMatchObject({ source: 'builtIn' });
+    expect(view.values.visitCodingAfter).toBe('completed');
+    expect(view.sources.map((s) => s.key)).toHaveLength(15);
   });
 });
 
@@ -269,5 +274,31 @@ describe('practice settings: a change', () => {
     await admin.gql(UPDATE, { input: { clinicPhone: null } });
     expect(t.runtime.config.settings.current().clinicPhone).toBeNull();
     await admin.gql(RESET, { key: 'twoFactorRequiredRoles' });
+  });
+});
+
+describe('the billing settings (decision 073)', () => {
+  it('keep the billing identity as the shared schema writes it, and refuse a bad one whole', async () => {
+    const identity = {
+      legalName: 'Harbor Psychiatry PLLC',
+      street: '12 Main St',
+      city: 'Portland',
+      state: 'or',
+      zip: '97201',
+      taxId: '123456789',
+    };
+    const saved = await admin.gql<{ updatePracticeSettings: unknown }>(
+      `mutation U($input: UpdatePracticeSettingsInput!) {
+        updatePracticeSettings(input: $input) { values { visitCodingAfter billingIdentity { state taxId } } } }`,
+      { input: { billingIdentity: identity, visitCodingAfter: 'note-signed' } },
+    );
+    expect(saved.errors).toBeUndefined();
+    expect(saved.data?.updatePracticeSettings).toEqual({
+      values: { visitCodingAfter: 'note-signed', billingIdentity: { state: 'OR', taxId: '12-3456789' } },
+    });
+    const refused = await admin.gql(UPDATE, { input: { billingIdentity: { ...identity, taxId: '12-34' } } });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const after = await settings();
+    expect(after.values.billingIdentity).toMatchObject({ taxId: '12-3456789' });
   });
 });

@@ -43,3 +43,4 @@ export * from './practice-settings.ts';
 export * from './slots.ts';
 export * from './mail.ts';
 export * from './medications/index.ts';
+export * from './billing.ts';

@@ -24,6 +24,7 @@ import { SETTINGS_MESSAGES } from './practice-settings.ts';
 import { PRACTICE_DOCUMENT_MESSAGES } from './practice-documents.ts';
 import { FIRST_VISIT_MESSAGES } from './first-visit.ts';
 import { FIELD_MESSAGES } from './field-messages.ts';
+import { BILLING_MESSAGES } from './billing.ts';
 
 /**
  * Every message the server may send in an error, by section, in English (decision 018). A message id is
@@ -59,6 +60,7 @@ export const MESSAGE_CATALOGUE = {
   settingsMessages: SETTINGS_MESSAGES,
   practiceDocumentMessages: PRACTICE_DOCUMENT_MESSAGES,
   firstVisitMessages: FIRST_VISIT_MESSAGES,
+  billingMessages: BILLING_MESSAGES,
   fieldMessages: FIELD_MESSAGES,
 } as const;
 

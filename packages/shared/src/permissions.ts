@@ -98,6 +98,17 @@ export const PERMISSIONS = [
   'first-visit:read:own',
   'readiness:read:own',
   'readiness:read:any',
+  // Getting paid (issue 30, decision 073): a patient's ledger, superbills and statements are read by the patient
+  // themselves, their primary provider and administrators; the provider codes their own patients' visits and
+  // records payments and adjustments, as administrators do for any patient. Administrators keep the fee schedule;
+  // a provider's NPI, taxonomy and licence are kept by administrators or the provider on their own profile.
+  'billing:read:own',
+  'billing:read:any',
+  'billing:write:own',
+  'billing:write:any',
+  'fee-schedule:manage:any',
+  'provider-billing:manage:own',
+  'provider-billing:manage:any',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -153,6 +164,11 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'practice-document:read:any',
     'practice-document:record-paper:any',
     'readiness:read:any',
+    // Every patient's ledger; the fee schedule; the providers' billing identity (decision 073).
+    'billing:read:any',
+    'billing:write:any',
+    'fee-schedule:manage:any',
+    'provider-billing:manage:any',
   ],
   provider: [
     'patient:read:own',
@@ -190,6 +206,10 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'practice-document:read:own',
     'practice-document:record-paper:own',
     'readiness:read:own',
+    // Their own patients' ledgers: coding their visits, payments and adjustments; their own NPI (decision 073).
+    'billing:read:own',
+    'billing:write:own',
+    'provider-billing:manage:own',
   ],
   // A patient's own record (`patient:read:own`) comes with the patient portal, which shows it; decision 020.
   // Their own appointments they read (My Appointments); booking and changing them come with the portal.
@@ -221,6 +241,8 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'practice-document:read:own',
     'practice-document:sign:own',
     'first-visit:read:own',
+    // Their own ledger, superbills and statements (decision 073).
+    'billing:read:own',
   ],
 };
 
@@ -274,6 +296,11 @@ export const OWN_RECORDS = {
   // patients whose primary provider they are.
   'first-visit': { patient: 'patientAccountId' },
   readiness: { provider: 'patientOwnerId' },
+  // A patient's ledger is a provider's own when they are the patient's primary provider, a patient's when it is of
+  // the record linked to their account (decision 073).
+  billing: { provider: 'patientOwnerId', patient: 'patientAccountId' },
+  // A provider's own billing identity is their own provider record's.
+  'provider-billing': { provider: 'providerId' },
 } as const satisfies Partial<Record<Resource, Partial<Record<Role, string>>>>;
 
 export type OwnedResource = keyof typeof OWN_RECORDS;
@@ -384,6 +411,10 @@ export const PERMISSION_DENIED_MESSAGES: Readonly<Record<ResourceAction, Message
   'intake:fill': 'intakeMessages.cannotFill',
   'intake:read': 'intakeMessages.cannotView',
   'intake:review': 'intakeMessages.cannotReview',
+  'billing:read': 'billingMessages.cannotView',
+  'billing:write': 'billingMessages.cannotWrite',
+  'fee-schedule:manage': 'billingMessages.cannotManage',
+  'provider-billing:manage': 'billingMessages.cannotManage',
 };
 
 /** The widest scope in which the role may perform the action, or null when it may not at all. */

@@ -8,6 +8,7 @@ import { PhoneSchema } from './patients.ts';
 import { ROLES, type Role } from './roles.ts';
 import { SLOT_STEPS, type SlotStep } from './slots.ts';
 import { textSchema } from './text.ts';
+import { BillingIdentitySchema, VISIT_CODING_AFTER, type BillingIdentity, type VisitCodingAfter } from './billing.ts';
 import { IntakeSectionsSettingSchema, OPTIONAL_INTAKE_SECTIONS, type OptionalIntakeSection } from './intake.ts';
 
 /** Every optional intake section: the built-in default of the intake sections setting. */
@@ -33,6 +34,8 @@ export const PRACTICE_SETTING_KEYS = [
   'recordingRetentionDays',
   'intakeSections',
   'videoConsentRequired',
+  'billingIdentity',
+  'visitCodingAfter',
 ] as const;
 export type PracticeSettingKey = (typeof PRACTICE_SETTING_KEYS)[number];
 
@@ -70,6 +73,10 @@ export interface PracticeSettings {
    * practice's active telehealth consent is asked to sign it before joining. Off by default.
    */
   videoConsentRequired: boolean;
+  /** The practice's billing identity on superbills and statements (decision 073); null until filled in. */
+  billingIdentity: BillingIdentity | null;
+  /** When a visit may be coded: once completed, or once its note is signed too (decision 073). */
+  visitCodingAfter: VisitCodingAfter;
 }
 
 /**
@@ -101,6 +108,8 @@ export const PRACTICE_SETTING_VARIABLES: Readonly<Record<PracticeSettingKey, rea
   recordingRetentionDays: ['RECORDING_RETENTION_DAYS'],
   intakeSections: [],
   videoConsentRequired: [],
+  billingIdentity: [],
+  visitCodingAfter: [],
 };
 
 /** Limits shared by the form and the server. */
@@ -230,6 +239,8 @@ export const PRACTICE_SETTING_SCHEMAS = {
   recordingRetentionDays: wholeNumber(1, L.recordingRetentionDaysMax),
   intakeSections: IntakeSectionsSettingSchema,
   videoConsentRequired: z.boolean({ error: settingsMessage.error('onOffInvalid') }),
+  billingIdentity: BillingIdentitySchema.nullable(),
+  visitCodingAfter: z.enum(VISIT_CODING_AFTER, { error: settingsMessage.error('onOffInvalid') }),
 } as const satisfies Record<PracticeSettingKey, z.ZodType>;
 
 /**
@@ -251,6 +262,8 @@ export const UpdatePracticeSettingsInputSchema = z
     recordingRetentionDays: PRACTICE_SETTING_SCHEMAS.recordingRetentionDays.optional(),
     intakeSections: PRACTICE_SETTING_SCHEMAS.intakeSections.optional(),
     videoConsentRequired: PRACTICE_SETTING_SCHEMAS.videoConsentRequired.optional(),
+    billingIdentity: PRACTICE_SETTING_SCHEMAS.billingIdentity.optional(),
+    visitCodingAfter: PRACTICE_SETTING_SCHEMAS.visitCodingAfter.optional(),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     error: settingsMessage.error('nothingToChange'),

@@ -15,6 +15,7 @@ import { recordCorrections } from '../portal-records/portal-records.table.ts';
 import { storedTextFindings } from '../stored-text/stored-text.table.ts';
 import { videoGuests, videoParticipants } from '../video/video.table.ts';
 import type { Keyring } from './keyring.ts';
+import { ledgerEntries } from '../billing/billing.table.ts';
 import { emergencyAccessGrants } from '../emergency-access/emergency-access.table.ts';
 import {
   practiceDocumentSignatures,
@@ -250,12 +251,19 @@ export const practiceDocumentSignaturesEncrypted = new EncryptedColumns(
   },
 );
 
+/** A ledger entry's payment reference and its reason (an adjustment's, a reversal's; decision 073). */
+export const ledgerEntriesEncrypted = new EncryptedColumns(ledgerEntries, ledgerEntries.id, {
+  reference: ledgerEntries.reference,
+  reason: ledgerEntries.reason,
+});
+
 /**
  * Every encrypted column in the database: the start-up pass and `npm run keys:rotate` walk these. Clinical notes,
  * recordings and attachments add theirs here (and the CHECK constraints in their migration).
  */
 export const ENCRYPTED_TABLES: readonly EncryptedColumns<string>[] = [
   patientsEncrypted,
+  ledgerEntriesEncrypted,
   accessRequestsEncrypted,
   storedTextFindingsEncrypted,
   appointmentsEncrypted,

@@ -1,4 +1,5 @@
-import { boolean, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from '../db/columns.ts';
 import { users } from '../auth/auth.table.ts';
 
@@ -7,17 +8,30 @@ import { users } from '../auth/auth.table.ts';
  * their account's: `id` is the account's id, and every table that names a provider (a patient's primary
  * provider, and later appointments and notes) references it. Decision 020.
  */
-export const providers = pgTable('providers', {
-  id: uuid('id')
-    .primaryKey()
-    .references(() => users.id),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  email: text('email').notNull(),
-  specialty: text('specialty').notNull(),
-  experience: integer('experience').notNull().default(0),
-  phone: text('phone'),
-  bio: text('bio'),
-  isActive: boolean('is_active').notNull().default(true),
-  ...timestamps,
-});
+export const providers = pgTable(
+  'providers',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .references(() => users.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    specialty: text('specialty').notNull(),
+    experience: integer('experience').notNull().default(0),
+    phone: text('phone'),
+    bio: text('bio'),
+    isActive: boolean('is_active').notNull().default(true),
+    // Billing identity (issue 30, decision 073): public registry data, not health information, kept plain.
+    npi: text('npi'),
+    taxonomyCode: text('taxonomy_code'),
+    licenseState: text('license_state'),
+    licenseNumber: text('license_number'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('providers_npi_idx')
+      .on(t.npi)
+      .where(sql`${t.npi} IS NOT NULL`),
+  ],
+);

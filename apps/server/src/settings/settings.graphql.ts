@@ -1,4 +1,4 @@
-import type { BookingPolicy, PracticeSettings, WorkingHoursInterval } from '@telehealth/shared';
+import type { BillingIdentity, BookingPolicy, PracticeSettings, WorkingHoursInterval } from '@telehealth/shared';
 import type { PracticeSettingSourceView, PracticeSettingsView } from './settings.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { plainInput } from '../graphql/plain-input.ts';
@@ -27,6 +27,28 @@ const PracticeBookingPolicyRef = builder.objectRef<BookingPolicy>('PracticeBooki
   }),
 });
 
+const BillingIdentityRef = builder.objectRef<BillingIdentity>('BillingIdentity').implement({
+  fields: (t) => ({
+    legalName: t.exposeString('legalName'),
+    street: t.exposeString('street'),
+    city: t.exposeString('city'),
+    state: t.exposeString('state'),
+    zip: t.exposeString('zip'),
+    taxId: t.exposeString('taxId'),
+  }),
+});
+
+const BillingIdentityInput = builder.inputType('BillingIdentityInput', {
+  fields: (t) => ({
+    legalName: t.string({ required: true }),
+    street: t.string({ required: true }),
+    city: t.string({ required: true }),
+    state: t.string({ required: true }),
+    zip: t.string({ required: true }),
+    taxId: t.string({ required: true }),
+  }),
+});
+
 const PracticeSettingValuesRef = builder.objectRef<PracticeSettings>('PracticeSettingValues').implement({
   fields: (t) => ({
     practiceName: t.exposeString('practiceName'),
@@ -47,6 +69,15 @@ const PracticeSettingValuesRef = builder.objectRef<PracticeSettings>('PracticeSe
     }),
     videoConsentRequired: t.exposeBoolean('videoConsentRequired', {
       description: 'Video visits need a signed telehealth consent from the patient (decision 069).',
+    }),
+    billingIdentity: t.field({
+      type: BillingIdentityRef,
+      nullable: true,
+      description: "The practice's billing identity on superbills and statements (decision 073).",
+      resolve: (s) => s.billingIdentity,
+    }),
+    visitCodingAfter: t.exposeString('visitCodingAfter', {
+      description: 'A visit may be coded once it is completed, or once its note is signed too (note-signed).',
     }),
   }),
 });
@@ -103,6 +134,8 @@ const UpdatePracticeSettingsInput = builder.inputType('UpdatePracticeSettingsInp
     recordingRetentionDays: t.int(),
     intakeSections: t.stringList(),
     videoConsentRequired: t.boolean(),
+    billingIdentity: t.field({ type: BillingIdentityInput }),
+    visitCodingAfter: t.string(),
   }),
 });
 
