@@ -358,6 +358,14 @@ const EntryDateSchema = z
     error: billingMessage.error('dateInvalid'),
   });
 
+/** Why an adjustment or a reversal was made: required. */
+const ReasonSchema = textSchema({ label: 'Reason', kind: 'free', max: L.reasonMax }).refine(
+  (value) => value.length > 0,
+  {
+    error: billingMessage.error('reasonRequired'),
+  },
+);
+
 export const PaymentInputSchema = z.object({
   patientId: RecordIdSchema,
   amountCents: CentsSchema,
@@ -377,14 +385,14 @@ export const AdjustmentInputSchema = z.object({
   patientId: RecordIdSchema,
   amountCents: CentsSchema,
   direction: z.enum(ADJUSTMENT_DIRECTIONS, { error: billingMessage.error('reasonRequired') }),
-  reason: textSchema({ label: 'Reason', kind: 'free', max: L.reasonMax }),
+  reason: ReasonSchema,
   appointmentId: RecordIdSchema.nullish().transform((value) => value ?? undefined),
 });
 export type AdjustmentInput = z.input<typeof AdjustmentInputSchema>;
 
 export const ReversalInputSchema = z.object({
   entryId: RecordIdSchema,
-  reason: textSchema({ label: 'Reason', kind: 'free', max: L.reasonMax }),
+  reason: ReasonSchema,
 });
 export type ReversalInput = z.input<typeof ReversalInputSchema>;
 

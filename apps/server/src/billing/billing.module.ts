@@ -1,0 +1,24 @@
+import { defineModule } from '../modules/domain-module.ts';
+import { LedgerService } from './ledger.service.ts';
+import { VisitCodingService } from './visit-coding.service.ts';
+
+declare module '../modules/services.ts' {
+  interface Services {
+    visitCoding: VisitCodingService;
+    ledger: LedgerService;
+  }
+}
+
+/**
+ * Getting paid (issue 30, decision 073): coding a completed visit from the fee schedule, and the patient's
+ * append-only ledger of charges, payments, adjustments and reversals, in cents.
+ */
+export default defineModule({
+  name: 'billing',
+  create: ({ db, keyring, settings }) => ({
+    services: {
+      visitCoding: new VisitCodingService({ db, keyring, settings }),
+      ledger: new LedgerService({ db, keyring, settings }),
+    },
+  }),
+});
