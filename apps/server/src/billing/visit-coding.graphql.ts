@@ -1,4 +1,4 @@
-import type { VisitCodingLineRow } from './billing.repository.ts';
+import type { FeeItemRow, VisitCodingLineRow } from './billing.repository.ts';
 import type { VisitCodingView } from './visit-coding.service.ts';
 import { builder } from '../graphql/builder.ts';
 import { callerOf } from '../graphql/context.ts';
@@ -46,6 +46,17 @@ const CodingProblemRef = builder.objectRef<VisitCodingView['problems'][number]>(
   fields: (t) => ({ code: t.exposeString('code'), title: t.exposeString('title') }),
 });
 
+const CodingFeeItemRef = builder.objectRef<FeeItemRow>('CodingFeeItem').implement({
+  description: 'An active service of the fee schedule a visit may be coded with.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    code: t.exposeString('code'),
+    shortName: t.exposeString('shortName'),
+    feeCents: t.exposeInt('feeCents'),
+    addOn: t.exposeBoolean('addOn'),
+  }),
+});
+
 const VisitCodingRef = builder.objectRef<VisitCodingView>('VisitCoding').implement({
   description: "A visit's coding as the form reads it: the current version (or null), the proposal, the choices.",
   fields: (t) => ({
@@ -55,6 +66,7 @@ const VisitCodingRef = builder.objectRef<VisitCodingView>('VisitCoding').impleme
     current: t.field({ type: VisitCodingVersionRef, nullable: true, resolve: (v) => v.current }),
     proposal: t.field({ type: CodingProposalRef, resolve: (v) => v.proposal }),
     problems: t.field({ type: [CodingProblemRef], resolve: (v) => v.problems }),
+    feeItems: t.field({ type: [CodingFeeItemRef], resolve: (v) => v.feeItems }),
     codable: t.exposeBoolean('codable'),
     notCodableReason: t.string({
       nullable: true,

@@ -20,6 +20,8 @@ import {
   findFeeItems,
   insertCodingVersion,
   openChargesOfVisit,
+  listFeeItems,
+  type FeeItemRow,
   type VisitCodingLineRow,
   type VisitCodingRow,
 } from './billing.repository.ts';
@@ -37,6 +39,8 @@ export interface VisitCodingView {
   current: { coding: VisitCodingRow; lines: VisitCodingLineRow[]; codedByName: string } | null;
   proposal: { placeOfService: PlaceOfService; modifiers: string[] };
   problems: { code: string; title: string }[];
+  /** The fee schedule's active services, by code, to choose from. */
+  feeItems: FeeItemRow[];
   codable: boolean;
   notCodableReason: MessageId | null;
 }
@@ -79,6 +83,7 @@ export class VisitCodingService {
         current: current ? { ...current, codedByName: await findUserName(tx, current.coding.codedBy) } : null,
         proposal: proposedCoding(visit.appointmentType),
         problems: problems.map(({ diagnosis }) => ({ code: diagnosis.code, title: diagnosis.title })),
+        feeItems: (await listFeeItems(tx)).filter((item) => item.active),
         codable: notCodableReason === null,
         notCodableReason,
       };
