@@ -287,7 +287,8 @@ const DiagnosisCodeSchema = z
   .refine((value) => ICD10_CODE_PATTERN.test(value), { error: billingMessage.error('diagnosisRequired') });
 
 export const CodedServiceSchema = z.object({
-  feeItemId: RecordIdSchema,
+  /** A service of the fee schedule; none chosen is said as such. */
+  feeItemId: RecordIdSchema.refine((value) => value.length > 0, { error: billingMessage.error('chooseService') }),
   units: z
     .number({ error: billingMessage.error('unitsInvalid', { max: L.maxUnits }) })
     .int({ error: billingMessage.error('unitsInvalid', { max: L.maxUnits }) })

@@ -15,9 +15,10 @@ declare module '../modules/services.ts' {
  */
 export default defineModule({
   name: 'billing',
-  create: ({ db, keyring, settings }) => ({
+  after: ['clinical-record'],
+  create: ({ db, keyring, settings, diagnoses }) => ({
     services: {
-      visitCoding: new VisitCodingService({ db, keyring, settings }),
+      visitCoding: new VisitCodingService({ db, keyring, settings, diagnoses }),
       ledger: new LedgerService({ db, keyring, settings }),
     },
   }),

@@ -1,10 +1,4 @@
-import {
-  AdjustmentInputSchema,
-  PaymentInputSchema,
-  ReversalInputSchema,
-  todayIn,
-  type LedgerEntryKind,
-} from '@telehealth/shared';
+import { AdjustmentInputSchema, PaymentInputSchema, ReversalInputSchema, todayIn } from '@telehealth/shared';
 import type { Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { scopeOf, type Scope } from '../access/scope.ts';
@@ -196,7 +190,7 @@ export class LedgerService {
       patientId: row.patientId,
       patientIds: [row.patientId],
       entryId: row.id,
-      kind: row.kind as LedgerEntryKind,
+      kind: row.kind,
     });
   }
 

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
-import { users } from '../auth/auth.table.ts';
 import { notes } from '../notes/notes.table.ts';
-import { patients } from '../patients/patients.table.ts';
+import { patientRecords } from '../patients/patients.repository.ts';
+import { userAccounts } from '../users/users.repository.ts';
 import { visitCodingLines } from './billing.table.ts';
 
 // What coding a visit reads beside the billing tables (decision 073): the visit with who owns its patient, and
@@ -22,6 +22,8 @@ export interface VisitForCoding {
 }
 
 /** The visit (its patient record not deleted), locked with `lock`; undefined when there is none. */
+const patient = patientRecords('patient');
+
 export async function findVisitForCoding(
   executor: Executor,
   id: string,
@@ -35,12 +37,12 @@ export async function findVisitForCoding(
       appointmentType: appointments.appointmentType,
       status: appointments.status,
       startsAt: appointments.startsAt,
-      patientOwnerId: patients.ownerId,
-      patientAccountId: patients.accountId,
+      patientOwnerId: patient.ownerId,
+      patientAccountId: patient.accountId,
     })
     .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
-    .where(and(eq(appointments.id, id), isNull(patients.deletedAt)));
+    .innerJoin(patient, eq(patient.id, appointments.patientId))
+    .where(and(eq(appointments.id, id), isNull(patient.deletedAt)));
   const [row] = options.lock ? await query.for('update', { of: appointments }) : await query;
   return row && { ...row, appointmentType: row.appointmentType as VisitForCoding['appointmentType'] };
 }
@@ -61,15 +63,16 @@ export async function findPatientOwners(
   patientId: string,
 ): Promise<{ patientOwnerId: string | null; patientAccountId: string | null } | undefined> {
   const [row] = await executor
-    .select({ patientOwnerId: patients.ownerId, patientAccountId: patients.accountId })
-    .from(patients)
-    .where(and(eq(patients.id, patientId), isNull(patients.deletedAt)));
+    .select({ patientOwnerId: patient.ownerId, patientAccountId: patient.accountId })
+    .from(patient)
+    .where(and(eq(patient.id, patientId), isNull(patient.deletedAt)));
   return row;
 }
 
 /** The account's name ('' when there is none). */
 export async function findUserName(executor: Executor, userId: string): Promise<string> {
-  const [row] = await executor.select({ name: users.name }).from(users).where(eq(users.id, userId));
+  const account = userAccounts('account');
+  const [row] = await executor.select({ name: account.name }).from(account).where(eq(account.id, userId));
   return row?.name ?? '';
 }
 

@@ -9,7 +9,7 @@ import {
 import type { Reach } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
 import { scopeOf } from '../access/scope.ts';
-import { listDiagnoses } from '../clinical-record/diagnoses.repository.ts';
+import type { DiagnosesService } from '../clinical-record/diagnoses.service.ts';
 import type { Database, Executor } from '../db/client.ts';
 import { badUserInput, fieldError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
@@ -55,11 +55,13 @@ export class VisitCodingService {
   readonly #db: Database;
   readonly #keyring: Keyring;
   readonly #settings: SettingsService;
+  readonly #diagnoses: DiagnosesService;
 
-  constructor(options: { db: Database; keyring: Keyring; settings: SettingsService }) {
+  constructor(options: { db: Database; keyring: Keyring; settings: SettingsService; diagnoses: DiagnosesService }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
     this.#settings = options.settings;
+    this.#diagnoses = options.diagnoses;
   }
 
   /** The visit's coding and what the form offers; the visit out of reach answers not found. Audited. */
@@ -69,7 +71,7 @@ export class VisitCodingService {
     const visit = await scope.find('billing:read', appointmentId, this.#visitSpec(appointmentId, reach));
     return this.#db.transaction(async (tx) => {
       const current = await findCurrentCoding(tx, appointmentId);
-      const problems = await listDiagnoses(tx, this.#keyring, visit.patientId);
+      const problems = await this.#diagnoses.problemCodesFor(tx, visit.patientId);
       const notCodableReason = await this.#notCodableReason(tx, visit);
       await scope.audit(tx, 'VISIT_CODING_VIEW', {
         appointmentIds: [appointmentId],
@@ -82,7 +84,7 @@ export class VisitCodingService {
         appointmentType: visit.appointmentType,
         current: current ? { ...current, codedByName: await findUserName(tx, current.coding.codedBy) } : null,
         proposal: proposedCoding(visit.appointmentType),
-        problems: problems.map(({ diagnosis }) => ({ code: diagnosis.code, title: diagnosis.title })),
+        problems,
         feeItems: (await listFeeItems(tx)).filter((item) => item.active),
         codable: notCodableReason === null,
         notCodableReason,
@@ -103,7 +105,7 @@ export class VisitCodingService {
       const notCodable = await this.#notCodableReason(tx, visit);
       if (notCodable) throw badUserInput(notCodable);
 
-      const onList = new Set((await listDiagnoses(tx, this.#keyring, visit.patientId)).map((d) => d.diagnosis.code));
+      const onList = new Set((await this.#diagnoses.problemCodesFor(tx, visit.patientId)).map((d) => d.code));
       const offList = data.diagnosisCodes.findIndex((code) => !onList.has(code));
       if (offList >= 0) throw fieldError(`diagnosisCodes.${offList}`, 'billingMessages.diagnosisNotPatients');
 

@@ -149,7 +149,7 @@ function useLedgerWrite<Input>(field: string, inputType: string, patientIdOf: (i
   return useMutation({
     mutationFn: async (input: Input) => {
       const data = await graphqlRequest(
-        `mutation ($input: ${inputType}!) { ${field}(input: $input) { ${ENTRY_FIELDS} } }`,
+        `mutation ${field[0]!.toUpperCase()}${field.slice(1)}($input: ${inputType}!) { ${field}(input: $input) { ${ENTRY_FIELDS} } }`,
         z.object({ [field]: LedgerEntrySchema }),
         { input },
       );

@@ -131,7 +131,7 @@ export function AdjustmentModal({ patientId, onClose }: { patientId: string; onC
           <Radio.Group
             label={t('adjustment.direction')}
             value={direction}
-            onChange={(value) => setDirection(value as AdjustmentDirection)}
+            onChange={(value) => setDirection(value)}
             error={fieldError('direction')}
             required
           >

@@ -99,7 +99,7 @@ export function VisitCodingForm({ coding, onDone }: { coding: VisitCoding; onDon
         <Radio.Group
           label={t('coding.placeOfService')}
           value={placeOfService}
-          onChange={(value) => setPlaceOfService(value as PlaceOfService)}
+          onChange={(value) => setPlaceOfService(value)}
           error={fieldError('placeOfService')}
           required
         >
