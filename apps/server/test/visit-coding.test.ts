@@ -113,8 +113,10 @@ beforeAll(async () => {
     { code: '99214', shortName: 'Follow-up visit, moderate', feeCents: 17500, addOn: false },
     { code: '90833', shortName: 'Therapy with a visit, 30 minutes', feeCents: 8000, addOn: true },
     { code: '96127', shortName: 'Rating scale, scored', feeCents: 1000, addOn: false },
-    { code: '90853', shortName: 'Group therapy', feeCents: 6000, addOn: false, active: false },
+    { code: '90853', shortName: 'Group therapy', feeCents: 6000, addOn: false },
   ]);
+  // A service no longer offered (the starting schedule, if the server added it, holds the code already).
+  await db().execute(sql`UPDATE fee_schedule SET active = false WHERE code = '90853'`);
   const rows = await db().execute<FeeItemRow>(sql`SELECT id, code FROM fee_schedule`);
   items = new Map(rows.rows.map((row) => [row.code, row]));
 });
