@@ -104,7 +104,7 @@ function EntryRow({ entry, onReverse }: { entry: LedgerEntry; onReverse: ((entry
     <Table.Tr data-testid="ledger-entry" data-kind={entry.kind}>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatCalendarDate(entry.entryDate, i18n.language)}</Table.Td>
       <Table.Td>{what}</Table.Td>
-      <Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
         {entry.code ? `${entry.code}${entry.modifiers.length ? `-${entry.modifiers.join('-')}` : ''}` : ''}
       </Table.Td>
       <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }} td={reversed ? 'line-through' : undefined}>
