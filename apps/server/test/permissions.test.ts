@@ -636,6 +636,39 @@ const CELLS: Record<ResourceAction, Cell> = {
       }),
     }),
   },
+  // Getting paid (decision 073): a patient's ledger, read by their primary provider, the patient and the
+  // administrators; written (here an adjustment) by the primary provider and the administrators.
+  'billing:read': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(
+        'query ($patientId: ID!) { patientLedger(patientId: $patientId) { balanceCents } }',
+        {
+          patientId: (await record(caller, target)).id,
+        },
+      ),
+    }),
+  },
+  'billing:write': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(
+        'mutation ($input: AdjustmentInput!) { recordAdjustment(input: $input) { id } }',
+        {
+          input: {
+            patientId: (await record(caller, target)).id,
+            amountCents: 100,
+            direction: 'increase',
+            reason: 'Matrix cell',
+          },
+        },
+      ),
+    }),
+  },
   'treatment-plan:acknowledge': {
     perRecord: true,
     ownTargetIsExisting: true,

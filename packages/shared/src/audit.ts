@@ -284,6 +284,20 @@ export const FIRST_VISIT_EVENTS = [
   'FIRST_VISIT_REMINDER_SENT',
 ] as const;
 
+/**
+ * Coding a visit and the patient's ledger (decision 073): a visit coded (a new version), the ledger read, a payment
+ * or an adjustment recorded, an entry reversed. Details carry ids, versions and kinds, never an amount, a code or a
+ * reason.
+ */
+export const LEDGER_EVENTS = [
+  'VISIT_CODING_VIEW',
+  'VISIT_CODED',
+  'LEDGER_VIEW',
+  'PAYMENT_RECORDED',
+  'ADJUSTMENT_RECORDED',
+  'LEDGER_ENTRY_REVERSED',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -311,6 +325,7 @@ export const AUDIT_EVENTS = [
     ...SETTINGS_EVENTS,
     ...PRACTICE_DOCUMENT_EVENTS,
     ...FIRST_VISIT_EVENTS,
+    ...LEDGER_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -338,7 +353,8 @@ export type AuditEvent =
   | (typeof DATA_EVENTS)[number]
   | (typeof SETTINGS_EVENTS)[number]
   | (typeof PRACTICE_DOCUMENT_EVENTS)[number]
-  | (typeof FIRST_VISIT_EVENTS)[number];
+  | (typeof FIRST_VISIT_EVENTS)[number]
+  | (typeof LEDGER_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -287,7 +287,8 @@ const DiagnosisCodeSchema = z
   .refine((value) => ICD10_CODE_PATTERN.test(value), { error: billingMessage.error('diagnosisRequired') });
 
 export const CodedServiceSchema = z.object({
-  feeItemId: RecordIdSchema,
+  /** A service of the fee schedule; none chosen is said as such. */
+  feeItemId: RecordIdSchema.refine((value) => value.length > 0, { error: billingMessage.error('chooseService') }),
   units: z
     .number({ error: billingMessage.error('unitsInvalid', { max: L.maxUnits }) })
     .int({ error: billingMessage.error('unitsInvalid', { max: L.maxUnits }) })
@@ -358,6 +359,14 @@ const EntryDateSchema = z
     error: billingMessage.error('dateInvalid'),
   });
 
+/** Why an adjustment or a reversal was made: required. */
+const ReasonSchema = textSchema({ label: 'Reason', kind: 'free', max: L.reasonMax }).refine(
+  (value) => value.length > 0,
+  {
+    error: billingMessage.error('reasonRequired'),
+  },
+);
+
 export const PaymentInputSchema = z.object({
   patientId: RecordIdSchema,
   amountCents: CentsSchema,
@@ -377,14 +386,14 @@ export const AdjustmentInputSchema = z.object({
   patientId: RecordIdSchema,
   amountCents: CentsSchema,
   direction: z.enum(ADJUSTMENT_DIRECTIONS, { error: billingMessage.error('reasonRequired') }),
-  reason: textSchema({ label: 'Reason', kind: 'free', max: L.reasonMax }),
+  reason: ReasonSchema,
   appointmentId: RecordIdSchema.nullish().transform((value) => value ?? undefined),
 });
 export type AdjustmentInput = z.input<typeof AdjustmentInputSchema>;
 
 export const ReversalInputSchema = z.object({
   entryId: RecordIdSchema,
-  reason: textSchema({ label: 'Reason', kind: 'free', max: L.reasonMax }),
+  reason: ReasonSchema,
 });
 export type ReversalInput = z.input<typeof ReversalInputSchema>;
 

@@ -172,6 +172,13 @@ export const RECORD_ACCESS_KINDS = {
   PRACTICE_DOCUMENT_DOWNLOAD: 'documentsViewed',
   PRACTICE_DOCUMENT_PAPER_RECORDED: 'documentSigned',
   PRACTICE_DOCUMENT_SIGN: 'documentSigned',
+  // Billing (decision 073): a visit's coding or the ledger read; a visit coded, a payment, an adjustment, a reversal.
+  VISIT_CODING_VIEW: 'billingViewed',
+  LEDGER_VIEW: 'billingViewed',
+  VISIT_CODED: 'billingChanged',
+  PAYMENT_RECORDED: 'billingChanged',
+  ADJUSTMENT_RECORDED: 'billingChanged',
+  LEDGER_ENTRY_REVERSED: 'billingChanged',
   UNAUTHORIZED_ACCESS: 'refused',
 } as const satisfies Record<string, string>;
 export type RecordAccessKind = (typeof RECORD_ACCESS_KINDS)[keyof typeof RECORD_ACCESS_KINDS] | 'listed' | 'other';

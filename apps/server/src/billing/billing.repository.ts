@@ -162,7 +162,8 @@ export interface LedgerListRow {
   reversedById: string | null;
 }
 
-const reversal = sql<string | null>`(SELECT r.id FROM ledger_entries r WHERE r.reverses_id = ${ledgerEntries.id})`;
+// Written out: in a select list Drizzle leaves ${ledgerEntries.id} unqualified, and "id" would then be r's own.
+const reversal = sql<string | null>`(SELECT r.id FROM ledger_entries r WHERE r.reverses_id = ledger_entries.id)`;
 
 /**
  * The patient's ledger, oldest first (by the day it counts for, then when it was entered), readable. `range`:

@@ -9,7 +9,7 @@ import { emergencyAuditDetails } from '../access/emergency-grants.ts';
 import type { Reach } from '../access/authorize.ts';
 import { scopeOf } from '../access/scope.ts';
 import type { Caller } from '../access/caller.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Executor } from '../db/client.ts';
 import { fieldError, parseInput } from '../errors.ts';
 import type { Keyring } from '../keys/keyring.ts';
 import {
@@ -64,6 +64,15 @@ export class DiagnosesService {
       });
       return rows;
     });
+  }
+
+  /**
+   * The codes and titles of the patient's problem list, for another domain that has checked its own reach and
+   * audits its own read: coding a visit (decision 073) chooses the visit's diagnoses from it. No audit entry here.
+   */
+  async problemCodesFor(executor: Executor, patientId: string): Promise<{ code: string; title: string }[]> {
+    const rows = await listDiagnoses(executor, this.#keyring, patientId);
+    return rows.map(({ diagnosis }) => ({ code: diagnosis.code, title: diagnosis.title }));
   }
 
   /** Every version of one entry, newest first (who changed what, when). Audited. */

@@ -1,0 +1,172 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  LEDGER_ENTRY_KINDS,
+  PAYMENT_METHODS,
+  PLACES_OF_SERVICE,
+  type ReversalInput,
+  type VisitCodingInputSchema,
+} from '@telehealth/shared';
+import { z } from 'zod';
+
+import { graphqlRequest } from '../../../lib/graphql.ts';
+import type { AdjustmentFormData, PaymentFormData } from './billing-forms.ts';
+
+export const billingQueryKeys = {
+  all: ['billing'] as const,
+  coding: (appointmentId: string) => ['billing', 'coding', appointmentId] as const,
+  ledger: (patientId: string) => ['billing', 'ledger', patientId] as const,
+};
+
+const CodedServiceSchema = z.object({
+  feeItemId: z.string(),
+  code: z.string(),
+  shortName: z.string(),
+  addOn: z.boolean(),
+  units: z.number(),
+  modifiers: z.array(z.string()),
+  diagnosisPointers: z.array(z.number()),
+  unitFeeCents: z.number(),
+});
+
+const FeeItemSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  shortName: z.string(),
+  feeCents: z.number(),
+  addOn: z.boolean(),
+});
+export type CodingFeeItem = z.infer<typeof FeeItemSchema>;
+
+const VisitCodingSchema = z.object({
+  appointmentId: z.string(),
+  patientId: z.string(),
+  appointmentType: z.enum(['in-person', 'video']),
+  codable: z.boolean(),
+  notCodableReason: z.string().nullable(),
+  proposal: z.object({ placeOfService: z.enum(PLACES_OF_SERVICE), modifiers: z.array(z.string()) }),
+  problems: z.array(z.object({ code: z.string(), title: z.string() })),
+  feeItems: z.array(FeeItemSchema),
+  current: z
+    .object({
+      version: z.number(),
+      placeOfService: z.enum(PLACES_OF_SERVICE),
+      diagnosisCodes: z.array(z.string()),
+      services: z.array(CodedServiceSchema),
+      codedByName: z.string(),
+      codedAt: z.string(),
+    })
+    .nullable(),
+});
+export type VisitCoding = z.infer<typeof VisitCodingSchema>;
+
+const CODING_FIELDS = `appointmentId patientId appointmentType codable notCodableReason
+  proposal { placeOfService modifiers } problems { code title } feeItems { id code shortName feeCents addOn }
+  current { version placeOfService diagnosisCodes codedByName codedAt
+    services { feeItemId code shortName addOn units modifiers diagnosisPointers unitFeeCents } }`;
+
+const LedgerEntrySchema = z.object({
+  id: z.string(),
+  kind: z.enum(LEDGER_ENTRY_KINDS),
+  amountCents: z.number(),
+  entryDate: z.string(),
+  method: z.enum(PAYMENT_METHODS).nullable(),
+  reference: z.string().nullable(),
+  reason: z.string().nullable(),
+  reversesId: z.string().nullable(),
+  reversedById: z.string().nullable(),
+  appointmentId: z.string().nullable(),
+  code: z.string().nullable(),
+  modifiers: z.array(z.string()),
+  enteredByName: z.string(),
+  enteredAt: z.string(),
+});
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+
+const LedgerSchema = z.object({
+  patientId: z.string(),
+  balanceCents: z.number(),
+  entries: z.array(LedgerEntrySchema),
+});
+export type PatientLedger = z.infer<typeof LedgerSchema>;
+
+const ENTRY_FIELDS = `id kind amountCents entryDate method reference reason reversesId reversedById appointmentId
+  code modifiers enteredByName enteredAt`;
+
+/** A visit's coding, what is proposed and what may be chosen (the server audits each read). */
+export function useVisitCoding(appointmentId: string) {
+  return useQuery({
+    queryKey: billingQueryKeys.coding(appointmentId),
+    queryFn: async ({ signal }) =>
+      (
+        await graphqlRequest(
+          `query VisitCoding($appointmentId: ID!) { visitCoding(appointmentId: $appointmentId) { ${CODING_FIELDS} } }`,
+          z.object({ visitCoding: VisitCodingSchema }),
+          { appointmentId },
+          { signal },
+        )
+      ).visitCoding,
+    retry: false,
+  });
+}
+
+export function useCodeVisit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: z.output<typeof VisitCodingInputSchema>) =>
+      (
+        await graphqlRequest(
+          `mutation CodeVisit($input: VisitCodingInput!) { codeVisit(input: $input) { ${CODING_FIELDS} } }`,
+          z.object({ codeVisit: VisitCodingSchema }),
+          { input },
+        )
+      ).codeVisit,
+    onSuccess: (coded) => {
+      queryClient.setQueryData(billingQueryKeys.coding(coded.appointmentId), coded);
+      return queryClient.invalidateQueries({ queryKey: billingQueryKeys.ledger(coded.patientId) });
+    },
+  });
+}
+
+/** The patient's ledger and balance (the server audits each read). */
+export function usePatientLedger(patientId: string) {
+  return useQuery({
+    queryKey: billingQueryKeys.ledger(patientId),
+    queryFn: async ({ signal }) =>
+      (
+        await graphqlRequest(
+          `query PatientLedger($patientId: ID!) { patientLedger(patientId: $patientId) {
+            patientId balanceCents entries { ${ENTRY_FIELDS} } } }`,
+          z.object({ patientLedger: LedgerSchema }),
+          { patientId },
+          { signal },
+        )
+      ).patientLedger,
+  });
+}
+
+function useLedgerWrite<Input>(field: string, inputType: string, patientIdOf: (input: Input) => string | undefined) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: Input) => {
+      const data = await graphqlRequest(
+        `mutation ${field[0]!.toUpperCase()}${field.slice(1)}($input: ${inputType}!) { ${field}(input: $input) { ${ENTRY_FIELDS} } }`,
+        z.object({ [field]: LedgerEntrySchema }),
+        { input },
+      );
+      return data[field] as LedgerEntry;
+    },
+    onSuccess: (_entry, input) => {
+      const patientId = patientIdOf(input);
+      return queryClient.invalidateQueries({
+        queryKey: patientId ? billingQueryKeys.ledger(patientId) : ['billing', 'ledger'],
+      });
+    },
+  });
+}
+
+export const useRecordPayment = () =>
+  useLedgerWrite<PaymentFormData>('recordPayment', 'PaymentInput', (i) => i.patientId);
+export const useRecordAdjustment = () =>
+  useLedgerWrite<AdjustmentFormData>('recordAdjustment', 'AdjustmentInput', (i) => i.patientId);
+export const useReverseLedgerEntry = () =>
+  useLedgerWrite<ReversalInput>('reverseLedgerEntry', 'ReversalInput', () => undefined);
