@@ -284,6 +284,17 @@ export const FIRST_VISIT_EVENTS = [
   'FIRST_VISIT_REMINDER_SENT',
 ] as const;
 
+/**
+ * Superbills and statements (decision 073): a superbill or a statement downloaded, a statement's e-mail queued, a
+ * patient's ledger read in the portal. Details carry ids and dates only, never an amount or a code.
+ */
+export const BILLING_DOCUMENT_EVENTS = [
+  'SUPERBILL_DOWNLOAD',
+  'STATEMENT_DOWNLOAD',
+  'STATEMENT_SENT',
+  'LEDGER_VIEW',
+] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -311,6 +322,7 @@ export const AUDIT_EVENTS = [
     ...SETTINGS_EVENTS,
     ...PRACTICE_DOCUMENT_EVENTS,
     ...FIRST_VISIT_EVENTS,
+    ...BILLING_DOCUMENT_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -338,7 +350,8 @@ export type AuditEvent =
   | (typeof DATA_EVENTS)[number]
   | (typeof SETTINGS_EVENTS)[number]
   | (typeof PRACTICE_DOCUMENT_EVENTS)[number]
-  | (typeof FIRST_VISIT_EVENTS)[number];
+  | (typeof FIRST_VISIT_EVENTS)[number]
+  | (typeof BILLING_DOCUMENT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];
