@@ -441,7 +441,7 @@ export const SuperbillQuerySchema = z
       return;
     }
     const range = BillingRangeSchema.safeParse({ from: query.from, to: query.to });
-    if (!range.success) for (const issue of range.error.issues) ctx.addIssue({ ...issue } as never);
+    if (!range.success) for (const issue of range.error.issues) ctx.addIssue({ ...issue });
   });
 export type SuperbillQuery = z.output<typeof SuperbillQuerySchema>;
 

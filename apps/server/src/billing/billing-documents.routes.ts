@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { BILLING_DOCUMENTS_PATH } from '@telehealth/shared';
 import { callerOfRequest } from '../access/caller.ts';
 import type { BillingDocumentsService, BillingFile } from './billing-documents.service.ts';
@@ -9,7 +9,7 @@ import type { BillingDocumentsService, BillingFile } from './billing-documents.s
  * download, never cached. Errors answer in the one body shape (`errors[0].extensions.code`), as every route does.
  */
 export function registerBillingDocumentRoutes(app: FastifyInstance, documents: BillingDocumentsService): void {
-  const send = (reply: import('fastify').FastifyReply, file: BillingFile) =>
+  const send = (reply: FastifyReply, file: BillingFile) =>
     reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', `attachment; filename="${file.fileName}"`)

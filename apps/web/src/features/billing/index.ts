@@ -1,0 +1,1 @@
+export { BillingDocuments } from './components/billing-documents.tsx';
