@@ -23,7 +23,7 @@ function render(options: { role?: string; refusal?: { status: number; messageId:
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
-      const address = String(url);
+      const address = typeof url === 'string' ? url : url instanceof URL ? url.href : url.url;
       if (!address.startsWith('/api/billing/')) return answerGraphQL(url, init);
       requested.push(address);
       if (options.refusal)
