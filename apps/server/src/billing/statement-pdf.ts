@@ -81,7 +81,11 @@ export async function renderStatement(data: StatementData): Promise<Buffer> {
     return entry.code ? `${base} ${entry.code}` : base;
   };
   const rows: Content[][] = [
-    [labels.date, labels.description, labels.amount].map((text) => ({ text, bold: true })),
+    [
+      { text: labels.date, bold: true },
+      { text: labels.description, bold: true },
+      { text: labels.amount, bold: true, alignment: 'right' },
+    ],
     [
       `${data.since}`,
       `${labels.balanceForward} ${data.since}`,
