@@ -57,7 +57,7 @@ test('a patient opens Billing on a phone, sees the balance and downloads the sup
   await page.getByRole('link', { name: /My billing/ }).click(within(30_000));
   await expect(page.getByRole('heading', { name: 'Billing', level: 1 })).toBeVisible();
   await expect(page.getByTestId('my-billing-balance')).toHaveText('You owe $175.00');
-  await expect(page.getByRole('region', { name: 'Your account' })).toContainText('Service 99214');
+  await expect(page.getByRole('region', { name: 'Your account', exact: true })).toContainText('Service 99214');
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
   await keepScreenshot(page, 'test-results/billing-portal-en.png');
