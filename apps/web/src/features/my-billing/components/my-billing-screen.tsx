@@ -103,7 +103,7 @@ function BillingOverview({ billing }: { billing: MyBilling }) {
           {billing.entries.length === 0 ? (
             <Text>{t('entries.empty')}</Text>
           ) : (
-            <ScrollTable label={t('entries.tableLabel')} minWidth={340}>
+            <ScrollTable label={t('entries.tableLabel')} minWidth={280}>
               <Table striped>
                 <Table.Thead>
                   <Table.Tr>
