@@ -298,6 +298,12 @@ export const LEDGER_EVENTS = [
   'LEDGER_ENTRY_REVERSED',
 ] as const;
 
+/**
+ * Superbills and statements (decision 073): a superbill or a statement downloaded, a statement's e-mail queued, a
+ * patient's ledger read in the portal (LEDGER_VIEW, with the ledger's events). Details carry ids and dates only, never an amount or a code.
+ */
+export const BILLING_DOCUMENT_EVENTS = ['SUPERBILL_DOWNLOAD', 'STATEMENT_DOWNLOAD', 'STATEMENT_SENT'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -326,6 +332,7 @@ export const AUDIT_EVENTS = [
     ...PRACTICE_DOCUMENT_EVENTS,
     ...FIRST_VISIT_EVENTS,
     ...LEDGER_EVENTS,
+    ...BILLING_DOCUMENT_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -354,7 +361,8 @@ export type AuditEvent =
   | (typeof SETTINGS_EVENTS)[number]
   | (typeof PRACTICE_DOCUMENT_EVENTS)[number]
   | (typeof FIRST_VISIT_EVENTS)[number]
-  | (typeof LEDGER_EVENTS)[number];
+  | (typeof LEDGER_EVENTS)[number]
+  | (typeof BILLING_DOCUMENT_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -58,6 +58,8 @@ export const BILLING_MESSAGES = {
   identityMissing: 'Fill in the practice’s billing identity in Settings first',
   providerIdentityMissing: 'The provider’s NPI is missing: add it to their profile first',
   nothingToBill: 'There is nothing billed in this range',
+  noPortalAccount: 'This patient has no portal account to send the statement to',
+  chooseVisitOrRange: 'Choose a visit or a date range',
 } as const;
 
 export const billingMessage = messageSection('billingMessages', BILLING_MESSAGES);
@@ -420,4 +422,57 @@ export function agingBucket(daysOld: number): AgingBucket {
   if (daysOld <= 60) return '31-60';
   if (daysOld <= 90) return '61-90';
   return 'over-90';
+}
+
+// --- Superbills and statements -------------------------------------------------------------------------------
+
+/** Where the superbill and statement downloads are served (plain HTTP with the session cookie). */
+export const BILLING_DOCUMENTS_PATH = '/api/billing';
+
+/** The days of entries a statement lists; what came before is its balance forward. */
+export const STATEMENT_DAYS = 90;
+
+/**
+ * A superbill's query: one coded visit of the patient (`appointmentId`), or the visits of a date range (`from`,
+ * `to`, checked by BillingRangeSchema). Only ids and dates: no name in a URL.
+ */
+export const SuperbillQuerySchema = z
+  .object({
+    patientId: RecordIdSchema,
+    appointmentId: RecordIdSchema.optional(),
+    from: z.string().optional(),
+    to: z.string().optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (query.appointmentId) return;
+    if (query.from === undefined && query.to === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['from'], ...billingMessage.issue('chooseVisitOrRange') });
+      return;
+    }
+    const range = BillingRangeSchema.safeParse({ from: query.from, to: query.to });
+    if (!range.success) for (const issue of range.error.issues) ctx.addIssue({ ...issue });
+  });
+export type SuperbillQuery = z.output<typeof SuperbillQuerySchema>;
+
+export const StatementQuerySchema = z.object({ patientId: RecordIdSchema });
+
+/** The download address of a superbill (ids and dates only). */
+export function superbillPath(query: {
+  patientId: string;
+  appointmentId?: string;
+  from?: string;
+  to?: string;
+}): string {
+  const params = new URLSearchParams({ patientId: query.patientId });
+  if (query.appointmentId) params.set('appointmentId', query.appointmentId);
+  else {
+    if (query.from) params.set('from', query.from);
+    if (query.to) params.set('to', query.to);
+  }
+  return `${BILLING_DOCUMENTS_PATH}/superbill?${params.toString()}`;
+}
+
+/** The download address of the patient's statement. */
+export function statementPath(patientId: string): string {
+  return `${BILLING_DOCUMENTS_PATH}/statement?${new URLSearchParams({ patientId }).toString()}`;
 }

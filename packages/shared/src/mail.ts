@@ -23,5 +23,6 @@ export const MAIL_KINDS = [
   'emergency-access-used',
   'treatment-plan-review-due',
   'first-visit-reminder',
+  'billing-statement-ready',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];

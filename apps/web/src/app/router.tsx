@@ -74,6 +74,7 @@ export const routes: RouteObject[] = [
               { path: 'my/records/medications/print', lazy: () => import('./routes/my-medication-list.tsx') },
               { path: 'my/record-access', lazy: () => import('./routes/record-access.tsx') },
               { path: 'my/documents', lazy: () => import('./routes/my-documents.tsx') },
+              { path: 'my/billing', lazy: () => import('./routes/my-billing.tsx') },
               { path: 'profile', lazy: () => import('./routes/profile.tsx') },
               // The user menu's old Settings: My account holds a person's own settings (decision 031).
               { path: 'settings', element: <Navigate to="/profile" replace /> },

@@ -221,3 +221,10 @@ export const IconEyeOff = (props: IconProps) => (
     <path d="M3 3l18 18" />
   </Icon>
 );
+
+export const IconReceipt = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M6 3h12v18l-3-2-3 2-3-2-3 2z" />
+    <path d="M9 8h6M9 12h6M9 16h3" />
+  </Icon>
+);

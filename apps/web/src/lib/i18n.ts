@@ -6,6 +6,7 @@ import accessReview from '../locales/en/access-review.json';
 import account from '../locales/en/account.json';
 import auth from '../locales/en/auth.json';
 import auditTrail from '../locales/en/audit-trail.json';
+import billingDocuments from '../locales/en/billing-documents.json';
 import common from '../locales/en/common.json';
 import dashboard from '../locales/en/dashboard.json';
 import errors from '../locales/en/errors.json';
@@ -75,6 +76,7 @@ export const englishResources = {
   'practice-documents': practiceDocuments,
   'first-visit': firstVisit,
   'billing-ledger': billingLedger,
+  'billing-documents': billingDocuments,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

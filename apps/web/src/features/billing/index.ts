@@ -1,2 +1,3 @@
 export { BillingPanel } from './components/billing-panel.tsx';
 export { VisitCodingSection } from './components/visit-coding-section.tsx';
+export { BillingDocuments } from './components/billing-documents.tsx';

@@ -8,6 +8,7 @@ import {
   IconChart,
   IconFolder,
   IconMessage,
+  IconReceipt,
   IconNotes,
   IconSettings,
   IconShield,
@@ -126,6 +127,12 @@ export function PatientPanel() {
           title={t('patient.documents')}
           description={t('patient.documentsDescription')}
           icon={<IconFolder size={24} />}
+        />
+        <LinkCard
+          to="/my/billing"
+          title={t('patient.billing')}
+          description={t('patient.billingDescription')}
+          icon={<IconReceipt size={24} />}
         />
         <LinkCard
           to="/my/record-access"

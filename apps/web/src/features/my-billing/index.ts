@@ -1,0 +1,1 @@
+export { MyBillingScreen } from './components/my-billing-screen.tsx';
