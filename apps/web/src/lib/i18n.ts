@@ -32,6 +32,7 @@ import practiceData from '../locales/en/data.json';
 import adminConsole from '../locales/en/admin-console.json';
 import adminUsers from '../locales/en/admin-users.json';
 import reports from '../locales/en/reports.json';
+import billingReports from '../locales/en/billing-reports.json';
 import practiceDocuments from '../locales/en/practice-documents.json';
 import firstVisit from '../locales/en/first-visit.json';
 import { createI18n } from './i18n-core.ts';
@@ -71,6 +72,7 @@ export const englishResources = {
   'admin-console': adminConsole,
   'admin-users': adminUsers,
   reports,
+  'billing-reports': billingReports,
   'practice-documents': practiceDocuments,
   'first-visit': firstVisit,
   shared: {
