@@ -117,6 +117,7 @@ describe('BillingReportsSection', () => {
     expect(iris.closest('tr')).toHaveTextContent('Iris Record$100.00$100.00$20.00$0.00$220.00');
 
     const visit = await screen.findByRole('link', { name: '2026-11-03 · Rosa Portal · Sarah Chen' });
+    expect(screen.getByTestId('billing-uncoded-count')).toHaveTextContent('1 completed visit not coded');
     expect(visit).toHaveAttribute('href', '/calendar?date=2026-11-03&appointment=appt-1');
 
     // This month, asked for once each.

@@ -379,6 +379,9 @@ function UncodedList({
   if (report.visits.length === 0) return <Text size="sm">{t('uncoded.empty')}</Text>;
   return (
     <Stack gap="xs">
+      <Text size="sm" fw={600} data-testid="billing-uncoded-count">
+        {t('uncoded.count', { count: report.total })}
+      </Text>
       {report.total > report.visits.length ? (
         <Text size="sm">{t('uncoded.more', { shown: report.visits.length, total: report.total })}</Text>
       ) : null}
