@@ -144,12 +144,13 @@ export interface UncodedVisit {
 
 /**
  * Completed visits whose day (in `timeZone`) is within `range` and that have no current coding, oldest first: at
- * most UNCODED_VISITS_MAX of them, and how many there are.
+ * most `limit` of them (null: all, for the CSV), and how many there are.
  */
 export async function findUncodedVisits(
   executor: Executor,
   range: BillingRange,
   timeZone: string,
+  limit: number | null = UNCODED_VISITS_MAX,
 ): Promise<{ visits: UncodedVisit[]; total: number }> {
   const result = await executor.execute<{
     appointment_id: string;
@@ -176,7 +177,7 @@ export async function findUncodedVisits(
         SELECT 1 FROM visit_codings vc WHERE vc.appointment_id = a.id AND vc.superseded_at IS NULL
       )
     ORDER BY a.starts_at, a.id
-    LIMIT ${UNCODED_VISITS_MAX}`);
+    LIMIT ${limit}`);
   return {
     total: result.rows[0]?.total ?? 0,
     visits: result.rows.map((row) => ({

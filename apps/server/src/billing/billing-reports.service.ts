@@ -4,6 +4,7 @@ import {
   BillingRangeSchema,
   type AgingBucket,
   type BillingReportKind,
+  UNCODED_VISITS_MAX,
 } from '@telehealth/shared';
 import { authorize } from '../access/authorize.ts';
 import type { Caller } from '../access/caller.ts';
@@ -117,7 +118,13 @@ export class BillingReportsService {
     const range = parseInput(BillingRangeSchema, input);
     const timeZone = this.#timeZone();
     return this.#read(caller, async (tx) => {
-      const { visits, total } = await findUncodedVisits(tx, range, timeZone);
+      // The screen shows the oldest UNCODED_VISITS_MAX; the CSV holds them all.
+      const { visits, total } = await findUncodedVisits(
+        tx,
+        range,
+        timeZone,
+        format === 'csv' ? null : UNCODED_VISITS_MAX,
+      );
       return {
         report: { from: range.from, to: range.to, timeZone, visits, total },
         audit: {
