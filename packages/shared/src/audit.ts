@@ -213,8 +213,11 @@ export const INTAKE_EVENTS = [
   'INTAKE_CARD_PHOTO_DOWNLOAD',
 ] as const;
 
-/** The practice reports of /admin/reports read (decision 035); generating a compliance report is a DATA_EXPORT. */
-export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW', 'PRACTICE_OUTCOMES_VIEW'] as const;
+/**
+ * The practice reports of /admin/reports read (decision 035); generating a compliance report is a DATA_EXPORT. A
+ * billing report read or downloaded (decision 073) names its report, range and the patients' ids, never an amount.
+ */
+export const REPORT_EVENTS = ['PRACTICE_REPORT_VIEW', 'PRACTICE_OUTCOMES_VIEW', 'BILLING_REPORT_VIEW'] as const;
 /** An administrator read the emergency access list or one use (patient names, reasons): decision 036. */
 export const EMERGENCY_ACCESS_EVENTS = ['EMERGENCY_ACCESS_VIEW'] as const;
 

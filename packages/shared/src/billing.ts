@@ -413,6 +413,28 @@ export const BillingRangeSchema = z.object({ from: EntryDateSchema, to: EntryDat
 
 // --- Reports -------------------------------------------------------------------------------------------------
 
+/** The day an aging report is computed for (the practice's calendar day). */
+export const BillingAsOfSchema = z.object({ asOf: EntryDateSchema });
+export type BillingAsOf = z.output<typeof BillingAsOfSchema>;
+export type BillingRange = z.output<typeof BillingRangeSchema>;
+
+/** The billing reports of /admin/reports (administrators): which one a CSV download or an audit entry is. */
+export const BILLING_REPORT_KINDS = ['billing', 'aging', 'uncoded'] as const;
+export type BillingReportKind = (typeof BILLING_REPORT_KINDS)[number];
+
+/**
+ * Where each billing report's CSV is downloaded (GET with the session cookie): the range as `from` and `to`, or
+ * the aging report's `asOf`, in the query; dates only, never a name.
+ */
+export const BILLING_REPORT_CSV_PATHS: Record<BillingReportKind, string> = {
+  billing: '/api/reports/billing.csv',
+  aging: '/api/reports/aging.csv',
+  uncoded: '/api/reports/uncoded-visits.csv',
+};
+
+/** The most visits the uncoded list shows at once (the count says how many there are). */
+export const UNCODED_VISITS_MAX = 500;
+
 /** Outstanding balances by age: by the days since the oldest unpaid charge's service date. */
 export const AGING_BUCKETS = ['0-30', '31-60', '61-90', 'over-90'] as const;
 export type AgingBucket = (typeof AGING_BUCKETS)[number];

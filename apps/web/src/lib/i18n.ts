@@ -33,6 +33,7 @@ import practiceData from '../locales/en/data.json';
 import adminConsole from '../locales/en/admin-console.json';
 import adminUsers from '../locales/en/admin-users.json';
 import reports from '../locales/en/reports.json';
+import billingReports from '../locales/en/billing-reports.json';
 import practiceDocuments from '../locales/en/practice-documents.json';
 import firstVisit from '../locales/en/first-visit.json';
 import billingLedger from '../locales/en/billing-ledger.json';
@@ -73,6 +74,7 @@ export const englishResources = {
   'admin-console': adminConsole,
   'admin-users': adminUsers,
   reports,
+  'billing-reports': billingReports,
   'practice-documents': practiceDocuments,
   'first-visit': firstVisit,
   'billing-ledger': billingLedger,

@@ -8,3 +8,4 @@ export {
 } from './components/dashboard-appointments.tsx';
 export { NewAppointmentScreen } from './components/new-appointment-screen.tsx';
 export { MyAppointmentsScreen } from './components/my-appointments-screen.tsx';
+export { calendarPathOf } from './utils/appointment-display.ts';

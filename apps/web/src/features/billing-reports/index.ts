@@ -1,0 +1,1 @@
+export { BillingReportsSection } from './components/billing-reports-section.tsx';
