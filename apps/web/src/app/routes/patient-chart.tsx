@@ -7,7 +7,7 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import { AccessDenied } from '../../components/access-denied.tsx';
 
 import { PatientAppointments } from '../../features/appointments/index.ts';
-import { BillingPanel } from '../../features/billing/index.ts';
+import { BillingDocuments, BillingPanel } from '../../features/billing/index.ts';
 import {
   EmergencyAccessBanner,
   EmergencyAccessOffer,
@@ -135,9 +135,12 @@ function PatientChartRoute() {
                 // Administrators see no measures: the appointments take the whole width.
                 <PatientAppointments patientId={patient.id} />
               )}
-              {/* The patient's ledger (decision 073): their provider's and the administrators'. */}
+              {/* The patient's ledger, superbills and statements (decision 073): their provider's and the administrators'. */}
               {can(user.role, 'billing:read') ? (
-                <BillingPanel patientId={patient.id} canWrite={can(user.role, 'billing:write')} />
+                <>
+                  <BillingPanel patientId={patient.id} canWrite={can(user.role, 'billing:write')} />
+                  <BillingDocuments patientId={patient.id} />
+                </>
               ) : null}
               {/* The practice's documents and the patient's signatures (decision 066). */}
               {can(user.role, 'practice-document:read') ? (
