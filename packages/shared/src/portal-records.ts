@@ -179,6 +179,10 @@ export const RECORD_ACCESS_KINDS = {
   PAYMENT_RECORDED: 'billingChanged',
   ADJUSTMENT_RECORDED: 'billingChanged',
   LEDGER_ENTRY_REVERSED: 'billingChanged',
+  // A superbill or a statement downloaded (by staff or the patient), a statement's e-mail sent.
+  SUPERBILL_DOWNLOAD: 'billingViewed',
+  STATEMENT_DOWNLOAD: 'billingViewed',
+  STATEMENT_SENT: 'billingChanged',
   UNAUTHORIZED_ACCESS: 'refused',
 } as const satisfies Record<string, string>;
 export type RecordAccessKind = (typeof RECORD_ACCESS_KINDS)[keyof typeof RECORD_ACCESS_KINDS] | 'listed' | 'other';
