@@ -63,7 +63,7 @@ test('a provider codes a completed video visit and sees the charge; an administr
 
   // The chart's Billing section: the charge with its code, the balance.
   await page.goto(`/patients/${patient.id}`);
-  const billing = page.getByRole('region', { name: 'Billing' });
+  const billing = page.getByRole('region', { name: 'Billing', exact: true });
   await expect(billing.getByTestId('ledger-balance')).toHaveText('Balance: $175.00', within(30_000));
   const charge = billing.getByTestId('ledger-entry').filter({ hasText: '99214-95' });
   await expect(charge).toContainText('$175.00');
