@@ -284,6 +284,12 @@ export const FIRST_VISIT_EVENTS = [
   'FIRST_VISIT_REMINDER_SENT',
 ] as const;
 
+/**
+ * Setting up billing (issue 30, decision 073): a provider's billing identity changed (NPI, taxonomy, licence), a
+ * service of the fee schedule added or changed. Details carry ids and the service code, never a fee.
+ */
+export const BILLING_SETUP_EVENTS = ['PROVIDER_BILLING_UPDATE', 'FEE_SCHEDULE_CHANGE'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -311,6 +317,7 @@ export const AUDIT_EVENTS = [
     ...SETTINGS_EVENTS,
     ...PRACTICE_DOCUMENT_EVENTS,
     ...FIRST_VISIT_EVENTS,
+    ...BILLING_SETUP_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -338,7 +345,8 @@ export type AuditEvent =
   | (typeof DATA_EVENTS)[number]
   | (typeof SETTINGS_EVENTS)[number]
   | (typeof PRACTICE_DOCUMENT_EVENTS)[number]
-  | (typeof FIRST_VISIT_EVENTS)[number];
+  | (typeof FIRST_VISIT_EVENTS)[number]
+  | (typeof BILLING_SETUP_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

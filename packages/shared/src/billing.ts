@@ -16,6 +16,7 @@ export const BILLING_MESSAGES = {
   cannotWrite: 'Only the patient’s provider or an administrator can bill for this patient.',
   cannotManage: 'Only an administrator can change the practice’s billing settings and fee schedule.',
   npiInvalid: 'Enter a 10-digit NPI whose check digit is right',
+  npiTaken: 'Another provider already has this NPI',
   taxonomyInvalid: 'Enter a 10-character taxonomy code such as 2084P0800X',
   taxIdInvalid: 'Enter the tax id as nine digits, such as 12-3456789',
   stateInvalid: 'Enter the state as two letters, such as NY',
