@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   AmountInputSchema,
+  BillingIdentitySchema,
   FeeScheduleItemInputSchema,
   isValidNpi,
   NpiSchema,
   parseAmountToCents,
+  ProviderBillingSchema,
   ServiceCodeSchema,
   STARTING_FEE_SCHEDULE,
   TaxIdSchema,
@@ -58,6 +60,33 @@ describe('parseAmountToCents', () => {
   });
 });
 
+describe('the billing identities', () => {
+  it('need every field of the practice filled', () => {
+    const half = BillingIdentitySchema.safeParse({
+      legalName: 'Meridian PLLC',
+      street: '',
+      city: ' ',
+      state: 'NY',
+      zip: '10001',
+      taxId: '123456789',
+    });
+    expect(half.error?.issues.map((issue) => [issue.path.join('.'), issueMessage(issue).id])).toEqual([
+      ['street', 'fieldMessages.required'],
+      ['city', 'fieldMessages.required'],
+    ]);
+  });
+
+  it("need a provider's licence number", () => {
+    const provider = ProviderBillingSchema.safeParse({
+      npi: '1234567893',
+      taxonomyCode: '2084P0800X',
+      licenseState: 'NY',
+      licenseNumber: '',
+    });
+    expect(messageIdsOf(provider)).toEqual(['fieldMessages.required']);
+  });
+});
+
 describe('TaxIdSchema', () => {
   it('writes nine digits as the forms do', () => {
     expect(TaxIdSchema.parse('123456789')).toBe('12-3456789');
@@ -95,6 +124,17 @@ describe('the fee schedule', () => {
     });
     expect(parsed).toMatchObject({ code: '96127', feeCents: 0 });
     expect(parsed.id).toBeUndefined();
+  });
+
+  it('refuses a blank short name', () => {
+    const blank = FeeScheduleItemInputSchema.safeParse({
+      code: '96127',
+      shortName: '  ',
+      feeCents: 0,
+      addOn: false,
+      active: true,
+    });
+    expect(messageIdsOf(blank)).toEqual(['fieldMessages.required']);
   });
 
   it('starts with valid, distinct codes', () => {
