@@ -137,7 +137,7 @@ function toSettings(values: SettingsFormValues): Record<keyof PracticeSettings, 
     intakeSections: values.intakeSections,
     videoConsentRequired: values.videoConsentRequired,
     // All blank is no identity; anything typed is checked whole (a field left blank is refused by its schema).
-    billingIdentity: Object.values(values.billingIdentity).every((value) => value.trim() === '')
+    billingIdentity: Object.values(values.billingIdentity).every((value: string) => value.trim() === '')
       ? null
       : values.billingIdentity,
     visitCodingAfter: values.visitCodingAfter,
