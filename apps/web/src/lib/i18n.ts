@@ -34,6 +34,7 @@ import adminUsers from '../locales/en/admin-users.json';
 import reports from '../locales/en/reports.json';
 import practiceDocuments from '../locales/en/practice-documents.json';
 import firstVisit from '../locales/en/first-visit.json';
+import billingSetup from '../locales/en/billing-setup.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -73,6 +74,7 @@ export const englishResources = {
   reports,
   'practice-documents': practiceDocuments,
   'first-visit': firstVisit,
+  'billing-setup': billingSetup,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,
