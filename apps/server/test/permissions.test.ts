@@ -14,6 +14,7 @@ import {
   DEMO_ACCOUNTS,
   todayIn,
   DEMO_PASSWORD,
+  isValidNpi,
   ownershipField,
   PATIENT_MESSAGES,
   PORTAL_RECORD_MESSAGES,
@@ -317,6 +318,17 @@ async function appointmentRecord(caller: Fixture, target: Target): Promise<{ id:
   });
   if (!response.data) throw new Error(JSON.stringify(response.errors));
   return { id: response.data.createAppointment.id, patientId: patient.id };
+}
+
+const SAVE_FEE_ITEM = 'mutation ($input: FeeScheduleItemInput!) { saveFeeScheduleItem(input: $input) { id } }';
+const UPDATE_PROVIDER_BILLING = `mutation ($providerId: ID!, $input: ProviderBillingInput!) {
+  updateProviderBilling(providerId: $providerId, input: $input) { providerId npi } }`;
+
+/** A valid NPI no other call of this file has used: nine digits from the serial, then their check digit. */
+function matrixNpi(): string {
+  const first = String(100_000_000 + ++serial);
+  const check = [...'0123456789'].find((digit) => isValidNpi(`${first}${digit}`))!;
+  return `${first}${check}`;
 }
 
 const CELLS: Record<ResourceAction, Cell> = {
@@ -774,6 +786,33 @@ const CELLS: Record<ResourceAction, Cell> = {
     outOfReach: { code: 'NOT_FOUND', message: PATIENT_MESSAGES.notFound },
     run: async (caller, target) => ({
       response: await caller.client.gql(RECORD_ACCESS_LOG, { patientId: (await record(caller, target)).id }),
+    }),
+  },
+  // Setting up billing (decision 073): the fee schedule is the practice's; a provider keeps their own billing
+  // identity, an administrator anyone's.
+  'fee-schedule:manage': {
+    perRecord: false,
+    run: async (caller) => ({
+      response: await caller.client.gql(SAVE_FEE_ITEM, {
+        input: {
+          code: `G${String(1000 + (++serial % 9000))}`,
+          shortName: 'Matrix service',
+          feeCents: 5000,
+          addOn: false,
+          active: true,
+        },
+      }),
+    }),
+  },
+  'provider-billing:manage': {
+    perRecord: true,
+    ownTargetIsExisting: true,
+    outOfReach: { code: 'NOT_FOUND', message: APPOINTMENT_MESSAGES.providerNotFound },
+    run: async (caller, target) => ({
+      response: await caller.client.gql(UPDATE_PROVIDER_BILLING, {
+        providerId: target === 'own' ? caller.userId : otherProviderId,
+        input: { npi: matrixNpi(), taxonomyCode: '2084P0800X', licenseState: 'NY', licenseNumber: 'MD-1' },
+      }),
     }),
   },
   'user:manage': {

@@ -307,6 +307,12 @@ export const LEDGER_EVENTS = [
  */
 export const BILLING_DOCUMENT_EVENTS = ['SUPERBILL_DOWNLOAD', 'STATEMENT_DOWNLOAD', 'STATEMENT_SENT'] as const;
 
+/**
+ * Setting up billing (issue 30, decision 073): a provider's billing identity changed (NPI, taxonomy, licence), a
+ * service of the fee schedule added or changed. Details carry ids and the service code, never a fee.
+ */
+export const BILLING_SETUP_EVENTS = ['PROVIDER_BILLING_UPDATE', 'FEE_SCHEDULE_CHANGE'] as const;
+
 export const AUDIT_EVENTS = [
   ...new Set([
     ...SESSION_EVENTS,
@@ -336,6 +342,7 @@ export const AUDIT_EVENTS = [
     ...FIRST_VISIT_EVENTS,
     ...LEDGER_EVENTS,
     ...BILLING_DOCUMENT_EVENTS,
+    ...BILLING_SETUP_EVENTS,
   ] as const),
 ];
 export type AuditEvent =
@@ -365,7 +372,8 @@ export type AuditEvent =
   | (typeof PRACTICE_DOCUMENT_EVENTS)[number]
   | (typeof FIRST_VISIT_EVENTS)[number]
   | (typeof LEDGER_EVENTS)[number]
-  | (typeof BILLING_DOCUMENT_EVENTS)[number];
+  | (typeof BILLING_DOCUMENT_EVENTS)[number]
+  | (typeof BILLING_SETUP_EVENTS)[number];
 
 export const AUDIT_LEVELS = ['INFO', 'WARNING', 'ERROR'] as const;
 export type AuditLevel = (typeof AUDIT_LEVELS)[number];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ICD10_CODE_PATTERN, normalizeIcd10Code } from './clinical-record.ts';
-import { messageSection } from './field-messages.ts';
+import { fieldMessage, messageSection } from './field-messages.ts';
 import { ZipCodeSchema } from './patients.ts';
-import { RecordIdSchema, textSchema } from './text.ts';
+import { RecordIdSchema, textSchema, type TextOptions } from './text.ts';
 
 /**
  * Getting paid (issue 30, decision 073): the practice's billing identity, its fee schedule, coding a visit, the
@@ -16,6 +16,7 @@ export const BILLING_MESSAGES = {
   cannotWrite: 'Only the patient’s provider or an administrator can bill for this patient.',
   cannotManage: 'Only an administrator can change the practice’s billing settings and fee schedule.',
   npiInvalid: 'Enter a 10-digit NPI whose check digit is right',
+  npiTaken: 'Another provider already has this NPI',
   taxonomyInvalid: 'Enter a 10-character taxonomy code such as 2084P0800X',
   taxIdInvalid: 'Enter the tax id as nine digits, such as 12-3456789',
   stateInvalid: 'Enter the state as two letters, such as NY',
@@ -131,11 +132,19 @@ export const BILLING_LIMITS = {
 } as const;
 const L = BILLING_LIMITS;
 
+/** A text field that must be filled: `{label} is required` when blank (textSchema alone lets "" pass). */
+function filledText(options: TextOptions) {
+  return z
+    .string({ error: fieldMessage.error('required', { label: options.label }) })
+    .refine((value) => value.trim() !== '', { error: fieldMessage.error('required', { label: options.label }) })
+    .pipe(textSchema(options));
+}
+
 /** The practice's billing identity (a practice setting): what a superbill and a statement print at the top. */
 export const BillingIdentitySchema = z.object({
-  legalName: textSchema({ label: 'Legal name', kind: 'short', max: L.legalNameMax }),
-  street: textSchema({ label: 'Street', kind: 'short', max: L.streetMax }),
-  city: textSchema({ label: 'City', kind: 'short', max: L.cityMax }),
+  legalName: filledText({ label: 'Legal name', kind: 'short', max: L.legalNameMax }),
+  street: filledText({ label: 'Street', kind: 'short', max: L.streetMax }),
+  city: filledText({ label: 'City', kind: 'short', max: L.cityMax }),
   state: UsStateSchema,
   zip: ZipCodeSchema,
   taxId: TaxIdSchema,
@@ -147,7 +156,7 @@ export const ProviderBillingSchema = z.object({
   npi: NpiSchema,
   taxonomyCode: TaxonomyCodeSchema,
   licenseState: UsStateSchema,
-  licenseNumber: textSchema({ label: 'Licence number', kind: 'token', max: L.licenseMax }),
+  licenseNumber: filledText({ label: 'Licence number', kind: 'token', max: L.licenseMax }),
 });
 export type ProviderBilling = z.output<typeof ProviderBillingSchema>;
 
@@ -244,7 +253,7 @@ export const FeeScheduleItemInputSchema = z.object({
   id: RecordIdSchema.nullish().transform((value) => value ?? undefined),
   code: ServiceCodeSchema,
   /** The practice's own short name (the AMA's descriptions are copyrighted and not shipped). */
-  shortName: textSchema({ label: 'Short name', kind: 'short', max: L.shortNameMax }),
+  shortName: filledText({ label: 'Short name', kind: 'short', max: L.shortNameMax }),
   feeCents: FeeCentsSchema,
   /** An add-on code is billed only with a primary service on the same visit (90833 with an E/M visit). */
   addOn: z.boolean({ error: billingMessage.error('chooseService') }),

@@ -90,6 +90,7 @@ export const routes: RouteObject[] = [
                   { path: 'note-templates', lazy: () => import('./routes/admin-note-templates.tsx') },
                   { path: 'users', lazy: () => import('./routes/admin-users.tsx') },
                   { path: 'settings', lazy: () => import('./routes/admin-settings.tsx') },
+                  { path: 'fee-schedule', lazy: () => import('./routes/admin-fee-schedule.tsx') },
                   { path: 'documents', lazy: () => import('./routes/admin-documents.tsx') },
                   { path: 'reports', lazy: () => import('./routes/admin-reports.tsx') },
                   { path: 'reports/compliance/print', lazy: () => import('./routes/admin-reports-print.tsx') },

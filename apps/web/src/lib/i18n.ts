@@ -37,6 +37,7 @@ import billingReports from '../locales/en/billing-reports.json';
 import practiceDocuments from '../locales/en/practice-documents.json';
 import firstVisit from '../locales/en/first-visit.json';
 import billingLedger from '../locales/en/billing-ledger.json';
+import billingSetup from '../locales/en/billing-setup.json';
 import { createI18n } from './i18n-core.ts';
 import { sharedTexts } from './shared-texts.ts';
 
@@ -79,6 +80,7 @@ export const englishResources = {
   'first-visit': firstVisit,
   'billing-ledger': billingLedger,
   'billing-documents': billingDocuments,
+  'billing-setup': billingSetup,
   shared: {
     ...sharedTexts,
     dashboardHeadings: DASHBOARD_HEADINGS,

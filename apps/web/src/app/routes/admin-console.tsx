@@ -13,6 +13,7 @@ const LINKS = [
   { to: '/admin/note-templates', key: 'noteTemplates', description: 'noteTemplatesDescription' },
   { to: '/admin/users', key: 'users' },
   { to: '/admin/settings', key: 'settings' },
+  { to: '/admin/fee-schedule', key: 'feeSchedule', description: 'feeScheduleDescription' },
   { to: '/admin/documents', key: 'documents', description: 'documentsDescription' },
   { to: '/admin/reports', key: 'reports' },
   { to: '/admin/security', key: 'security' },

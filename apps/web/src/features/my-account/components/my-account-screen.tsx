@@ -34,7 +34,7 @@ import {
  * `/profile`, My account, for every role: name and contact details, language, password, two-factor sign-in and
  * "sign out everywhere else". What a patient cannot change themselves (name, date of birth, e-mail) says how.
  */
-export function MyAccountScreen() {
+export function MyAccountScreen({ children }: { children?: React.ReactNode } = {}) {
   const { t } = useTranslation('my-account');
   usePageTitle(t('title'));
   const account = useMyAccount();
@@ -55,6 +55,8 @@ export function MyAccountScreen() {
           <LanguageSection account={account.data} />
           <PasswordSection />
           <SecuritySection account={account.data} />
+          {/* Sections other features add for this person (a provider's billing identity), composed by the route. */}
+          {children}
         </>
       )}
     </Stack>

@@ -1,5 +1,6 @@
 import { Alert, Anchor, Avatar, Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { IconCheck, IconMail, IconPhone } from '../../../components/icons.tsx';
@@ -18,7 +19,16 @@ const PENDING_TEXT = '#7a4b00';
  * `canManage` (administrators), a provider who has not set a password yet shows "Invitation pending" and
  * "Send invitation"; the server checks the role again on every call.
  */
-export function ProviderCard({ provider, canManage = false }: { provider: Doctor; canManage?: boolean }) {
+export function ProviderCard({
+  provider,
+  canManage = false,
+  actions,
+}: {
+  provider: Doctor;
+  canManage?: boolean;
+  /** More actions, below the card's own. */
+  actions?: ReactNode;
+}) {
   const { t } = useTranslation('providers');
   const specialtyLabel = useSpecialtyLabel();
   const name = `${provider.firstName} ${provider.lastName}`;
@@ -88,6 +98,7 @@ export function ProviderCard({ provider, canManage = false }: { provider: Doctor
         ) : null}
 
         {canManage && provider.invitationPending ? <InvitationActions provider={provider} /> : null}
+        {actions ? <Group gap="xs">{actions}</Group> : null}
       </Stack>
     </Card>
   );

@@ -20,14 +20,21 @@ import { useTranslation } from 'react-i18next';
 import { IconAlert, IconUserPlus, IconUsers } from '../../../components/icons.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
-import { useDoctorList } from '../api/providers-api.ts';
+import { useDoctorList, type Doctor } from '../api/providers-api.ts';
 import { AddProviderModal } from './add-provider-modal.tsx';
 import { ProviderCard } from './provider-card.tsx';
 
 const GRID_COLS = { base: 1, sm: 2, lg: 3 } as const;
 
 /** `/doctors` (Providers): every signed-in person sees the practice's providers; administrators add them. */
-export function ProvidersScreen({ role }: { role: Role }) {
+export function ProvidersScreen({
+  role,
+  providerActions,
+}: {
+  role: Role;
+  /** More actions on each provider's card (an administrator's billing identity button), composed by the route. */
+  providerActions?: (provider: Doctor) => ReactNode;
+}) {
   const { t } = useTranslation('providers');
   usePageTitle(t('title'));
   const list = useDoctorList();
@@ -107,7 +114,7 @@ export function ProvidersScreen({ role }: { role: Role }) {
         <SimpleGrid cols={GRID_COLS} spacing="md" role="list">
           {providers.map((provider) => (
             <div role="listitem" key={provider.id}>
-              <ProviderCard provider={provider} canManage={canAdd} />
+              <ProviderCard provider={provider} canManage={canAdd} actions={providerActions?.(provider)} />
             </div>
           ))}
         </SimpleGrid>

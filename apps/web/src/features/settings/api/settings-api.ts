@@ -8,6 +8,7 @@ import {
   PRACTICE_SETTING_SOURCES,
   ROLES,
   SLOT_STEPS,
+  VISIT_CODING_AFTER,
   type PracticeSettings,
   type PracticeSettingsChange,
   type PracticeSettingKey,
@@ -39,6 +40,17 @@ const PracticeSettingValuesSchema = z.object({
   recordingRetentionDays: z.number(),
   intakeSections: z.array(z.enum(OPTIONAL_INTAKE_SECTIONS)),
   videoConsentRequired: z.boolean(),
+  billingIdentity: z
+    .object({
+      legalName: z.string(),
+      street: z.string(),
+      city: z.string(),
+      state: z.string(),
+      zip: z.string(),
+      taxId: z.string(),
+    })
+    .nullable(),
+  visitCodingAfter: z.enum(VISIT_CODING_AFTER),
 }) satisfies z.ZodType<PracticeSettings>;
 
 const PracticeSettingSourceSchema = z.object({
@@ -59,7 +71,8 @@ export type PracticeSettingsView = z.infer<typeof PracticeSettingsViewSchema>;
 
 const VALUE_FIELDS = `practiceName clinicPhone timeZone slotStepMinutes reminderHours messageResponseBusinessDays sessionIdleMinutes
   twoFactorRequiredRoles recordingRetentionDays intakeSections videoConsentRequired defaultWorkingHours { weekday startTime endTime }
-  bookingPolicy { changeWindowHours minNoticeHours horizonDays appointmentTypes mode duration }`;
+  bookingPolicy { changeWindowHours minNoticeHours horizonDays appointmentTypes mode duration }
+  billingIdentity { legalName street city state zip taxId } visitCodingAfter`;
 const VIEW_FIELDS = `values { ${VALUE_FIELDS} } defaults { ${VALUE_FIELDS} }
   sources { key source variables updatedAt updatedByName }`;
 

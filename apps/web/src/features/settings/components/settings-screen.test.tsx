@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 
 import { mockGraphQL } from '../../../testing/graphql-mock.ts';
@@ -27,6 +27,8 @@ const VALUES: PracticeSettingsView['values'] = {
   recordingRetentionDays: 2190,
   intakeSections: ['insurance', 'medications', 'questionnaires'],
   videoConsentRequired: false,
+  billingIdentity: null,
+  visitCodingAfter: 'completed',
 };
 
 function view(values = VALUES, changed = false): PracticeSettingsView {
@@ -48,6 +50,8 @@ function view(values = VALUES, changed = false): PracticeSettingsView {
         'recordingRetentionDays',
         'intakeSections',
         'videoConsentRequired',
+        'billingIdentity',
+        'visitCodingAfter',
       ] as const
     ).map((key) =>
       key === 'clinicPhone' && changed
@@ -104,5 +108,53 @@ describe('SettingsScreen', () => {
       expect(screen.getByText('Please enter a whole number from 0 to 336')).toBeVisible();
     });
     expect(graphql.calls.some((call) => call.operationName === 'UpdatePracticeSettings')).toBe(false);
+  }, 30_000);
+
+  it('takes the billing identity whole or not at all, and when a visit can be coded', async () => {
+    const graphql = mockGraphQL({
+      PracticeSettings: () => ({ practiceSettings: view() }),
+      UpdatePracticeSettings: ({ input }) => ({
+        updatePracticeSettings: view({ ...VALUES, ...(input as object) }),
+      }),
+    });
+    renderRoutes([{ path: '/admin/settings', element: <SettingsScreen /> }], '/admin/settings');
+
+    const billing = await screen.findByRole('region', { name: 'Billing' });
+    const legalName = within(billing).getByLabelText('Legal name');
+    expect(legalName).toHaveValue('');
+    expect(within(billing).getByLabelText('Code a visit once it is completed')).toBeChecked();
+
+    // Half an identity is refused field by field, before asking the server.
+    fireEvent.change(legalName, { target: { value: 'Meridian Precision Psychiatry PLLC' } });
+    fireEvent.change(within(billing).getByLabelText(/Tax id/), { target: { value: '12345678' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => {
+      expect(within(billing).getByText('City is required')).toBeVisible();
+    });
+    expect(within(billing).getByText('Enter the tax id as nine digits, such as 12-3456789')).toBeVisible();
+    expect(graphql.calls.some((call) => call.operationName === 'UpdatePracticeSettings')).toBe(false);
+
+    fireEvent.change(within(billing).getByLabelText('Street'), { target: { value: '12 Main Street' } });
+    fireEvent.change(within(billing).getByLabelText('City'), { target: { value: 'Portland' } });
+    fireEvent.change(within(billing).getByLabelText(/State/), { target: { value: 'or' } });
+    fireEvent.change(within(billing).getByLabelText('ZIP code'), { target: { value: '97201' } });
+    fireEvent.change(within(billing).getByLabelText(/Tax id/), { target: { value: '123456789' } });
+    fireEvent.click(within(billing).getByLabelText('Code a visit once its note is signed'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await screen.findByText('Settings saved. They apply at once, without a restart.');
+    expect(graphql.calls.find((call) => call.operationName === 'UpdatePracticeSettings')?.variables).toEqual({
+      input: {
+        billingIdentity: {
+          legalName: 'Meridian Precision Psychiatry PLLC',
+          street: '12 Main Street',
+          city: 'Portland',
+          state: 'OR',
+          zip: '97201',
+          taxId: '12-3456789',
+        },
+        visitCodingAfter: 'note-signed',
+      },
+    });
+    expect(within(billing).getByLabelText(/Tax id/)).toHaveValue('12-3456789');
   }, 30_000);
 });

@@ -15,6 +15,7 @@ import {
   type PracticeSettingsView,
 } from '../api/settings-api.ts';
 import { useSettingsForm, validateSettingsChange } from '../hooks/use-settings-form.ts';
+import { BillingSettingsBlock } from './billing-settings-block.tsx';
 import { BookingPolicySettingsBlock } from './booking-policy-settings-block.tsx';
 import { CommunicationSettingsBlock } from './communication-settings-block.tsx';
 import { PracticeSettingsBlock } from './practice-settings-block.tsx';
@@ -116,6 +117,7 @@ function SettingsForm({ view }: { view: PracticeSettingsView }) {
         <SecuritySettingsBlock {...block} />
         <IntakeSettingsBlock {...block} />
         <VideoSettingsBlock {...block} />
+        <BillingSettingsBlock {...block} />
         {nothingChanged ? (
           <Alert color="yellow" variant="light" role="status">
             {t('nothingChanged')}

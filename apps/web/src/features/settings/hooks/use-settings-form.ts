@@ -8,6 +8,7 @@ import {
   type PracticeSettingsChange,
   type OptionalIntakeSection,
   type Role,
+  type VisitCodingAfter,
 } from '@telehealth/shared';
 import { useState } from 'react';
 
@@ -41,7 +42,28 @@ export interface SettingsFormValues {
   recordingRetentionDays: number | string;
   intakeSections: OptionalIntakeSection[];
   videoConsentRequired: boolean;
+  /** The practice's billing identity, as typed: all blank (none) or all filled. */
+  billingIdentity: BillingIdentityFormValues;
+  visitCodingAfter: VisitCodingAfter;
 }
+
+export interface BillingIdentityFormValues {
+  legalName: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  taxId: string;
+}
+
+const NO_BILLING_IDENTITY: BillingIdentityFormValues = {
+  legalName: '',
+  street: '',
+  city: '',
+  state: '',
+  zip: '',
+  taxId: '',
+};
 
 let nextRowId = 1;
 
@@ -71,6 +93,8 @@ export function toFormValues(settings: PracticeSettings): SettingsFormValues {
     recordingRetentionDays: settings.recordingRetentionDays,
     intakeSections: [...settings.intakeSections],
     videoConsentRequired: settings.videoConsentRequired,
+    billingIdentity: { ...NO_BILLING_IDENTITY, ...settings.billingIdentity },
+    visitCodingAfter: settings.visitCodingAfter,
   };
 }
 
@@ -112,6 +136,11 @@ function toSettings(values: SettingsFormValues): Record<keyof PracticeSettings, 
     recordingRetentionDays: numberOf(values.recordingRetentionDays),
     intakeSections: values.intakeSections,
     videoConsentRequired: values.videoConsentRequired,
+    // All blank is no identity; anything typed is checked whole (a field left blank is refused by its schema).
+    billingIdentity: Object.values(values.billingIdentity).every((value: string) => value.trim() === '')
+      ? null
+      : values.billingIdentity,
+    visitCodingAfter: values.visitCodingAfter,
   };
 }
 
@@ -170,6 +199,9 @@ export function useSettingsForm(initial: PracticeSettings) {
     errors,
     setErrors,
     setField,
+    setBillingIdentityField: (field: keyof BillingIdentityFormValues, value: string) => {
+      setValues((previous) => ({ ...previous, billingIdentity: { ...previous.billingIdentity, [field]: value } }));
+    },
     reset: (settings: PracticeSettings) => {
       setValues(toFormValues(settings));
       setErrors({});

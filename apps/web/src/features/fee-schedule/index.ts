@@ -1,0 +1,1 @@
+export { FeeScheduleScreen } from './components/fee-schedule-screen.tsx';

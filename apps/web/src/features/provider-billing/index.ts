@@ -1,0 +1,1 @@
+export { ProviderBillingButton, ProviderBillingCard } from './components/provider-billing-card.tsx';
