@@ -1,7 +1,4 @@
-import { STARTING_FEE_SCHEDULE } from '@telehealth/shared';
-import type { Database } from '../db/client.ts';
 import { defineModule } from '../modules/domain-module.ts';
-import { insertFeeItems, listFeeItems } from './billing.repository.ts';
 import { LedgerService } from './ledger.service.ts';
 import { VisitCodingService } from './visit-coding.service.ts';
 
@@ -18,24 +15,12 @@ declare module '../modules/services.ts' {
  */
 export default defineModule({
   name: 'billing',
-  after: ['clinical-record'],
+  // The fee schedule's module adds the starting services at start-up (fee-schedule.module.ts).
+  after: ['clinical-record', 'fee-schedule'],
   create: ({ db, keyring, settings, diagnoses }) => ({
     services: {
       visitCoding: new VisitCodingService({ db, keyring, settings, diagnoses }),
       ledger: new LedgerService({ db, keyring, settings }),
     },
-    // A new installation starts with the example fee schedule, marked to review (decision 073).
-    startUp: () => addStartingFeeSchedule(db),
   }),
 });
-
-/** The starting fee schedule, marked `example`, when the practice has no service at all yet. */
-async function addStartingFeeSchedule(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    if ((await listFeeItems(tx)).length > 0) return;
-    await insertFeeItems(
-      tx,
-      STARTING_FEE_SCHEDULE.map((item) => ({ ...item, example: true })),
-    );
-  });
-}
