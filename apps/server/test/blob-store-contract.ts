@@ -1,46 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { buffer } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { BlobNotFoundError, type BlobStore } from '../src/blobs/blob-store.ts';
+import { probeMemory, type ProbeStore } from './memory-probe.ts';
 
-/** `count` chunks of `size` bytes, made as they are read (never the whole body in memory). */
-export function generatedBody(count: number, size: number, seed = 1): Readable {
-  let sent = 0;
-  return new Readable({
-    read() {
-      if (sent === count) {
-        this.push(null);
-        return;
-      }
-      this.push(Buffer.alloc(size, (seed + sent++) % 251));
-    },
-  });
-}
-
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = vm.runInNewContext('gc') as () => void;
-
-/**
- * The most memory in buffers a stream's run held alive: `sample()` collects garbage every `every` calls and notes
- * the buffers still held, so freed chunks waiting for the collector are not counted.
- */
-export function bufferMemoryPeak(every = 8): { sample(): void; growth(): number } {
-  collectGarbage();
-  const start = process.memoryUsage().arrayBuffers;
-  let peak = start;
-  let calls = 0;
-  return {
-    sample() {
-      if (++calls % every !== 0) return;
-      collectGarbage();
-      peak = Math.max(peak, process.memoryUsage().arrayBuffers);
-    },
-    growth: () => peak - start,
-  };
-}
+export { generatedBody } from './memory-probe.ts';
 
 /** A body that sends some bytes, then fails (a client that went away mid-upload). */
 export function failingBody(): Readable {
@@ -65,9 +30,15 @@ async function keysOf(store: BlobStore, prefix: string): Promise<string[]> {
 
 /**
  * What every BlobStore must do: the same tests against the file store and the S3 store. `heldBytes`: the most a
- * 20 MiB write and read may hold alive in buffers (the S3 store holds up to two 5 MiB parts by design).
+ * 20 MiB write and read may hold alive in buffers (the S3 store holds up to two 5 MiB parts by design), measured in
+ * a worker thread that opens the store `probeStore` describes (test/memory-probe.ts).
  */
-export function describeBlobStoreContract(name: string, openStore: () => BlobStore, heldBytes: number): void {
+export function describeBlobStoreContract(
+  name: string,
+  openStore: () => BlobStore,
+  heldBytes: number,
+  probeStore: () => ProbeStore,
+): void {
   describe(`${name}: the BlobStore contract`, () => {
     it('writes a blob and reads it back, whole and by ranges', async () => {
       const store = openStore();
@@ -140,29 +111,14 @@ export function describeBlobStoreContract(name: string, openStore: () => BlobSto
     });
 
     it('streams a big blob in and out without holding it in memory', async () => {
-      const store = openStore();
-      const key = `contract/big-${randomBytes(4).toString('hex')}`;
       const chunks = 320;
       const chunkSize = 64 * 1024; // 20 MiB in all
-      const memory = bufferMemoryPeak();
-      const body = generatedBody(chunks, chunkSize);
-      body.on('data', () => memory.sample());
-      expect(await store.put(key, body)).toEqual({ bytes: chunks * chunkSize });
-      let read = 0;
-      let mismatch = false;
-      for await (const chunk of await store.get(key)) {
-        const buf = chunk as Buffer;
-        // Every chunk of the generator is one value: check what arrives against where it is.
-        for (let offset = 0; offset < buf.length; offset += 4096) {
-          const position = read + offset;
-          if (buf[offset] !== (1 + Math.floor(position / chunkSize)) % 251) mismatch = true;
-        }
-        read += buf.length;
-        memory.sample();
-      }
-      expect(mismatch).toBe(false);
-      expect(read).toBe(chunks * chunkSize);
-      expect(memory.growth()).toBeLessThan(heldBytes);
+      const result = await probeMemory({ kind: 'store', store: probeStore(), chunks, chunkSize });
+      expect(result.written).toBe(chunks * chunkSize);
+      // Every chunk read back held the generator's value for where it was.
+      expect(result.ok).toBe(true);
+      expect(result.read).toBe(chunks * chunkSize);
+      expect(result.growth).toBeLessThan(heldBytes);
     });
   });
 }

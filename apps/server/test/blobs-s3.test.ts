@@ -72,7 +72,20 @@ function openStore(prefix = 'practice') {
 
 // Measured about 10-13 MiB: the part being sent and the part being filled (5 MiB each, lib-storage's queueSize 1),
 // and the chunks copied into them; a 20 MiB file is never held whole.
-describeBlobStoreContract('S3BlobStore', () => openStore(), 18 * 1024 * 1024);
+describeBlobStoreContract(
+  'S3BlobStore',
+  () => openStore(),
+  18 * 1024 * 1024,
+  () => ({
+    kind: 's3',
+    endpoint: `http://127.0.0.1:${s3Port}`,
+    bucket: BUCKET,
+    prefix: 'practice',
+    region: 'us-east-1',
+    accessKeyId: 'test',
+    secretAccessKey: 'test',
+  }),
+);
 
 /** Every file under the S3 server's folder (objects and the parts of uploads in progress). */
 function filesOfS3Server(): string[] {
