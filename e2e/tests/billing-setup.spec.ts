@@ -22,6 +22,7 @@ test('an administrator sets up billing: the identity, a fee, a provider’s NPI'
   await page.goto('/admin/settings');
   const billing = page.getByRole('region', { name: 'Billing' });
   await billing.getByRole('textbox', { name: 'Legal name' }).fill('Meridian Precision Psychiatry PLLC');
+  await billing.getByRole('textbox', { name: 'City' }).fill('');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(billing.getByRole('textbox', { name: 'City' })).toHaveAccessibleDescription('City is required');
   await billing.getByRole('textbox', { name: 'Street' }).fill('410 Harbor Avenue');
@@ -97,4 +98,17 @@ test('the fee schedule on a phone, in English and Spanish', async ({ page, signI
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
   await keepScreenshot(page, testInfo.outputPath('fee-schedule-390-es.png'), { fullPage: false });
+});
+
+test('a provider keeps their own billing identity in My account, on a phone', async ({ page, signInAs }, testInfo) => {
+  test.slow();
+  await signInAs('provider');
+  await page.setViewportSize(PHONE);
+  await page.goto('/profile');
+  const card = page.getByRole('region', { name: 'Billing identity' });
+  await expect(card.getByRole('textbox', { name: /Taxonomy code/ })).toBeVisible();
+  await expect(card.getByText('Such as 2084P0800X (psychiatry)')).toBeVisible();
+  await expectFitsPhone(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  await keepScreenshot(page, testInfo.outputPath('my-account-billing-390.png'));
 });
