@@ -26,6 +26,7 @@ export function FeeItemFormModal({
     <Modal
       opened={opened}
       onClose={onClose}
+      closeButtonProps={{ 'aria-label': t('feeSchedule.form.cancel') }}
       title={item ? t('feeSchedule.form.changeTitle', { code: item.code }) : t('feeSchedule.form.addTitle')}
     >
       {/* A new form per service opened, so its values start from that service. */}

@@ -1,9 +1,10 @@
-import { Alert, Badge, Box, Button, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { formatCents } from '@telehealth/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { LoadingLine } from '../../../components/loading-line.tsx';
+import { ScrollTable } from '../../../components/scroll-table.tsx';
 import { usePageTitle } from '../../../hooks/use-page-title.ts';
 import { describeError } from '../../../lib/errors.ts';
 import { useFeeSchedule, type FeeItem } from '../api/fee-schedule-api.ts';
@@ -58,9 +59,8 @@ export function FeeScheduleScreen() {
       ) : schedule.data.length === 0 ? (
         <Text>{t('feeSchedule.empty')}</Text>
       ) : (
-        // The table scrolls sideways on a narrow screen; the region takes the keyboard's focus to scroll it.
-        <Box component="section" aria-label={t('feeSchedule.tableLabel')} tabIndex={0} style={{ overflowX: 'auto' }}>
-          <Table striped highlightOnHover miw={620} verticalSpacing="xs">
+        <ScrollTable label={t('feeSchedule.tableLabel')} minWidth={620}>
+          <Table striped highlightOnHover verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{t('feeSchedule.columns.code')}</Table.Th>
@@ -117,7 +117,7 @@ export function FeeScheduleScreen() {
               ))}
             </Table.Tbody>
           </Table>
-        </Box>
+        </ScrollTable>
       )}
       <FeeItemFormModal
         opened={editing !== null}

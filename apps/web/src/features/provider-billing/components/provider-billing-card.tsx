@@ -33,7 +33,13 @@ export function ProviderBillingButton({ providerId, name }: { providerId: string
       <Button variant="default" size="xs" onClick={open} aria-label={t('providerBilling.openNamed', { name })}>
         {t('providerBilling.open')}
       </Button>
-      <Modal opened={opened} onClose={close} title={t('providerBilling.titleNamed', { name })} size="lg">
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={t('providerBilling.titleNamed', { name })}
+        size="lg"
+        closeButtonProps={{ 'aria-label': t('providerBilling.close') }}
+      >
         {opened ? <ProviderBillingForm providerId={providerId} /> : null}
       </Modal>
     </>

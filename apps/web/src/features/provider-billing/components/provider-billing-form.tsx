@@ -28,7 +28,7 @@ export function ProviderBillingForm({ providerId, onSaved }: { providerId: strin
         {describeError(billing.error)}
       </Alert>
     );
-  return <Fields key={billing.dataUpdatedAt} providerId={providerId} current={billing.data} onSaved={onSaved} />;
+  return <Fields providerId={providerId} current={billing.data} onSaved={onSaved} />;
 }
 
 const FIELDS = ['npi', 'taxonomyCode', 'licenseState', 'licenseNumber'] as const;
