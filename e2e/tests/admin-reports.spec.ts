@@ -22,8 +22,10 @@ test('an administrator generates a compliance report, downloads it as CSV, print
 
   await page.goto('/admin/reports');
   await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
-  await page.getByLabel('First day').fill(startDate);
-  await page.getByLabel('Last day').fill(endDate);
+  // The compliance report's period (the billing section below has dates of its own).
+  const period = page.getByRole('group', { name: 'Period' });
+  await period.getByLabel('First day').fill(startDate);
+  await period.getByLabel('Last day').fill(endDate);
   await page.getByRole('button', { name: 'Show reports for this period' }).click();
 
   // The practice reports: charts, each with its table.
@@ -51,7 +53,7 @@ test('an administrator generates a compliance report, downloads it as CSV, print
   expect(await seriousViolations(page)).toEqual([]);
 
   const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download CSV' }).click();
+  await page.getByRole('button', { name: 'Download CSV', exact: true }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe(`compliance-report-${startDate}-to-${endDate}.csv`);
   const lines = fs.readFileSync(await file.path(), 'utf8').split('\r\n');

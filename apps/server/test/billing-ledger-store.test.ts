@@ -42,14 +42,22 @@ describe('the ledger store', () => {
       ],
     });
     expect(coding.version).toBe(1);
-    expect(charges.map((c) => c.amountCents)).toEqual([17550, 8025]);
+    expect(charges.map((c) => c.amountCents).sort((a, b) => b - a)).toEqual([17550, 8025]);
     expect(await balanceOf(db(), patientId)).toBe(25575);
     await insertPayment(t, { patientId, amountCents: 25575, receivedOn: '2026-11-03', enteredBy: clients.adminId });
     expect(await balanceOf(db(), patientId)).toBe(0);
+    // Oldest first: the visit's two charges (written in one transaction, in either order), then the payment.
     const listed = await listLedger(db(), t.runtime.keyring, patientId);
     expect(listed.map((row) => [row.entry.kind, row.entry.amountCents])).toEqual([
-      ['charge', 17550],
-      ['charge', 8025],
+      ...(listed[0]?.entry.amountCents === 17550
+        ? [
+            ['charge', 17550],
+            ['charge', 8025],
+          ]
+        : [
+            ['charge', 8025],
+            ['charge', 17550],
+          ]),
       ['payment', -25575],
     ]);
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ICD10_CODE_PATTERN, normalizeIcd10Code } from './clinical-record.ts';
 import { fieldMessage, messageSection } from './field-messages.ts';
+import { isCalendarDate } from './appointments.ts';
 import { ZipCodeSchema } from './patients.ts';
 import { RecordIdSchema, textSchema, type TextOptions } from './text.ts';
 
@@ -366,7 +367,8 @@ export type AdjustmentDirection = (typeof ADJUSTMENT_DIRECTIONS)[number];
 
 const EntryDateSchema = z
   .string({ error: billingMessage.error('dateInvalid') })
-  .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
+  // A real day of the calendar: 2026-02-30 has the shape but no day (and PostgreSQL would refuse it).
+  .refine((value) => isCalendarDate(value), {
     error: billingMessage.error('dateInvalid'),
   });
 

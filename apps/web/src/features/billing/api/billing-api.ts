@@ -144,29 +144,45 @@ export function usePatientLedger(patientId: string) {
   });
 }
 
-function useLedgerWrite<Input>(field: string, inputType: string, patientIdOf: (input: Input) => string | undefined) {
+/** The ledger's three writes, each one whole document (the tests and the load bench read them by name). */
+const RECORD_PAYMENT = `mutation RecordPayment($input: PaymentInput!) { recordPayment(input: $input) { ${ENTRY_FIELDS} } }`;
+const RECORD_ADJUSTMENT = `mutation RecordAdjustment($input: AdjustmentInput!) { recordAdjustment(input: $input) { ${ENTRY_FIELDS} } }`;
+const REVERSE_LEDGER_ENTRY = `mutation ReverseLedgerEntry($input: ReversalInput!) { reverseLedgerEntry(input: $input) { ${ENTRY_FIELDS} } }`;
+
+/** After a write to a patient's ledger: that ledger (or every one, when the patient is not known) is read again. */
+function useLedgerChanged() {
   const queryClient = useQueryClient();
+  return (patientId: string | undefined) =>
+    queryClient.invalidateQueries({
+      queryKey: patientId ? billingQueryKeys.ledger(patientId) : ['billing', 'ledger'],
+    });
+}
+
+export function useRecordPayment() {
+  const changed = useLedgerChanged();
   return useMutation({
-    mutationFn: async (input: Input) => {
-      const data = await graphqlRequest(
-        `mutation ${field[0]!.toUpperCase()}${field.slice(1)}($input: ${inputType}!) { ${field}(input: $input) { ${ENTRY_FIELDS} } }`,
-        z.object({ [field]: LedgerEntrySchema }),
-        { input },
-      );
-      return data[field] as LedgerEntry;
-    },
-    onSuccess: (_entry, input) => {
-      const patientId = patientIdOf(input);
-      return queryClient.invalidateQueries({
-        queryKey: patientId ? billingQueryKeys.ledger(patientId) : ['billing', 'ledger'],
-      });
-    },
+    mutationFn: async (input: PaymentFormData) =>
+      (await graphqlRequest(RECORD_PAYMENT, z.object({ recordPayment: LedgerEntrySchema }), { input })).recordPayment,
+    onSuccess: (_entry, input) => changed(input.patientId),
   });
 }
 
-export const useRecordPayment = () =>
-  useLedgerWrite<PaymentFormData>('recordPayment', 'PaymentInput', (i) => i.patientId);
-export const useRecordAdjustment = () =>
-  useLedgerWrite<AdjustmentFormData>('recordAdjustment', 'AdjustmentInput', (i) => i.patientId);
-export const useReverseLedgerEntry = () =>
-  useLedgerWrite<ReversalInput>('reverseLedgerEntry', 'ReversalInput', () => undefined);
+export function useRecordAdjustment() {
+  const changed = useLedgerChanged();
+  return useMutation({
+    mutationFn: async (input: AdjustmentFormData) =>
+      (await graphqlRequest(RECORD_ADJUSTMENT, z.object({ recordAdjustment: LedgerEntrySchema }), { input }))
+        .recordAdjustment,
+    onSuccess: (_entry, input) => changed(input.patientId),
+  });
+}
+
+export function useReverseLedgerEntry() {
+  const changed = useLedgerChanged();
+  return useMutation({
+    mutationFn: async (input: ReversalInput) =>
+      (await graphqlRequest(REVERSE_LEDGER_ENTRY, z.object({ reverseLedgerEntry: LedgerEntrySchema }), { input }))
+        .reverseLedgerEntry,
+    onSuccess: () => changed(undefined),
+  });
+}
