@@ -10,6 +10,7 @@ import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
 import { createPatientRecord } from '../support/records.ts';
+import { keepScreenshot } from '../support/screenshots.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 import { scaled, within } from '../support/budget.ts';
 
@@ -57,6 +58,7 @@ test('a provider codes a completed video visit and sees the charge; an administr
     .selectOption({ label: '99214 · Follow-up visit, moderate · $175.00' });
   await expect(form.getByTestId('coding-total')).toHaveText('Total: $175.00');
   expect(await seriousViolations(page)).toEqual([]);
+  await keepScreenshot(page, test.info().outputPath('visit-coding.png'), { fullPage: false });
   await form.getByRole('button', { name: 'Save coding' }).click();
   await expect(coding.getByTestId('coding-summary')).toContainText('99214-95');
   await expect(coding.getByRole('button', { name: 'Change coding' })).toBeVisible();
@@ -83,10 +85,13 @@ test('a provider codes a completed video visit and sees the charge; an administr
   await expect(billing.getByTestId('ledger-balance')).toHaveText('Balance: $0.00');
   await expect(billing.getByTestId('ledger-entry').filter({ hasText: 'Payment' })).toContainText('-$175.00');
   expect(await seriousViolations(page)).toEqual([]);
+  await billing.scrollIntoViewIfNeeded();
+  await keepScreenshot(page, test.info().outputPath('chart-billing.png'), { fullPage: false });
 
   // On a phone the ledger scrolls within its section; the page itself does not.
   await page.setViewportSize(PHONE);
   await billing.scrollIntoViewIfNeeded();
   await expectFitsPhone(page);
   expect(await seriousViolations(page)).toEqual([]);
+  await keepScreenshot(page, test.info().outputPath('chart-billing-390.png'), { fullPage: false });
 });
