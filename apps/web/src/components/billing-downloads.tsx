@@ -7,38 +7,11 @@ import type { z } from 'zod';
 
 import { useSchemaForm } from '../hooks/use-schema-form.ts';
 import { describeError } from '../lib/errors.ts';
-import { GraphQLRequestError, type GraphQLErrorEntry } from '../lib/graphql.ts';
+import { downloadFile } from '../lib/download-file.ts';
 
-/**
- * Fetches a billing document (a superbill or a statement, decision 073) with the session cookie and saves it under
- * the name the server gives (never the patient's). A refusal answers in the one error body, so it is thrown as a
- * GraphQLRequestError and said in the reader's language like any other (identity missing, nothing billed).
- */
-export async function downloadBillingDocument(url: string): Promise<string> {
-  let response: Response;
-  try {
-    response = await fetch(url, { credentials: 'same-origin' });
-  } catch (cause) {
-    throw new GraphQLRequestError('network', [], undefined, { cause });
-  }
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { errors?: GraphQLErrorEntry[] } | null;
-    const errors = body?.errors ?? [];
-    throw new GraphQLRequestError(errors.length > 0 ? 'graphql' : 'http', errors, response.status);
-  }
-  const blob = await response.blob();
-  const fileName =
-    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'billing-document.pdf';
-  const href = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = href;
-  anchor.download = fileName;
-  anchor.style.display = 'none';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 60_000);
-  return fileName;
+/** Fetches a billing document (a superbill or a statement, decision 073) and saves it (lib/download-file.ts). */
+export function downloadBillingDocument(url: string): Promise<string> {
+  return downloadFile(url, { fallbackName: 'billing-document.pdf' });
 }
 
 /** A button that downloads one billing document, with its refusal said under it. */

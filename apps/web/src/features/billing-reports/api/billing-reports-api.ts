@@ -1,8 +1,9 @@
+import { downloadFile } from '../../../lib/download-file.ts';
 import { queryOptions } from '@tanstack/react-query';
 import { BILLING_REPORT_CSV_PATHS, type BillingReportKind } from '@telehealth/shared';
 import { z } from 'zod';
 
-import { GraphQLRequestError, graphqlRequest, type GraphQLErrorEntry } from '../../../lib/graphql.ts';
+import { graphqlRequest } from '../../../lib/graphql.ts';
 
 /** A range of the billing reports: the first and the last day, both included (the practice's calendar). */
 export interface BillingReportRange {
@@ -123,29 +124,8 @@ export function uncodedVisitsQueryOptions(range: BillingReportRange) {
  * name; the server names the file by the report and its dates.
  */
 export async function downloadBillingCsv(kind: BillingReportKind, dates: Record<string, string>): Promise<void> {
-  const response = await fetch(`${BILLING_REPORT_CSV_PATHS[kind]}?${new URLSearchParams(dates).toString()}`, {
-    credentials: 'same-origin',
-    headers: { accept: 'text/csv' },
+  await downloadFile(`${BILLING_REPORT_CSV_PATHS[kind]}?${new URLSearchParams(dates).toString()}`, {
+    fallbackName: `${kind}-report.csv`,
+    accept: 'text/csv',
   });
-  if (!response.ok) {
-    // A refusal comes as GraphQL-shaped errors (the server's one error body), read like any other answer.
-    const body = (await response.json().catch(() => null)) as { errors?: GraphQLErrorEntry[] } | null;
-    throw body?.errors?.length
-      ? new GraphQLRequestError('graphql', body.errors, response.status)
-      : new GraphQLRequestError('http', [], response.status);
-  }
-  const blob = await response.blob();
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `${kind}-report.csv`;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the address goes.
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 10_000);
 }

@@ -1,8 +1,9 @@
+import { downloadFile } from '../../../lib/download-file.ts';
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { COMPLIANCE_REPORT_CSV_PATH, type ReportPeriod } from '@telehealth/shared';
 import { z } from 'zod';
 
-import { GraphQLRequestError, graphqlRequest, type GraphQLErrorEntry } from '../../../lib/graphql.ts';
+import { graphqlRequest } from '../../../lib/graphql.ts';
 
 const PeriodSchema = z.object({ startDate: z.string(), endDate: z.string(), timeZone: z.string() });
 
@@ -112,29 +113,8 @@ export function practiceReportQueryOptions(period: ReportPeriod) {
 /** Fetches the compliance report as CSV (audited on the server as a DATA_EXPORT) and saves it as a file. */
 export async function downloadComplianceCsv(period: ReportPeriod): Promise<void> {
   const query = new URLSearchParams({ startDate: period.startDate, endDate: period.endDate });
-  const response = await fetch(`${COMPLIANCE_REPORT_CSV_PATH}?${query.toString()}`, {
-    credentials: 'same-origin',
-    headers: { accept: 'text/csv' },
+  await downloadFile(`${COMPLIANCE_REPORT_CSV_PATH}?${query.toString()}`, {
+    fallbackName: 'compliance-report.csv',
+    accept: 'text/csv',
   });
-  if (!response.ok) {
-    // A refusal comes as GraphQL-shaped errors (the server's one error body), read like any other answer.
-    const body = (await response.json().catch(() => null)) as { errors?: GraphQLErrorEntry[] } | null;
-    throw body?.errors?.length
-      ? new GraphQLRequestError('graphql', body.errors, response.status)
-      : new GraphQLRequestError('http', [], response.status);
-  }
-  const blob = await response.blob();
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'compliance-report.csv';
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Give the browser a moment to start the download before the address goes.
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 10_000);
 }
