@@ -44,3 +44,4 @@ export * from './slots.ts';
 export * from './mail.ts';
 export * from './medications/index.ts';
 export * from './billing.ts';
+export * from './billing-records.ts';
