@@ -1,8 +1,9 @@
 /**
- * Billing data for browser tests (decision 073). Coding a visit has its own screen and mutation (another part of
- * issue 30); a spec about what reads the ledger (the portal's billing page, superbills) writes a coded visit
- * straight into the main server's embedded PostgreSQL instead, as the coding service would: the fee item if
- * missing, the visit's coding and line, and the line's charge. The provider's NPI is a column of `providers`.
+ * Billing data for browser tests (decision 073). Coding a visit through its screen is billing-ledger.spec.ts's
+ * test; a spec about what reads the ledger (the portal's billing page, superbills) needs a visit coded days ago,
+ * which the API cannot make (a visit is booked in the future and coded once completed), so it writes one straight
+ * into the main server's embedded PostgreSQL, as the coding service would: the fee item if missing, the visit's
+ * coding and line, and the line's charge. The provider's NPI is a column of `providers`.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,8 +1,8 @@
 /**
  * The patient's billing page (issue 30; decision 073): a portal patient with a coded visit opens Billing from the
  * portal on a phone, sees what they owe and their account, downloads the visit's superbill (a PDF named by the
- * date, never by the patient) and the statement; the page in Spanish too. Axe on each. The coded visit is written
- * by support/billing.ts straight into the main server's database (coding a visit is another screen's work).
+ * date, never by the patient) and the statement; the page in Spanish too. Axe on each. The visit, coded three days
+ * ago, is written by support/billing.ts straight into the main server's database (see there why).
  */
 import { addDays, todayIn } from '@telehealth/shared';
 import { seriousViolations } from '../support/axe.ts';
