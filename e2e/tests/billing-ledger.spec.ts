@@ -9,12 +9,20 @@ import { seriousViolations } from '../support/axe.ts';
 import { expect, signInByApi, test } from '../support/fixtures.ts';
 import { graphqlData } from '../support/graphql.ts';
 import { expectFitsPhone, PHONE } from '../support/phone.ts';
-import { createPatientRecord } from '../support/records.ts';
+import { createPatientRecord, signedInRequest } from '../support/records.ts';
 import { keepScreenshot } from '../support/screenshots.ts';
 import { MAIN_SERVER } from '../support/servers.ts';
 import { scaled, within } from '../support/budget.ts';
 
 const ORIGIN = MAIN_SERVER.url;
+const IDENTITY = {
+  legalName: 'Harbor Psychiatry PLLC',
+  street: '12 Main Street',
+  city: 'Albany',
+  state: 'NY',
+  zip: '12207',
+  taxId: '12-3456789',
+};
 
 test('a provider codes a completed video visit and sees the charge; an administrator records the payment', async ({
   page,
@@ -62,6 +70,33 @@ test('a provider codes a completed video visit and sees the charge; an administr
   await form.getByRole('button', { name: 'Save coding' }).click();
   await expect(coding.getByTestId('coding-summary')).toContainText('99214-95');
   await expect(coding.getByRole('button', { name: 'Change coding' })).toBeVisible();
+
+  // The visit's superbill from the coding: it needs the practice's billing identity (an administrator's setting)
+  // and the provider's NPI (their own profile), both set through the API here.
+  const admin = await signedInRequest(ORIGIN, 'admin@demo.test');
+  try {
+    await graphqlData(
+      admin,
+      ORIGIN,
+      'mutation ($input: UpdatePracticeSettingsInput!) { updatePracticeSettings(input: $input) { values { practiceName } } }',
+      { input: { billingIdentity: IDENTITY } },
+    );
+  } finally {
+    await admin.dispose();
+  }
+  const { me } = await graphqlData<{ me: { userId: string } }>(page.request, ORIGIN, '{ me { userId } }');
+  await graphqlData(
+    page.request,
+    ORIGIN,
+    'mutation ($id: ID!, $input: ProviderBillingInput!) { updateProviderBilling(providerId: $id, input: $input) { npi } }',
+    {
+      id: me.userId,
+      input: { npi: '1234567893', taxonomyCode: '2084P0800X', licenseState: 'NY', licenseNumber: '301234' },
+    },
+  );
+  const superbill = page.waitForEvent('download');
+  await coding.getByRole('button', { name: 'Download the superbill' }).click();
+  expect((await superbill).suggestedFilename()).toBe(`superbill-${seeNow.date}.pdf`);
 
   // The chart's Billing section: the charge with its code, the balance.
   await page.goto(`/patients/${patient.id}`);

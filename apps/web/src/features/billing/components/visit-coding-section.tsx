@@ -1,8 +1,9 @@
 import { Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
-import { formatCents } from '@telehealth/shared';
+import { formatCents, superbillPath } from '@telehealth/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
+import { BillingDownloadButton } from '../../../components/billing-downloads.tsx';
 import { LoadingLine } from '../../../components/loading-line.tsx';
 import { coded, errorText } from '../../../lib/error-text.ts';
 import { formatInstantDate } from '../../../lib/practice-dates.ts';
@@ -80,6 +81,11 @@ function CodingSummary({ coding }: { coding: VisitCoding }) {
           date: formatInstantDate(current.codedAt, i18n.language),
         })}
       </Text>
+      {/* The visit's superbill, for the patient to claim from their insurer (the server checks billing:read). */}
+      <BillingDownloadButton
+        url={superbillPath({ patientId: coding.patientId, appointmentId: coding.appointmentId })}
+        label={t('coding.superbill')}
+      />
     </Stack>
   );
 }
