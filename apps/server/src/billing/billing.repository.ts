@@ -53,24 +53,25 @@ export function insertFeeItems(executor: Executor, items: readonly NewFeeItem[])
 
 // --- Coding --------------------------------------------------------------------------------------------------
 
-/** The visit's current coding (the newest version) with its lines in order, or undefined when not coded. */
+/** The visit's current coding (the newest version) with its lines in order and who coded it, or undefined. */
 export async function findCurrentCoding(
   executor: Executor,
   appointmentId: string,
   options: { lock?: boolean } = {},
-): Promise<{ coding: VisitCodingRow; lines: VisitCodingLineRow[] } | undefined> {
+): Promise<{ coding: VisitCodingRow; lines: VisitCodingLineRow[]; codedByName: string } | undefined> {
   const query = executor
-    .select()
+    .select({ coding: visitCodings, codedByName: userNameOf(visitCodings.codedBy) })
     .from(visitCodings)
     .where(and(eq(visitCodings.appointmentId, appointmentId), isNull(visitCodings.supersededAt)));
-  const [coding] = options.lock ? await query.for('update') : await query;
-  if (!coding) return undefined;
+  const [found] = options.lock ? await query.for('update', { of: visitCodings }) : await query;
+  if (!found) return undefined;
+  const { coding, codedByName } = found;
   const lines = await executor
     .select()
     .from(visitCodingLines)
     .where(eq(visitCodingLines.codingId, coding.id))
     .orderBy(asc(visitCodingLines.position));
-  return { coding, lines };
+  return { coding, lines, codedByName };
 }
 
 export interface NewCodingLine {

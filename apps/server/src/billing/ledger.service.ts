@@ -15,7 +15,7 @@ import {
   type LedgerListRow,
 } from './billing.repository.ts';
 import { billingReachHolds, type BillingOwners } from './billing-reach.ts';
-import { findLineCodes, findPatientOwners, findUserName, findVisitForCoding } from './visit-coding.repository.ts';
+import { findLineCodes, findPatientOwners, findVisitForCoding } from './visit-coding.repository.ts';
 
 /** A ledger entry as the chart shows it: who entered it, its reversal, and a charge's code and modifiers. */
 export interface LedgerEntryView extends LedgerListRow {
@@ -194,10 +194,9 @@ export class LedgerService {
     });
   }
 
+  /** The entry just written, read back as the ledger lists it (who entered it, its line's code). */
   async #viewOf(tx: Executor, entry: LedgerEntryRow): Promise<LedgerEntryView> {
-    const [view] = await this.#views(tx, [
-      { entry, enteredByName: await findUserName(tx, entry.enteredBy), reversedById: null },
-    ]);
+    const [view] = await this.#views(tx, [(await findLedgerEntry(tx, this.#keyring, entry.id))!]);
     return view!;
   }
 

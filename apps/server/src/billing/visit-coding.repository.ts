@@ -3,7 +3,6 @@ import type { Executor } from '../db/client.ts';
 import { appointments } from '../appointments/appointments.table.ts';
 import { notes } from '../notes/notes.table.ts';
 import { patientRecords } from '../patients/patients.repository.ts';
-import { userAccounts } from '../users/users.repository.ts';
 import { visitCodingLines } from './billing.table.ts';
 
 // What coding a visit reads beside the billing tables (decision 073): the visit with who owns its patient, and
@@ -67,13 +66,6 @@ export async function findPatientOwners(
     .from(patient)
     .where(and(eq(patient.id, patientId), isNull(patient.deletedAt)));
   return row;
-}
-
-/** The account's name ('' when there is none). */
-export async function findUserName(executor: Executor, userId: string): Promise<string> {
-  const account = userAccounts('account');
-  const [row] = await executor.select({ name: account.name }).from(account).where(eq(account.id, userId));
-  return row?.name ?? '';
 }
 
 /** The code and modifiers of these coding lines, by id (a charge shows its line's). */

@@ -26,7 +26,7 @@ import {
   type VisitCodingRow,
 } from './billing.repository.ts';
 import { billingReachHolds } from './billing-reach.ts';
-import { findUserName, findVisitForCoding, hasSignedNote, type VisitForCoding } from './visit-coding.repository.ts';
+import { findVisitForCoding, hasSignedNote, type VisitForCoding } from './visit-coding.repository.ts';
 
 /** The reason written on the reversals of a visit's charges when it is coded again. */
 export const CODING_CORRECTED_REASON = 'Coding corrected';
@@ -82,7 +82,7 @@ export class VisitCodingService {
         appointmentId,
         patientId: visit.patientId,
         appointmentType: visit.appointmentType,
-        current: current ? { ...current, codedByName: await findUserName(tx, current.coding.codedBy) } : null,
+        current: current ?? null,
         proposal: proposedCoding(visit.appointmentType),
         problems,
         feeItems: (await listFeeItems(tx)).filter((item) => item.active),
